@@ -1,0 +1,158 @@
+"""What one seat may know: the only view of a match that leaves the engine for a player.
+
+Own tiles, the table, every public action (a draw by someone else shows that they drew, not the
+tile), hand sizes, the boneyard's size, scores and, after a hand ends, the hands it revealed.
+A spectator (`seat=None`) sees the same minus any hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from carroca.rules import tiles as T
+from carroca.rules.actions import Action
+from carroca.rules.game import HandLog, Match, Phase, Step
+
+
+@dataclass(frozen=True, slots=True)
+class PublicStep:
+    seat: int
+    kind: str  # play | draw | pass | five-doubles
+    tile: int = -1  # the tile played, or the tile drawn when the viewer drew it
+    end: str | None = None
+    choice: str = ""
+    auto: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"seat": self.seat, "type": self.kind}
+        if self.tile >= 0:
+            d["tile"] = T.NAMES[self.tile]
+        if self.end is not None:
+            d["end"] = self.end
+        if self.choice:
+            d["choice"] = self.choice
+        if self.auto:
+            d["auto"] = True
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    ruleset: str
+    options: dict[str, Any]
+    seat: int | None
+    phase: str  # deal | choice | play | over
+    turn: int | None
+    hand: tuple[int, ...]  # own tiles (empty for a spectator)
+    hand_sizes: tuple[int, ...]
+    boneyard: int  # tiles left to draw (0 where there is no drawing)
+    table: tuple[tuple[int, int, str | None], ...]  # (seat, tile, end) in play order
+    ends: dict[str, int]  # open end -> number shown
+    table_count: int
+    score: tuple[int, ...]
+    hand_number: int
+    deal_index: int
+    opener: int | None
+    steps: tuple[PublicStep, ...]
+    legal: tuple[Action, ...]  # the viewer's legal actions when it is their turn
+    last_hand: dict[str, Any] | None  # the previous hand, revealed, once it is over
+    result: dict[str, Any] | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset,
+            "options": self.options,
+            "seat": self.seat,
+            "phase": self.phase,
+            "turn": self.turn,
+            "hand": [T.NAMES[t] for t in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "boneyard": self.boneyard,
+            "table": [
+                {"seat": s, "tile": T.NAMES[t], **({"end": e} if e else {})}
+                for s, t, e in self.table
+            ],
+            "ends": self.ends,
+            "table_count": self.table_count,
+            "score": list(self.score),
+            "hand_number": self.hand_number,
+            "deal_index": self.deal_index,
+            "opener": self.opener,
+            "steps": [s.to_dict() for s in self.steps],
+            "legal": [str(a) for a in self.legal],
+            "last_hand": self.last_hand,
+            "result": self.result,
+        }
+
+
+_END_NAMES = ("left", "right", "up", "down", None)
+
+
+def _public(step: Step, viewer: int | None) -> PublicStep:
+    a = step.action
+    if a.kind == "play":
+        return PublicStep(step.seat, "play", a.tile, _END_NAMES[a.end], auto=step.auto)
+    if a.kind == "draw":
+        tile = step.drawn if viewer == step.seat else -1
+        return PublicStep(step.seat, "draw", tile, auto=step.auto)
+    return PublicStep(step.seat, a.kind, choice=a.choice, auto=step.auto)
+
+
+def revealed_hand(log: HandLog) -> dict[str, Any]:
+    """A finished hand as everyone sees it afterwards: the end, the scores, the hands left."""
+    held = [set(d) for d in log.dealt]
+    for step in log.steps:
+        if step.action.kind == "play":
+            held[step.seat].discard(step.action.tile)
+        elif step.action.kind == "draw":
+            held[step.seat].add(step.drawn)
+    return {
+        "deal_index": log.deal_index,
+        "end": {"kind": log.end.kind, "seat": log.end.seat, "winner": log.end.winner,
+                "detail": log.end.detail},
+        "score": list(log.score),
+        "hands_left": [[T.NAMES[t] for t in sorted(h)] for h in held],
+        "events": [
+            {"index": e.index, "team": e.team, "points": e.points, "reason": e.reason}
+            for e in log.events
+        ],
+    }
+
+
+def observation(match: Match, seat: int | None) -> Observation:
+    """The view of `seat` (None: a spectator)."""
+    if seat is not None and not 0 <= seat < match.n:
+        raise ValueError(f"no seat {seat} in a {match.n}-seat match")
+    hand_live = match.phase in (Phase.PLAY, Phase.CHOICE)
+    own = tuple(T.tiles_of(match.hands[seat])) if seat is not None and hand_live else ()
+    turn = match.current_player
+    legal = tuple(match.legal_actions()) if seat is not None and turn == seat else ()
+    res = match.result
+    return Observation(
+        ruleset=match.ruleset.name,
+        options={k: getattr(match.options, k) for k in match.ruleset.option_names()},
+        seat=seat,
+        phase=match.phase.name.lower(),
+        turn=turn,
+        hand=own,
+        hand_sizes=tuple(h.bit_count() for h in match.hands) if hand_live else (),
+        boneyard=match.boneyard_left if hand_live else 0,
+        table=tuple(
+            (s, t, _END_NAMES[e]) for s, t, e in match.table
+        ) if hand_live else (),
+        ends={
+            n: v for n, v in zip(("left", "right", "up", "down"), match.ends, strict=True) if v >= 0
+        } if hand_live else {},
+        table_count=match.table_count() if hand_live and match.table else 0,
+        score=tuple(match.score),
+        hand_number=match.hand_number,
+        deal_index=match.deal_index,
+        opener=match.opener if hand_live and match.opener >= 0 else None,
+        steps=tuple(_public(s, seat) for s in match.steps) if hand_live else (),
+        legal=legal,
+        last_hand=revealed_hand(match.history[-1]) if match.history else None,
+        result=None if res is None else {
+            "winner": res.winner, "score": list(res.score), "reason": res.reason, "pneu": res.pneu,
+        },
+    )
