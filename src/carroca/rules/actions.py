@@ -97,7 +97,9 @@ def _code(kind: str, tile: int, end: int, choice: str) -> int:
         return 141
     if kind == FIVE_DOUBLES:
         if choice not in FIVE_CHOICES:
-            raise InvalidAction("Na cinco carroças, escolha 'points' (pontos) ou 'redeal' (embaralhar).")
+            raise InvalidAction(
+                "Na cinco carroças, escolha 'points' (pontos) ou 'redeal' (embaralhar)."
+            )
         return 142 + FIVE_CHOICES.index(choice)
     raise InvalidAction(f"Ação desconhecida: {kind!r}.")
 

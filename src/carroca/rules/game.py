@@ -506,7 +506,8 @@ class Match:
             return IllegalMove(f"Ação inválida: {action!r}.")
         if phase == _CHOICE:
             return IllegalMove(
-                "Você tem cinco carroças ou mais: escolha ficar com os pontos ou embaralhar de novo."
+                "Você tem cinco carroças ou mais: "
+                "escolha ficar com os pontos ou embaralhar de novo."
             )
         if action.kind == "five-doubles":
             return IllegalMove("A escolha das cinco carroças só vale antes da saída.")

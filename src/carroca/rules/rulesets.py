@@ -203,7 +203,9 @@ def _parse_option(key: str, value: object, default: object) -> object:
     try:
         return int(text)
     except ValueError:
-        raise InvalidOption(f"A opção {key} precisa ser um número inteiro, não {value!r}.") from None
+        raise InvalidOption(
+            f"A opção {key} precisa ser um número inteiro, não {value!r}."
+        ) from None
 
 
 def options_dict(options: Options) -> dict[str, object]:

@@ -1,0 +1,90 @@
+"""Helpers for scripted-deal tests: build a deal from hands, play a transcript of actions.
+
+A test reads like a game transcript::
+
+    m = Match("duplas-pontos")
+    m.deal(order_from_hands([[...7 tiles...], [...], [...], [...]]))
+    play(m, "6-6", "3-6:left", "pass")
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from carroca.rules import Match
+from carroca.rules import actions as A
+from carroca.rules import tiles as T
+
+
+def order_from_hands(
+    hands: list[list[str]], boneyard: list[str] | None = None, *, fill: bool = False
+) -> list[int]:
+    """A 28-tile deal order: seat s gets `hands[s]`, then the boneyard in draw order.
+
+    2v2: four hands of 7 and no boneyard. 1v1: two hands of 7 and a boneyard of the 14 other
+    tiles in draw order; `boneyard=None` puts the remaining tiles in canonical order, and
+    `fill=True` lets `boneyard` name only the first draws, the rest following canonically.
+    Every one of the 28 tiles must appear exactly once.
+    """
+    if len(hands) not in (2, 4):
+        raise ValueError(f"need 2 or 4 hands, got {len(hands)}")
+    order: list[int] = []
+    for seat, hand in enumerate(hands):
+        if len(hand) != 7:
+            raise ValueError(f"seat {seat} has {len(hand)} tiles, not 7")
+        order.extend(T.parse(text, strict=True) for text in hand)
+    if len(hands) == 4 and boneyard:
+        raise ValueError("2v2 deals all 28 tiles: no boneyard")
+    order.extend(T.parse(text, strict=True) for text in boneyard or [])
+    if boneyard is None or fill:
+        used = set(order)
+        order.extend(t for t in range(T.TILE_COUNT) if t not in used)
+    counts = Counter(order)
+    dupes = sorted(t for t, c in counts.items() if c > 1)
+    if dupes:
+        raise ValueError(f"tiles used twice: {', '.join(T.NAMES[t] for t in dupes)}")
+    if len(order) != T.TILE_COUNT:
+        missing = sorted(set(range(T.TILE_COUNT)) - set(order))
+        raise ValueError(f"missing tiles: {', '.join(T.NAMES[t] for t in missing)}")
+    return order
+
+
+def deal(match: Match, hands: list[list[str]], boneyard: list[str] | None = None,
+         *, fill: bool = False) -> Match:
+    """Deal the scripted hands to `match` and return it."""
+    match.deal(order_from_hands(hands, boneyard, fill=fill))
+    return match
+
+
+def play(match: Match, *texts: str) -> None:
+    """Apply each action (`6-6`, `3-6:left`, `pass`, `draw`, `five-doubles:points`) in turn.
+
+    Each action is applied for the seat to move, passing that seat explicitly.
+    """
+    for text in texts:
+        seat = match.current_player
+        try:
+            match.apply(A.parse(text), seat)
+        except Exception as exc:
+            exc.add_note(f"while playing {text!r} for seat {seat}")
+            raise
+
+
+def hand_names(match: Match, seat: int) -> list[str]:
+    """The tiles a seat holds now, as text, ascending."""
+    return [T.NAMES[t] for t in T.tiles_of(match.hands[seat])]
+
+
+def legal(match: Match) -> list[str]:
+    """The legal actions of the seat to move, as text, in the engine's order."""
+    return [str(a) for a in match.legal_actions()]
+
+
+def events(match: Match) -> list[tuple[int, int, str]]:
+    """The current hand's score events as (team, points, reason)."""
+    return [(e.team, e.points, e.reason) for e in match.events]
+
+
+def last_events(match: Match) -> list[tuple[int, int, str]]:
+    """The last finished hand's score events as (team, points, reason)."""
+    return [(e.team, e.points, e.reason) for e in match.history[-1].events]
