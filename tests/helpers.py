@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from carroca.rules import Match
+from carroca.rules import Match, observation
 from carroca.rules import actions as A
 from carroca.rules import tiles as T
 
@@ -88,3 +88,27 @@ def events(match: Match) -> list[tuple[int, int, str]]:
 def last_events(match: Match) -> list[tuple[int, int, str]]:
     """The last finished hand's score events as (team, points, reason)."""
     return [(e.team, e.points, e.reason) for e in match.history[-1].events]
+
+
+def views(match: Match) -> list[dict[str, object]]:
+    """Every seat's observation and the spectator's, as dicts: what 'unchanged' compares."""
+    seats: list[int | None] = [*range(match.n), None]
+    return [observation(match, s).to_dict() for s in seats]
+
+
+def assert_refused(
+    match: Match, text: str, error: type[Exception], seat: int | None = None
+) -> Exception:
+    """Applying `text` (for `seat`, default the seat to move) raises exactly `error`, and the
+    match is unchanged: every seat's view, the score, the steps and the turn."""
+    before = (views(match), list(match.score), len(match.steps), match.turn, match.phase)
+    who = match.current_player if seat is None else seat
+    action = A.parse(text)
+    try:
+        match.apply(action, who)
+    except Exception as exc:
+        assert type(exc) is error, f"{text!r}: expected {error.__name__}, got {exc!r}"
+        after = (views(match), list(match.score), len(match.steps), match.turn, match.phase)
+        assert after == before, f"{text!r} was refused but changed the match"
+        return exc
+    raise AssertionError(f"{text!r} for seat {who} was accepted; expected {error.__name__}")

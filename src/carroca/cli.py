@@ -91,11 +91,14 @@ def _summary_table(summary: Summary, ruleset: str, bots: tuple[str, ...]) -> Tab
     table.add_column(f"{teams[1]} ({labels[1]})", justify="right")
     table.add_row("vitórias", str(summary.wins[0]), str(summary.wins[1]))
     table.add_row("pontos", str(summary.points[0]), str(summary.points[1]))
-    table.caption = (
+    return table
+
+
+def _summary_line(summary: Summary) -> str:
+    return (
         f"{summary.matches} partidas, {summary.hands} mãos em {summary.seconds:.2f} s "
         f"({summary.hands_per_second:,.0f} mãos/s)"
     )
-    return table
 
 
 @app.command("simulate")
@@ -162,6 +165,7 @@ def simulate_command(
         typer.echo(json.dumps(summary.to_dict()))
     else:
         console.print(_summary_table(summary, name, bot_names))
+        console.print(_summary_line(summary))
         if out is not None:
             console.print(f"registros gravados em {out}")
 
@@ -192,6 +196,9 @@ def _records(path: Path) -> Iterator[tuple[int, dict[str, Any] | rec.RecordError
 def verify_command(
     files: Annotated[list[Path], typer.Argument(help="Arquivos .jsonl de registros.")],
     as_json: Annotated[bool, typer.Option("--json", help="Uma linha JSON por registro.")] = False,
+    summary: Annotated[
+        bool, typer.Option("--summary", help="Só os rejeitados, e uma contagem no fim.")
+    ] = False,
 ) -> None:
     """Confere cada registro: embaralhamento, jogadas, pontos e resultado."""
     try:
@@ -204,7 +211,7 @@ def verify_command(
     rejected = 0
     try:
         for path in files:
-            for line, item in _records(path):
+            for index, item in _records(path):
                 number += 1
                 error: str | None = None
                 if isinstance(item, rec.RecordError):
@@ -215,25 +222,33 @@ def verify_command(
                     except (rec.RecordError, ValueError) as exc:
                         error = str(exc)
                 rejected += error is not None
-                _report(number, error, path if several else None, line, as_json)
+                if error is not None or not summary:
+                    _report(number, error, path if several else None, index, as_json)
     except InputError as exc:
         _fail(str(exc))
     if number == 0:
         _fail("nenhum registro encontrado", code=1)
+    if summary:
+        counts = {"records": number, "ok": number - rejected, "rejected": rejected}
+        if as_json:
+            typer.echo(json.dumps(counts))
+        else:
+            typer.echo(f"{number} records: {number - rejected} ok, {rejected} rejected")
     raise typer.Exit(1 if rejected else 0)
 
 
-def _report(number: int, error: str | None, path: Path | None, line: int, as_json: bool) -> None:
+def _report(number: int, error: str | None, path: Path | None, index: int, as_json: bool) -> None:
+    """One record's verdict; `path` (several files) adds the file and the record's place in it."""
     if as_json:
         obj: dict[str, Any] = {"record": number, "ok": error is None, "error": error}
         if path is not None:
             obj["file"] = str(path)
-            obj["line"] = line
+            obj["index"] = index
         typer.echo(json.dumps(obj, ensure_ascii=False))
         return
     text = f"record {number}: ok" if error is None else f"record {number}: rejected: {error}"
     if path is not None:
-        text += f"  ({path}, line {line})"
+        text += f"  ({path}, #{index})"
     typer.echo(text)
 
 

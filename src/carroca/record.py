@@ -504,33 +504,34 @@ class _Verifier:
         for j, action in enumerate(actions):
             self.action = j
             self._action(match, action)
-        self.action = len(actions)
+        self.action = None
 
-        if match.current_player is not None:  # the engine says the hand goes on
+        turn = match.current_player
+        if turn is not None:  # the engine says the hand goes on
             if "end" not in hand:
                 if open_ok:  # the hand in play of an unfinished record
                     if "score" in hand:
                         self.fail("score: expected none for a hand still in play",
                                   None, hand["score"])
                     return
+                self.action = len(actions)
                 self.fail(
-                    f"expected an action by seat {match.current_player} (the hand is not "
-                    "over), found the end of the actions and no 'end'",
-                    match.current_player,
+                    f"expected an action by seat {turn} (the hand is not over), "
+                    "found the end of the actions and no 'end'",
+                    turn,
                     None,
                 )
             kind, seat, end = self._end(hand, match.n)
             if kind != "abandon" or seat is None:
+                self.action = len(actions)
                 self.fail(
-                    f"expected an action by seat {match.current_player} (the hand is not "
-                    f"over), found the end of the actions and end {_show(end)}",
-                    match.current_player,
+                    f"expected an action by seat {turn} (the hand is not over), "
+                    f"found the end of the actions and end {_show(end)}",
+                    turn,
                     end,
                 )
             match.abandon(seat)
-            self.action = None
         else:
-            self.action = None
             log = match.history[-1]
             expected = _end_dict(log.end)
             if "end" not in hand:

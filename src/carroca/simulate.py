@@ -18,7 +18,7 @@ from typing import Any
 from carroca import driver, fair
 from carroca import record as rec
 from carroca.bots import make_bot
-from carroca.rules import Match, Options, get_ruleset
+from carroca.rules import Match, Options, get_ruleset, options_dict
 
 #: Matches per task sent to a worker: large enough to amortise the hand-off, small enough to
 #: keep every worker busy until the end.
@@ -134,10 +134,14 @@ def play_one(
     )
 
 
-def _play_chunk(
-    job: tuple[str, Options | None, tuple[str, ...], int | str, int, int, bool],
-) -> list[Played]:
-    ruleset, options, bot_names, seed, start, stop, record = job
+_Job = tuple[str, dict[str, object] | None, tuple[str, ...], int | str, int, int, bool]
+
+
+def _play_chunk(job: _Job) -> list[Played]:
+    """Matches start..stop in a worker; options travel as a plain dict (compiled option
+    classes do not pickle)."""
+    ruleset, values, bot_names, seed, start, stop, record = job
+    options = None if values is None else get_ruleset(ruleset).make_options(values)
     return [
         play_one(ruleset, options, bot_names, seed, i, record=record) for i in range(start, stop)
     ]
@@ -168,8 +172,9 @@ def iter_matches(
         for i in range(games):
             yield play_one(rs.name, options, names, seed, i, record=records)
         return
+    values = None if options is None else options_dict(options)
     jobs = (
-        (rs.name, options, names, seed, start, stop, records)
+        (rs.name, values, names, seed, start, stop, records)
         for start, stop in _chunks(games, workers)
     )
     with ProcessPoolExecutor(max_workers=workers) as pool:

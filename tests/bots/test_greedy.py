@@ -14,6 +14,7 @@ from carroca.bots.greedy import count_after, end_weights, points_now
 from carroca.rules import RULESETS, Match, Observation, observation
 from carroca.rules import actions as A
 from carroca.rules import tiles as T
+from carroca.simulate import simulate
 
 # 2v2 hands: seat 0 opens with 6-6; seat 1 holds 3-6, 4-6 and 5-6 for the reply.
 HANDS_2V2 = [
@@ -218,3 +219,9 @@ def test_no_legal_action_is_an_error() -> None:
     m = Match("pontos")
     with pytest.raises(ValueError):
         GreedyBot().choose(observation(m, 0))
+
+
+@pytest.mark.parametrize("ruleset", ["duplas-pontos", "pontos", "bloqueio"])
+def test_greedy_beats_random(ruleset: str) -> None:
+    summary = simulate(ruleset, None, ("greedy", "random"), 30, 5)
+    assert summary.wins[0] > summary.wins[1] * 1.5, summary.wins

@@ -17,13 +17,27 @@ runner = CliRunner()
 WIDE = {"COLUMNS": "200"}
 
 
-def _simulate(tmp_path: Path, ruleset: str, bots: str, games: int = 3, seed: int = 1,
-              *extra: str) -> Path:
+def _simulate(
+    tmp_path: Path, ruleset: str, bots: str, games: int = 3, seed: int = 1, *extra: str
+) -> Path:
     out = tmp_path / f"{ruleset}-{bots.replace(',', '_')}-{seed}.jsonl"
     result = runner.invoke(
         app,
-        ["simulate", "--ruleset", ruleset, "--games", str(games), "--seed", str(seed),
-         "--bots", bots, "--out", str(out), "--json", *extra],
+        [
+            "simulate",
+            "--ruleset",
+            ruleset,
+            "--games",
+            str(games),
+            "--seed",
+            str(seed),
+            "--bots",
+            bots,
+            "--out",
+            str(out),
+            "--json",
+            *extra,
+        ],
     )
     assert result.exit_code == 0, result.output
     return out
@@ -63,26 +77,36 @@ def test_simulate_json_summary(tmp_path: Path) -> None:
 
 
 def test_simulate_options_reach_the_records(tmp_path: Path) -> None:
-    out = _simulate(tmp_path, "duplas-pontos", "random", 1, 1, "--option", "target=100",
-                    "-o", "always_six_six=true")
+    out = _simulate(
+        tmp_path,
+        "duplas-pontos",
+        "random",
+        1,
+        1,
+        "--option",
+        "target=100",
+        "-o",
+        "always_six_six=true",
+    )
     record = json.loads(out.read_text(encoding="utf-8"))
     assert record["options"]["target"] == 100
     assert record["options"]["always_six_six"] is True
 
 
 def test_simulate_readable_summary() -> None:
-    result = runner.invoke(app, ["simulate", "-r", "bloqueio", "-n", "2", "--bots", "greedy,random"],
-                           env=WIDE)
+    result = runner.invoke(
+        app, ["simulate", "-r", "bloqueio", "-n", "2", "--bots", "greedy,random"], env=WIDE
+    )
     assert result.exit_code == 0, result.output
     assert "vitórias" in result.stdout
     assert "greedy" in result.stdout and "random" in result.stdout
 
 
 def test_workers_give_the_same_file(tmp_path: Path) -> None:
-    one = _simulate(tmp_path / "a" if (tmp_path / "a").mkdir() is None else tmp_path,
-                    "mano-a-mano", "greedy,random", 5, 4)
-    two = _simulate(tmp_path / "b" if (tmp_path / "b").mkdir() is None else tmp_path,
-                    "mano-a-mano", "greedy,random", 5, 4, "--workers", "2")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    one = _simulate(tmp_path / "a", "mano-a-mano", "greedy,random", 5, 4)
+    two = _simulate(tmp_path / "b", "mano-a-mano", "greedy,random", 5, 4, "--workers", "2")
     assert one.read_bytes() == two.read_bytes()
 
 
@@ -173,7 +197,23 @@ def test_unwritable_out_exits_2(tmp_path: Path) -> None:
 def test_python_dash_m() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "carroca", "simulate", "-r", "bloqueio", "-n", "1", "--json"],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["matches"] == 1
+
+
+def test_verify_summary(tmp_path: Path) -> None:
+    out = _simulate(tmp_path, "pontos", "greedy", 3)
+    result = runner.invoke(app, ["verify", "--summary", str(out)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == ["3 records: 3 ok, 0 rejected"]
+    _tamper(out, 2)
+    result = runner.invoke(app, ["verify", "--summary", "--json", str(out)])
+    assert result.exit_code == 1
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert rows[0]["record"] == 3 and rows[0]["ok"] is False
+    assert rows[1] == {"records": 3, "ok": 2, "rejected": 1}

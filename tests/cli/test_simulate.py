@@ -12,8 +12,9 @@ from carroca.bots import UnknownBot
 from carroca.simulate import Played, bot_seed, match_seeds, play_match, seat_bots, simulate
 
 
-def _lines(ruleset: str, bots: tuple[str, str] | tuple[str], games: int, seed: int,
-           workers: int) -> list[str]:
+def _lines(
+    ruleset: str, bots: tuple[str, str] | tuple[str], games: int, seed: int, workers: int
+) -> list[str]:
     seen: list[Played] = []
     simulate(ruleset, None, bots, games, seed, workers, seen.append, records=True)
     assert [p.index for p in seen] == list(range(games))
@@ -62,7 +63,12 @@ def test_records_verify_and_summary_adds_up() -> None:
         assert len(match.history) == p.hands
         assert tuple(match.score) == p.score
     assert set(summary.to_dict()) == {
-        "matches", "hands", "wins", "points", "seconds", "hands_per_second",
+        "matches",
+        "hands",
+        "wins",
+        "points",
+        "seconds",
+        "hands_per_second",
     }
 
 

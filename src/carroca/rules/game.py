@@ -173,6 +173,9 @@ class Match:
         self.table: list[tuple[int, int, int]] = []  # (seat, tile, end) in play order
         self.steps: list[Step] = []
         self.events: list[ScoreEvent] = []
+        # caches kept for `observation` (public form of each step; the revealed last hand)
+        self.public_cache: list[Any] = []
+        self.revealed_cache: tuple[HandLog, dict[str, Any]] | None = None
         self.turn: int = -1
         self.opener: int = -1
         self.opening_mask: int = -1  # >= 0 while the opening tile is still to be played
@@ -606,6 +609,7 @@ class Match:
         del self.table[table_len:]
         del self.steps[steps_len:]
         del self.events[events_len:]
+        del self.public_cache[steps_len:]
         self._legal = None
 
     def copy(self) -> Match:

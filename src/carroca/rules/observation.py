@@ -8,15 +8,17 @@ A spectator (`seat=None`) sees the same minus any hand.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from carroca.rules import tiles as T
 from carroca.rules.actions import Action
 from carroca.rules.game import HandLog, Match, Phase, Step
+from carroca.rules.rulesets import options_dict
 
 
-@dataclass(frozen=True, slots=True)
-class PublicStep:
+class PublicStep(NamedTuple):
+    """An action as everyone at the table saw it (a draw's tile only for the one who drew)."""
+
     seat: int
     kind: str  # play | draw | pass | five-doubles
     tile: int = -1  # the tile played, or the tile drawn when the viewer drew it
@@ -89,14 +91,39 @@ class Observation:
 _END_NAMES = ("left", "right", "up", "down", None)
 
 
-def _public(step: Step, viewer: int | None) -> PublicStep:
+def _public(step: Step) -> PublicStep:
     a = step.action
     if a.kind == "play":
-        return PublicStep(step.seat, "play", a.tile, _END_NAMES[a.end], auto=step.auto)
-    if a.kind == "draw":
-        tile = step.drawn if viewer == step.seat else -1
-        return PublicStep(step.seat, "draw", tile, auto=step.auto)
-    return PublicStep(step.seat, a.kind, choice=a.choice, auto=step.auto)
+        return PublicStep(step.seat, "play", a.tile, _END_NAMES[a.end], "", step.auto)
+    return PublicStep(step.seat, a.kind, -1, None, a.choice, step.auto)
+
+
+def _public_steps(match: Match, viewer: int | None) -> tuple[PublicStep, ...]:
+    """The hand's public steps, converted once per step and kept on the match."""
+    cache: list[Any] = match.public_cache
+    steps = match.steps
+    if len(cache) > len(steps):
+        del cache[len(steps) :]
+    for i in range(len(cache), len(steps)):
+        cache.append(_public(steps[i]))
+    if viewer is None or not match.ruleset.draws:
+        return tuple(cache)
+    out = list(cache)
+    for i, step in enumerate(steps):
+        if step.seat == viewer and step.drawn >= 0:
+            out[i] = out[i]._replace(tile=step.drawn)
+    return tuple(out)
+
+
+def _revealed_last(match: Match) -> dict[str, Any] | None:
+    if not match.history:
+        return None
+    last = match.history[-1]
+    cached = match.revealed_cache
+    if cached is None or cached[0] is not last:
+        cached = match.revealed_cache = (last, revealed_hand(last))
+    result: dict[str, Any] = cached[1]
+    return result
 
 
 def revealed_hand(log: HandLog) -> dict[str, Any]:
@@ -131,7 +158,7 @@ def observation(match: Match, seat: int | None) -> Observation:
     res = match.result
     return Observation(
         ruleset=match.ruleset.name,
-        options={k: getattr(match.options, k) for k in match.ruleset.option_names()},
+        options=options_dict(match.options),
         seat=seat,
         phase=match.phase.name.lower(),
         turn=turn,
@@ -149,9 +176,9 @@ def observation(match: Match, seat: int | None) -> Observation:
         hand_number=match.hand_number,
         deal_index=match.deal_index,
         opener=match.opener if hand_live and match.opener >= 0 else None,
-        steps=tuple(_public(s, seat) for s in match.steps) if hand_live else (),
+        steps=_public_steps(match, seat) if hand_live else (),
         legal=legal,
-        last_hand=revealed_hand(match.history[-1]) if match.history else None,
+        last_hand=_revealed_last(match),
         result=None if res is None else {
             "winner": res.winner, "score": list(res.score), "reason": res.reason, "pneu": res.pneu,
         },

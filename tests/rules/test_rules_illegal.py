@@ -1,0 +1,191 @@
+"""Refused actions (rules.md §1 "Legality is the server's job"): the right error, no change."""
+
+from __future__ import annotations
+
+import pytest
+from tests.helpers import assert_refused, deal, legal, order_from_hands, play, views
+from tests.rules.deals import HAND_A, HAND_C, LINE13, PLAYS_A, PLAYS_LINE13
+
+from carroca.rules import (
+    GameOver,
+    IllegalMove,
+    InvalidDeal,
+    Match,
+    NotYourTurn,
+)
+from carroca.rules import actions as A
+
+#: s0 holds 6-6 0-0 5-6 ...; s1 holds 3-6 0-6 and no 1-2 fit on 6.
+DEAL_2V2 = [
+    ["6-6", "5-6", "0-0", "0-1", "0-2", "0-3", "0-4"],
+    ["3-6", "0-6", "0-5", "1-1", "1-2", "1-3", "1-4"],
+    ["4-6", "1-5", "1-6", "2-2", "2-3", "2-4", "2-5"],
+    ["3-3", "2-6", "3-4", "3-5", "4-4", "4-5", "5-5"],
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "error", "seat"),
+    [
+        ("0-0", IllegalMove, None),  # own double, but the first hand opens with 6-6
+        ("1-1", IllegalMove, None),  # not in hand
+        ("6-6:left", IllegalMove, None),  # the opening takes no end
+        ("pass", IllegalMove, None),
+        ("draw", IllegalMove, None),
+        ("five-doubles:points", IllegalMove, None),
+        ("6-6", NotYourTurn, 1),
+        ("3-6", NotYourTurn, 1),
+    ],
+)
+def test_refused_at_the_opening(text: str, error: type[Exception], seat: int | None) -> None:
+    m = deal(Match("duplas-pontos"), DEAL_2V2)
+    assert_refused(m, text, error, seat)
+    assert m.turn == 0 and legal(m) == ["6-6"]
+
+
+@pytest.mark.parametrize(
+    ("text", "error", "seat"),
+    [
+        ("3-6:up", IllegalMove, None),  # up opens only once left and right are covered
+        ("0-6:down", IllegalMove, None),
+        ("3-6", IllegalMove, None),  # no end after the opening
+        ("1-2:left", IllegalMove, None),  # does not fit 6
+        ("4-6:right", IllegalMove, None),  # s2's tile
+        ("6-6:left", IllegalMove, None),  # on the table already
+        ("pass", IllegalMove, None),  # s1 holds a fitting tile
+        ("draw", IllegalMove, None),  # no boneyard in 2v2
+        ("five-doubles:redeal", IllegalMove, None),
+        ("3-6:left", NotYourTurn, 0),
+        ("4-6:left", NotYourTurn, 2),
+    ],
+)
+def test_refused_during_play(text: str, error: type[Exception], seat: int | None) -> None:
+    m = deal(Match("duplas-pontos"), DEAL_2V2)
+    play(m, "6-6")
+    assert_refused(m, text, error, seat)
+    assert m.turn == 1 and m.score == [0, 0]
+
+
+def test_refused_on_a_closed_end_of_a_line() -> None:
+    m = deal(Match("duplas-torneio"), HAND_C)
+    play(m, "6-6", "0-6:left", "1-6:right")
+    # a line has no up/down, even once both sides are covered
+    assert_refused(m, "0-2:up", IllegalMove)
+    assert_refused(m, "0-2:down", IllegalMove)
+    assert_refused(m, "2-4:left", IllegalMove)  # s3's 2-4 does not fit left 0
+
+
+FIVE_DOUBLES_S2 = [
+    ["0-3", "0-4", "0-5", "0-6", "1-2", "1-3", "1-4"],
+    ["5-5", "6-6", "1-5", "1-6", "2-3", "2-4", "2-5"],
+    ["0-0", "1-1", "2-2", "3-3", "4-4", "0-1", "0-2"],
+    ["2-6", "3-4", "3-5", "3-6", "4-5", "4-6", "5-6"],
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "error", "seat"),
+    [
+        ("0-0", IllegalMove, None),  # the choice comes before the opening
+        ("pass", IllegalMove, None),
+        ("draw", IllegalMove, None),
+        ("6-6", NotYourTurn, 1),  # the 6-6 holder waits for the choice
+        ("five-doubles:points", NotYourTurn, 1),
+    ],
+)
+def test_refused_during_the_five_doubles_choice(
+    text: str, error: type[Exception], seat: int | None
+) -> None:
+    m = deal(Match("duplas-pontos"), FIVE_DOUBLES_S2)
+    assert_refused(m, text, error, seat)
+    assert m.turn == 2
+
+
+BATEDOR_DOUBLES = [
+    ["2-2", "5-5", "0-1", "0-2", "0-3", "0-4", "0-5"],
+    ["6-6", "0-0", "1-1", "0-6", "1-2", "1-3", "1-4"],
+    ["3-3", "4-4", "1-5", "1-6", "2-3", "2-4", "2-5"],
+    ["2-6", "3-4", "3-5", "3-6", "4-5", "4-6", "5-6"],
+]
+NO_DOUBLE_S0 = [
+    ["0-1", "0-2", "0-3", "0-4", "0-5", "0-6", "1-2"],
+    ["1-3", "1-4", "1-5", "1-6", "2-3", "2-4", "2-5"],
+    ["0-0", "2-2", "5-5", "2-6", "3-4", "3-5", "3-6"],
+    ["1-1", "3-3", "4-4", "6-6", "4-5", "4-6", "5-6"],
+]
+
+
+def test_refused_at_the_batedor_saida() -> None:
+    m = deal(Match("duplas-pontos"), HAND_A)
+    play(m, *PLAYS_A)  # s0 bates
+    deal(m, BATEDOR_DOUBLES)
+    assert_refused(m, "0-1", IllegalMove)  # the batedor opens with a double
+    assert_refused(m, "pass", IllegalMove)  # holding doubles, no saída passada
+    assert_refused(m, "2-2:left", IllegalMove)
+    assert_refused(m, "6-6", NotYourTurn, seat=1)
+    m = deal(Match("duplas-pontos"), HAND_A)
+    play(m, *PLAYS_A)
+    deal(m, NO_DOUBLE_S0)
+    assert_refused(m, "0-1", IllegalMove)  # no double: the only action is to pass
+    assert_refused(m, "0-0", NotYourTurn, seat=2)  # s2 opens only after s0 passes
+
+
+def test_refused_in_a_torneio_saida_with_a_foreign_tile() -> None:
+    m = deal(Match("duplas-torneio"), HAND_A)
+    play(m, *PLAYS_A)
+    deal(m, HAND_A)
+    assert legal(m) == ["0-3", "1-2", "1-5", "2-5", "3-6", "4-5", "6-6"]
+    assert_refused(m, "0-0", IllegalMove)  # not s0's
+    assert_refused(m, "6-6:right", IllegalMove)
+
+
+def test_refused_between_hands_and_after_the_match() -> None:
+    m = deal(Match("classico"), LINE13)
+    play(m, *PLAYS_LINE13)
+    assert m.needs_deal
+    for text in ("0-0", "pass", "draw", "five-doubles:points"):
+        assert_refused(m, text, GameOver)
+        assert_refused(m, text, GameOver, seat=0)
+    deal(m, LINE13)
+    play(m, *PLAYS_LINE13)
+    assert m.is_over
+    for text in ("6-6", "pass", "draw"):
+        assert_refused(m, text, GameOver)
+        assert_refused(m, text, GameOver, seat=1)
+    with pytest.raises(InvalidDeal):
+        m.deal(order_from_hands(LINE13))
+    with pytest.raises(GameOver):
+        m.abandon(0)
+
+
+def test_refused_deals() -> None:
+    m = Match("duplas-pontos")
+    good = order_from_hands(DEAL_2V2)
+    before = views(m)
+    with pytest.raises(InvalidDeal):
+        m.deal(good[:27])
+    with pytest.raises(InvalidDeal):
+        m.deal([*good[:27], good[0]])  # a tile twice, one missing
+    assert views(m) == before and m.needs_deal
+    m.deal(good)
+    with pytest.raises(InvalidDeal):
+        m.deal(good)  # a hand is in progress
+
+
+def test_abandon() -> None:
+    m = deal(Match("duplas-pontos"), DEAL_2V2)
+    play(m, "6-6", "3-6:left")  # team 1 +15
+    m.abandon(2)
+    assert m.is_over and m.result is not None
+    # seat 2 abandons: the other team (1) wins at once
+    assert (m.result.winner, m.result.score, m.result.reason) == (1, (0, 15), "abandon")
+    end = m.history[-1].end
+    assert (end.kind, end.seat) == ("abandon", 2)
+    assert_refused(m, "4-6:right", GameOver)
+
+
+def test_auto_is_recorded() -> None:
+    m = deal(Match("duplas-pontos"), DEAL_2V2)
+    m.apply(A.parse("6-6"), 0, auto=True)
+    m.apply(A.parse("3-6:left"), 1)
+    assert [s.auto for s in m.steps] == [True, False]
