@@ -400,8 +400,9 @@ class _Verifier:
         try:
             ruleset = get_ruleset(name)
         except RulesError:
-            self.fail(f"ruleset: expected one of {', '.join(_rulesets())}, found {_show(name)}",
-                      _rulesets(), name)
+            known = list(RULESETS)
+            self.fail(f"ruleset: expected one of {', '.join(known)}, found {_show(name)}",
+                      known, name)
         n = ruleset.seats
         options = self.obj(self.need(rec, "options"), "options")
         values = {key: self.need(options, key, "options") for key in ruleset.option_names()}
@@ -428,9 +429,14 @@ class _Verifier:
             seed = self.str_at(fairness, "server_seed", "fairness")
             self.typed(seed, bool(_HEX64.fullmatch(seed)),
                        "64 lowercase hex characters", "fairness.server_seed")
-            if fair.commitment(seed) != commitment:
-                self.mismatch("fairness.commitment = sha256(server_seed) = ",
-                              fair.commitment(seed), commitment)
+            digest = fair.commitment(seed)
+            if digest != commitment:
+                self.fail(
+                    f"fairness.commitment: expected sha256(server_seed) = {_show(digest)}, "
+                    f"found {_show(commitment)}",
+                    digest,
+                    commitment,
+                )
         elif "result" in rec:
             self.fail("fairness: missing key 'server_seed' (a finished record must reveal it)",
                       "server_seed", None)
@@ -651,7 +657,3 @@ class _Verifier:
             if drawn != want:
                 self.mismatch("the boneyard's next tile ", T.NAMES[want], T.NAMES[drawn])
         match.apply(action, seat, auto=bool(auto))
-
-
-def _rulesets() -> list[str]:
-    return list(RULESETS)

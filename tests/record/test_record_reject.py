@@ -112,7 +112,7 @@ def test_wrong_server_seed() -> None:
     err = rejected(rec)
     assert (err.hand, err.action) == (None, None)
     assert str(err) == (
-        f"expected fairness.commitment = sha256(server_seed) = \"{fair.commitment('11' * 32)}\", "
+        f"fairness.commitment: expected sha256(server_seed) = \"{fair.commitment('11' * 32)}\", "
         f"found \"{fair.commitment(ZERO_SEED)}\""
     )
 

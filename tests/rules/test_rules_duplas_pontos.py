@@ -15,7 +15,7 @@ from tests.rules.deals import (
     chain_f,
 )
 
-from carroca.rules import Match, get_ruleset, observation
+from carroca.rules import InvalidOption, Match, get_ruleset, observation
 
 RS = "duplas-pontos"
 
@@ -100,6 +100,33 @@ def test_batida_with_a_double_scores_20_more() -> None:
     assert m.score == [55, 20]
     assert m.history[-1].end.kind == "batida" and m.history[-1].end.seat == 0
     assert [(t, p) for t, p, _ in last_events(m)][-2:] == [(0, 20), (0, 20)]
+
+
+def test_the_winning_play_counts() -> None:
+    # HAND_A, but s0 keeps 4-6 instead of 4-5 (s3 keeps 4-5): after play 24 the ends are
+    # left 4-4 (8) and right 4; s0 bates with 4-6 on the left: 6 + 4 = 10 -> team 0 +10.
+    hands = [
+        ["6-6", "1-2", "3-6", "0-3", "1-5", "2-5", "4-6"],
+        HAND_A[1],
+        HAND_A[2],
+        ["0-2", "2-4", "1-1", "0-0", "2-3", "4-4", "4-5"],
+    ]
+    m = deal(new(), hands)
+    play(m, *PLAYS_A[:24], "4-6:left")
+    # 15 during the hand + 10 for the winning play + garagem s1 5-6 11 + s3 4-5 9 = 20
+    assert m.score == [45, 20]
+    assert [(t, p) for t, p, _ in last_events(m)][-2:] == [(0, 10), (0, 20)]
+
+
+@pytest.mark.parametrize("target", [100, 200, 300])
+def test_allowed_targets(target: int) -> None:
+    assert new(target=target).options.target == target
+
+
+@pytest.mark.parametrize("target", [50, 150, 0])
+def test_refused_targets(target: int) -> None:
+    with pytest.raises(InvalidOption):
+        new(target=target)
 
 
 # --------------------------------------------------------------------------- passe and galo

@@ -95,3 +95,18 @@ def test_winner_opens_with_any_tile() -> None:
     deal(m, [LINE13[1], LINE13[0]])
     assert m.turn == 0
     assert legal(m) == ["0-2", "0-6", "1-1", "1-4", "2-2", "2-4", "4-5"]
+
+
+def test_the_winning_play_counts() -> None:
+    # LINE13 up to play 11 (s0 10, s1 10; ends left 1 from 1-4, right 3-3), then s1 plays
+    # 0-1 on the left (0 + 6 = 6) and s0 bates with 0-4 on the left: 4 + 6 = 10.
+    hands = [
+        ["6-6", "1-6", "1-2", "2-6", "3-6", "3-3", "0-4"],
+        ["0-6", "0-2", "2-2", "2-4", "1-4", "0-1", "4-5"],
+    ]
+    m = deal(new(), hands)
+    play(m, *PLAYS_LINE13[:11], "0-1:left", "0-4:left")
+    assert m.score == [20, 10]
+    m = deal(new(hand_end_pips=True), hands)
+    play(m, *PLAYS_LINE13[:11], "0-1:left", "0-4:left")
+    assert m.score == [25, 10]  # + s1's 4-5: 9 -> 5
