@@ -19,9 +19,20 @@ from carroca.rules.errors import InvalidOption, UnknownRuleset
 # --------------------------------------------------------------------------- options
 
 
+_POSITIVE = "A opção {} precisa ser um número inteiro positivo."
+_BOOLEAN = "A opção {} precisa ser true ou false."
+_POINTS_STEP = {"capicu_bonus": 1}  # other point options are multiples of 5
+
+
+def _points_message(name: str, step: int) -> str:
+    return f"A opção {name} precisa ser um número inteiro ≥ 0" + (
+        f", múltiplo de {step}." if step > 1 else "."
+    )
+
+
 def _check_target(value: int, allowed: Sequence[int] | None, name: str = "target") -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise InvalidOption(f"A opção {name} precisa ser um número inteiro positivo.")
+        raise InvalidOption(_POSITIVE.format(name))
     if allowed is not None and value not in allowed:
         shown = ", ".join(str(v) for v in allowed)
         raise InvalidOption(f"A opção {name} vale {value}, mas só pode ser {shown}.")
@@ -29,15 +40,12 @@ def _check_target(value: int, allowed: Sequence[int] | None, name: str = "target
 
 def _check_points(value: int, name: str, step: int = 5) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0 or value % step:
-        raise InvalidOption(
-            f"A opção {name} precisa ser um número inteiro ≥ 0"
-            + (f", múltiplo de {step}." if step > 1 else ".")
-        )
+        raise InvalidOption(_points_message(name, step))
 
 
 def _check_bool(value: object, name: str) -> None:
     if not isinstance(value, bool):
-        raise InvalidOption(f"A opção {name} precisa ser true ou false.")
+        raise InvalidOption(_BOOLEAN.format(name))
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,8 +194,19 @@ class Ruleset:
             )
         if strings:
             values = {k: _parse_option(k, v, fields[k].default) for k, v in values.items()}
+        for key, value in values.items():  # types first: the compiled build enforces them
+            _check_type(key, value, fields[key].default)
         opts: Options = self.options_type(**values)
         return opts
+
+
+def _check_type(key: str, value: object, default: object) -> None:
+    if isinstance(default, bool):
+        _check_bool(value, key)
+    elif isinstance(value, bool) or not isinstance(value, int):
+        if key in ("target", "hands_to_win"):
+            raise InvalidOption(_POSITIVE.format(key))
+        raise InvalidOption(_points_message(key, _POINTS_STEP.get(key, 5)))
 
 
 def _parse_option(key: str, value: object, default: object) -> object:
