@@ -10,10 +10,12 @@ A test reads like a game transcript::
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from carroca.rules import Match, observation
 from carroca.rules import actions as A
 from carroca.rules import tiles as T
+from carroca.rules.game import ABANDON_TIMEOUTS
 
 
 def order_from_hands(
@@ -56,18 +58,45 @@ def deal(match: Match, hands: list[list[str]], boneyard: list[str] | None = None
     return match
 
 
-def play(match: Match, *texts: str) -> None:
+def play(match: Match, *texts: str, auto: bool = False) -> None:
     """Apply each action (`6-6`, `3-6:left`, `pass`, `draw`, `five-doubles:points`) in turn.
 
-    Each action is applied for the seat to move, passing that seat explicitly.
+    Each action is applied for the seat to move, passing that seat explicitly; `auto=True`
+    marks them as made by the server for a player who ran out of time.
     """
     for text in texts:
         seat = match.current_player
         try:
-            match.apply(A.parse(text), seat)
+            match.apply(A.parse(text), seat, auto=auto)
         except Exception as exc:
             exc.add_note(f"while playing {text!r} for seat {seat}")
             raise
+
+
+def time_out(
+    match: Match,
+    seat: int | None = None,
+    times: int = ABANDON_TIMEOUTS - 1,
+    next_deal: Callable[[Match], None] | None = None,
+) -> int:
+    """Play on until `seat` (default: the seat to move) has timed out `times` times in a row
+    and is to move again, so that it may abandon (rules.md §5). Every action is the seat to
+    move's first legal one; `seat`'s are made with `auto=True`, the others' in time. When a hand
+    ends, `next_deal(match)` deals the next one (without it, an ended hand is an error).
+    Returns the seat."""
+    seat = match.turn if seat is None else seat
+    done = 0
+    while True:
+        if match.needs_deal and next_deal is not None:
+            next_deal(match)
+        turn = match.current_player
+        if turn is None:
+            raise AssertionError(f"the hand ended before seat {seat} timed out {times} times")
+        if turn == seat:
+            if done == times:
+                return seat
+            done += 1
+        match.apply(match.legal_actions()[0], turn, auto=turn == seat)
 
 
 def hand_names(match: Match, seat: int) -> list[str]:
@@ -112,3 +141,29 @@ def assert_refused(
         assert after == before, f"{text!r} was refused but changed the match"
         return exc
     raise AssertionError(f"{text!r} for seat {who} was accepted; expected {error.__name__}")
+
+
+def assert_abandon_refused(match: Match, seat: int, error: type[Exception]) -> Exception:
+    """`match.abandon(seat)` raises exactly `error` and changes nothing: the views, the score,
+    the steps, the turn, the phase, the history and the result."""
+
+    def state() -> tuple[object, ...]:
+        return (
+            views(match),
+            list(match.score),
+            list(match.steps),
+            match.turn,
+            match.phase,
+            len(match.history),
+            match.result,
+            match.timeouts_in_a_row(seat),
+        )
+
+    before = state()
+    try:
+        match.abandon(seat)
+    except Exception as exc:
+        assert type(exc) is error, f"abandon({seat}): expected {error.__name__}, got {exc!r}"
+        assert state() == before, f"abandon({seat}) was refused but changed the match"
+        return exc
+    raise AssertionError(f"abandon({seat}) was accepted; expected {error.__name__}")

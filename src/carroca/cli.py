@@ -14,11 +14,13 @@ from typing import Annotated, Any, NoReturn, TextIO
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from carroca import record as rec
 from carroca.bots import BOT_LEVELS, UnknownBot, make_bot
+from carroca.driver import MatchTooLong
 from carroca.replay import ReplayError, render_match
 from carroca.rules import Match, Options, RulesError, get_ruleset
 from carroca.simulate import Played, Summary, simulate
@@ -38,7 +40,7 @@ class InputError(ValueError):
 
 def _fail(message: str, code: int = 2) -> NoReturn:
     Console(stderr=True, highlight=False, soft_wrap=True).print(
-        f"[bold red]erro:[/] {message}", markup=True
+        f"[bold red]erro:[/] {escape(message)}", markup=True
     )
     raise typer.Exit(code)
 
@@ -158,9 +160,12 @@ def simulate_command(
             if progress is not None and task is not None:
                 progress.advance(task)
 
-        summary = simulate(
-            name, options, bot_names, games, seed, workers, on_match, records=sink is not None
-        )
+        try:
+            summary = simulate(
+                name, options, bot_names, games, seed, workers, on_match, records=sink is not None
+            )
+        except MatchTooLong as exc:
+            _fail(str(exc))
     if as_json:
         typer.echo(json.dumps(summary.to_dict()))
     else:

@@ -9,13 +9,17 @@ from carroca.bots.base import Bot
 from carroca.rules import Match, Options, get_ruleset, observation
 
 
+class MatchTooLong(RuntimeError):
+    """A safety stop: no sensible option set needs this many deals."""
+
+
 def play_match(
     ruleset: str,
     options: Options | None,
     bots: Sequence[Bot],
     server_seed: str,
     client_seed: str,
-    max_hands: int = 1000,
+    max_hands: int = 5000,
 ) -> Match:
     """One whole match; `bots[s]` plays seat s. Deals come from `fair.shuffle`."""
     rs = get_ruleset(ruleset)
@@ -25,7 +29,7 @@ def play_match(
     while not match.is_over:
         if match.needs_deal:
             if match.deal_index >= max_hands:
-                raise RuntimeError(f"match did not end within {max_hands} deals")
+                raise MatchTooLong(f"A partida não terminou em {max_hands} distribuições.")
             match.deal(fair.shuffle(server_seed, client_seed, match.deal_index))
             continue
         seat = match.turn

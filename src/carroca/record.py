@@ -536,7 +536,15 @@ class _Verifier:
                     turn,
                     end,
                 )
-            match.abandon(seat)
+            try:
+                match.abandon(seat)
+            except RulesError as err:
+                self.action = len(actions)
+                self.fail(
+                    f"end: abandon by seat {seat} refused by the rules: {err.message}",
+                    "abandon by the seat to move after two timeouts",
+                    end,
+                )
         else:
             log = match.history[-1]
             expected = _end_dict(log.end)

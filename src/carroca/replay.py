@@ -85,7 +85,7 @@ def _replay_rows(match: Match) -> list[list[_Row]]:
         engine.deal([t for hand in log.dealt for t in hand] + list(log.boneyard))
         rows = []
         for step in log.steps:
-            engine.apply(step.action, step.seat)
+            engine.apply(step.action, step.seat, auto=step.auto)
             # the engine keeps the last table until the next deal, so a hand's last play reads too
             ends = {name: v for name, v in zip(A.END_NAMES, engine.ends, strict=True) if v >= 0}
             rows.append(_Row(step, ends, engine.table_count() if engine.table else 0))
@@ -221,7 +221,7 @@ def render_hand(
         if show_count:
             cells.append(str(row.count) if played else "")
         cells.append(_points(match, players, events))
-        table.add_row(*cells)
+        table.add_row(*(Text(c) for c in cells))  # literal text: names may hold "[...]"
     parts.append(table)
 
     tail = Text("\n")

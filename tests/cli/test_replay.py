@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.helpers import deal, play
+from tests.helpers import deal, play, time_out
 from typer.testing import CliRunner
 
 from carroca import record as rec
@@ -62,6 +62,12 @@ def _replay(path: Path, *args: str) -> str:
 def test_scripted_hand_rows() -> None:
     m = deal(Match("duplas-pontos"), HANDS_2V2)
     play(m, "6-6", "3-6:left", "0-6:right")
+    # marco (s3) runs out of time twice, then abandons on his third turn (rules.md §5)
+    play(m, "3-3:left", auto=True)
+    play(m, "0-3:left", "4-6:up", "2-4:up")
+    play(m, "2-6:up", auto=True)
+    play(m, "0-0:left", "5-6:up", "1-5:up")  # luis +5 (mesa)
+    assert (m.turn, m.score) == (3, [0, 20])
     m.abandon(3)
     text = render_text(m, PLAYERS, width=160)
     assert "ana (Nós)" in text and "luis (Eles)" in text
@@ -69,15 +75,18 @@ def test_scripted_hand_rows() -> None:
     assert "joga 3-6 na esquerda" in text
     assert "esq 3 · dir 6" in text
     assert "+15 Eles (mesa)" in text
+    assert "joga 3-3 na esquerda (automática)" in text
+    assert "joga 2-6 em cima (automática)" in text
+    assert "+5 Eles (mesa)" in text
     assert "marco (Eles) abandonou a partida." in text
-    assert "Fim da partida: vitória de Nós" in text
+    assert "Fim da partida: vitória de Nós, Nós 0 × Eles 20 (por abandono)." in text
     assert "por abandono" in text
 
 
 def test_hand_out_of_range() -> None:
     m = deal(Match("duplas-pontos"), HANDS_2V2)
     play(m, "6-6")
-    m.abandon(1)
+    m.abandon(time_out(m, 1))
     with pytest.raises(ReplayError, match="não existe a mão 3"):
         render_text(m, PLAYERS, hand=3)
 

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from tests.helpers import time_out
 from tests.record.support import GOLDEN, PLAYERS, ZERO_SEED
 
 from carroca import fair
@@ -541,10 +542,12 @@ def test_open_hand_has_no_score() -> None:
 
 
 def _abandoned() -> dict[str, Any]:
+    """A duplas-pontos record of hand 0 abandoned by seat 2 at its third timeout in a row."""
     m = Match("duplas-pontos")
     m.deal(fair.shuffle(ZERO_SEED, "quit", 0))
     for _ in range(5):
         m.apply(m.legal_actions()[0], m.current_player)
+    time_out(m, 2)
     m.abandon(2)
     rec = to_record(m, PLAYERS[4], GOLDEN["duplas-pontos"].fairness())
     rec["fairness"]["client_seed"] = "quit"
@@ -553,6 +556,8 @@ def _abandoned() -> dict[str, Any]:
 
 def test_abandon_verifies() -> None:
     rec = _abandoned()
+    actions = rec["hands"][0]["actions"]
+    assert [a.get("auto", False) for a in actions if a["seat"] == 2][-2:] == [True, True]
     m = verify(rec)
     assert m.result is not None and (m.result.winner, m.result.reason) == (1, "abandon")
 
@@ -574,6 +579,87 @@ def test_abandon_winner_and_seat() -> None:
     rec = _abandoned()
     rec["hands"][0]["end"]["seat"] = 4
     assert str(rejected(rec)) == "hand 0: end.seat: expected a seat 0..3, found 4"
+
+
+@pytest.mark.parametrize("seat", [0, 1, 3])
+def test_abandon_by_a_seat_not_to_move(seat: int) -> None:
+    rec = _abandoned()
+    rec["hands"][0]["end"]["seat"] = seat
+    err = rejected(rec)
+    n = len(rec["hands"][0]["actions"])
+    assert (err.hand, err.action) == (0, n)
+    assert str(err).startswith(f"hand 0, action {n}: end: abandon by seat {seat} refused by ")
+    assert err.found == {"kind": "abandon", "seat": seat}
+
+
+@pytest.mark.parametrize("keep", [0, 1])
+def test_abandon_without_two_timeouts_before(keep: int) -> None:
+    """Only `keep` of seat 2's last two actions were timeouts: no abandonment yet."""
+    rec = _abandoned()
+    actions = rec["hands"][0]["actions"]
+    mine = [a for a in actions if a["seat"] == 2][-2:]
+    for action in mine[: 2 - keep]:
+        del action["auto"]
+    err = rejected(rec)
+    assert (err.hand, err.action) == (0, len(actions))
+    assert str(err).startswith(
+        f"hand 0, action {len(actions)}: end: abandon by seat 2 refused by the rules: "
+    )
+    assert f"tem {keep} antes deste" in str(err)
+
+
+def _abandon_in_hand_1(auto: bool) -> tuple[dict[str, Any], int]:
+    """duplas-torneio's golden record cut in hand 1 where its opener is to move again, and
+    abandoned there by it; `auto` marks its two actions before as timeouts."""
+    rec = rec_of("duplas-torneio")
+    hand = rec["hands"][1]
+    opener = hand["actions"][0]["seat"]
+    hand["actions"] = hand["actions"][:8]  # a full round twice: the opener is to move
+    for action in hand["actions"]:
+        if action["seat"] == opener and auto:
+            action["auto"] = True
+    hand["end"] = {"kind": "abandon", "seat": opener}
+    hand["score"] = rec["hands"][0]["score"]
+    winner = 1 - opener % 2
+    rec["result"] = {"winner": winner, "score": hand["score"], "reason": "abandon"}
+    return rec, opener
+
+
+def test_abandon_in_a_later_hand() -> None:
+    rec, opener = _abandon_in_hand_1(auto=True)
+    m = verify(rec)
+    assert m.result is not None and m.result.reason == "abandon"
+    assert m.history[-1].end.seat == opener
+    rec, opener = _abandon_in_hand_1(auto=False)
+    err = rejected(rec)
+    assert (err.hand, err.action) == (1, 8)
+    assert str(err).startswith(f"hand 1, action 8: end: abandon by seat {opener} refused by ")
+    rec, opener = _abandon_in_hand_1(auto=True)
+    rec["hands"][1]["end"]["seat"] = (opener + 1) % 4
+    err = rejected(rec)
+    assert (err.hand, err.action) == (1, 8)
+    assert str(err).startswith(f"hand 1, action 8: end: abandon by seat {(opener + 1) % 4} ")
+    assert "refused by the rules" in str(err)
+
+
+def test_abandon_at_zero_zero_is_no_pneu() -> None:
+    m = Match("classico")
+    m.deal(fair.shuffle(ZERO_SEED, "quit", 0))
+    time_out(m)
+    quitter = m.current_player
+    assert quitter is not None and m.score == [0, 0]
+    m.abandon(quitter)
+    rec = to_record(m, PLAYERS[2], GOLDEN["classico"].fairness())
+    rec["fairness"]["client_seed"] = "quit"
+    assert rec["result"] == {
+        "winner": 1 - quitter,
+        "score": [0, 0],
+        "reason": "abandon",
+        "pneu": False,
+    }
+    assert verify(rec).result == m.result
+    rec["result"]["pneu"] = True
+    assert str(rejected(rec)) == "expected result.pneu false, found true"
 
 
 def test_abandon_cannot_replace_a_finished_hand() -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.helpers import time_out
 from tests.record.support import GOLDEN, PLAYERS, ZERO_SEED, Spec, sample_records
 
 from carroca import fair
@@ -183,13 +184,20 @@ def test_a_fresh_match_has_no_hands() -> None:
 def test_abandon_round_trip(ruleset: str, steps: int) -> None:
     spec = Spec(ruleset, "abandon", 11)
     m = _play_partly(spec, steps)
+
+    def next_deal(match: Match) -> None:
+        match.deal(fair.shuffle(ZERO_SEED, spec.client_seed, match.deal_index))
+
     if m.needs_deal:
-        m.deal(fair.shuffle(ZERO_SEED, spec.client_seed, m.deal_index))
-    quitter = m.current_player
-    assert quitter is not None
+        next_deal(m)
+    # the seat to move times out twice (across a hand's end if need be), then abandons
+    quitter = time_out(m, next_deal=next_deal)
+    assert m.current_player == quitter and m.timeouts_in_a_row(quitter) == 2
     m.abandon(quitter)
     rec = to_record(m, spec.players(), spec.fairness())
     assert rec["hands"][-1]["end"] == {"kind": "abandon", "seat": quitter}
+    mine = [a for h in rec["hands"] for a in h["actions"] if a["seat"] == quitter]
+    assert [a.get("auto", False) for a in mine[-2:]] == [True, True]
     assert rec["result"]["reason"] == "abandon"
     assert rec["result"]["winner"] == 1 - quitter % 2
     assert verify(rec).history == m.history

@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 import pytest
-from tests.helpers import assert_refused, deal, legal, order_from_hands, play, views
+from tests.helpers import (
+    assert_abandon_refused,
+    assert_refused,
+    deal,
+    legal,
+    order_from_hands,
+    play,
+    time_out,
+    views,
+)
 from tests.rules.deals import HAND_A, HAND_C, LINE13, PLAYS_A, PLAYS_LINE13
 
 from carroca.rules import (
@@ -175,13 +184,106 @@ def test_refused_deals() -> None:
 def test_abandon() -> None:
     m = deal(Match("duplas-pontos"), DEAL_2V2)
     play(m, "6-6", "3-6:left")  # team 1 +15
+    # rules.md §5: the third timeout in a row is abandonment; s2 times out twice first
+    play(m, "2-3:left", auto=True)  # s2, played by the server
+    play(m, "2-6:left", "5-6:left", "0-5:left")  # s3, s0, s1
+    play(m, "1-6:right", auto=True)  # s2 again
+    play(m, "pass", "0-0:left", "0-6:left")  # s3 galo'd: team 0 +20; s0, s1
+    assert (m.turn, m.timeouts_in_a_row(2), m.score) == (2, 2, [20, 15])
     m.abandon(2)
     assert m.is_over and m.result is not None
-    # seat 2 abandons: the other team (1) wins at once
-    assert (m.result.winner, m.result.score, m.result.reason) == (1, (0, 15), "abandon")
+    # seat 2 abandons: the other team (1) wins at once, even when behind on points
+    assert (m.result.winner, m.result.score, m.result.reason) == (1, (20, 15), "abandon")
+    assert m.result.pneu is False
     end = m.history[-1].end
     assert (end.kind, end.seat) == ("abandon", 2)
     assert_refused(m, "4-6:right", GameOver)
+    with pytest.raises(GameOver):
+        m.abandon(2)
+
+
+def test_abandon_refused_for_a_seat_not_to_move() -> None:
+    m = deal(Match("duplas-pontos"), DEAL_2V2)
+    play(m, "6-6", "3-6:left")
+    time_out(m, 2)
+    assert m.turn == 2
+    for seat in (0, 1, 3):
+        assert_abandon_refused(m, seat, NotYourTurn)
+    m.abandon(2)
+    assert m.result is not None and m.result.winner == 1
+
+
+def test_abandon_refused_for_a_seat_out_of_range() -> None:
+    m = deal(Match("duplas-pontos"), DEAL_2V2)
+    for seat in (-1, 4):
+        assert_abandon_refused(m, seat, NotYourTurn)
+
+
+@pytest.mark.parametrize("ruleset", ["duplas-pontos", "mano-a-mano"])
+def test_abandon_refused_without_two_timeouts_before(ruleset: str) -> None:
+    m = Match(ruleset)
+    m.deal(order_from_hands(DEAL_2V2 if m.n == 4 else LINE13))
+    seat = m.turn
+    assert_abandon_refused(m, seat, IllegalMove)  # its first turn: no timeout yet
+    time_out(m, seat, 1)
+    assert m.timeouts_in_a_row(seat) == 1
+    assert_abandon_refused(m, seat, IllegalMove)  # the second timeout only
+    time_out(m, seat, 1)
+    assert m.timeouts_in_a_row(seat) == 2
+    m.abandon(seat)
+    assert m.result is not None and m.result.reason == "abandon"
+
+
+def test_a_move_in_time_resets_the_timeouts() -> None:
+    m = deal(Match("classico"), LINE13)
+    play(m, "6-6", auto=True)  # s0 times out
+    play(m, "0-6:left")  # s1
+    assert m.timeouts_in_a_row(0) == 1
+    play(m, "1-6:right")  # s0 in time
+    play(m, "0-2:left")
+    assert m.timeouts_in_a_row(0) == 0
+    play(m, "1-2:right", auto=True)  # s0 times out again: one in a row, not two
+    play(m, "2-2:left")
+    assert m.timeouts_in_a_row(0) == 1
+    assert_abandon_refused(m, 0, IllegalMove)
+    play(m, "2-6:right", auto=True)
+    play(m, "2-4:left")
+    assert m.timeouts_in_a_row(0) == 2
+    m.abandon(0)
+    assert m.result is not None and (m.result.winner, m.result.reason) == (1, "abandon")
+
+
+def test_abandon_counts_timeouts_across_hands() -> None:
+    """The two timeouts before may span the end of the previous hand."""
+    m = deal(Match("classico"), LINE13)
+    play(m, *PLAYS_LINE13[:-1])
+    play(m, PLAYS_LINE13[-1], auto=True)  # s0 bates, played by the server
+    assert m.needs_deal and m.score == [1, 0]
+    deal(m, LINE13)
+    assert m.turn == 0 and m.timeouts_in_a_row(0) == 1
+    assert_abandon_refused(m, 0, IllegalMove)
+    play(m, "6-6", auto=True)  # s0 times out at the opening of hand 2
+    play(m, "0-6:left")
+    assert (m.turn, m.timeouts_in_a_row(0)) == (0, 2)
+    assert_abandon_refused(m, 1, NotYourTurn)
+    m.abandon(0)
+    assert m.result is not None
+    assert (m.result.winner, m.result.score, m.result.reason) == (1, (1, 0), "abandon")
+    assert m.result.pneu is False  # the losers won a hand
+    assert [log.end.kind for log in m.history] == ["batida", "abandon"]
+
+
+def test_abandon_at_zero_zero_is_no_pneu() -> None:
+    """Pneu is a win to nothing: at 0-0 the winner by abandonment has nothing either."""
+    m = deal(Match("classico"), LINE13)
+    play(m, "6-6", auto=True)
+    play(m, "0-6:left")
+    play(m, "1-6:right", auto=True)
+    play(m, "0-2:left")
+    m.abandon(0)
+    assert m.result is not None
+    assert (m.result.winner, m.result.score, m.result.reason) == (1, (0, 0), "abandon")
+    assert m.result.pneu is False
 
 
 def test_auto_is_recorded() -> None:

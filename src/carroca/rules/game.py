@@ -48,6 +48,8 @@ _PASS = A.PASS_ACTION
 _DRAW = A.DRAW_ACTION
 _OPENING = A.OPENING
 _SAIDA_PASS_POINTS = 20
+#: Timeouts in a row that count as abandonment (rules.md §5).
+ABANDON_TIMEOUTS = 3
 
 # Phases as plain ints on the hot path; `Match.phase` exposes them as `Phase`.
 _DEAL, _CHOICE, _PLAY, _OVER = 0, 1, 2, 3
@@ -480,15 +482,35 @@ class Match:
 
     def _declare(self, winner: int, reason: str) -> None:
         score = tuple(self.score)
-        self.result = MatchResult(winner, score, reason, score[1 - winner] == 0)
+        pneu = score[1 - winner] == 0 and score[winner] > 0
+        self.result = MatchResult(winner, score, reason, pneu)
         self._phase = _OVER
 
+    def timeouts_in_a_row(self, seat: int) -> int:
+        """How many of the seat's latest actions in this match were made for it (`auto`)."""
+        count = 0
+        for steps in (self.steps, *(log.steps for log in reversed(self.history))):
+            for step in reversed(steps):
+                if step.seat == seat:
+                    if not step.auto:
+                        return count
+                    count += 1
+        return count
+
     def abandon(self, seat: int) -> None:
-        """The seat abandons (third timeout in a row): the hand stops, the other team wins."""
+        """The seat to move abandons at its third timeout in a row (two `auto` actions before).
+
+        The hand stops where it is and the other team wins the match (rules.md §5).
+        """
         if self._phase != _PLAY and self._phase != _CHOICE:
             raise GameOver("Não há mão em andamento para abandonar.")
-        if not 0 <= seat < self.n:
-            raise IllegalMove(f"Lugar inválido: {seat}.")
+        if seat != self.turn:
+            raise NotYourTurn(seat, self.turn)
+        if self.timeouts_in_a_row(seat) < ABANDON_TIMEOUTS - 1:
+            raise IllegalMove(
+                f"Abandono é o {ABANDON_TIMEOUTS}º tempo estourado seguido; "
+                f"este jogador tem {self.timeouts_in_a_row(seat)} antes deste."
+            )
         self._legal = None
         winner = 1 - seat % 2
         self._log_hand(HandEnd("abandon", seat, winner))

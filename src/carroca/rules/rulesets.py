@@ -30,9 +30,13 @@ def _points_message(name: str, step: int) -> str:
     )
 
 
-def _check_target(value: int, allowed: Sequence[int] | None, name: str = "target") -> None:
+def _check_target(
+    value: int, allowed: Sequence[int] | None, name: str = "target", maximum: int = 0
+) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
         raise InvalidOption(_POSITIVE.format(name))
+    if maximum and value > maximum:
+        raise InvalidOption(f"A opção {name} vale {value}, mas o máximo é {maximum}.")
     if allowed is not None and value not in allowed:
         shown = ", ".join(str(v) for v in allowed)
         raise InvalidOption(f"A opção {name} vale {value}, mas só pode ser {shown}.")
@@ -79,7 +83,7 @@ class ManoAManoOptions:
     target: int = 50
 
     def __post_init__(self) -> None:
-        _check_target(self.target, None)
+        _check_target(self.target, None, maximum=1000)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +91,7 @@ class ClassicoOptions:
     hands_to_win: int = 2
 
     def __post_init__(self) -> None:
-        _check_target(self.hands_to_win, None, "hands_to_win")
+        _check_target(self.hands_to_win, None, "hands_to_win", maximum=50)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +99,7 @@ class BloqueioOptions:
     target: int = 6
 
     def __post_init__(self) -> None:
-        _check_target(self.target, None)
+        _check_target(self.target, None, maximum=100)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +108,7 @@ class PontosOptions:
     hand_end_pips: bool = False
 
     def __post_init__(self) -> None:
-        _check_target(self.target, None)
+        _check_target(self.target, None, maximum=1000)
         _check_bool(self.hand_end_pips, "hand_end_pips")
 
 
