@@ -178,7 +178,10 @@ class Ruleset:
 
     @property
     def default_options(self) -> Options:
-        opts: Options = self.options_type()
+        """The defaults, built once per ruleset (options objects are immutable)."""
+        opts = _DEFAULTS.get(self.name)
+        if opts is None:
+            opts = _DEFAULTS[self.name] = self.options_type()
         return opts
 
     def option_names(self) -> list[str]:
@@ -211,6 +214,9 @@ def _check_type(key: str, value: object, default: object) -> None:
         if key in ("target", "hands_to_win"):
             raise InvalidOption(_POSITIVE.format(key))
         raise InvalidOption(_points_message(key, _POINTS_STEP.get(key, 5)))
+
+
+_DEFAULTS: dict[str, Options] = {}
 
 
 def _parse_option(key: str, value: object, default: object) -> object:
