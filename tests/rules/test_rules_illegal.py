@@ -175,6 +175,9 @@ def test_refused_deals() -> None:
         m.deal(good[:27])
     with pytest.raises(InvalidDeal):
         m.deal([*good[:27], good[0]])  # a tile twice, one missing
+    for bad in (-1, 28, "6-6", None):  # -1 would index the last tile if taken as an int
+        with pytest.raises(InvalidDeal):
+            m.deal([bad if t == 27 else t for t in good])
     assert views(m) == before and m.needs_deal
     m.deal(good)
     with pytest.raises(InvalidDeal):

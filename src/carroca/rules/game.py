@@ -48,6 +48,7 @@ _PASS = A.PASS_ACTION
 _DRAW = A.DRAW_ACTION
 _OPENING = A.OPENING
 _SAIDA_PASS_POINTS = 20
+_ALL_TILE_SET = frozenset(range(T.TILE_COUNT))
 #: Timeouts in a row that count as abandonment (rules.md §5).
 ABANDON_TIMEOUTS = 3
 
@@ -277,12 +278,21 @@ class Match:
         if self._phase != _DEAL:
             raise InvalidDeal("Não é hora de distribuir as pedras.")
         order = tuple(order)
-        if len(order) != T.TILE_COUNT or T.mask_of(order) != T.ALL_TILES:
+        if len(order) != T.TILE_COUNT or set(order) != _ALL_TILE_SET:
             raise InvalidDeal("A distribuição precisa conter as 28 pedras, cada uma uma vez.")
         n = self.n
         self._reset_hand()
-        self.dealt = tuple(order[7 * s : 7 * s + 7] for s in range(n))
-        self.hands = [T.mask_of(d) for d in self.dealt]
+        dealt = []
+        hands = []
+        for s in range(n):
+            part = order[7 * s : 7 * s + 7]
+            dealt.append(part)
+            mask = 0
+            for t in part:
+                mask |= _BIT[t]
+            hands.append(mask)
+        self.dealt = tuple(dealt)
+        self.hands = hands
         self.boneyard = order[7 * n :]
         self._phase = _PLAY
         if self.ruleset.five_doubles:
