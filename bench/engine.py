@@ -44,7 +44,7 @@ def carroca_hand_player(ruleset: str, rng: random.Random) -> Callable[[], None]:
         m = Match(ruleset)
         shuffle(order)
         m.deal(order)
-        while not m.needs_deal and not m.is_over:
+        while m.current_player is not None:
             m.apply(choice(m.legal_actions()))
 
     return play_hand

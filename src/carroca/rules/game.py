@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from carroca.rules import actions as A
 from carroca.rules import tiles as T
@@ -36,24 +36,30 @@ from carroca.rules.rulesets import (
     get_ruleset,
 )
 
-_PLAYS = A.PLAYS
-_NUMBER_MASK = T.NUMBER_MASK
-_OTHER = T.OTHER_HALF
-_IS_DOUBLE = T.IS_DOUBLE
-_BIT = T.BIT
-_LOW = T.LOW
-_HIGH = T.HIGH
-_DOUBLES = T.DOUBLES_MASK
-_PASS = A.PASS_ACTION
-_DRAW = A.DRAW_ACTION
-_OPENING = A.OPENING
-_SAIDA_PASS_POINTS = 20
-_ALL_TILE_SET = frozenset(range(T.TILE_COUNT))
+# Module constants are `Final` so that the compiled build reads them as C statics.
+_PLAYS: Final = A.PLAYS
+_NUMBER_MASK: Final = T.NUMBER_MASK
+_OTHER: Final = T.OTHER_HALF
+_IS_DOUBLE: Final = T.IS_DOUBLE
+_BIT: Final = T.BIT
+_LOW: Final = T.LOW
+_HIGH: Final = T.HIGH
+_DOUBLES: Final = T.DOUBLES_MASK
+_PASS: Final = A.PASS_ACTION
+_DRAW: Final = A.DRAW_ACTION
+_FIVE_POINTS: Final = A.FIVE_POINTS
+_FIVE_REDEAL: Final = A.FIVE_REDEAL
+_OPENING: Final = A.OPENING
+_SAIDA_PASS_POINTS: Final = 20
+_ALL_TILE_SET: Final = frozenset(range(T.TILE_COUNT))
 #: Timeouts in a row that count as abandonment (rules.md §5).
-ABANDON_TIMEOUTS = 3
+ABANDON_TIMEOUTS: Final = 3
 
 # Phases as plain ints on the hot path; `Match.phase` exposes them as `Phase`.
-_DEAL, _CHOICE, _PLAY, _OVER = 0, 1, 2, 3
+_DEAL: Final = 0
+_CHOICE: Final = 1
+_PLAY: Final = 2
+_OVER: Final = 3
 
 
 def _plays_by_mask(end: int) -> dict[int, tuple[Action, ...]]:
@@ -71,9 +77,11 @@ def _plays_by_mask(end: int) -> dict[int, tuple[Action, ...]]:
     return table
 
 
-_BY_MASK = tuple(_plays_by_mask(e) for e in range(4))
+_BY_MASK: Final = tuple(_plays_by_mask(e) for e in range(4))
 #: OPEN_MASK[l][r]: the tiles that fit a table whose two ends show l and r.
-_OPEN_MASK = tuple(tuple(_NUMBER_MASK[a] | _NUMBER_MASK[b] for b in range(7)) for a in range(7))
+_OPEN_MASK: Final = tuple(
+    tuple(_NUMBER_MASK[a] | _NUMBER_MASK[b] for b in range(7)) for a in range(7)
+)
 
 
 class Phase(IntEnum):
@@ -242,7 +250,7 @@ class Match:
     def _generate(self) -> list[Action]:
         if self._phase != _PLAY:
             if self._phase == _CHOICE:
-                return [A.FIVE_POINTS, A.FIVE_REDEAL]
+                return [_FIVE_POINTS, _FIVE_REDEAL]
             return []
         if self.opening_mask >= 0:
             if not self.opening_mask:

@@ -7,45 +7,46 @@ hand is a 28-bit int and "which tiles hold number n" is one precomputed mask.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Final
 
 from carroca.rules.errors import InvalidTile
 
 Tile = int
 Mask = int
 
-TILE_COUNT = 28
+TILE_COUNT: Final[int] = 28
 NUMBERS = range(7)
 
 #: Halves of each tile, `low <= high`.
-LOW: tuple[int, ...] = tuple(a for a in range(7) for b in range(a, 7))
-HIGH: tuple[int, ...] = tuple(b for a in range(7) for b in range(a, 7))
-PIPS: tuple[int, ...] = tuple(a + b for a, b in zip(LOW, HIGH, strict=True))
-IS_DOUBLE: tuple[bool, ...] = tuple(a == b for a, b in zip(LOW, HIGH, strict=True))
-BIT: tuple[Mask, ...] = tuple(1 << t for t in range(TILE_COUNT))
-ALL_TILES: Mask = (1 << TILE_COUNT) - 1
+LOW: Final[tuple[int, ...]] = tuple(a for a in range(7) for b in range(a, 7))
+HIGH: Final[tuple[int, ...]] = tuple(b for a in range(7) for b in range(a, 7))
+PIPS: Final[tuple[int, ...]] = tuple(a + b for a, b in zip(LOW, HIGH, strict=True))
+IS_DOUBLE: Final[tuple[bool, ...]] = tuple(a == b for a, b in zip(LOW, HIGH, strict=True))
+BIT: Final[tuple[Mask, ...]] = tuple(1 << t for t in range(TILE_COUNT))
+ALL_TILES: Final[Mask] = (1 << TILE_COUNT) - 1
 
 _INDEX = {(a, b): t for t, (a, b) in enumerate(zip(LOW, HIGH, strict=True))}
 
 #: NUMBER_MASK[n]: the seven tiles that hold the number n.
-NUMBER_MASK: tuple[Mask, ...] = tuple(
+NUMBER_MASK: Final[tuple[Mask, ...]] = tuple(
     sum(BIT[t] for t in range(TILE_COUNT) if n in (LOW[t], HIGH[t])) for n in NUMBERS
 )
-DOUBLES_MASK: Mask = sum(BIT[t] for t in range(TILE_COUNT) if IS_DOUBLE[t])
+DOUBLES_MASK: Final[Mask] = sum(BIT[t] for t in range(TILE_COUNT) if IS_DOUBLE[t])
 #: DOUBLE_OF[n]: the tile n-n.
-DOUBLE_OF: tuple[Tile, ...] = tuple(_INDEX[(n, n)] for n in NUMBERS)
+DOUBLE_OF: Final[tuple[Tile, ...]] = tuple(_INDEX[(n, n)] for n in NUMBERS)
 #: Tiles of each number, ascending.
-TILES_WITH: tuple[tuple[Tile, ...], ...] = tuple(
+TILES_WITH: Final[tuple[tuple[Tile, ...], ...]] = tuple(
     tuple(t for t in range(TILE_COUNT) if NUMBER_MASK[n] >> t & 1) for n in NUMBERS
 )
 #: OTHER_HALF[t][n]: the half of t left open when t is placed on an end showing n (-1: no fit).
-OTHER_HALF: tuple[tuple[int, ...], ...] = tuple(
+OTHER_HALF: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(
         HIGH[t] if LOW[t] == n else LOW[t] if HIGH[t] == n else -1 for n in NUMBERS
     )
     for t in range(TILE_COUNT)
 )
 #: Pip total of every subset of 7 tiles is summed through these byte-wise tables.
-_PIP_TABLES: tuple[tuple[int, ...], ...] = tuple(
+_PIP_TABLES: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(
         sum(PIPS[chunk * 7 + i] for i in range(7) if m >> i & 1) for m in range(128)
     )
@@ -65,7 +66,7 @@ def name(t: Tile) -> str:
     return f"{LOW[t]}-{HIGH[t]}"
 
 
-NAMES: tuple[str, ...] = tuple(name(t) for t in range(TILE_COUNT))
+NAMES: Final[tuple[str, ...]] = tuple(name(t) for t in range(TILE_COUNT))
 _BY_NAME = {n: t for t, n in enumerate(NAMES)}
 
 
