@@ -21,8 +21,8 @@ SOURCES := $(shell find src -name '*.py')
 $(FAST)/.installed: pyproject.toml setup.py Makefile $(SOURCES)
 	$(PYTHON) -m venv $(FAST)
 	$(FAST)/bin/pip install --quiet --upgrade pip
-	$(FAST)/bin/pip install --quiet '.[dev]'
-	CARROCA_COMPILE=1 $(FAST)/bin/pip install --quiet --force-reinstall --no-deps .
+	CARROCA_PURE=1 $(FAST)/bin/pip install --quiet '.[dev]'
+	$(FAST)/bin/pip install --quiet --force-reinstall --no-deps .
 	touch $@
 
 ## The main job: simulate matches between bots, write their records, verify them.
@@ -54,7 +54,7 @@ $(BENCH_VENV)/.installed: pyproject.toml setup.py bench/requirements.txt $(SOURC
 	$(PYTHON) -m venv $(BENCH_VENV)
 	$(BENCH_VENV)/bin/pip install --quiet --upgrade pip
 	$(BENCH_VENV)/bin/pip install --quiet -r bench/requirements.txt
-	CARROCA_COMPILE=1 $(BENCH_VENV)/bin/pip install --quiet --force-reinstall .
+	$(BENCH_VENV)/bin/pip install --quiet --force-reinstall .
 	touch $@
 
 ## Engine speed beside the peer engines: the compiled build, then the pure-Python source.
