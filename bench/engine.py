@@ -1,12 +1,12 @@
 """Engine speed: random-play hands per second through carroca's public API, beside peers.
 
 Every engine plays complete hands with a uniform random legal action at each decision, in this
-one process, measured in interleaved rounds so that machine noise hits all of them alike; the
-ratios are what to read. carroca's hand = a new `Match`, a shuffled deal, then
+one process, measured in CPU time over interleaved rounds so that machine noise hits all of them
+alike; the ratios are what to read. carroca's hand = a new `Match`, a shuffled deal, then
 `legal_actions()` + `apply()` until the hand ends (every action validated, logged and scored).
 
     make bench                       # sets up .venv-bench (carroca + peers) and runs this
-    python bench/engine.py --seconds 2 --runs 3 [--no-peers] [--no-simulate]
+    python bench/engine.py --seconds 0.5 --runs 15 [--no-peers] [--no-simulate]
 """
 
 from __future__ import annotations
@@ -84,46 +84,51 @@ def simulate_rate(ruleset: str, games: int) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=2.0)
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=0.5)
+    parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--no-peers", action="store_true")
     parser.add_argument("--no-simulate", action="store_true")
     args = parser.parse_args()
 
+    # Ordered so that each ratio compares engines measured right after one another.
     engines: dict[str, Callable[[float], float]] = {
-        "carroca duplas-torneio (2v2)": measure_carroca("duplas-torneio"),
-        "carroca duplas-pontos (2v2, spinner, points)": measure_carroca("duplas-pontos"),
-        "carroca bloqueio (1v1, no draw)": measure_carroca("bloqueio"),
-        "carroca mano-a-mano (1v1, boneyard)": measure_carroca("mano-a-mano"),
+        "carroca duplas-torneio (2v2)": measure_carroca("duplas-torneio")
     }
     if not args.no_peers:
-        engines.update(
-            {
-                "OpenSpiel python_team_dominoes (2v2)": measure_openspiel_team,
-                "OpenSpiel python_block_dominoes (1v1)": measure_openspiel_block,
-                "dominoes 6.1.0 (2v2)": measure_dominoes,
-            }
-        )
+        engines["dominoes 6.1.0 (2v2)"] = measure_dominoes
+        engines["OpenSpiel python_team_dominoes (2v2)"] = measure_openspiel_team
+    engines["carroca bloqueio (1v1, no draw)"] = measure_carroca("bloqueio")
+    if not args.no_peers:
+        engines["OpenSpiel python_block_dominoes (1v1)"] = measure_openspiel_block
+    engines["carroca duplas-pontos (2v2, spinner, points)"] = measure_carroca("duplas-pontos")
+    engines["carroca mano-a-mano (1v1, boneyard)"] = measure_carroca("mano-a-mano")
     rates: dict[str, list[float]] = {name: [] for name in engines}
-    for _ in range(args.runs):  # interleaved rounds
+    for _ in range(args.runs):  # interleaved rounds: a ratio compares neighbours in time
         for name, measure in engines.items():
             rates[name].append(measure(args.seconds))
     med = {name: statistics.median(r) for name, r in rates.items()}
 
+    def ratio(a: str, b: str) -> str:
+        per_round = [x / y for x, y in zip(rates[a], rates[b], strict=True)]
+        low, high = min(per_round), max(per_round)
+        return f"{statistics.median(per_round):.2f}x (rounds {low:.2f}-{high:.2f})"
+
     print(f"carroca engine: {'compiled (mypyc)' if compiled() else 'pure Python'}")
     width = max(len(n) for n in engines)
-    print(f"{'engine':<{width}}  {'hands/s':>9}  runs")
+    print(f"{'engine':<{width}}  {'hands/s':>9}  (slowest-fastest round)")
     for name, r in rates.items():
-        print(f"{name:<{width}}  {med[name]:>9,.0f}  " + ", ".join(f"{x:,.0f}" for x in r))
+        low, high = min(r), max(r)
+        print(f"{name:<{width}}  {med[name]:>9,.0f}  ({low:,.0f}-{high:,.0f})")
     if not args.no_peers:
-        team = med["carroca duplas-torneio (2v2)"]
-        block = med["carroca bloqueio (1v1, no draw)"]
-        os_team = med["OpenSpiel python_team_dominoes (2v2)"]
-        os_block = med["OpenSpiel python_block_dominoes (1v1)"]
+        team = "carroca duplas-torneio (2v2)"
         print()
-        print(f"2v2 vs OpenSpiel team:  {team / os_team:.1f}x")
-        print(f"2v2 vs dominoes 6.1.0:  {team / med['dominoes 6.1.0 (2v2)']:.2f}x")
-        print(f"1v1 vs OpenSpiel block: {block / os_block:.1f}x")
+        print("ratios, median of the per-round ratios:")
+        print(f"2v2 vs OpenSpiel team:  {ratio(team, 'OpenSpiel python_team_dominoes (2v2)')}")
+        print(f"2v2 vs dominoes 6.1.0:  {ratio(team, 'dominoes 6.1.0 (2v2)')}")
+        print(
+            "1v1 vs OpenSpiel block: "
+            f"{ratio('carroca bloqueio (1v1, no draw)', 'OpenSpiel python_block_dominoes (1v1)')}"
+        )
     if not args.no_simulate:
         print()
         for ruleset, games in (("duplas-pontos", 400), ("mano-a-mano", 400)):
