@@ -41,6 +41,8 @@ class PublicStep(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Observation:
+    """One seat's view at one moment. Read-only: `last_hand` is shared between views."""
+
     ruleset: str
     options: dict[str, Any]
     seat: int | None
