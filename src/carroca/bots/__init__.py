@@ -8,12 +8,13 @@ from carroca.bots.base import Bot
 from carroca.bots.greedy import GreedyBot
 from carroca.bots.random_bot import RandomBot
 
-BotFactory = Callable[[int | None], Bot]
+#: A factory takes a seed and a thinking budget in milliseconds (None: the level's default;
+#: levels that do not search ignore it).
+BotFactory = Callable[[int | None, int | None], Bot]
 
-#: Level name -> factory taking a seed.
 BOT_LEVELS: dict[str, BotFactory] = {
-    "random": RandomBot,
-    "greedy": GreedyBot,
+    "random": lambda seed, think_ms: RandomBot(seed),
+    "greedy": lambda seed, think_ms: GreedyBot(seed),
 }
 
 
@@ -28,13 +29,13 @@ class UnknownBot(ValueError):
         self.message = str(self)
 
 
-def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A new bot of the named level, seeded."""
+def make_bot(name: str, seed: int | None = None, think_ms: int | None = None) -> Bot:
+    """A new bot of the named level, seeded; `think_ms` is the per-move budget of searching levels."""
     try:
         factory = BOT_LEVELS[name]
     except (KeyError, TypeError):
         raise UnknownBot(str(name)) from None
-    return factory(seed)
+    return factory(seed, think_ms)
 
 
 __all__ = ["BOT_LEVELS", "Bot", "BotFactory", "GreedyBot", "RandomBot", "UnknownBot", "make_bot"]
