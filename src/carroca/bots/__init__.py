@@ -30,7 +30,7 @@ class UnknownBot(ValueError):
 
 
 def make_bot(name: str, seed: int | None = None, think_ms: int | None = None) -> Bot:
-    """A new bot of the named level, seeded; `think_ms` is the per-move budget of searching levels."""
+    """A new bot of the named level, seeded; `think_ms`: per-move budget of searching levels."""
     try:
         factory = BOT_LEVELS[name]
     except (KeyError, TypeError):
