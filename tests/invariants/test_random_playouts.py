@@ -195,3 +195,47 @@ def test_push_pop_whole_hand_and_copy(name: str) -> None:
         for action in played:  # the same actions on the copy reach the same end
             clone.apply(action)
         assert fingerprint(clone) == end
+
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_from_position_continues_like_the_real_hand(name: str) -> None:
+    """A position rebuilt from hands, table and boneyard plays on exactly like the original."""
+    rng = random.Random(f"position-{name}")
+    checked = 0
+    for _ in range(150):
+        m = Match(name)
+        order = list(range(28))
+        rng.shuffle(order)
+        m.deal(order)
+        stop = rng.randrange(0, 30)
+        while m.current_player is not None and len(m.steps) < stop:
+            m.apply(rng.choice(m.legal_actions()))
+        if m.current_player is None or m.phase.name != "PLAY":
+            continue
+        pass_run = m.pass_run
+        rebuilt = Match.from_position(
+            name,
+            None,
+            hands=m.hands,
+            table=m.table,
+            turn=m.turn,
+            score=m.score,
+            boneyard=m.boneyard[m.bone_pos :],
+            pass_run=pass_run,
+            opening_mask=m.opening_mask,
+        )
+        assert rebuilt.ends == m.ends and rebuilt.mult == m.mult
+        assert (rebuilt.spinner, rebuilt.arms) == (m.spinner, m.arms)
+        assert rebuilt.last_player == m.last_player
+        if m.table:
+            assert rebuilt.table_count() == m.table_count()
+        while m.current_player is not None:
+            legal = m.legal_actions()
+            assert rebuilt.legal_actions() == legal
+            action = rng.choice(legal)
+            m.apply(action)
+            rebuilt.apply(action)
+        assert rebuilt.score == m.score
+        assert rebuilt.history[-1].end == m.history[-1].end
+        checked += 1
+    assert checked > 50

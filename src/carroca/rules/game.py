@@ -652,6 +652,52 @@ class Match:
         del self.public_cache[steps_len:]
         self._legal = None
 
+    @classmethod
+    def from_position(
+        cls,
+        ruleset: Ruleset | str,
+        options: Options | None,
+        *,
+        hands: Sequence[int],
+        table: Sequence[tuple[int, int, int]],
+        turn: int,
+        score: Sequence[int],
+        boneyard: Sequence[int] = (),
+        pass_run: int = 0,
+        opening_mask: int = -1,
+    ) -> Match:
+        """A hand in progress, built from what is on the table and in every hand.
+
+        Search uses it on sampled worlds: `hands` are bitmasks of the tiles each seat holds now,
+        `table` the placements (seat, tile, end) in play order, `boneyard` the tiles still to
+        draw in order. With an empty table the seat `turn` is to open with `opening_mask`.
+        Finished hands, the steps that led here and the opening rule are not reconstructed.
+        """
+        m = cls(ruleset, options)
+        held = list(hands)
+        for seat, tile, _ in table:  # each placement starts in its player's hand
+            held[seat] |= _BIT[tile]
+        m.hands = held
+        m.boneyard = tuple(boneyard)
+        m._phase = _PLAY
+        for seat, tile, end in table:
+            m.turn = seat
+            m.opening_mask = 0 if end == _OPENING else -1
+            m._play(seat, _PLAYS[tile][end], False)
+        m.hands = list(hands)
+        m.steps = []
+        m.events = []
+        m.public_cache = []
+        m.score = list(score)
+        m.turn = turn
+        m.pass_run = pass_run
+        m.last_player = table[-1][0] if table else -1
+        if not table:
+            m.opener = turn
+            m.opening_mask = opening_mask if opening_mask >= 0 else m.hands[turn]
+        m._legal = None
+        return m
+
     def copy(self) -> Match:
         """An independent clone (finished hands are immutable and shared)."""
         new = Match(self.ruleset, self.options)
