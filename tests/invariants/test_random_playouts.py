@@ -239,3 +239,21 @@ def test_from_position_continues_like_the_real_hand(name: str) -> None:
         assert rebuilt.history[-1].end == m.history[-1].end
         checked += 1
     assert checked > 50
+
+
+@pytest.mark.parametrize("name", ["duplas-pontos", "pontos", "duplas-torneio"])
+def test_count_after_predicts_the_table_count(name: str) -> None:
+    rng = random.Random(f"count-{name}")
+    for _ in range(300):
+        m = Match(name)
+        order = list(range(28))
+        rng.shuffle(order)
+        m.deal(order)
+        while m.current_player is not None:
+            for action in m.legal_actions():
+                if action.kind == "play":
+                    m.push(action)
+                    expected = m.table_count()
+                    m.pop()
+                    assert m.count_after(action) == expected, (action, m.table)
+            m.apply(rng.choice(m.legal_actions()))

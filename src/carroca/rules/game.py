@@ -237,6 +237,31 @@ class Match:
         m = self.mult
         return e[0] * m[0] + e[1] * m[1] + e[2] * m[2] + e[3] * m[3]
 
+    def count_after(self, action: Action) -> int:
+        """The table count right after a legal play (rules.md §1), without playing it."""
+        tile = action.tile
+        end = action.end
+        if end == _OPENING:
+            return T.PIPS[tile]
+        e0, e1, e2, e3 = self.ends
+        m0, m1, m2, m3 = self.mult
+        new = _OTHER[tile][self.ends[end]]
+        weight = 2 if _IS_DOUBLE[tile] else 1
+        if end == 0:
+            e0, m0 = new, weight
+        elif end == 1:
+            e1, m1 = new, weight
+        elif end == 2:
+            e2, m2 = new, weight
+        else:
+            e3, m3 = new, weight
+        total = e0 * m0 + e1 * m1
+        if e2 >= 0:
+            total += e2 * m2
+        if e3 >= 0:
+            total += e3 * m3
+        return total
+
     def legal_actions(self) -> list[Action]:
         """Legal actions of the seat to move, in the documented order (empty if none).
 
