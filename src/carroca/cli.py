@@ -1,4 +1,4 @@
-"""The `carroca` command: simulate bot matches, verify match records, replay a hand.
+"""The `carroca` command: simulate bot matches, verify records, replay a hand, play bots.
 
 Bad input (an unknown ruleset, option or bot, a file that cannot be read) ends with a clear
 message on stderr and exit code 2, never a traceback; `verify` exits 1 when a record is rejected.
@@ -27,7 +27,7 @@ from carroca.simulate import Played, Summary, simulate
 
 app = typer.Typer(
     name="carroca",
-    help="Dominó brasileiro: simular partidas entre bots, verificar e rever registros.",
+    help="Dominó brasileiro: simular partidas entre bots, verificar e rever registros, jogar.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -47,7 +47,7 @@ def _fail(message: str, code: int = 2) -> NoReturn:
 
 @app.callback()
 def _main() -> None:
-    """Dominó brasileiro: simular partidas entre bots, verificar e rever registros."""
+    """Dominó brasileiro: simular partidas entre bots, verificar e rever registros, jogar."""
 
 
 # --------------------------------------------------------------------------- input parsing
@@ -295,6 +295,199 @@ def replay_command(
     except (InputError, ReplayError) as exc:
         _fail(str(exc))
     Console(highlight=False).print(view)
+
+
+# --------------------------------------------------------------------------- play
+
+_LEVELS_HELP = ", ".join(BOT_LEVELS)
+
+
+@app.command("play")
+def play_command(
+    ruleset: Annotated[
+        str, typer.Option("--ruleset", "-r", help="Modalidade, ex.: duplas-pontos.")
+    ] = "duplas-pontos",
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="Opção da modalidade, chave=valor.")
+    ] = None,
+    seat: Annotated[
+        int,
+        typer.Option("--seat", min=0, help="Seu lugar na ordem: 0–3 em duplas, 0–1 no 1x1."),
+    ] = 0,
+    partner: Annotated[
+        str | None,
+        typer.Option(
+            "--partner", help=f"Nível do parceiro, em duplas (padrão greedy): {_LEVELS_HELP}."
+        ),
+    ] = None,
+    opponents: Annotated[
+        str, typer.Option("--opponents", help=f"Nível dos adversários: {_LEVELS_HELP}.")
+    ] = "greedy",
+    hint_level: Annotated[
+        str | None,
+        typer.Option("--hint-level", help="Nível que dá as dicas (padrão: expert, se houver)."),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", "-s", help="Semente dos bots (jogadas repetíveis).")
+    ] = None,
+    client_seed: Annotated[
+        str | None,
+        typer.Option("--client-seed", help="Sua semente no embaralhamento (padrão: aleatória)."),
+    ] = None,
+    think_ms: Annotated[
+        int | None, typer.Option("--think-ms", min=1, help="Tempo de pensar dos bots, em ms.")
+    ] = None,
+    bot_delay_ms: Annotated[
+        int, typer.Option("--bot-delay-ms", min=0, help="Pausa entre as jogadas dos bots, em ms.")
+    ] = 600,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Grava o registro da partida (JSONL).")
+    ] = None,
+) -> None:
+    """Joga uma partida contra bots no terminal (em duplas, você e um parceiro contra dois).
+
+    Na sua vez: o número da pedra (ou 3-5, 3-5:esq), c compra, p passo, ? dica, sair.
+    """
+    from carroca.play import PlaySession, PlaySettings, default_hint_level
+
+    try:
+        name, options = parse_options(ruleset, option or [])
+        seats = get_ruleset(name).seats
+        if seat >= seats:
+            raise InputError(f"Em {name} os lugares vão de 0 a {seats - 1}: não existe o {seat}.")
+        if seats == 2 and partner is not None:
+            raise InputError("Em 1 contra 1 não há parceiro: use só --opponents.")
+        settings = PlaySettings(
+            ruleset=name,
+            options=options,
+            seat=seat,
+            partner=partner or "greedy",
+            opponents=opponents,
+            hint_level=hint_level or default_hint_level(),
+            seed=seed,
+            think_ms=think_ms,
+            bot_delay_ms=bot_delay_ms,
+        )
+        for level in (settings.partner, settings.opponents, settings.hint_level):
+            make_bot(level, 0)
+    except (RulesError, UnknownBot, InputError) as exc:
+        _fail(str(exc))
+    console = Console(highlight=False)
+    with ExitStack() as stack:
+        sink: TextIO | None = None
+        if out is not None:
+            try:
+                sink = stack.enter_context(out.open("w", encoding="utf-8", newline="\n"))
+            except OSError as exc:
+                _fail(f"não foi possível gravar {out}: {exc.strerror or exc}")
+        outcome = PlaySession(settings, console, client_seed=client_seed).run()
+        if sink is not None:
+            sink.write(rec.dumps(outcome.record()) + "\n")
+            console.print(
+                f"Registro gravado em {out}: confira com carroca verify {out}", soft_wrap=True
+            )
+
+
+# --------------------------------------------------------------------------- analyze
+
+
+class _Rejected(ValueError):
+    """A record that `verify` rejects: the message is shown and the exit code is 1."""
+
+
+def _verified(path: Path, number: int) -> tuple[Match, list[str]]:
+    """Match `number` (1-based) of a records file, verified; _Rejected if it does not check."""
+    _readable(path)
+    seen = 0
+    for _line, item in _records(path):
+        seen += 1
+        if seen != number:
+            continue
+        try:
+            if isinstance(item, rec.RecordError):
+                raise item
+            match = rec.verify(item)
+        except (rec.RecordError, ValueError) as exc:
+            raise _Rejected(f"o registro {number} de {path} foi rejeitado: {exc}") from None
+        return match, [str(p) for p in item["players"]]
+    raise InputError(f"{path} tem {seen} registro(s): não existe a partida {number}.")
+
+
+@app.command("analyze")
+def analyze_command(
+    file: Annotated[Path, typer.Argument(help="Arquivo .jsonl de registros.")],
+    match_number: Annotated[
+        int, typer.Option("--match", "-m", min=1, help="Qual partida do arquivo (1 = a primeira).")
+    ] = 1,
+    think_ms: Annotated[
+        int,
+        typer.Option(
+            "--think-ms",
+            min=0,
+            help="Tempo extra do bot por decisão, em ms (o resultado passa a depender da máquina).",
+        ),
+    ] = 0,
+    worlds: Annotated[
+        int | None,
+        typer.Option(
+            "--worlds", min=1, help="Mundos sorteados por decisão, no mínimo (padrão 128)."
+        ),
+    ] = None,
+    threshold: Annotated[
+        float | None,
+        typer.Option(
+            "--threshold",
+            min=0.0,
+            help="Perda, em pontos esperados, a partir da qual a jogada é erro "
+            "(padrão 5; 0,25 no clássico, 0,5 no bloqueio).",
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="A análise em JSON numa linha.")] = False,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", help="Semente: mesma semente, mesma análise.")
+    ] = 0,
+) -> None:
+    """Analisa uma partida: cada decisão de cada jogador comparada com a do bot expert."""
+    from carroca.analysis import DEFAULT_WORLDS, analyze_match, render_analysis, to_json
+
+    try:
+        match, players = _verified(file, match_number)
+    except InputError as exc:
+        _fail(str(exc))
+    except _Rejected as exc:
+        _fail(str(exc), code=1)
+    console = Console(highlight=False)
+    with ExitStack() as stack:
+        on_progress = None
+        if console.is_terminal and not as_json:
+            progress = stack.enter_context(
+                Progress(
+                    TextColumn("[bold]analisando"),
+                    BarColumn(),
+                    MofNCompleteColumn(),
+                    TimeRemainingColumn(),
+                    console=console,
+                    transient=True,
+                )
+            )
+            task = progress.add_task("analisando", total=None)
+
+            def on_progress(done: int, total: int) -> None:
+                progress.update(task, completed=done, total=total)
+
+        analysis = analyze_match(
+            match,
+            players,
+            think_ms,
+            seed,
+            worlds=DEFAULT_WORLDS if worlds is None else worlds,
+            threshold=threshold,
+            on_progress=on_progress,
+        )
+    if as_json:
+        typer.echo(json.dumps(to_json(analysis), ensure_ascii=False))
+    else:
+        console.print(render_analysis(analysis))
 
 
 def main() -> None:  # pragma: no cover - the console script calls `app` directly

@@ -171,7 +171,7 @@ def test_verify_a_line_that_is_not_json(tmp_path: Path) -> None:
         (["simulate", "-r", "pontos", "-o", "target=muito"], "target"),
         (["simulate", "-r", "pontos", "-o", "galo_points=50"], "Opção desconhecida"),
         (["simulate", "-r", "pontos", "-o", "target"], "chave=valor"),
-        (["simulate", "-r", "pontos", "--bots", "expert"], "Bot desconhecido"),
+        (["simulate", "-r", "pontos", "--bots", "grandmaster"], "Bot desconhecido"),
         (["simulate", "-r", "pontos", "--bots", "a,b,c"], "--bots"),
         (["verify", "missing.jsonl"], "não encontrado"),
         (["replay", "missing.jsonl"], "não encontrado"),

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from carroca.bots.base import Bot
+from carroca.bots.expert import ExpertBot
 from carroca.bots.greedy import GreedyBot
+from carroca.bots.medium import MediumBot
 from carroca.bots.random_bot import RandomBot
 
 #: A factory takes a seed and a thinking budget in milliseconds (None: the level's default;
@@ -15,6 +17,8 @@ BotFactory = Callable[[int | None, int | None], Bot]
 BOT_LEVELS: dict[str, BotFactory] = {
     "random": lambda seed, think_ms: RandomBot(seed),
     "greedy": lambda seed, think_ms: GreedyBot(seed),
+    "medium": lambda seed, think_ms: MediumBot(seed),
+    "expert": ExpertBot,
 }
 
 
@@ -38,4 +42,14 @@ def make_bot(name: str, seed: int | None = None, think_ms: int | None = None) ->
     return factory(seed, think_ms)
 
 
-__all__ = ["BOT_LEVELS", "Bot", "BotFactory", "GreedyBot", "RandomBot", "UnknownBot", "make_bot"]
+__all__ = [
+    "BOT_LEVELS",
+    "Bot",
+    "BotFactory",
+    "ExpertBot",
+    "GreedyBot",
+    "MediumBot",
+    "RandomBot",
+    "UnknownBot",
+    "make_bot",
+]

@@ -1,0 +1,135 @@
+"""Determinized search: sample worlds consistent with the seat's knowledge, play each legal
+action in every world to the end of the hand, and average the points it wins.
+
+Each world is played out by a fast greedy-with-noise policy for all four seats, or solved
+exactly by alpha-beta once few tiles remain in the hands. The value of an action is the change
+in (our team's score − theirs) up to the end of the hand, so every ruleset's scoring — table
+points, passe, galo, garagem, batida types, trancado counts — is the engine's own.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from carroca.bots.expert.knowledge import Knowledge, read
+from carroca.bots.expert.sampler import sample
+from carroca.rules import Action, Match, Observation, get_ruleset
+from carroca.rules import tiles as T
+
+#: Solve exactly when at most this many tiles remain in all hands together (and none to draw).
+EXACT_TILES = {2: 9, 4: 9}
+#: Worlds sampled at the least, whatever the budget says.
+MIN_WORLDS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Rated:
+    """An action with the points it is expected to win by the end of the hand."""
+
+    action: Action
+    value: float
+    worlds: int
+
+
+def _policy(m: Match, legal: list[Action], rng: random.Random, table_points: bool) -> Action:
+    """Playout move: points on the table first, then the heaviest tile, with a little noise."""
+    best = legal[0]
+    best_score = -1.0
+    for a in legal:
+        if a.kind != "play":
+            return a
+        score = T.PIPS[a.tile] + rng.random() * 3.0
+        if table_points:
+            count = m.count_after(a)
+            if count and not count % 5:
+                score += 2.0 * count
+        if score > best_score:
+            best, best_score = a, score
+    return best
+
+
+def _rollout(m: Match, team: int, rng: random.Random, table_points: bool) -> int:
+    while m.current_player is not None:
+        legal = m.legal_actions()
+        m.apply(legal[0] if len(legal) == 1 else _policy(m, legal, rng, table_points))
+    return m.score[team] - m.score[1 - team]
+
+
+def _solve(m: Match, team: int, alpha: float, beta: float) -> float:
+    """Exact value (our score minus theirs at the end of the hand) by alpha-beta."""
+    if m.current_player is None:
+        return m.score[team] - m.score[1 - team]
+    legal = list(m.legal_actions())
+    maximizing = m.turn % 2 == team
+    if len(legal) == 1:
+        m.push(legal[0])
+        value = _solve(m, team, alpha, beta)
+        m.pop()
+        return value
+    best = -1e9 if maximizing else 1e9
+    for a in sorted(legal, key=lambda a: -T.PIPS[a.tile] if a.tile >= 0 else 0):
+        m.push(a)
+        value = _solve(m, team, alpha, beta)
+        m.pop()
+        if maximizing:
+            best = max(best, value)
+            alpha = max(alpha, value)
+        else:
+            best = min(best, value)
+            beta = min(beta, value)
+        if alpha >= beta:
+            break
+    return best
+
+
+def world_position(k: Knowledge, obs: Observation, hands: list[int], boneyard: list[int]) -> Match:
+    rs = get_ruleset(obs.ruleset)
+    opening_mask = -1
+    if not k.table:
+        opening_mask = T.mask_of(a.tile for a in obs.legal if a.kind == "play")
+    return Match.from_position(
+        rs,
+        rs.make_options(obs.options),
+        hands=hands,
+        table=k.table,
+        turn=k.seat,
+        score=obs.score,
+        boneyard=boneyard,
+        pass_run=k.pass_run,
+        opening_mask=opening_mask,
+    )
+
+
+def rate_actions(obs: Observation, rng: random.Random, think_ms: float) -> list[Rated]:
+    """Every legal action of the seat to move with its expected points, best first."""
+    legal = list(obs.legal)
+    if len(legal) <= 1:
+        return [Rated(a, 0.0, 0) for a in legal]
+    if legal[0].kind == "five-doubles":  # ten points a double now beats a fresh deal
+        return [Rated(a, 0.0 if a.choice == "points" else -1.0, 0) for a in legal]
+    rs = get_ruleset(obs.ruleset)
+    k = read(obs, rs.spinner)
+    team = k.seat % 2
+    deadline = time.perf_counter() + think_ms / 1000.0
+    totals = [0.0] * len(legal)
+    worlds = 0
+    in_hands = sum(k.sizes)
+    exact = k.boneyard == 0 and in_hands <= EXACT_TILES[k.seats]
+    while worlds < MIN_WORLDS or time.perf_counter() < deadline:
+        hands, boneyard = sample(k, rng)
+        position = world_position(k, obs, hands, boneyard)
+        base = position.score[team] - position.score[1 - team]
+        for i, a in enumerate(legal):
+            child = position.copy()
+            child.apply(a)
+            if exact:
+                value = _solve(child, team, -1e9, 1e9)
+            else:
+                value = _rollout(child, team, rng, rs.table_points)
+            totals[i] += value - base
+        worlds += 1
+    rated = [Rated(a, totals[i] / worlds, worlds) for i, a in enumerate(legal)]
+    rated.sort(key=lambda r: -r.value)  # stable: ties keep the legal order
+    return rated

@@ -1,0 +1,182 @@
+"""The expert: legal moves only, exact endgames, and no use of hidden information."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from carroca.bots import make_bot
+from carroca.bots.expert import ExpertBot
+from carroca.bots.expert.knowledge import read
+from carroca.bots.expert.sampler import sample
+from carroca.rules import RULESETS, Match, observation
+from carroca.rules import tiles as T
+
+
+def random_positions(name: str, count: int, seed: str) -> list[Match]:
+    rng = random.Random(seed)
+    out: list[Match] = []
+    while len(out) < count:
+        m = Match(name)
+        order = list(range(28))
+        rng.shuffle(order)
+        m.deal(order)
+        stop = rng.randrange(0, 40)
+        while m.current_player is not None and len(m.steps) < stop:
+            m.apply(rng.choice(m.legal_actions()))
+        if m.current_player is not None:
+            out.append(m)
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_expert_plays_legal_moves(name: str) -> None:
+    bot = ExpertBot(seed=1, think_ms=0)
+    for m in random_positions(name, 120, f"legal-{name}"):
+        obs = observation(m, m.turn)
+        action = bot.choose(obs)
+        assert action in m.legal_actions()
+        m.apply(action, m.turn)
+
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_samples_respect_what_the_seat_knows(name: str) -> None:
+    rng = random.Random(name)
+    rs = RULESETS[name]
+    for m in random_positions(name, 80, f"sample-{name}"):
+        seat = m.turn
+        k = read(observation(m, seat), rs.spinner)
+        # the real hands are one of the worlds: every real tile respects the exclusions
+        for s in range(m.n):
+            if s != seat and k.free[s] == 0:
+                assert m.hands[s] & k.excluded[s] == 0, (s, m.steps)
+        for _ in range(5):
+            hands, boneyard = sample(k, rng)
+            assert hands[seat] == m.hands[seat]
+            assert [h.bit_count() for h in hands] == [h.bit_count() for h in m.hands]
+            everything = T.mask_of(boneyard)
+            for h in hands:
+                assert everything & h == 0
+                everything |= h
+            everything |= T.mask_of(t for _, t, _ in m.table)
+            assert everything == T.ALL_TILES
+            for s in range(m.n):
+                if s != seat and k.free[s] == 0:
+                    assert hands[s] & k.excluded[s] == 0
+
+
+def _exact(m: Match, team: int) -> int:
+    """Plain minimax to the end of the hand (the test's own, no pruning)."""
+    if m.current_player is None:
+        return m.score[team] - m.score[1 - team]
+    values = []
+    for a in list(m.legal_actions()):
+        m.push(a)
+        values.append(_exact(m, team))
+        m.pop()
+    return max(values) if m.turn % 2 == team else min(values)
+
+
+def perfect_information_endgames(count: int) -> list[Match]:
+    """mano-a-mano with the boneyard drawn dry: the opponent's hand is all the unseen tiles."""
+    rng = random.Random("endgames")
+    found: list[Match] = []
+    while len(found) < count:
+        m = Match("mano-a-mano")
+        order = list(range(28))
+        rng.shuffle(order)
+        m.deal(order)
+        while m.current_player is not None:
+            legal = m.legal_actions()
+            plays = [a for a in legal if a.kind == "play"]
+            small = sum(h.bit_count() for h in m.hands) <= 8
+            if m.bone_pos == len(m.boneyard) and len(plays) >= 2 and small:
+                team = m.turn
+                values = set()
+                for a in list(legal):
+                    m.push(a)
+                    values.add(_exact(m, team))
+                    m.pop()
+                if len(values) > 1:
+                    found.append(m.copy())
+                    break
+            m.apply(rng.choice(legal))
+    return found
+
+
+def test_expert_finds_the_best_move_in_exact_endgames() -> None:
+    bot = ExpertBot(seed=3, think_ms=0)
+    for m in perfect_information_endgames(25):
+        team = m.turn
+        best = -10**9
+        values = {}
+        for a in list(m.legal_actions()):
+            m.push(a)
+            values[a] = _exact(m, team)
+            m.pop()
+            best = max(best, values[a])
+        choice = bot.choose(observation(m, m.turn))
+        assert values[choice] == best, (choice, values)
+
+
+def test_expert_takes_a_lock_that_wins_on_count() -> None:
+    """Endgames where locking the table now wins on count: the expert locks."""
+    bot = ExpertBot(seed=4, think_ms=0)
+    locks = 0
+    for m in perfect_information_endgames(40):
+        mover = m.turn
+        winning_locks = []
+        values = {}
+        for a in list(m.legal_actions()):
+            m.push(a)
+            values[a] = _exact(m, mover)
+            log = m.history[-1] if m.current_player is None else None
+            if log is not None and log.end.kind == "fechado" and log.end.winner == mover:
+                winning_locks.append(a)
+            m.pop()
+        if not any(values[a] == max(values.values()) for a in winning_locks):
+            continue  # only where locking now is the best there is
+        choice = bot.choose(observation(m, mover))
+        m.apply(choice)
+        assert m.current_player is None and m.history[-1].end.winner == mover, choice
+        locks += 1
+    assert locks >= 3
+
+
+def test_decisions_do_not_depend_on_hidden_tiles() -> None:
+    """Same public position and own hand, other hands dealt differently: same choice and values."""
+    rng = random.Random("hidden")
+    checked = 0
+    for m in random_positions("duplas-pontos", 60, "hidden-positions"):
+        seat = m.turn
+        if len(m.legal_actions()) < 2 or m.opening_mask >= 0:
+            continue
+        others = [s for s in range(4) if s != seat]
+        hidden = [t for s in others for t in T.tiles_of(m.hands[s])]
+        rng.shuffle(hidden)
+        hands = list(m.hands)
+        start = 0
+        for s in others:
+            size = m.hands[s].bit_count()
+            hands[s] = T.mask_of(hidden[start : start + size])
+            start += size
+        twin = Match.from_position(
+            "duplas-pontos", None, hands=hands, table=m.table, turn=seat, score=m.score
+        )
+        real = Match.from_position(
+            "duplas-pontos", None, hands=m.hands, table=m.table, turn=seat, score=m.score
+        )
+        a = ExpertBot(seed=9, think_ms=0).evaluate(observation(real, seat))
+        b = ExpertBot(seed=9, think_ms=0).evaluate(observation(twin, seat))
+        assert a == b
+        checked += 1
+    assert checked > 20
+
+
+def test_registered_and_seeded() -> None:
+    m = random_positions("duplas-torneio", 1, "reg")[0]
+    obs = observation(m, m.turn)
+    one = make_bot("expert", 5, 0).evaluate(obs)  # type: ignore[attr-defined]
+    two = make_bot("expert", 5, 0).evaluate(obs)  # type: ignore[attr-defined]
+    assert one == two
