@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from carroca.bots.greedy import count_after, points_now
 from carroca.rules import Action, Observation, get_ruleset
@@ -232,13 +232,17 @@ class Weights:
     lock: float = 1.0
 
 
+#: Tuned on duplicate deals against `greedy` (bench/strength.py). With a boneyard or 14 tiles
+#: out of play, making the opponent pass or draw is worth most; in duplas-pontos, points on the
+#: table and the reply they leave; variety matters little once you can draw.
+_ONE_V_ONE = Weights(hand=1.0, block=1.5, variety=0.01, follow_share=0.0, stranded=0.05)
 _WEIGHTS: dict[str, Weights] = {
-    "duplas-torneio": Weights(hand=30.0),
-    "duplas-pontos": Weights(hand=25.0),
-    "mano-a-mano": Weights(hand=15.0),
-    "classico": Weights(hand=1.0),
-    "bloqueio": Weights(hand=1.5),
-    "pontos": Weights(hand=10.0),
+    "duplas-torneio": Weights(hand=30.0, block=1.0, partner_stuck=0.05),
+    "duplas-pontos": Weights(hand=25.0, block=0.5, pip=0.001),
+    "mano-a-mano": replace(_ONE_V_ONE, hand=15.0),
+    "classico": _ONE_V_ONE,
+    "bloqueio": replace(_ONE_V_ONE, hand=1.5),
+    "pontos": Weights(hand=10.0, follow=0.1),
 }
 
 
