@@ -33,7 +33,7 @@ from carroca.rules.observation import PublicStep
 
 TableEntry = tuple[int, int, str | None]
 _ARMS = frozenset(("left", "right"))
-#: Sinkhorn rounds that spread the unseen tiles over the hands; a few suffice for 21 tiles.
+#: Rounds of scaling that spread the unseen tiles over the hands (see `spread`).
 _ROUNDS = 12
 
 
@@ -112,8 +112,9 @@ def spread(unseen: Sequence[int], holders: Sequence[tuple[int, int]]) -> list[li
     """P(holder h has tile t) for each holder (capacity, tiles it cannot hold) and unseen tile.
 
     Every tile is somewhere (columns sum to 1) and every holder has its size (rows sum to the
-    capacity): alternate scaling of a 0/1 start gives both at once, so a number two seats lack
-    lands wholly in the third hand.
+    capacity): alternate scaling of a 0/1 start approaches both, so a number two seats lack
+    lands in the third hand. A few rounds leave a row within a quarter of a tile of its size,
+    which is plenty for a heuristic; a nearly forced hand would need many more.
     """
     w = [[0.0 if cannot >> t & 1 else 1.0 for t in unseen] for _cap, cannot in holders]
     for _ in range(_ROUNDS):
@@ -213,8 +214,8 @@ def _led(
 
 @dataclass(frozen=True, slots=True)
 class Weights:
-    """How much each reason counts. `hand` is what winning a hand is worth in the ruleset's
-    points; the reasons that only make winning likelier are fractions of it."""
+    """How much each reason counts. Points now and the reply points are in the ruleset's points;
+    `hand` (about what a hand is worth) turns the other reasons into points too."""
 
     hand: float
     block: float = 0.30  # next opponent cannot play
@@ -226,10 +227,10 @@ class Weights:
     variety: float = 0.03  # per distinct number kept in hand
     double: float = 0.10  # play a double while it still fits
     stranded: float = 0.15  # a double left in hand whose number is nearly gone
-    pip: float = 0.008  # per pip shed (fraction of a hand)
+    pip: float = 0.008  # per pip shed
     endgame: float = 2.0  # pips count more as the shortest other hand nears zero
     threat: float = 0.9  # the next opponent's expected reply points (table points only)
-    lock: float = 1.0
+    lock: float = 2.0  # times the expected result of a lock
 
 
 #: Tuned on duplicate deals against `greedy` (bench/strength.py). With a boneyard or 14 tiles
@@ -241,7 +242,7 @@ _WEIGHTS: dict[str, Weights] = {
     "duplas-pontos": Weights(hand=25.0, block=0.5, pip=0.001),
     "mano-a-mano": replace(_ONE_V_ONE, hand=15.0),
     "classico": _ONE_V_ONE,
-    "bloqueio": replace(_ONE_V_ONE, hand=1.5),
+    "bloqueio": replace(_ONE_V_ONE, hand=1.5, lock=3.0),
     "pontos": Weights(hand=10.0, follow=0.1),
 }
 
@@ -336,7 +337,7 @@ def _score(
         table = (*obs.table, (me, tile, action.end_name))
         score -= w.threat * _reply_points(know, nxt, table, ends)
 
-    # a lock ends the hand on the count
+    # a lock ends the hand on the count: then only the count matters, not the reasons above
     if not mine and obs.boneyard == 0:
         if not know.unseen & fits:
             p_lock = 1.0
@@ -345,7 +346,8 @@ def _score(
         else:  # every unseen tile is in a hand: someone can play
             p_lock = 0.0
         if p_lock > 0:
-            score += w.lock * p_lock * _lock_value(obs, know, rest)
+            locked = pts + w.lock * _lock_value(obs, know, rest)
+            score = (1.0 - p_lock) * score + p_lock * locked
     return score
 
 
