@@ -33,7 +33,7 @@ def random_positions(name: str, count: int, seed: str) -> list[Match]:
 @pytest.mark.parametrize("name", sorted(RULESETS))
 def test_expert_plays_legal_moves(name: str) -> None:
     bot = ExpertBot(seed=1, think_ms=0)
-    for m in random_positions(name, 120, f"legal-{name}"):
+    for m in random_positions(name, 400, f"legal-{name}"):
         obs = observation(m, m.turn)
         action = bot.choose(obs)
         assert action in m.legal_actions()
