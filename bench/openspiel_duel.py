@@ -47,6 +47,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from carroca.bots.expert import ExpertBot
@@ -55,6 +56,9 @@ from carroca.rules import tiles as T
 from carroca.rules.actions import OPENING, PLAYS
 from carroca.rules.observation import PublicStep
 from carroca.rules.rulesets import HandEnding, HandScore, options_dict
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from strength import wilson
 
 GAME = "python_team_dominoes"
 SEATS = 4
@@ -572,15 +576,6 @@ def _calibrate_packed(args: tuple[int, float, str, int, int]) -> dict[str, float
 # --------------------------------------------------------------------------- summing up
 
 
-def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a proportion: sound near 0 and 1 and for small n."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def mean_interval(samples: Sequence[float], z: float = Z95) -> tuple[float, float, float]:

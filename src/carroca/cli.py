@@ -260,6 +260,10 @@ def _report(number: int, error: str | None, path: Path | None, index: int, as_js
 # --------------------------------------------------------------------------- replay
 
 
+class _Rejected(InputError):
+    """A record that cannot be read or that `verify` rejects (`analyze` exits 1 for it)."""
+
+
 def load_match(path: Path, number: int) -> tuple[Match, list[str]]:
     """Match `number` (1-based) of a records file, verified, with its players' names."""
     _readable(path)
@@ -269,11 +273,11 @@ def load_match(path: Path, number: int) -> tuple[Match, list[str]]:
         if seen != number:
             continue
         if isinstance(item, rec.RecordError):
-            raise InputError(f"o registro {number} de {path} não pode ser lido: {item}")
+            raise _Rejected(f"o registro {number} de {path} não pode ser lido: {item}")
         try:
             match = rec.verify(item)
         except (rec.RecordError, ValueError) as exc:
-            raise InputError(f"o registro {number} de {path} não confere: {exc}") from None
+            raise _Rejected(f"o registro {number} de {path} não confere: {exc}") from None
         return match, [str(p) for p in item["players"]]
     raise InputError(f"{path} tem {seen} registro(s): não existe a partida {number}.")
 
@@ -391,28 +395,6 @@ def play_command(
 # --------------------------------------------------------------------------- analyze
 
 
-class _Rejected(ValueError):
-    """A record that `verify` rejects: the message is shown and the exit code is 1."""
-
-
-def _verified(path: Path, number: int) -> tuple[Match, list[str]]:
-    """Match `number` (1-based) of a records file, verified; _Rejected if it does not check."""
-    _readable(path)
-    seen = 0
-    for _line, item in _records(path):
-        seen += 1
-        if seen != number:
-            continue
-        try:
-            if isinstance(item, rec.RecordError):
-                raise item
-            match = rec.verify(item)
-        except (rec.RecordError, ValueError) as exc:
-            raise _Rejected(f"o registro {number} de {path} foi rejeitado: {exc}") from None
-        return match, [str(p) for p in item["players"]]
-    raise InputError(f"{path} tem {seen} registro(s): não existe a partida {number}.")
-
-
 @app.command("analyze")
 def analyze_command(
     file: Annotated[Path, typer.Argument(help="Arquivo .jsonl de registros.")],
@@ -451,11 +433,11 @@ def analyze_command(
     from carroca.analysis import DEFAULT_WORLDS, analyze_match, render_analysis, to_json
 
     try:
-        match, players = _verified(file, match_number)
-    except InputError as exc:
-        _fail(str(exc))
+        match, players = load_match(file, match_number)
     except _Rejected as exc:
         _fail(str(exc), code=1)
+    except InputError as exc:
+        _fail(str(exc))
     console = Console(highlight=False)
     with ExitStack() as stack:
         on_progress = None

@@ -281,7 +281,7 @@ def test_cli_tampered_record_exits_1(tmp_path: Path) -> None:
     path.write_text(rec.dumps(record) + "\n", encoding="utf-8")
     result = runner.invoke(app, ["analyze", str(path), "--json"])
     assert result.exit_code == 1
-    assert "rejeitado" in result.stderr and "hand 0" in result.stderr
+    assert "não confere" in result.stderr and "hand 0" in result.stderr
     assert result.stdout == ""
     garbage = tmp_path / "lixo.jsonl"
     garbage.write_text("{not json\n", encoding="utf-8")
