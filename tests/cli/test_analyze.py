@@ -286,4 +286,4 @@ def test_cli_tampered_record_exits_1(tmp_path: Path) -> None:
     garbage = tmp_path / "lixo.jsonl"
     garbage.write_text("{not json\n", encoding="utf-8")
     broken = runner.invoke(app, ["analyze", str(garbage)])
-    assert broken.exit_code == 1 and "rejeitado" in broken.stderr
+    assert broken.exit_code == 1 and "não pode ser lido" in broken.stderr
