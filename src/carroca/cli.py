@@ -478,3 +478,48 @@ def main() -> None:  # pragma: no cover - the console script calls `app` directl
 
 if __name__ == "__main__":  # pragma: no cover
     main()
+
+
+@app.command("serve")
+def serve_command(
+    host: Annotated[str | None, typer.Option(help="Address to listen on (CARROCA_HOST).")] = None,
+    port: Annotated[int | None, typer.Option(help="Port (CARROCA_PORT, default 8000).")] = None,
+    database: Annotated[
+        str | None,
+        typer.Option(help="SQLAlchemy URL (CARROCA_DATABASE): sqlite:///file.db or "
+                          "postgresql://user:pass@host/db. Default: sqlite:///carroca.db."),
+    ] = None,
+    bot_delay_ms: Annotated[
+        int | None,
+        typer.Option(min=0, help="A bot's pause before each action (default 800; 0: full "
+                                 "speed)."),
+    ] = None,
+    turn_seconds: Annotated[
+        float | None, typer.Option(min=1, max=120, help="Turn clock of human seats (default 20).")
+    ] = None,
+    casual_wait: Annotated[
+        float | None,
+        typer.Option(min=0, help="Seconds before bots fill a casual table's empty seats."),
+    ] = None,
+) -> None:
+    """Run the game server: web client, HTTP API and WebSocket tables."""
+    import logging
+
+    import uvicorn
+
+    from carroca.server.app import create_app
+    from carroca.server.settings import Settings
+
+    settings = Settings.from_env(
+        host=host, port=port, database=database, bot_delay_ms=bot_delay_ms,
+        turn_seconds=turn_seconds, casual_wait_seconds=casual_wait,
+    )
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    shown = "localhost" if settings.host in ("127.0.0.1", "0.0.0.0") else settings.host
+    Console(highlight=False).print(f"carroca: open http://{shown}:{settings.port}/ in your browser "
+                  f"(database {escape(settings.database)})")
+    uvicorn.run(
+        create_app(settings), host=settings.host, port=settings.port,
+        ws="websockets-sansio", ws_max_size=64 * 1024, log_level="warning",
+        timeout_graceful_shutdown=5,
+    )

@@ -1,0 +1,95 @@
+"""Players: guests with a nickname, accounts with an argon2 password, sessions in the database.
+
+A session is a random token in an HTTP-only cookie (or a bearer header for programs); only its
+sha256 is stored, so a leaked database does not hand out sessions. Sessions live in the database
+and so survive a restart.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from carroca.server.hub import LobbyError
+from carroca.server.store import Store
+
+COOKIE = "carroca_session"
+NAME = re.compile(r"^[0-9A-Za-zÀ-ÖØ-öø-ÿ_][0-9A-Za-zÀ-ÖØ-öø-ÿ _.-]{1,18}[0-9A-Za-zÀ-ÖØ-öø-ÿ_.]$")
+RESERVED = ("bot", "admin", "carroca")
+MIN_PASSWORD = 8
+
+_hasher = PasswordHasher()
+
+
+def check_name(name: str) -> str:
+    name = name.strip()
+    if not NAME.fullmatch(name) or "  " in name:
+        raise LobbyError(
+            422, "bad_name",
+            "Apelido inválido: de 3 a 20 letras, números, espaço, '_', '-' ou '.'.",
+        )
+    if name.casefold().startswith(RESERVED):
+        raise LobbyError(422, "bad_name", "Esse apelido é reservado; escolha outro.")
+    return name
+
+
+class Accounts:
+    def __init__(self, store: Store, session_days: float) -> None:
+        self.store = store
+        self.ttl = session_days * 86400
+
+    async def _session(self, player: dict[str, Any]) -> str:
+        token = secrets.token_urlsafe(32)
+        await self.store.create_session(token, player["id"], self.ttl)
+        return token
+
+    async def guest(self, name: str) -> tuple[dict[str, Any], str]:
+        player = await self.store.create_player(check_name(name), "guest")
+        if player is None:
+            raise LobbyError(409, "name_taken", "Esse apelido já está em uso; escolha outro.")
+        return player, await self._session(player)
+
+    async def register(
+        self, name: str, password: str, current: dict[str, Any] | None
+    ) -> tuple[dict[str, Any], str]:
+        """A new account, or the current guest keeping their name, games and ratings."""
+        if len(password) < MIN_PASSWORD:
+            raise LobbyError(422, "weak_password",
+                             f"A senha precisa de pelo menos {MIN_PASSWORD} caracteres.")
+        name = check_name(name)
+        digest = _hasher.hash(password)
+        if current is not None and current["kind"] == "guest" and \
+                current["name"].casefold() == name.casefold():
+            await self.store.set_password(current["id"], digest)
+            player = {**current, "kind": "account"}
+        else:
+            created = await self.store.create_player(name, "account", digest)
+            if created is None:
+                raise LobbyError(409, "name_taken", "Esse apelido já está em uso; escolha outro.")
+            player = created
+        return player, await self._session(player)
+
+    async def login(self, name: str, password: str) -> tuple[dict[str, Any], str]:
+        row = await self.store.player_by_name(name.strip())
+        ok = False
+        if row is not None and row["password_hash"]:
+            try:
+                ok = _hasher.verify(row["password_hash"], password)
+            except (VerificationError, InvalidHashError):
+                ok = False
+        if not ok or row is None:
+            raise LobbyError(401, "bad_login", "Apelido ou senha incorretos.")
+        player = {"id": row["id"], "name": row["name"], "kind": row["kind"]}
+        return player, await self._session(player)
+
+    async def player(self, token: str | None) -> dict[str, Any] | None:
+        if not token or len(token) > 100:
+            return None
+        return await self.store.session_player(token)
+
+    async def logout(self, token: str) -> None:
+        await self.store.delete_session(token)

@@ -1,0 +1,326 @@
+"""The ASGI application: HTTP API, WebSocket endpoint and the web client's files."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Request, Response, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+
+from carroca.bots import BOT_LEVELS
+from carroca.rules import RULESETS, RulesError
+from carroca.rules.rulesets import options_dict
+from carroca.server.accounts import COOKIE, Accounts
+from carroca.server.connection import serve_socket
+from carroca.server.db import migrate
+from carroca.server.hub import Hub, LobbyError
+from carroca.server.protocol import SEED_CHARS
+from carroca.server.settings import Settings
+from carroca.server.store import Store
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+
+DESCRIPTIONS = {
+    "duplas-pontos": "2 contra 2 em cruz: pontos nas pontas (múltiplos de 5), passe, galo, "
+                     "garagem; até 200.",
+    "duplas-torneio": "2 contra 2 de torneio: quem bate leva os pontos das mãos; trancado e "
+                      "capicú; até 100.",
+    "mano-a-mano": "1 contra 1 com compra: quem bate leva os pontos da mão do outro; até 50.",
+    "classico": "1 contra 1 com compra, em mãos vencidas: melhor de 3.",
+    "bloqueio": "1 contra 1 sem compra: a batida vale de 1 a 4 conforme a pedra; até 6.",
+    "pontos": "1 contra 1 com compra: pontos nas pontas, múltiplos de 5; até 100.",
+}
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NameBody(_Body):
+    name: str = Field(max_length=40)
+
+
+class LoginBody(_Body):
+    name: str = Field(max_length=40)
+    password: str = Field(max_length=200)
+
+
+class BotsMatchBody(_Body):
+    ruleset: str = Field(max_length=30)
+    options: dict[str, Any] | None = None
+    seats: list[str] = Field(max_length=4)
+    turn_seconds: float | None = None
+
+
+class CasualBody(_Body):
+    ruleset: str = Field(max_length=30)
+    bot_level: str = Field(default="medium", max_length=20)
+    client_seed: str | None = Field(default=None, pattern=SEED_CHARS)
+
+
+class FriendsBody(_Body):
+    ruleset: str = Field(max_length=30)
+    options: dict[str, Any] | None = None
+    seats: list[str] = Field(max_length=4)
+    turn_seconds: float | None = None
+    client_seed: str | None = Field(default=None, pattern=SEED_CHARS)
+
+
+class InviteBody(_Body):
+    invite: str = Field(max_length=20)
+    client_seed: str | None = Field(default=None, pattern=SEED_CHARS)
+
+
+class RankedBody(_Body):
+    ruleset: str = Field(max_length=30)
+    client_seed: str | None = Field(default=None, pattern=SEED_CHARS)
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def hub_of(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+def token_of(request: Request) -> str | None:
+    auth = request.headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip()
+    return request.cookies.get(COOKIE)
+
+async def current(request: Request) -> dict[str, Any] | None:
+    accounts: Accounts = request.app.state.accounts
+    return await accounts.player(token_of(request))
+
+async def required(
+    player: Annotated[dict[str, Any] | None, Depends(current)]
+) -> dict[str, Any]:
+    if player is None:
+        raise LobbyError(401, "login_required", "Entre como convidado ou com sua conta.")
+    return player
+
+Player = Annotated[dict[str, Any], Depends(required)]
+MaybePlayer = Annotated[dict[str, Any] | None, Depends(current)]
+
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await asyncio.to_thread(migrate, settings.database)
+        store = Store(settings.database)
+        hub = Hub(settings, store)
+        app.state.store, app.state.hub = store, hub
+        app.state.accounts = Accounts(store, settings.session_days)
+        resumed = await hub.resume()
+        hub.log.info("resumed %d unfinished matches", resumed)
+        gc.freeze()  # start-up objects never need collecting: shorter pauses under load
+        try:
+            yield
+        finally:
+            await hub.stop()
+            await asyncio.to_thread(store.close)
+
+    app = FastAPI(title="carroca", version="1", lifespan=lifespan, docs_url="/api/docs",
+                  openapi_url="/api/openapi.json", redoc_url=None)
+
+    @app.exception_handler(LobbyError)
+    async def _lobby_error(request: Request, exc: LobbyError) -> JSONResponse:
+        return _error(exc.status, exc.code, exc.message)
+
+    @app.exception_handler(RulesError)
+    async def _rules_error(request: Request, exc: RulesError) -> JSONResponse:
+        return _error(422, exc.code, str(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def _bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "inválido"}
+        where = ".".join(str(p) for p in first["loc"][1:]) or "corpo"
+        return _error(422, "bad_request", f"Pedido inválido em {where}: {first['msg']}.")
+
+    def signed_in(player: dict[str, Any], token: str) -> JSONResponse:
+        resp = JSONResponse({"player": player, "token": token})
+        resp.set_cookie(COOKIE, token, max_age=int(settings.session_days * 86400),
+                        httponly=True, samesite="lax", secure=settings.secure_cookies)
+        return resp
+
+    # ------------------------------------------------------------------ basics
+
+    @app.get("/api/health")
+    async def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.get("/api/rulesets")
+    async def rulesets() -> list[dict[str, Any]]:
+        return [
+            {"name": name, "seats": rs.seats, "description": DESCRIPTIONS.get(name, ""),
+             "options": options_dict(rs.make_options())}
+            for name, rs in RULESETS.items()
+        ]
+
+    @app.get("/api/bots")
+    async def bots() -> list[str]:
+        return list(BOT_LEVELS)
+
+    # ------------------------------------------------------------------ players
+
+    @app.post("/api/guest")
+    async def guest(body: NameBody, request: Request) -> JSONResponse:
+        player, token = await request.app.state.accounts.guest(body.name)
+        return signed_in(player, token)
+
+    @app.post("/api/register")
+    async def register(body: LoginBody, request: Request, me: MaybePlayer) -> JSONResponse:
+        player, token = await request.app.state.accounts.register(body.name, body.password, me)
+        return signed_in(player, token)
+
+    @app.post("/api/login")
+    async def login(body: LoginBody, request: Request) -> JSONResponse:
+        player, token = await request.app.state.accounts.login(body.name, body.password)
+        return signed_in(player, token)
+
+    @app.post("/api/logout")
+    async def logout(request: Request) -> JSONResponse:
+        token = token_of(request)
+        if token:
+            await request.app.state.accounts.logout(token)
+        resp = JSONResponse({"status": "ok"})
+        resp.delete_cookie(COOKIE)
+        return resp
+
+    @app.get("/api/me")
+    async def me(player: Player, request: Request) -> dict[str, Any]:
+        hub = hub_of(request)
+        tables = [t.id for t in hub.tables.values()
+                  if t.status != "finished" and t.seat_of(player["id"]) is not None]
+        return {"player": player, "tables": tables, "queued": hub.queued(player["id"])}
+
+    @app.get("/api/players/{name}")
+    async def profile(name: str, request: Request) -> dict[str, Any]:
+        found = await request.app.state.store.player_profile(name)
+        if found is None:
+            raise LobbyError(404, "no_player", "Jogador não encontrado.")
+        result: dict[str, Any] = found
+        return result
+
+    @app.get("/api/leaderboard/{family}")
+    async def leaderboard(family: str, request: Request) -> dict[str, Any]:
+        if family not in ("duplas", "mano"):
+            raise LobbyError(404, "no_family", "Ranking inexistente: use 'duplas' ou 'mano'.")
+        rows = await request.app.state.store.leaderboard(family)
+        return {"family": family, "players": rows}
+
+    # ------------------------------------------------------------------ matches and tables
+
+    @app.post("/api/matches", status_code=201)
+    async def create_match(body: BotsMatchBody, request: Request) -> dict[str, Any]:
+        table = await hub_of(request).create_bots_match(
+            body.ruleset, body.options, body.seats, body.turn_seconds
+        )
+        return {"id": table.id, "commitment": table.commitment}
+
+    @app.get("/api/matches")
+    async def live(request: Request) -> dict[str, Any]:
+        hub = hub_of(request)
+        recent = await request.app.state.store.recent_matches(20)
+        return {"live": hub.lobby(), "finished": recent}
+
+    @app.get("/api/matches/{match_id}")
+    async def match_info(match_id: str, request: Request) -> dict[str, Any]:
+        table = hub_of(request).tables.get(match_id)
+        row = await request.app.state.store.get_match(match_id)
+        if row is None:
+            raise LobbyError(404, "not_found", "Partida não encontrada.")
+        status = table.status if table is not None else row["status"]
+        info: dict[str, Any] = {
+            "id": row["id"], "mode": row["mode"], "status": status, "ruleset": row["ruleset"],
+            "options": row["options"],
+            "players": [s["name"] if s else None for s in
+                        (table.seats if table is not None else row["seats"])],
+            "score": list(table.match.score) if table is not None and table.match
+            else row["score"],
+            "commitment": row["commitment"],
+            "client_seed": table.client_seed if table is not None else row["client_seed"],
+            "result": row["result"],
+        }
+        if status == "finished":
+            info["server_seed"] = row["server_seed"]
+        return info
+
+    @app.get("/api/matches/{match_id}/record")
+    async def match_record(match_id: str, request: Request) -> Response:
+        row = await request.app.state.store.get_match(match_id)
+        if row is None:
+            raise LobbyError(404, "not_found", "Partida não encontrada.")
+        if row["status"] != "finished" or not row["record"]:
+            raise LobbyError(409, "not_finished",
+                             "A partida ainda não terminou: o registro sai no fim.")
+        return Response(row["record"], media_type="application/json")
+
+    @app.post("/api/casual")
+    async def casual(body: CasualBody, player: Player, request: Request) -> dict[str, Any]:
+        table, seat = await hub_of(request).casual(
+            player, body.ruleset, body.bot_level, body.client_seed
+        )
+        return {"id": table.id, "seat": seat, "commitment": table.commitment}
+
+    @app.post("/api/tables", status_code=201)
+    async def friends(body: FriendsBody, player: Player, request: Request) -> dict[str, Any]:
+        table, seat = await hub_of(request).friends(
+            player, body.ruleset, body.options, body.seats, body.turn_seconds, body.client_seed
+        )
+        return {"id": table.id, "seat": seat, "invite": table.invite,
+                "commitment": table.commitment}
+
+    @app.post("/api/tables/join")
+    async def join(body: InviteBody, player: Player, request: Request) -> dict[str, Any]:
+        table, seat = await hub_of(request).join_invite(player, body.invite, body.client_seed)
+        return {"id": table.id, "seat": seat, "commitment": table.commitment}
+
+    @app.post("/api/ranked")
+    async def ranked(body: RankedBody, player: Player, request: Request) -> dict[str, Any]:
+        table = await hub_of(request).queue_ranked(player, body.ruleset, body.client_seed)
+        if table is None:
+            return {"status": "queued", "ruleset": body.ruleset}
+        return {"status": "matched", "id": table.id, "commitment": table.commitment}
+
+    @app.delete("/api/ranked")
+    async def leave_ranked(player: Player, request: Request) -> dict[str, Any]:
+        return {"left": hub_of(request).leave_ranked(player["id"])}
+
+    @app.get("/api/stats")
+    async def stats(request: Request) -> dict[str, Any]:
+        hub = hub_of(request)
+        store: Store = request.app.state.store
+        return {"tables": len(hub.tables), "commits": store.commits,
+                "moves": store.moves_written, "time": time.time()}
+
+    # ------------------------------------------------------------------ WebSocket and client
+
+    @app.websocket("/ws")
+    async def socket(websocket: WebSocket) -> None:
+        token = websocket.query_params.get("token") or websocket.cookies.get(COOKIE)
+        player = await websocket.app.state.accounts.player(token)
+        await serve_socket(websocket, player, websocket.app.state.hub)
+
+    if (WEB / "index.html").exists():
+        app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
+    else:
+        @app.get("/")
+        async def root() -> PlainTextResponse:
+            return PlainTextResponse("carroca: servidor no ar. API em /api/docs.")
+
+    return app

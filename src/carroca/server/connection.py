@@ -1,0 +1,176 @@
+"""One player's WebSocket: the reader loop, a bounded outgoing queue and the table it follows."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from carroca.server import protocol
+from carroca.server.fanout import chat_channel, player_channel, seat_channel
+from carroca.server.hub import Hub
+from carroca.server.table import Table
+
+MAX_QUEUE = 256  # frames waiting for a slow client; beyond that it is dropped (it may reconnect)
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_TOO_SLOW = 4408
+
+
+class Connection:
+    def __init__(self, ws: WebSocket, player: dict[str, Any], hub: Hub) -> None:
+        self.ws = ws
+        self.player = player
+        self.hub = hub
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.table: Table | None = None
+        self.seat: int | None = None
+        self.muted: set[int] = set()
+        self.closed = False
+        # Bound once: the fan-out matches sinks by identity when unsubscribing.
+        self.sink = self.send
+        self.chat_sink = self._chat
+
+    def send(self, payload: str) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= MAX_QUEUE:
+            self.closed = True
+            self.hub.spawn(self._close(CLOSE_TOO_SLOW))
+            return
+        self.queue.put_nowait(payload)
+
+    def _chat(self, payload: str) -> None:
+        if self.muted and json.loads(payload)["data"]["seat"] in self.muted:
+            return
+        self.send(payload)
+
+    async def _close(self, code: int) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close(code)
+
+    async def writer(self) -> None:
+        while True:
+            payload = await self.queue.get()
+            if payload is None:
+                return
+            try:
+                await self.ws.send_text(payload)
+            except Exception:
+                self.closed = True
+                return
+
+    # ------------------------------------------------------------------ following a table
+
+    def attach(self, table: Table, seat: int | None) -> None:
+        self.detach()
+        self.table, self.seat = table, seat
+        fanout = self.hub.fanout
+        fanout.subscribe(seat_channel(table.id, seat), self.sink)
+        if table.mode in ("casual", "friends"):
+            fanout.subscribe(chat_channel(table.id), self.chat_sink)
+        if seat is not None:
+            table.connected[seat] = table.connected.get(seat, 0) + 1
+
+    def detach(self) -> None:
+        table = self.table
+        if table is None:
+            return
+        fanout = self.hub.fanout
+        fanout.unsubscribe(seat_channel(table.id, self.seat), self.sink)
+        fanout.unsubscribe(chat_channel(table.id), self.chat_sink)
+        if self.seat is not None:
+            table.connected[self.seat] = max(0, table.connected.get(self.seat, 0) - 1)
+            if not table.closed and table.connected[self.seat] == 0:
+                table.publish()  # the others see the seat go quiet
+        self.table, self.seat = None, None
+        self.muted.clear()
+
+    # ------------------------------------------------------------------ messages
+
+    async def handle(self, msg: protocol.ClientMessage) -> None:
+        if isinstance(msg, protocol.Ping):
+            self.send(protocol.envelope("pong", {}))
+        elif isinstance(msg, protocol.Join):
+            await self._join(msg.data)
+        elif isinstance(msg, protocol.Leave):
+            self.detach()
+            self.send(protocol.envelope("left", {}))
+        elif isinstance(msg, protocol.Move):
+            table, seat = self.table, self.seat
+            if table is None or seat is None:
+                self.send(protocol.error(
+                    "not_seated", "Você não tem lugar nesta mesa: só pode assistir.", msg.data.id
+                ))
+                return
+            self.send(await table.human_move(seat, msg.data.id, msg.data.action))
+        elif isinstance(msg, protocol.Chat):
+            table, seat = self.table, self.seat
+            if table is None or seat is None:
+                self.send(protocol.error("not_seated", "Só quem joga na mesa pode conversar."))
+                return
+            refused = table.chat(seat, self.player["id"], msg.data.text)
+            if refused:
+                self.send(refused)
+        elif isinstance(msg, protocol.Mute):
+            if msg.data.muted:
+                self.muted.add(msg.data.seat)
+            else:
+                self.muted.discard(msg.data.seat)
+            self.send(protocol.envelope("muted", {"seats": sorted(self.muted)}))
+
+    async def _join(self, data: protocol.JoinData) -> None:
+        table = self.hub.tables.get(data.match)
+        if table is None:
+            self.send(protocol.error("not_found", "Partida não encontrada ou já encerrada."))
+            return
+        seat = table.seat_of(self.player["id"])
+        async with table.lock:
+            if seat is not None and data.client_seed:
+                await table.set_client_seed(seat, data.client_seed)
+            first = seat is not None and table.connected.get(seat, 0) == 0
+            self.attach(table, seat)
+            self.send(table.message(seat))
+            if first:
+                table.publish()
+
+
+async def serve_socket(ws: WebSocket, player: dict[str, Any] | None, hub: Hub) -> None:
+    await ws.accept()
+    if player is None:
+        await ws.close(CLOSE_UNAUTHENTICATED, "login required")
+        return
+    conn = Connection(ws, player, hub)
+    writer = asyncio.create_task(conn.writer())
+    pchannel = player_channel(player["id"])
+    hub.fanout.subscribe(pchannel, conn.sink)
+    conn.send(protocol.envelope("hello", {"player": player, "protocol": 1}))
+    try:
+        while not conn.closed:
+            msg = await ws.receive()
+            if msg["type"] == "websocket.disconnect":
+                break
+            text = msg.get("text")
+            if text is None:
+                await conn._close(1003)  # binary frames are not part of the protocol
+                break
+            if len(text) > protocol.MAX_FRAME:
+                await conn._close(1009)
+                break
+            try:
+                parsed = protocol.parse(text)
+            except protocol.ProtocolError as exc:
+                conn.send(protocol.error(exc.code, exc.message))
+                continue
+            await conn.handle(parsed)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        conn.closed = True
+        hub.fanout.unsubscribe(pchannel, conn.sink)
+        conn.detach()
+        conn.queue.put_nowait(None)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, 1.0)

@@ -1,0 +1,133 @@
+"""The database schema (SQLAlchemy Core) and the engine set-up for SQLite and PostgreSQL.
+
+Tables are Core objects, not ORM classes: the server writes small rows at a high rate and reads
+them back in bulk, and Core keeps that path short. Alembic migrations (`migrations/`) create and
+evolve the schema; `migrate` runs them at start.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+metadata = sa.MetaData()
+
+players = sa.Table(
+    "players",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(24), nullable=False),
+    sa.Column("name_key", sa.String(24), nullable=False, unique=True),  # casefolded
+    sa.Column("kind", sa.String(10), nullable=False),  # guest | account
+    sa.Column("password_hash", sa.String(200)),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+sessions = sa.Table(
+    "sessions",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),  # sha256 of the cookie value
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False, index=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),
+)
+
+matches = sa.Table(
+    "matches",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("mode", sa.String(10), nullable=False),  # casual | ranked | friends | bots
+    sa.Column("ruleset", sa.String(20), nullable=False),
+    sa.Column("options", sa.JSON, nullable=False),
+    sa.Column("seats", sa.JSON, nullable=False),  # per seat: {"player": id, "name"} | {"bot"}
+    sa.Column("status", sa.String(10), nullable=False, index=True),  # waiting|playing|finished
+    sa.Column("turn_seconds", sa.Float, nullable=False),
+    sa.Column("bot_level", sa.String(10), nullable=False),
+    sa.Column("invite", sa.String(16), unique=True),
+    sa.Column("host_id", sa.Integer, sa.ForeignKey("players.id")),
+    sa.Column("server_seed", sa.String(64), nullable=False),
+    sa.Column("commitment", sa.String(64), nullable=False),
+    sa.Column("client_seeds", sa.JSON, nullable=False),  # per seat, None until fixed
+    sa.Column("client_seed", sa.String(400)),  # the joined seed, fixed before the first deal
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("started_at", sa.Float),
+    sa.Column("finished_at", sa.Float),
+    sa.Column("score", sa.JSON),
+    sa.Column("result", sa.JSON),
+    sa.Column("record", sa.Text),  # the full record (record.md), written at the end
+)
+
+moves = sa.Table(
+    "moves",
+    metadata,
+    sa.Column("match_id", sa.String(16), sa.ForeignKey("matches.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),  # 0, 1, 2, … within the match
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("action", sa.String(24), nullable=False),  # `str(Action)` or "abandon"
+    sa.Column("auto", sa.Boolean, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("family", sa.String(10), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("wins", sa.Integer, nullable=False),
+    sa.Column("ordinal", sa.Float, nullable=False, index=True),
+)
+
+participants = sa.Table(
+    "participants",
+    metadata,
+    sa.Column("match_id", sa.String(16), sa.ForeignKey("matches.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False, index=True),
+    sa.Column("rating_before", sa.Float),
+    sa.Column("rating_after", sa.Float),
+)
+
+
+def normalize_url(url: str) -> str:
+    """Plain `postgresql://` URLs use psycopg 3, the driver the project installs."""
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://") :]
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://") :]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    url = normalize_url(url)
+    if url.startswith("sqlite"):
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False})
+
+        @sa.event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]
+            # WAL with synchronous=NORMAL: a committed transaction survives a crash of the
+            # process (what the server must guarantee); only a power cut may lose the last ones.
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA busy_timeout=5000")
+            cur.close()
+
+        return engine
+    return sa.create_engine(url, pool_size=5, max_overflow=5, pool_pre_ping=True)
+
+
+def migrate(url: str) -> None:
+    """Bring the schema to the newest migration (Alembic `upgrade head`)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    cfg.set_main_option("sqlalchemy.url", normalize_url(url).replace("%", "%%"))
+    command.upgrade(cfg, "head")

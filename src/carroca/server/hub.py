@@ -1,0 +1,323 @@
+"""The live side of the server: every table in play, the lobby's queues, background tasks.
+
+The hub owns no state that the database could not rebuild: tables are restored from their rows
+and move logs at start (`resume`), queues are short-lived by nature (a restart empties them and
+players queue again).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from carroca.bots import BOT_LEVELS
+from carroca.rules import get_ruleset
+from carroca.rules.rulesets import options_dict
+from carroca.server.fanout import Fanout, LocalFanout
+from carroca.server.ratings import Ratings
+from carroca.server.settings import Settings
+from carroca.server.store import Store
+from carroca.server.table import Table
+
+MODES = ("casual", "ranked", "friends", "bots")
+MIN_TURN, MAX_TURN = 1.0, 120.0
+
+
+class LobbyError(ValueError):
+    """A lobby request that cannot be met; `status` is the HTTP status, message in pt-BR."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def bot_seat(level: str) -> dict[str, Any]:
+    if level not in BOT_LEVELS:
+        raise LobbyError(
+            422, "unknown_bot",
+            f"Bot desconhecido: {level!r}. Os bots são: {', '.join(BOT_LEVELS)}.",
+        )
+    return {"bot": level, "name": f"bot:{level}"}
+
+
+def player_seat(player: dict[str, Any]) -> dict[str, Any]:
+    return {"player": player["id"], "name": player["name"]}
+
+
+class Hub:
+    def __init__(self, settings: Settings, store: Store, fanout: Fanout | None = None) -> None:
+        self.settings = settings
+        self.store = store
+        self.fanout: Fanout = fanout or LocalFanout()
+        self.ratings = Ratings(store)
+        self.tables: dict[str, Table] = {}
+        self.bot_pool = ThreadPoolExecutor(2, thread_name_prefix="carroca-bot")
+        self.log = logging.getLogger("carroca.server")
+        self.lobby_lock = asyncio.Lock()
+        self.ranked_queue: dict[str, list[dict[str, Any]]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._stopping = False
+
+    # ------------------------------------------------------------------ life cycle
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        if self._stopping:
+            coro.close()
+            return
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            self.log.error("background task failed", exc_info=task.exception())
+
+    async def resume(self) -> int:
+        """Rebuild every unfinished match from its log and restart its clock."""
+        count = 0
+        for row, moves in await self.store.unfinished():
+            table = Table(self, row)
+            table.restore(moves)
+            self.tables[table.id] = table
+            count += 1
+            if table.status == "playing":
+                match = table.match
+                if match is not None and match.is_over:  # stopped between last move and end
+                    async with table.lock:
+                        await table._finish()
+                else:
+                    table.schedule()
+            elif table.mode == "casual":
+                self.spawn(self._fill_with_bots(table))
+            elif table.mode == "bots":
+                self.spawn(self._start(table))
+        return count
+
+    async def stop(self) -> None:
+        self._stopping = True
+        for table in self.tables.values():
+            table.close()
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        self.bot_pool.shutdown(wait=False, cancel_futures=True)
+
+    def table_started(self, table: Table) -> None:
+        table.notify_players("matched", {"match": table.id, "mode": table.mode})
+
+    def table_finished(self, table: Table) -> None:
+        loop = asyncio.get_running_loop()
+        loop.call_later(self.settings.finished_keep_seconds, self._drop, table.id)
+
+    def _drop(self, table_id: str) -> None:
+        table = self.tables.get(table_id)
+        if table is not None and table.status == "finished":
+            table.close()
+            del self.tables[table_id]
+
+    # ------------------------------------------------------------------ creating tables
+
+    def _check(self, ruleset: str, options: dict[str, Any] | None, turn_seconds: float | None
+               ) -> tuple[dict[str, Any], float]:
+        rs = get_ruleset(ruleset)  # raises UnknownRuleset (a RulesError) in pt-BR
+        opts = options_dict(rs.make_options(options or {}))
+        if turn_seconds is None:
+            return opts, self.settings.turn_seconds
+        seconds = float(turn_seconds)
+        if not MIN_TURN <= seconds <= MAX_TURN:
+            raise LobbyError(422, "bad_turn_seconds",
+                             f"O tempo por jogada vai de {MIN_TURN:g} a {MAX_TURN:g} segundos.")
+        return opts, seconds
+
+    async def _new_table(self, **kw: Any) -> Table:
+        row = Table.new_row(**kw)
+        await self.store.insert_match(row)
+        table = Table(self, row)
+        self.tables[table.id] = table
+        return table
+
+    async def _start(self, table: Table) -> None:
+        await asyncio.sleep(0)  # let the creator answer with the commitment first
+        async with table.lock:
+            if table.status == "waiting" and not table.open_seats():
+                await table.start()
+
+    async def create_bots_match(
+        self, ruleset: str, options: dict[str, Any] | None, seats: list[str],
+        turn_seconds: float | None,
+    ) -> Table:
+        opts, seconds = self._check(ruleset, options, turn_seconds)
+        n = get_ruleset(ruleset).seats
+        if len(seats) != n:
+            raise LobbyError(422, "bad_seats", f"{ruleset} tem {n} lugares; vieram {len(seats)}.")
+        specs = []
+        for s in seats:
+            if not isinstance(s, str) or not s.startswith("bot:"):
+                raise LobbyError(422, "bad_seats",
+                                 "Nesta rota todos os lugares são bots: use 'bot:nível'.")
+            specs.append(bot_seat(s[4:]))
+        table = await self._new_table(
+            mode="bots", ruleset=ruleset, options=opts, seats=specs, turn_seconds=seconds,
+            bot_level=specs[0]["bot"],
+        )
+        self.spawn(self._start(table))
+        return table
+
+    async def casual(
+        self, player: dict[str, Any], ruleset: str, bot_level: str, client_seed: str | None
+    ) -> tuple[Table, int]:
+        """Seat the player at an open casual table of the ruleset, or open a new one."""
+        opts, seconds = self._check(ruleset, None, None)
+        bot_seat(bot_level)
+        async with self.lobby_lock:
+            for table in self.tables.values():
+                seat = table.seat_of(player["id"])
+                if table.mode == "casual" and seat is not None and table.status != "finished":
+                    return table, seat
+            for table in self.tables.values():
+                if (table.mode == "casual" and table.status == "waiting"
+                        and table.ruleset.name == ruleset and table.bot_level == bot_level
+                        and table.open_seats()):
+                    async with table.lock:
+                        seat = table.open_seats()[0]
+                        if client_seed:
+                            table.client_seeds[seat] = client_seed
+                        await table.sit(seat, player_seat(player))
+                    return table, seat
+            n = get_ruleset(ruleset).seats
+            table = await self._new_table(
+                mode="casual", ruleset=ruleset, options=opts,
+                seats=[player_seat(player)] + [None] * (n - 1), turn_seconds=seconds,
+                bot_level=bot_level,
+            )
+            if client_seed:
+                await table.set_client_seed(0, client_seed)
+            self.spawn(self._fill_with_bots(table))
+            return table, 0
+
+    async def _fill_with_bots(self, table: Table) -> None:
+        await asyncio.sleep(self.settings.casual_wait_seconds)
+        async with table.lock:
+            if table.status != "waiting":
+                return
+            for seat in table.open_seats():
+                table.seats[seat] = bot_seat(table.bot_level)
+            await table.start()
+
+    async def friends(
+        self, host: dict[str, Any], ruleset: str, options: dict[str, Any] | None,
+        seats: list[str], turn_seconds: float | None, client_seed: str | None,
+    ) -> tuple[Table, int]:
+        """A private table: `seats` holds "me", "open" or "bot:nível" for each seat."""
+        opts, seconds = self._check(ruleset, options, turn_seconds)
+        n = get_ruleset(ruleset).seats
+        if len(seats) != n or seats.count("me") != 1:
+            raise LobbyError(422, "bad_seats",
+                             f"{ruleset} tem {n} lugares, e um deles é o seu ('me').")
+        specs: list[dict[str, Any] | None] = []
+        for s in seats:
+            if s == "me":
+                specs.append(player_seat(host))
+            elif s == "open":
+                specs.append(None)
+            elif isinstance(s, str) and s.startswith("bot:"):
+                specs.append(bot_seat(s[4:]))
+            else:
+                raise LobbyError(422, "bad_seats", f"Lugar inválido: {s!r}.")
+        table = await self._new_table(
+            mode="friends", ruleset=ruleset, options=opts, seats=specs, turn_seconds=seconds,
+            bot_level=self.settings.autoplay_bot, host_id=host["id"],
+            invite=secrets.token_urlsafe(6),
+        )
+        me = seats.index("me")
+        if client_seed:
+            await table.set_client_seed(me, client_seed)
+        if not table.open_seats():
+            self.spawn(self._start(table))
+        return table, me
+
+    async def join_invite(
+        self, player: dict[str, Any], invite: str, client_seed: str | None
+    ) -> tuple[Table, int]:
+        for table in self.tables.values():
+            if table.invite == invite and table.mode == "friends":
+                break
+        else:
+            raise LobbyError(404, "no_table", "Convite inválido ou mesa encerrada.")
+        async with table.lock:
+            seat = table.seat_of(player["id"])
+            if seat is not None:
+                return table, seat
+            free = table.open_seats()
+            if table.status != "waiting" or not free:
+                raise LobbyError(409, "table_full", "A mesa já está completa; você pode assistir.")
+            seat = free[0]
+            if client_seed:
+                table.client_seeds[seat] = client_seed
+            await table.sit(seat, player_seat(player))
+        return table, seat
+
+    async def queue_ranked(
+        self, player: dict[str, Any], ruleset: str, client_seed: str | None
+    ) -> Table | None:
+        """Queue for a ranked match; returns the table once enough players are waiting."""
+        opts, seconds = self._check(ruleset, None, None)
+        async with self.lobby_lock:
+            for table in self.tables.values():
+                if (table.mode == "ranked" and table.status != "finished"
+                        and table.seat_of(player["id"]) is not None):
+                    return table
+            for q in self.ranked_queue.values():
+                q[:] = [p for p in q if p["id"] != player["id"]]
+            queue = self.ranked_queue.setdefault(ruleset, [])
+            queue.append({"id": player["id"], "name": player["name"], "seed": client_seed})
+            n = get_ruleset(ruleset).seats
+            if len(queue) < n:
+                return None
+            group, queue[:] = queue[:n], queue[n:]
+            random.shuffle(group)
+            table = await self._new_table(
+                mode="ranked", ruleset=ruleset, options=opts,
+                seats=[player_seat(p) for p in group], turn_seconds=seconds,
+                bot_level=self.settings.autoplay_bot,
+            )
+            async with table.lock:
+                table.client_seeds = [p["seed"] for p in group]
+                await table.start()
+            return table
+
+    def leave_ranked(self, player_id: int) -> bool:
+        left = False
+        for q in self.ranked_queue.values():
+            before = len(q)
+            q[:] = [p for p in q if p["id"] != player_id]
+            left = left or len(q) != before
+        return left
+
+    def queued(self, player_id: int) -> str | None:
+        for ruleset, q in self.ranked_queue.items():
+            if any(p["id"] == player_id for p in q):
+                return ruleset
+        return None
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """Tables a player may join (casual with an open seat) or watch (in play)."""
+        out = []
+        for t in self.tables.values():
+            if t.mode == "friends" or t.status == "finished":
+                continue
+            out.append({
+                "id": t.id, "mode": t.mode, "ruleset": t.ruleset.name, "status": t.status,
+                "players": t.names(), "open_seats": len(t.open_seats()),
+                "score": list(t.match.score) if t.match else None,
+            })
+        return out

@@ -1,0 +1,118 @@
+"""The WebSocket protocol's client messages, parsed once at the edge (docs/protocol.md).
+
+Every frame is one JSON object `{"type": ..., "data": {...}}`. The set of types is closed; a frame
+that is not valid JSON, names an unknown type or carries fields of the wrong shape is refused
+with a typed error and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+MAX_FRAME = 4096  # bytes: larger frames close the connection (1009, message too big)
+MAX_CHAT = 200  # characters of one chat line
+SEED_CHARS = r"^[0-9A-Za-z_-]{1,64}$"
+
+
+class _Data(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class JoinData(_Data):
+    match: str = Field(min_length=1, max_length=16)
+    client_seed: str | None = Field(default=None, pattern=SEED_CHARS)
+
+
+class MoveData(_Data):
+    id: int = Field(ge=0, le=2**31)
+    action: str = Field(min_length=1, max_length=24)
+
+
+class ChatData(_Data):
+    text: str = Field(min_length=1, max_length=MAX_CHAT)
+
+
+class MuteData(_Data):
+    seat: int = Field(ge=0, le=3)
+    muted: bool
+
+
+class EmptyData(_Data):
+    pass
+
+
+class Join(_Data):
+    type: Literal["join"]
+    data: JoinData
+
+
+class Leave(_Data):
+    type: Literal["leave"]
+    data: EmptyData = EmptyData()
+
+
+class Move(_Data):
+    type: Literal["move"]
+    data: MoveData
+
+
+class Chat(_Data):
+    type: Literal["chat"]
+    data: ChatData
+
+
+class Mute(_Data):
+    type: Literal["mute"]
+    data: MuteData
+
+
+class Ping(_Data):
+    type: Literal["ping"]
+    data: EmptyData = EmptyData()
+
+
+ClientMessage = Annotated[Join | Leave | Move | Chat | Mute | Ping, Field(discriminator="type")]
+_ADAPTER: TypeAdapter[Join | Leave | Move | Chat | Mute | Ping] = TypeAdapter(ClientMessage)
+TYPES = ("join", "leave", "move", "chat", "mute", "ping")
+
+
+class ProtocolError(ValueError):
+    """A frame the server cannot accept; `code` is stable, `message` is for players (pt-BR)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def parse(text: str) -> Join | Leave | Move | Chat | Mute | Ping:
+    try:
+        raw = json.loads(text)
+    except ValueError:
+        raise ProtocolError("bad_json", "Mensagem inválida: não é JSON.") from None
+    if not isinstance(raw, dict):
+        raise ProtocolError("bad_message", "Mensagem inválida: esperava um objeto JSON.")
+    kind = raw.get("type")
+    if kind not in TYPES:
+        raise ProtocolError("unknown_type", f"Tipo de mensagem desconhecido: {str(kind)[:40]!r}.")
+    try:
+        return _ADAPTER.validate_python(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"][1:]) or "mensagem"
+        message = f"Mensagem inválida em {where}: {first['msg']}."
+        raise ProtocolError("bad_message", message) from None
+
+
+def envelope(kind: str, data: Any) -> str:
+    return json.dumps({"type": kind, "data": data}, separators=(",", ":"), ensure_ascii=False)
+
+
+def error(code: str, message: str, move_id: int | None = None) -> str:
+    data: dict[str, Any] = {"code": code, "message": message}
+    if move_id is not None:
+        data["id"] = move_id
+    return envelope("error", data)

@@ -1,0 +1,66 @@
+"""OpenSkill ratings: team-aware, each player rated on their own, per ruleset family.
+
+Only ranked matches change ratings. The leaderboard orders by the conservative estimate
+(`ordinal`, mu − 3σ), so a newcomer with few games does not top it by luck.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from openskill.models import PlackettLuce
+
+if TYPE_CHECKING:
+    from carroca.server.store import Store
+    from carroca.server.table import Table
+
+_MODEL = PlackettLuce()
+
+
+class Ratings:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def after_match(
+        self, table: Table, winner: int
+    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """Participant rows for every human seat and, for ranked matches, the new ratings."""
+        from carroca.server.table import family_of
+
+        humans = table.humans()
+        if table.mode != "ranked" or not humans:
+            return [
+                {"match_id": table.id, "seat": seat, "player_id": pid,
+                 "rating_before": None, "rating_after": None}
+                for seat, pid in humans
+            ], []
+        family = family_of(table.ruleset.name)
+        known = await self.store.ratings_of([pid for _, pid in humans], family)
+        n = len(table.seats)
+        teams: list[list[Any]] = [[], []]
+        seat_of_rating: list[tuple[int, int]] = []
+        for seat in range(n):
+            s = table.seats[seat]
+            pid = s.get("player") if s else None
+            row = known.get(pid) if pid is not None else None
+            rating = _MODEL.rating(mu=row["mu"], sigma=row["sigma"]) if row else _MODEL.rating()
+            teams[seat % 2].append(rating)
+            seat_of_rating.append((seat, len(teams[seat % 2]) - 1))
+        ranks: list[float] = [1.0, 2.0] if winner == 0 else [2.0, 1.0]
+        new = _MODEL.rate(teams, ranks=ranks)
+        participants, rows = [], []
+        for seat, pid in humans:
+            before = known.get(pid)
+            after = new[seat % 2][seat_of_rating[seat][1]]
+            participants.append({
+                "match_id": table.id, "seat": seat, "player_id": pid,
+                "rating_before": before["ordinal"] if before else _MODEL.rating().ordinal(),
+                "rating_after": after.ordinal(),
+            })
+            rows.append({
+                "player_id": pid, "family": family, "mu": after.mu, "sigma": after.sigma,
+                "ordinal": after.ordinal(),
+                "games": (before["games"] if before else 0) + 1,
+                "wins": (before["wins"] if before else 0) + (1 if seat % 2 == winner else 0),
+            })
+        return participants, rows

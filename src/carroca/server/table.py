@@ -1,0 +1,405 @@
+"""One live table: its seats, its match, its clock and its bots.
+
+Everything that changes a match goes through `Table.lock`: the action is checked by the engine,
+stored (the move's transaction commits), and only then published to the seats. A table can always
+be rebuilt from its database row and move log (`Table.restore`), which is how a restarted server
+resumes its matches.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from carroca import fair, record
+from carroca.bots import Bot, make_bot
+from carroca.rules import Match, Phase, RulesError, actions, get_ruleset, observation
+from carroca.rules.rulesets import options_dict
+from carroca.server import protocol
+from carroca.server.fanout import chat_channel, player_channel, seat_channel
+from carroca.server.store import MoveRow
+
+if TYPE_CHECKING:
+    from carroca.server.hub import Hub
+
+ABANDON = "abandon"
+SLOW_BOTS = frozenset({"expert"})  # levels that search: they think on the bot threads
+
+
+def family_of(ruleset: str) -> str:
+    """Ratings are kept per family: the 2v2 rulesets together, the 1v1 rulesets together."""
+    return "duplas" if get_ruleset(ruleset).seats == 4 else "mano"
+
+
+class Table:
+    def __init__(self, hub: Hub, row: dict[str, Any]) -> None:
+        self.hub = hub
+        self.id: str = row["id"]
+        self.mode: str = row["mode"]
+        self.ruleset = get_ruleset(row["ruleset"])
+        self.options = self.ruleset.make_options(row["options"])
+        self.seats: list[dict[str, Any] | None] = list(row["seats"])
+        self.status: str = row["status"]
+        self.turn_seconds: float = row["turn_seconds"]
+        self.bot_level: str = row["bot_level"]
+        self.invite: str | None = row.get("invite")
+        self.host_id: int | None = row.get("host_id")
+        self.server_seed: str = row["server_seed"]
+        self.commitment: str = row["commitment"]
+        self.client_seeds: list[str | None] = list(row["client_seeds"])
+        self.client_seed: str | None = row.get("client_seed")
+        self.created_at: float = row["created_at"]
+        self.match: Match | None = None
+        self.seq = 0
+        self.version = 0
+        self.lock = asyncio.Lock()
+        self.clock: dict[str, Any] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._bots: dict[int, Bot] = {}
+        self._move_ids: dict[int, int] = {}
+        self._chat_times: dict[int, deque[float]] = {}
+        self.connected: dict[int, int] = {}  # seat -> open connections
+        self.closed = False
+
+    # ------------------------------------------------------------------ rows and restore
+
+    @staticmethod
+    def new_row(
+        *,
+        mode: str,
+        ruleset: str,
+        options: dict[str, Any],
+        seats: list[dict[str, Any] | None],
+        turn_seconds: float,
+        bot_level: str,
+        host_id: int | None = None,
+        invite: str | None = None,
+    ) -> dict[str, Any]:
+        server_seed = fair.new_server_seed()
+        return {
+            "id": secrets.token_urlsafe(9)[:12],
+            "mode": mode,
+            "ruleset": ruleset,
+            "options": options,
+            "seats": seats,
+            "status": "waiting",
+            "turn_seconds": turn_seconds,
+            "bot_level": bot_level,
+            "invite": invite,
+            "host_id": host_id,
+            "server_seed": server_seed,
+            "commitment": fair.commitment(server_seed),
+            "client_seeds": [None] * len(seats),
+            "client_seed": None,
+            "created_at": time.time(),
+        }
+
+    def restore(self, moves: list[MoveRow]) -> None:
+        """Rebuild the match from its log: the same deals, the same actions, in order."""
+        if self.status == "waiting":
+            return
+        match = Match(self.ruleset, self.options)
+        self._deal(match)
+        for mv in moves:
+            if mv.action == ABANDON:
+                match.abandon(mv.seat)
+            else:
+                match.apply(actions.parse(mv.action), mv.seat, auto=mv.auto)
+            self._deal(match)
+        self.match = match
+        self.seq = len(moves)
+        self.version += 1
+
+    def _deal(self, match: Match) -> None:
+        assert self.client_seed is not None
+        while match.needs_deal:
+            match.deal(fair.shuffle(self.server_seed, self.client_seed, match.deal_index))
+
+    # ------------------------------------------------------------------ seats
+
+    def seat_of(self, player_id: int) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s is not None and s.get("player") == player_id:
+                return i
+        return None
+
+    def open_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s is None]
+
+    def names(self) -> list[str]:
+        return [s["name"] if s else "" for s in self.seats]
+
+    def is_bot(self, seat: int) -> bool:
+        s = self.seats[seat]
+        return s is not None and "bot" in s
+
+    def humans(self) -> list[tuple[int, int]]:
+        return [(i, s["player"]) for i, s in enumerate(self.seats) if s and "player" in s]
+
+    def _bot(self, seat: int) -> Bot:
+        bot = self._bots.get(seat)
+        if bot is None:
+            s = self.seats[seat]
+            level = s["bot"] if s and "bot" in s else self.hub.settings.autoplay_bot
+            bot = self._bots[seat] = make_bot(level, seed=secrets.randbits(32))
+        return bot
+
+    def _autoplay_bot(self, seat: int) -> Bot:
+        key = -1 - seat
+        bot = self._bots.get(key)
+        if bot is None:
+            bot = self._bots[key] = make_bot(self.hub.settings.autoplay_bot,
+                                             seed=secrets.randbits(32))
+        return bot
+
+    async def sit(self, seat: int, who: dict[str, Any]) -> None:
+        """Fill an open seat (the caller holds the lock); the table starts when none is left."""
+        self.seats[seat] = who
+        await self.hub.store.update_match(self.id, seats=self.seats)
+        self.publish()
+        if not self.open_seats():
+            await self.start()
+
+    async def set_client_seed(self, seat: int, seed: str) -> bool:
+        if self.status != "waiting" or self.client_seeds[seat] is not None:
+            return False
+        self.client_seeds[seat] = seed
+        await self.hub.store.update_match(self.id, client_seeds=self.client_seeds)
+        return True
+
+    # ------------------------------------------------------------------ running
+
+    async def start(self) -> None:
+        """Fix the client seed (every seat's seed, joined) and deal the first hand."""
+        seeds = [s or secrets.token_hex(8) for s in self.client_seeds]
+        self.client_seeds = list(seeds)
+        self.client_seed = ":".join(seeds)
+        self.status = "playing"
+        await self.hub.store.update_match(
+            self.id, status="playing", client_seeds=self.client_seeds,
+            client_seed=self.client_seed, started_at=time.time(), seats=self.seats,
+        )
+        self.restore([])
+        self.hub.table_started(self)
+        self.publish()
+        self.schedule()
+
+    def schedule(self) -> None:
+        """Arm the clock of the seat to move, or the bot's turn."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.clock = None
+        match = self.match
+        if self.closed or self.status != "playing" or match is None or match.is_over:
+            return
+        seat = match.current_player
+        if seat is None:
+            return
+        loop = asyncio.get_running_loop()
+        version = self.version
+        if self.is_bot(seat):
+            delay = self.hub.settings.bot_delay_ms / 1000
+            self._timer = loop.call_later(delay, self._spawn, self._bot_turn, version)
+            return
+        seconds = (
+            self.hub.settings.choice_seconds if match.phase == Phase.CHOICE else self.turn_seconds
+        )
+        self.clock = {"seat": seat, "deadline": time.time() + seconds, "seconds": seconds}
+        self._timer = loop.call_later(seconds, self._spawn, self._timeout, version)
+
+    def _spawn(self, fn: Callable[[int], Any], version: int) -> None:
+        self.hub.spawn(fn(version))
+
+    async def _bot_turn(self, version: int) -> None:
+        async with self.lock:
+            match = self.match
+            if version != self.version or match is None or match.is_over:
+                return
+            seat = match.current_player
+            if seat is None or not self.is_bot(seat):
+                return
+            bot = self._bot(seat)
+            view = observation(match, seat)
+            if self.seats[seat]["bot"] in SLOW_BOTS:  # type: ignore[index]
+                action = await asyncio.get_running_loop().run_in_executor(
+                    self.hub.bot_pool, bot.choose, view
+                )
+            else:
+                action = bot.choose(view)
+            await self._commit(seat, str(action), auto=False)
+
+    async def _timeout(self, version: int) -> None:
+        """Time ran out: the third time in a row is abandonment, otherwise a bot plays for them."""
+        async with self.lock:
+            match = self.match
+            if version != self.version or match is None or match.is_over:
+                return
+            seat = match.current_player
+            if seat is None:
+                return
+            if match.timeouts_in_a_row(seat) >= 2:
+                await self._commit(seat, ABANDON, auto=True)
+                return
+            if match.phase == Phase.CHOICE:
+                action = actions.FIVE_POINTS
+            else:
+                action = self._autoplay_bot(seat).choose(observation(match, seat))
+            await self._commit(seat, str(action), auto=True)
+
+    async def human_move(self, seat: int, move_id: int, text: str) -> str:
+        """A player's move: the reply is an ack or a typed error; a refusal changes nothing."""
+        async with self.lock:
+            last = self._move_ids.get(seat, -1)
+            if move_id == last:
+                return protocol.envelope("ack", {"id": move_id, "version": self.version,
+                                                 "duplicate": True})
+            if move_id < last:
+                return protocol.error(
+                    "stale_move", "Jogada repetida: este número de jogada já foi usado.", move_id
+                )
+            match = self.match
+            if self.status == "waiting" or match is None:
+                return protocol.error("not_started", "A partida ainda não começou.", move_id)
+            if match.is_over or self.status == "finished":
+                return protocol.error("game_over", "A partida já terminou.", move_id)
+            try:
+                # The engine refuses before changing anything, so a refusal stores nothing.
+                await self._commit(seat, str(actions.parse(text)), auto=False)
+            except RulesError as exc:
+                return protocol.error(exc.code, str(exc), move_id)
+            self._move_ids[seat] = move_id
+            return protocol.envelope("ack", {"id": move_id, "version": self.version})
+
+    async def _commit(self, seat: int, text: str, auto: bool) -> None:
+        """Apply, store, then publish: a move is broadcast only once its commit succeeded."""
+        match = self.match
+        assert match is not None
+        if text == ABANDON:
+            match.abandon(seat)
+        else:
+            match.apply(actions.parse(text), seat, auto=auto)
+        row = MoveRow(self.id, self.seq, seat, text, auto, time.time())
+        try:
+            await self.hub.store.append_move(row)
+        except Exception:
+            # Not stored, so not accepted: rebuild the match from what the log holds.
+            self.restore(await self.hub.store.match_moves(self.id))
+            self.hub.log.exception("move %s of match %s not stored", row.seq, self.id)
+            self.publish()
+            self.schedule()
+            return
+        self.seq += 1
+        self._deal(match)
+        self.version += 1
+        if match.is_over:
+            await self._finish()
+        self.publish()
+        self.schedule()
+
+    async def _finish(self) -> None:
+        match = self.match
+        assert match is not None and match.result is not None
+        self.status = "finished"
+        rec = record.to_record(
+            match, self.names(),
+            record.Fairness(self.commitment, self.client_seed or "", self.server_seed),
+        )
+        result = rec["result"]
+        participants, rating_rows = await self.hub.ratings.after_match(self, result["winner"])
+        await self.hub.store.finish_match(
+            self.id,
+            {"status": "finished", "finished_at": time.time(), "score": result["score"],
+             "result": result, "record": record.dumps(rec)},
+            participants,
+            rating_rows,
+        )
+        self.rating_changes = {p["seat"]: (p["rating_before"], p["rating_after"])
+                               for p in participants}
+        self.hub.table_finished(self)
+
+    # ------------------------------------------------------------------ views
+
+    def state(self, seat: int | None) -> dict[str, Any]:
+        """What one seat (None: a spectator) is sent: built from that seat's observation."""
+        match = self.match
+        clock = None
+        if self.clock is not None:
+            left = max(0.0, self.clock["deadline"] - time.time())
+            clock = {"seat": self.clock["seat"], "seconds": self.clock["seconds"],
+                     "remaining_ms": int(left * 1000)}
+        players = [
+            {"name": s["name"], "bot": "bot" in s, "connected": "bot" in s or
+             self.connected.get(i, 0) > 0} if s else None
+            for i, s in enumerate(self.seats)
+        ]
+        data: dict[str, Any] = {
+            "id": self.id,
+            "mode": self.mode,
+            "ruleset": self.ruleset.name,
+            "options": options_dict(self.options),
+            "status": self.status,
+            "seat": seat,
+            "players": players,
+            "commitment": self.commitment,
+            "client_seeds": self.client_seeds,
+            "client_seed": self.client_seed,
+            "version": self.version,
+            "clock": clock,
+            "chat": self.mode in ("casual", "friends"),
+            "view": None if match is None else observation(match, seat).to_dict(),
+        }
+        if self.status == "finished":
+            data["server_seed"] = self.server_seed
+            changes = getattr(self, "rating_changes", {})
+            if seat is not None and seat in changes:
+                data["rating"] = {"before": changes[seat][0], "after": changes[seat][1]}
+        if self.invite and self.mode == "friends":
+            data["invite"] = self.invite
+        return data
+
+    def message(self, seat: int | None) -> str:
+        return protocol.envelope("state", self.state(seat))
+
+    def publish(self) -> None:
+        """Send every listening seat and the spectators their own view of the table."""
+        fanout = self.hub.fanout
+        for seat in (*range(len(self.seats)), None):
+            channel = seat_channel(self.id, seat)
+            if fanout.listening(channel):
+                fanout.publish(channel, self.message(seat))
+
+    def chat(self, seat: int, player_id: int, text: str) -> str | None:
+        """Publish a chat line; returns an error frame when it is refused."""
+        if self.mode not in ("casual", "friends"):
+            return protocol.error("no_chat", "Não há chat nas partidas ranqueadas.")
+        now = time.monotonic()
+        times = self._chat_times.setdefault(player_id, deque())
+        while times and now - times[0] > 10:
+            times.popleft()
+        if len(times) >= self.hub.settings.chat_per_10s:
+            return protocol.error("chat_rate", "Calma! Muitas mensagens seguidas; espere um pouco.")
+        times.append(now)
+        clean = " ".join(text.split())
+        if not clean:
+            return protocol.error("bad_message", "Mensagem vazia.")
+        self.hub.fanout.publish(
+            chat_channel(self.id),
+            protocol.envelope("chat", {"seat": seat, "name": self.names()[seat], "text": clean,
+                                       "at": time.time()}),
+        )
+        return None
+
+    def notify_players(self, kind: str, data: dict[str, Any]) -> None:
+        for _, pid in self.humans():
+            self.hub.fanout.publish(player_channel(pid), protocol.envelope(kind, data))
+
+    def close(self) -> None:
+        self.closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None

@@ -1,0 +1,64 @@
+"""Server fixtures: an app on a fresh database per test (SQLite, or PostgreSQL when
+`CARROCA_TEST_POSTGRES` names a server URL, as `.ci/run` sets it)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+
+from carroca.server.app import create_app
+from carroca.server.db import normalize_url
+from carroca.server.settings import Settings
+
+POSTGRES = os.environ.get("CARROCA_TEST_POSTGRES")
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> Iterator[str]:
+    """A URL to an empty database of its own."""
+    if not POSTGRES:
+        yield f"sqlite:///{tmp_path / 'carroca.db'}"
+        return
+    name = f"carroca_test_{secrets.token_hex(6)}"
+    admin = sa.create_engine(normalize_url(POSTGRES), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    base = sa.engine.make_url(normalize_url(POSTGRES))
+    yield base.set(database=name).render_as_string(hide_password=False)
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+def settings_for(database: str, **kw: object) -> Settings:
+    base: dict[str, object] = {
+        "database": database, "bot_delay_ms": 0, "turn_seconds": 20.0,
+        "casual_wait_seconds": 0.2, "finished_keep_seconds": 60.0,
+    }
+    base.update(kw)
+    return Settings(**base)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def settings(database: str) -> Settings:
+    return settings_for(database)
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+def guest(client: TestClient, name: str) -> str:
+    """Sign in a guest; returns the session token (also set as the client's cookie)."""
+    r = client.post("/api/guest", json={"name": name})
+    assert r.status_code == 200, r.text
+    token: str = r.json()["token"]
+    return token

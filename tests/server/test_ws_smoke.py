@@ -1,0 +1,29 @@
+"""A human at a friends' table with three bots plays a whole match over the WebSocket."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+from tests.server.conftest import guest
+from tests.server.wsplay import play_until_over
+
+from carroca import record
+
+
+def test_human_with_bots_plays_to_the_end(client: TestClient) -> None:
+    token = guest(client, "ana")
+    r = client.post("/api/tables", json={
+        "ruleset": "duplas-pontos", "seats": ["me", "bot:greedy", "bot:random", "bot:greedy"],
+        "client_seed": "ana-seed",
+    })
+    assert r.status_code == 201, r.text
+    match_id = r.json()["id"]
+    with client.websocket_connect(f"/ws?token={token}") as ws:
+        assert ws.receive_json()["type"] == "hello"
+        state, frames = play_until_over(ws, match_id)
+    assert state["server_seed"]
+    assert state["client_seeds"][0] == "ana-seed"
+    rec = record.loads(client.get(f"/api/matches/{match_id}/record").text)
+    match = record.verify(rec)
+    assert match.is_over and rec["players"][0] == "ana"
+    acks = [f for f in frames if f["type"] == "ack"]
+    assert acks and all("duplicate" not in a["data"] for a in acks)
