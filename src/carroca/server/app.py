@@ -26,6 +26,7 @@ from carroca.server.hub import Hub, LobbyError
 from carroca.server.protocol import SEED_CHARS
 from carroca.server.settings import Settings
 from carroca.server.store import Store
+from carroca.server.table import family_of
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 
@@ -216,10 +217,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         result: dict[str, Any] = found
         return result
 
-    @app.get("/api/leaderboard/{family}")
-    async def leaderboard(family: str, request: Request) -> dict[str, Any]:
+    @app.get("/api/leaderboard/{name}")
+    async def leaderboard(name: str, request: Request) -> dict[str, Any]:
+        """By family ("duplas", "mano") or by ruleset, which reads its family's ratings."""
+        family = family_of(name) if name in RULESETS else name
         if family not in ("duplas", "mano"):
-            raise LobbyError(404, "no_family", "Ranking inexistente: use 'duplas' ou 'mano'.")
+            raise LobbyError(404, "no_family",
+                             "Ranking inexistente: use 'duplas', 'mano' ou o nome de uma regra.")
         rows = await request.app.state.store.leaderboard(family)
         return {"family": family, "players": rows}
 
