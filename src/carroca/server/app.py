@@ -24,6 +24,7 @@ from carroca.server.connection import serve_socket
 from carroca.server.db import migrate
 from carroca.server.hub import Hub, LobbyError
 from carroca.server.protocol import SEED_CHARS
+from carroca.server.reviews import Reviews
 from carroca.server.settings import Settings
 from carroca.server.store import Store
 from carroca.server.table import family_of
@@ -126,6 +127,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub(settings, store)
         app.state.store, app.state.hub = store, hub
         app.state.accounts = Accounts(store, settings.session_days)
+        app.state.reviews = Reviews(store)
         resumed = await hub.resume()
         hub.log.info("resumed %d unfinished matches", resumed)
         gc.freeze()  # start-up objects never need collecting: shorter pauses under load
@@ -133,6 +135,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await hub.stop()
+            app.state.reviews.close()
             await asyncio.to_thread(store.close)
 
     app = FastAPI(title="carroca", version="1", lifespan=lifespan, docs_url="/api/docs",
@@ -273,6 +276,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise LobbyError(409, "not_finished",
                              "A partida ainda não terminou: o registro sai no fim.")
         return Response(row["record"], media_type="application/json")
+
+    @app.get("/api/matches/{match_id}/analysis")
+    async def match_analysis(match_id: str, request: Request) -> Response:
+        """The expert's review of a finished match: 202 while it is being produced."""
+        row = await request.app.state.store.get_match(match_id)
+        if row is None:
+            raise LobbyError(404, "not_found", "Partida não encontrada.")
+        if row["status"] != "finished" or not row["record"]:
+            raise LobbyError(409, "not_finished", "A análise sai depois do fim da partida.")
+        if row["analysis"]:
+            return Response(row["analysis"], media_type="application/json")
+        reviews: Reviews = request.app.state.reviews
+        reviews.request(match_id, row["record"])
+        return JSONResponse({"status": "pending"}, status_code=202)
 
     @app.post("/api/casual")
     async def casual(body: CasualBody, player: Player, request: Request) -> dict[str, Any]:

@@ -57,6 +57,7 @@ matches = sa.Table(
     sa.Column("score", sa.JSON),
     sa.Column("result", sa.JSON),
     sa.Column("record", sa.Text),  # the full record (record.md), written at the end
+    sa.Column("analysis", sa.Text),  # carroca-analysis/1 JSON, produced on request
 )
 
 moves = sa.Table(

@@ -212,6 +212,9 @@ class Store:
 
         await self.run(fn)
 
+    async def set_analysis(self, match_id: str, text: str) -> None:
+        await self.update_match(match_id, analysis=text)
+
     async def get_match(self, match_id: str) -> dict[str, Any] | None:
         def fn(conn: Connection) -> dict[str, Any] | None:
             row = conn.execute(

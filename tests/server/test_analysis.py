@@ -1,0 +1,36 @@
+"""The expert's post-game review over HTTP: produced once on request, after the end only."""
+
+from __future__ import annotations
+
+import time
+
+from fastapi.testclient import TestClient
+from tests.server.conftest import guest
+from tests.server.test_smoke import wait_finished
+
+
+def test_review_of_a_finished_match(client: TestClient) -> None:
+    created = client.post("/api/matches", json={
+        "ruleset": "bloqueio", "options": {"target": 2}, "seats": ["bot:greedy", "bot:random"],
+    }).json()
+    wait_finished(client, created["id"])
+    first = client.get(f"/api/matches/{created['id']}/analysis")
+    assert first.status_code in (200, 202)
+    end = time.monotonic() + 120
+    while first.status_code == 202 and time.monotonic() < end:
+        time.sleep(0.2)
+        first = client.get(f"/api/matches/{created['id']}/analysis")
+    assert first.status_code == 200, first.text
+    review = first.json()
+    assert review["format"] == "carroca-analysis/1"
+    assert review["players"] == ["bot:greedy", "bot:random"]
+    again = client.get(f"/api/matches/{created['id']}/analysis")
+    assert again.status_code == 200 and again.json() == review  # stored, not recomputed
+
+
+def test_no_review_before_the_end_or_of_unknown_matches(client: TestClient) -> None:
+    guest(client, "rita")
+    table = client.post("/api/tables", json={"ruleset": "bloqueio", "seats": ["me", "open"]})
+    r = client.get(f"/api/matches/{table.json()['id']}/analysis")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "not_finished"
+    assert client.get("/api/matches/nope/analysis").status_code == 404
