@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -62,3 +64,20 @@ def guest(client: TestClient, name: str) -> str:
     assert r.status_code == 200, r.text
     token: str = r.json()["token"]
     return token
+
+
+def wait_status(
+    client: TestClient, match_id: str, status: str = "finished", timeout: float = 30
+) -> dict[str, Any]:
+    """Poll GET /api/matches/{id} until the match reaches `status`."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        info: dict[str, Any] = client.get(f"/api/matches/{match_id}").json()
+        if info["status"] == status:
+            return info
+        time.sleep(0.02)
+    raise AssertionError(f"match {match_id} never reached {status!r}")
+
+
+def wait_finished(client: TestClient, match_id: str, timeout: float = 30) -> dict[str, Any]:
+    return wait_status(client, match_id, "finished", timeout)

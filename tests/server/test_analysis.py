@@ -5,8 +5,7 @@ from __future__ import annotations
 import time
 
 from fastapi.testclient import TestClient
-from tests.server.conftest import guest
-from tests.server.test_smoke import wait_finished
+from tests.server.conftest import guest, wait_finished
 
 
 def test_review_of_a_finished_match(client: TestClient) -> None:

@@ -2,21 +2,10 @@
 
 from __future__ import annotations
 
-import time
-
 from fastapi.testclient import TestClient
+from tests.server.conftest import wait_finished
 
 from carroca import fair, record
-
-
-def wait_finished(client: TestClient, match_id: str, timeout: float = 30) -> dict:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        info = client.get(f"/api/matches/{match_id}").json()
-        if info["status"] == "finished":
-            return info
-        time.sleep(0.02)
-    raise AssertionError(f"match {match_id} did not finish")
 
 
 def test_health(client: TestClient) -> None:

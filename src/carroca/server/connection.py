@@ -27,7 +27,6 @@ class Connection:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.table: Table | None = None
         self.seat: int | None = None
-        self.muted: set[int] = set()
         self.closed = False
         # Bound once: the fan-out matches sinks by identity when unsubscribing.
         self.sink = self.send
@@ -43,7 +42,8 @@ class Connection:
         self.queue.put_nowait(payload)
 
     def _chat(self, payload: str) -> None:
-        if self.muted and json.loads(payload)["data"]["seat"] in self.muted:
+        muted = self.table.mutes.get(self.player["id"]) if self.table is not None else None
+        if muted and json.loads(payload)["data"]["seat"] in muted:
             return
         self.send(payload)
 
@@ -84,9 +84,8 @@ class Connection:
         if self.seat is not None:
             table.connected[self.seat] = max(0, table.connected.get(self.seat, 0) - 1)
             if not table.closed and table.connected[self.seat] == 0:
-                table.publish()  # the others see the seat go quiet
+                self.hub.spawn(table.publish_locked())  # the others see the seat go quiet
         self.table, self.seat = None, None
-        self.muted.clear()
 
     # ------------------------------------------------------------------ messages
 
@@ -115,11 +114,16 @@ class Connection:
             if refused:
                 self.send(refused)
         elif isinstance(msg, protocol.Mute):
+            if self.table is None:
+                self.send(protocol.error("not_joined", "Entre numa mesa antes de silenciar."))
+                return
+            # Kept per player at the table, so a reload or a second tab keeps it.
+            muted = self.table.mutes.setdefault(self.player["id"], set())
             if msg.data.muted:
-                self.muted.add(msg.data.seat)
+                muted.add(msg.data.seat)
             else:
-                self.muted.discard(msg.data.seat)
-            self.send(protocol.envelope("muted", {"seats": sorted(self.muted)}))
+                muted.discard(msg.data.seat)
+            self.send(protocol.envelope("muted", {"seats": sorted(muted)}))
 
     async def _join(self, data: protocol.JoinData) -> None:
         table = self.hub.tables.get(data.match)

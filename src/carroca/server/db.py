@@ -19,7 +19,8 @@ players = sa.Table(
     metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("name", sa.String(24), nullable=False),
-    sa.Column("name_key", sa.String(24), nullable=False, unique=True),  # casefolded
+    # casefolded: may be longer than the name ("ß" folds to "ss")
+    sa.Column("name_key", sa.String(64), nullable=False, unique=True),
     sa.Column("kind", sa.String(10), nullable=False),  # guest | account
     sa.Column("password_hash", sa.String(200)),
     sa.Column("created_at", sa.Float, nullable=False),
@@ -69,6 +70,7 @@ moves = sa.Table(
     sa.Column("action", sa.String(24), nullable=False),  # `str(Action)` or "abandon"
     sa.Column("auto", sa.Boolean, nullable=False),
     sa.Column("at", sa.Float, nullable=False),
+    sa.Column("client_id", sa.Integer),  # the `id` of the player's `move` frame
 )
 
 ratings = sa.Table(

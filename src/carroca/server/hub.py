@@ -95,10 +95,10 @@ class Hub:
                         await table._finish()
                 else:
                     table.schedule()
+            elif not table.open_seats():  # full, stopped before the first deal
+                self.spawn(self._start(table))
             elif table.mode == "casual":
                 self.spawn(self._fill_with_bots(table))
-            elif table.mode == "bots":
-                self.spawn(self._start(table))
         return count
 
     async def stop(self) -> None:

@@ -34,6 +34,7 @@ class MoveRow:
     action: str
     auto: bool
     at: float
+    client_id: int | None = None  # the player's move id, so a resent move stays a duplicate
 
 
 def token_hash(token: str) -> str:
@@ -89,7 +90,8 @@ class Store:
                     db.moves.insert(),
                     [
                         {"match_id": r.match_id, "seq": r.seq, "seat": r.seat,
-                         "action": r.action, "auto": r.auto, "at": r.at}
+                         "action": r.action, "auto": r.auto, "at": r.at,
+                         "client_id": r.client_id}
                         for r, _ in batch
                     ],
                 )

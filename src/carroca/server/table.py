@@ -62,7 +62,9 @@ class Table:
         self._bots: dict[int, Bot] = {}
         self._move_ids: dict[int, int] = {}
         self._chat_times: dict[int, deque[float]] = {}
+        self.mutes: dict[int, set[int]] = {}  # player -> seats whose chat they do not want
         self.connected: dict[int, int] = {}  # seat -> open connections
+        self.rating_changes: dict[int, tuple[float | None, float | None]] = {}
         self.closed = False
 
     # ------------------------------------------------------------------ rows and restore
@@ -112,7 +114,10 @@ class Table:
             self._deal(match)
         self.match = match
         self.seq = len(moves)
-        self.version += 1
+        self.version = self.seq + 1  # the same after a restart: clients never see it go back
+        for mv in moves:
+            if mv.client_id is not None:
+                self._move_ids[mv.seat] = mv.client_id
 
     def _deal(self, match: Match) -> None:
         assert self.client_seed is not None
@@ -185,8 +190,8 @@ class Table:
         )
         self.restore([])
         self.hub.table_started(self)
+        self.schedule()  # first: the frames carry the clock of the seat now to move
         self.publish()
-        self.schedule()
 
     def schedule(self) -> None:
         """Arm the clock of the seat to move, or the bot's turn."""
@@ -269,13 +274,15 @@ class Table:
                 return protocol.error("game_over", "A partida já terminou.", move_id)
             try:
                 # The engine refuses before changing anything, so a refusal stores nothing.
-                await self._commit(seat, str(actions.parse(text)), auto=False)
+                await self._commit(seat, str(actions.parse(text)), auto=False, client_id=move_id)
             except RulesError as exc:
                 return protocol.error(exc.code, str(exc), move_id)
             self._move_ids[seat] = move_id
             return protocol.envelope("ack", {"id": move_id, "version": self.version})
 
-    async def _commit(self, seat: int, text: str, auto: bool) -> None:
+    async def _commit(
+        self, seat: int, text: str, auto: bool, client_id: int | None = None
+    ) -> None:
         """Apply, store, then publish: a move is broadcast only once its commit succeeded."""
         match = self.match
         assert match is not None
@@ -283,28 +290,28 @@ class Table:
             match.abandon(seat)
         else:
             match.apply(actions.parse(text), seat, auto=auto)
-        row = MoveRow(self.id, self.seq, seat, text, auto, time.time())
+        row = MoveRow(self.id, self.seq, seat, text, auto, time.time(), client_id)
         try:
             await self.hub.store.append_move(row)
         except Exception:
             # Not stored, so not accepted: rebuild the match from what the log holds.
             self.restore(await self.hub.store.match_moves(self.id))
             self.hub.log.exception("move %s of match %s not stored", row.seq, self.id)
-            self.publish()
             self.schedule()
+            self.publish()
             return
         self.seq += 1
         self._deal(match)
-        self.version += 1
+        self.version = self.seq + 1
         if match.is_over:
             await self._finish()
+        self.schedule()  # first: the frames carry the clock of the seat now to move
         self.publish()
-        self.schedule()
 
     async def _finish(self) -> None:
+        """Store the end, the record and the ratings; only then is the table `finished`."""
         match = self.match
         assert match is not None and match.result is not None
-        self.status = "finished"
         rec = record.to_record(
             match, self.names(),
             record.Fairness(self.commitment, self.client_seed or "", self.server_seed),
@@ -320,6 +327,7 @@ class Table:
         )
         self.rating_changes = {p["seat"]: (p["rating_before"], p["rating_after"])
                                for p in participants}
+        self.status = "finished"
         self.hub.table_finished(self)
 
     # ------------------------------------------------------------------ views
@@ -355,12 +363,18 @@ class Table:
         }
         if self.status == "finished":
             data["server_seed"] = self.server_seed
-            changes = getattr(self, "rating_changes", {})
+            changes = self.rating_changes
             if seat is not None and seat in changes:
                 data["rating"] = {"before": changes[seat][0], "after": changes[seat][1]}
         if self.invite and self.mode == "friends":
             data["invite"] = self.invite
         return data
+
+    async def publish_locked(self) -> None:
+        """Publish from outside a move: wait for any move in flight to be stored first."""
+        async with self.lock:
+            if not self.closed:
+                self.publish()
 
     def message(self, seat: int | None) -> str:
         return protocol.envelope("state", self.state(seat))

@@ -1,0 +1,24 @@
+"""move client ids: a move resent after a restart is still recognised as a duplicate
+
+Revision ID: 0004
+Revises: 0003
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0004"
+down_revision = "0003"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.add_column("moves", sa.Column("client_id", sa.Integer(), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("moves") as batch:
+        batch.drop_column("client_id")
