@@ -23,7 +23,7 @@ from carroca.server.accounts import COOKIE, Accounts
 from carroca.server.connection import serve_socket
 from carroca.server.db import migrate
 from carroca.server.hub import Hub, LobbyError
-from carroca.server.protocol import SEED_CHARS
+from carroca.server.protocol import SEED_CHARS, explain
 from carroca.server.reviews import Reviews
 from carroca.server.settings import Settings
 from carroca.server.store import Store
@@ -151,9 +151,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
-        first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "inválido"}
+        first = exc.errors()[0] if exc.errors() else {"loc": (), "type": ""}
         where = ".".join(str(p) for p in first["loc"][1:]) or "corpo"
-        return _error(422, "bad_request", f"Pedido inválido em {where}: {first['msg']}.")
+        return _error(422, "bad_request", f"Pedido inválido em {where}: {explain(first)}.")
 
     def signed_in(player: dict[str, Any], token: str) -> JSONResponse:
         resp = JSONResponse({"player": player, "token": token})
@@ -257,8 +257,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "options": row["options"],
             "players": [s["name"] if s else None for s in
                         (table.seats if table is not None else row["seats"])],
-            "score": list(table.match.score) if table is not None and table.match
-            else row["score"],
+            "score": table.score if table is not None and table.match else row["score"],
             "commitment": row["commitment"],
             "client_seed": table.client_seed if table is not None else row["client_seed"],
             "result": row["result"],

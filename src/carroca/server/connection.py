@@ -160,7 +160,7 @@ async def serve_socket(ws: WebSocket, player: dict[str, Any] | None, hub: Hub) -
             if text is None:
                 await conn._close(1003)  # binary frames are not part of the protocol
                 break
-            if len(text) > protocol.MAX_FRAME:
+            if len(text) > protocol.MAX_FRAME or len(text.encode()) > protocol.MAX_FRAME:
                 await conn._close(1009)
                 break
             try:
@@ -168,7 +168,11 @@ async def serve_socket(ws: WebSocket, player: dict[str, Any] | None, hub: Hub) -
             except protocol.ProtocolError as exc:
                 conn.send(protocol.error(exc.code, exc.message))
                 continue
-            await conn.handle(parsed)
+            try:
+                await conn.handle(parsed)
+            except Exception:  # a server fault: say so, keep the socket, keep the logs
+                hub.log.exception("error handling %s from %s", parsed.type, player["name"])
+                conn.send(protocol.error("server_error", "Erro no servidor; tente de novo."))
     except WebSocketDisconnect:
         pass
     finally:

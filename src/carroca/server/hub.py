@@ -318,6 +318,6 @@ class Hub:
             out.append({
                 "id": t.id, "mode": t.mode, "ruleset": t.ruleset.name, "status": t.status,
                 "players": t.names(), "open_seats": len(t.open_seats()),
-                "score": list(t.match.score) if t.match else None,
+                "score": t.score if t.match else None,
             })
         return out

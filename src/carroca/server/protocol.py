@@ -91,7 +91,7 @@ class ProtocolError(ValueError):
 def parse(text: str) -> Join | Leave | Move | Chat | Mute | Ping:
     try:
         raw = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: absurdly nested arrays
         raise ProtocolError("bad_json", "Mensagem inválida: não é JSON.") from None
     if not isinstance(raw, dict):
         raise ProtocolError("bad_message", "Mensagem inválida: esperava um objeto JSON.")
@@ -103,8 +103,43 @@ def parse(text: str) -> Join | Leave | Move | Chat | Mute | Ping:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"][1:]) or "mensagem"
-        message = f"Mensagem inválida em {where}: {first['msg']}."
+        message = f"Mensagem inválida em {where}: {explain(first)}."
         raise ProtocolError("bad_message", message) from None
+
+
+_EXPLAINED = {
+    "missing": "campo obrigatório",
+    "extra_forbidden": "campo desconhecido",
+    "int_type": "esperava um número inteiro",
+    "int_parsing": "esperava um número inteiro",
+    "string_type": "esperava um texto",
+    "bool_type": "esperava verdadeiro ou falso",
+    "dict_type": "esperava um objeto",
+    "model_type": "esperava um objeto",
+    "model_attributes_type": "esperava um objeto",
+    "list_type": "esperava uma lista",
+    "float_type": "esperava um número",
+    "string_pattern_mismatch": "formato inválido",
+    "literal_error": "valor não permitido",
+    "union_tag_invalid": "tipo desconhecido",
+}
+
+
+def explain(err: Any) -> str:
+    """A validation error in the player's words (pydantic's own messages are English)."""
+    kind = err.get("type", "")
+    ctx = err.get("ctx") or {}
+    if kind == "string_too_short":
+        return f"texto curto demais (mínimo {ctx.get('min_length')})"
+    if kind == "string_too_long":
+        return f"texto longo demais (máximo {ctx.get('max_length')})"
+    if kind == "too_long":
+        return f"itens demais (máximo {ctx.get('max_length')})"
+    if kind in ("greater_than_equal", "greater_than"):
+        return f"valor pequeno demais (mínimo {ctx.get('ge', ctx.get('gt'))})"
+    if kind in ("less_than_equal", "less_than"):
+        return f"valor grande demais (máximo {ctx.get('le', ctx.get('lt'))})"
+    return _EXPLAINED.get(kind, "valor inválido")
 
 
 def envelope(kind: str, data: Any) -> str:

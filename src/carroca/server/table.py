@@ -54,6 +54,7 @@ class Table:
         self.client_seed: str | None = row.get("client_seed")
         self.created_at: float = row["created_at"]
         self.match: Match | None = None
+        self.score: list[int] = []
         self.seq = 0
         self.version = 0
         self.lock = asyncio.Lock()
@@ -113,6 +114,7 @@ class Table:
                 match.apply(actions.parse(mv.action), mv.seat, auto=mv.auto)
             self._deal(match)
         self.match = match
+        self.score = list(match.score)  # as stored: what public routes show
         self.seq = len(moves)
         self.version = self.seq + 1  # the same after a restart: clients never see it go back
         for mv in moves:
@@ -303,6 +305,7 @@ class Table:
         self.seq += 1
         self._deal(match)
         self.version = self.seq + 1
+        self.score = list(match.score)
         if match.is_over:
             await self._finish()
         self.schedule()  # first: the frames carry the clock of the seat now to move
@@ -366,8 +369,8 @@ class Table:
             changes = self.rating_changes
             if seat is not None and seat in changes:
                 data["rating"] = {"before": changes[seat][0], "after": changes[seat][1]}
-        if self.invite and self.mode == "friends":
-            data["invite"] = self.invite
+        if self.invite and self.mode == "friends" and seat is not None:
+            data["invite"] = self.invite  # seated players only: a spectator could take a seat
         return data
 
     async def publish_locked(self) -> None:

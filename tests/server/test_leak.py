@@ -1,0 +1,430 @@
+"""No frame ever shows a tile its receiver could not see at that moment (rules.md §5).
+
+Every seat is a human WebSocket client (so every seat's frames exist) and a spectator watches;
+each plays whole matches. Afterwards the final record (dealt hands, boneyard, actions) is the
+oracle, computed here from the record's JSON alone, not from the engine's observation code:
+
+- a `state` at version v shows the table after v - 1 actions (the deal is version 1), so its
+  moment in the record is known without trusting the frame's own view;
+- at that moment a seat may see its own hand, the tiles played in the hand in progress and its own
+  draws; a spectator only the tiles played; the previous hand, fully, only inside `last_hand`;
+- every string and key of every frame (not just `view.hand`) is scanned for tile names, which
+  must be in that set; `hand`, `steps`, `legal`, `last_hand`, `hand_sizes` and `boneyard` are also
+  compared exactly with the record.
+
+Coverage per run (deals are random; measured over three runs): 14 whole matches over all six
+rulesets, a spectator at each — duplas-pontos (4, two of them with the cinco-carroças choice
+forced, one re-dealt) and duplas-torneio (2) with four humans; pontos and mano-a-mano (3 each: the
+rulesets with a boneyard and draws), classico and bloqueio (1 each) with two humans. That is 54
+receivers, 35-41 hands, 4,300-4,700 frames (3,400-3,700 states) and 92,000-99,000 tile names
+checked; 100-170 draws, each checked as shown to its drawer and hidden from everyone else; and
+150-190 answers of the public HTTP routes, read while the matches were played, hold no tile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from tests.server.conftest import guest
+from tests.server.wsplay import (
+    Client,
+    Frame,
+    auth,
+    connect,
+    play,
+    random_chooser,
+    run_together,
+    watch,
+)
+
+from carroca import fair, record
+from carroca.rules import RULESETS
+from carroca.rules import tiles as T
+
+#: A tile name standing alone: not part of an id, a token or a longer number.
+TILE = re.compile(r"(?<![\w-])[0-6]-[0-6](?![\w-])")
+
+SHORT: dict[str, dict[str, Any]] = {
+    "duplas-pontos": {"target": 100},
+    "duplas-torneio": {"target": 50},
+    "mano-a-mano": {"target": 30},
+    "classico": {"hands_to_win": 2},
+    "bloqueio": {"target": 3},
+    "pontos": {"target": 40},
+}
+#: (ruleset, seed) for each match: the seed picks the players' moves and client seeds.
+MATCHES = [
+    ("duplas-pontos", 1), ("duplas-pontos", 10), ("duplas-torneio", 2), ("duplas-torneio", 11),
+    ("pontos", 3), ("pontos", 4), ("pontos", 12), ("mano-a-mano", 5), ("mano-a-mano", 6),
+    ("mano-a-mano", 13), ("classico", 7), ("bloqueio", 8),
+]
+
+
+@dataclass
+class Moment:
+    """The match after some number of actions: the hand in progress (None: the match is over)
+    and how many of its actions were made."""
+
+    hand: int | None
+    done: int
+
+
+@dataclass
+class Coverage:
+    frames: int = 0
+    states: int = 0
+    tiles: int = 0
+    draws_seen: int = 0
+    receivers: set[str] = field(default_factory=set)
+
+
+class Oracle:
+    """What each seat could see at each moment, from the record alone."""
+
+    def __init__(self, rec: dict[str, Any]) -> None:
+        self.rec = rec
+        self.hands: list[dict[str, Any]] = rec["hands"]
+        self.n = len(rec["players"])
+        self.draws = RULESETS[rec["ruleset"]].draws
+        self.moments = [Moment(h, k) for h, hand in enumerate(self.hands)
+                        for k in range(len(hand["actions"]))]
+        if self.hands and self.hands[-1].get("end", {}).get("kind") == "abandon":
+            # The abandonment is a move of its own, not an action of the record.
+            self.moments.append(Moment(len(self.hands) - 1, len(self.hands[-1]["actions"])))
+        self.moments.append(Moment(None, 0))
+
+    def moment(self, version: int) -> Moment:
+        assert 1 <= version <= len(self.moments), f"version {version} beyond the record"
+        return self.moments[version - 1]
+
+    def held(self, h: int, k: int) -> tuple[list[set[str]], set[str], list[list[str]]]:
+        """Hands after k actions of hand h: each seat's tiles, the tiles played, each seat's
+        draws in order."""
+        hand = self.hands[h]
+        held = [set(d) for d in hand["dealt"]]
+        played: set[str] = set()
+        drawn: list[list[str]] = [[] for _ in range(self.n)]
+        for a in hand["actions"][:k]:
+            if a["type"] == "play":
+                held[a["seat"]].discard(a["tile"])
+                played.add(a["tile"])
+            elif a["type"] == "draw":
+                held[a["seat"]].add(a["tile"])
+                drawn[a["seat"]].append(a["tile"])
+        return held, played, drawn
+
+    def visible(self, seat: int | None, m: Moment) -> set[str]:
+        if m.hand is None:
+            return set()
+        held, played, drawn = self.held(m.hand, m.done)
+        if seat is None:
+            return played
+        return played | held[seat] | set(drawn[seat])
+
+    def revealed(self, h: int) -> set[str]:
+        """Everything of hand h: once it is over, nothing of it is secret."""
+        hand = self.hands[h]
+        return {t for d in hand["dealt"] for t in d} | set(hand["boneyard"])
+
+
+def strings(value: Any, path: str = "") -> Iterator[tuple[str, str]]:
+    """Every string (keys too) in a JSON value, with where it is."""
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield f"{path}.{k}", k
+            yield from strings(v, f"{path}.{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from strings(v, f"{path}[{i}]")
+
+
+def scan(value: Any, allowed: set[str], where: str, cov: Coverage) -> None:
+    for path, text in strings(value):
+        for tile in TILE.findall(text):
+            cov.tiles += 1
+            assert tile in allowed, f"{where}{path}: {tile} shown in {text!r}"
+
+
+def check_state(
+    oracle: Oracle, state: Frame, receiver: int | None, where: str, cov: Coverage
+) -> Moment | None:
+    """Check one state against the record; returns its moment."""
+    assert state["seat"] == receiver, where
+    view = state["view"]
+    if state["status"] == "waiting":
+        assert view is None and state["version"] == 0, where
+        scan(state, set(), where, cov)
+        return None
+    m = oracle.moment(state["version"])
+    allowed = oracle.visible(receiver, m)
+    outside = {**state, "view": {k: v for k, v in view.items() if k != "last_hand"}}
+    scan(outside, allowed, where, cov)
+    # The previous hand, revealed only once it is over.
+    last = view["last_hand"]
+    previous = len(oracle.hands) - 1 if m.hand is None else m.hand - 1
+    if previous < 0:
+        assert last is None, where
+    else:
+        scan(last, oracle.revealed(previous), f"{where}.last_hand", cov)
+        held, _, _ = oracle.held(previous, len(oracle.hands[previous]["actions"]))
+        assert last["deal_index"] == oracle.hands[previous]["deal_index"], where
+        assert [set(h) for h in last["hands_left"]] == held, where
+    if m.hand is None:
+        assert state["status"] == "finished" and view["hand"] == [], where
+        return m
+    hand = oracle.hands[m.hand]
+    held, _, _ = oracle.held(m.hand, m.done)
+    assert view["deal_index"] == hand["deal_index"], where
+    assert len(view["steps"]) == m.done, f"{where}: steps out of step with version"
+    assert set(view["hand"]) == (set() if receiver is None else held[receiver]), where
+    assert len(view["hand"]) == len(set(view["hand"])), where
+    assert view["hand_sizes"] == [len(h) for h in held], where
+    if oracle.draws:
+        taken = sum(1 for a in hand["actions"][:m.done] if a["type"] == "draw")
+        assert view["boneyard"] == len(hand["boneyard"]) - taken, where
+    for step, action in zip(view["steps"], hand["actions"], strict=False):
+        assert step["seat"] == action["seat"] and step["type"] == action["type"], where
+        if action["type"] == "play":
+            assert step["tile"] == action["tile"], where
+        elif action["type"] == "draw":
+            if receiver == action["seat"]:
+                assert step["tile"] == action["tile"], where
+                cov.draws_seen += 1
+            else:
+                assert "tile" not in step, f"{where}: someone else's draw shows its tile"
+    for action in view["legal"]:
+        tile = TILE.match(action)
+        assert tile is None or (receiver is not None and tile.group() in held[receiver]), where
+    return m
+
+
+def check_frames(oracle: Oracle, c: Client, receiver: int | None, cov: Coverage) -> None:
+    """Every frame a client received, in order, against the record."""
+    cov.receivers.add(c.label)
+    moment: Moment | None = None
+    for i, frame in enumerate(c.frames):
+        where = f"{c.label} frame {i} ({frame['type']})"
+        cov.frames += 1
+        if frame["type"] == "state":
+            cov.states += 1
+            moment = check_state(oracle, frame["data"], receiver, where, cov)
+            continue
+        version = frame["data"].get("version") if frame["type"] == "ack" else None
+        at = oracle.moment(version) if version else moment
+        scan(frame, set() if at is None else oracle.visible(receiver, at), where, cov)
+
+
+def poll_http(client: TestClient, match_id: str, seen: list[tuple[str, str]]) -> Frame:
+    """Read the match's public HTTP routes until it is over (what anyone may fetch meanwhile);
+    returns the final match information."""
+    while True:
+        info = client.get(f"/api/matches/{match_id}")
+        assert info.status_code == 200, info.text
+        if info.json()["status"] == "finished":
+            return info.json()  # type: ignore[no-any-return]
+        seen.append(("GET /api/matches/{id}", info.text))
+        rec = client.get(f"/api/matches/{match_id}/record")
+        if rec.status_code == 200:  # it ended in between
+            info = client.get(f"/api/matches/{match_id}")
+            assert info.json()["status"] == "finished"
+            return info.json()  # type: ignore[no-any-return]
+        assert rec.status_code == 409, rec.text
+        seen.append(("GET /api/matches/{id}/record", rec.text))
+        seen.append(("GET /api/matches", client.get("/api/matches").text))
+        time.sleep(0.02)
+
+
+def client_seeds(seed: int, n: int) -> list[str]:
+    return [f"seed{seed}"] + [f"s{seed}x{i}" for i in range(1, n)]
+
+
+def chooser(seed: int, prefer: str | None) -> Callable[[Frame], str]:
+    pick = random_chooser(seed)
+    return lambda view: prefer if prefer in view["legal"] else pick(view)
+
+
+def play_match(
+    client: TestClient, ruleset: str, seed: int, http: list[tuple[str, str]] | None = None,
+    prefer: str | None = None,
+) -> tuple[Oracle, list[Client], Client]:
+    """A whole match with a human at every seat and a spectator; returns every client. `http`
+    collects what the public HTTP routes answered during the match; `prefer` is an action the
+    players take whenever it is legal."""
+    n = RULESETS[ruleset].seats
+    seeds = client_seeds(seed, n)
+    tokens = [guest(client, f"p{seed}s{i}") for i in range(n)]
+    fan = guest(client, f"fan{seed}")
+    r = client.post("/api/tables", headers=auth(tokens[0]), json={
+        "ruleset": ruleset, "options": SHORT[ruleset], "seats": ["me"] + ["open"] * (n - 1),
+        "client_seed": seeds[0],
+    })
+    assert r.status_code == 201, r.text
+    created = r.json()
+    match_id = created["id"]
+    with ExitStack() as stack:
+        spectator = connect(stack, client, fan, "spectator")
+        spectator.join(match_id)
+        seats = [connect(stack, client, tokens[0], "seat0")]
+        seats[0].join(match_id)
+        for i in range(1, n):
+            joined = client.post("/api/tables/join", headers=auth(tokens[i]),
+                                 json={"invite": created["invite"], "client_seed": seeds[i]})
+            assert joined.json()["seat"] == i, joined.text
+            seats.append(connect(stack, client, tokens[i], f"seat{i}"))
+        jobs = [lambda c=c: play(c, None, chooser(seed * 10, prefer)) for c in seats[:1]]
+        jobs += [lambda c=c, i=i: play(c, match_id, chooser(seed * 10 + i, prefer))
+                 for i, c in enumerate(seats) if i]
+        jobs.append(lambda: watch(spectator, None))
+        if http is not None:
+            jobs.append(lambda: poll_http(client, match_id, http))
+        run_together(jobs)
+    rec = record.loads(client.get(f"/api/matches/{match_id}/record").text)
+    record.verify(rec)
+    return Oracle(rec), seats, spectator
+
+
+@pytest.mark.parametrize(("ruleset", "seed"), MATCHES)
+def test_no_frame_shows_a_hidden_tile(client: TestClient, ruleset: str, seed: int) -> None:
+    http: list[tuple[str, str]] = []
+    oracle, seats, spectator = play_match(client, ruleset, seed, http)
+    cov = Coverage()
+    for seat, c in enumerate(seats):
+        check_frames(oracle, c, seat, cov)
+    check_frames(oracle, spectator, None, cov)
+    # During the match the HTTP routes show no tile at all, nor the seed.
+    assert http
+    seed_hex = oracle.rec["fairness"]["server_seed"]
+    for route, text in http:
+        assert not TILE.findall(text), (route, text)
+        assert "server_seed" not in text and seed_hex not in text, route
+    # The oracle was exercised: whole matches, several hands, and draws where there are some.
+    assert cov.states >= 10 * len(seats) and cov.tiles > 100
+    assert len(oracle.hands) >= 1 and oracle.rec["result"]["reason"] == "target"
+    if oracle.draws:
+        drawn = sum(1 for h in oracle.hands for a in h["actions"] if a["type"] == "draw")
+        assert cov.draws_seen >= drawn  # each draw was seen by its drawer at least once
+
+
+def five_doubles_seed(client_seed: str) -> str:
+    """A server seed whose first deal gives some seat five doubles (about 1 deal in 65)."""
+    for i in range(100_000):
+        server_seed = f"{i:064x}"
+        order = fair.shuffle(server_seed, client_seed, 0)
+        if any(sum(T.IS_DOUBLE[t] for t in order[7 * s:7 * s + 7]) >= 5 for s in range(4)):
+            return server_seed
+    raise AssertionError("no such seed")
+
+
+@pytest.mark.parametrize("choice", ["redeal", "points"])
+def test_the_five_doubles_choice_leaks_nothing(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, choice: str
+) -> None:
+    """The cinco-carroças window (a choice before the opening) and its re-deal, which reveals a
+    hand nobody played."""
+    seed = 30 if choice == "redeal" else 31
+    forced = five_doubles_seed(":".join(client_seeds(seed, 4)))
+    monkeypatch.setattr(fair, "new_server_seed", lambda: forced)
+    oracle, seats, spectator = play_match(client, "duplas-pontos", seed,
+                                          prefer=f"five-doubles:{choice}")
+    first = oracle.hands[0]
+    assert first["actions"][0]["type"] == "five-doubles"
+    assert first["actions"][0]["choice"] == choice
+    assert (first.get("end", {}).get("kind") == "redeal") == (choice == "redeal")
+    cov = Coverage()
+    for seat, c in enumerate(seats):
+        check_frames(oracle, c, seat, cov)
+    check_frames(oracle, spectator, None, cov)
+    chooser_seat = first["actions"][0]["seat"]
+    assert any(s["view"] and s["view"]["phase"] == "choice" for s in seats[chooser_seat].states())
+
+
+def test_the_checker_catches_a_leak(client: TestClient) -> None:
+    """The oracle is not vacuous: a hidden tile slipped anywhere in a frame is caught."""
+    oracle, seats, spectator = play_match(client, "mano-a-mano", 9)
+    cov = Coverage()
+    frame = next(f for f in seats[0].frames
+                 if f["type"] == "state" and f["data"]["status"] == "playing")
+    m = oracle.moment(frame["data"]["version"])
+    assert m.hand is not None
+    held, _, _ = oracle.held(m.hand, m.done)
+    hidden = sorted(held[1])[0]  # in the opponent's hand
+    undrawn = oracle.hands[m.hand]["boneyard"][-1]  # at the bottom of the boneyard
+    for tile in (hidden, undrawn):
+        for poke in ({"note": f"pedra {tile}"}, {tile: 1}, {"x": [[{"y": tile}]]}):
+            bad = {**frame, "data": {**frame["data"], "extra": poke}}
+            with pytest.raises(AssertionError, match=tile):
+                check_state(oracle, bad["data"], 0, "poke", cov)
+    spectators_frame = next(f for f in spectator.frames
+                            if f["type"] == "state" and f["data"]["status"] == "playing")
+    peek = {**spectators_frame["data"], "view": {**spectators_frame["data"]["view"],
+                                                  "hand": frame["data"]["view"]["hand"]}}
+    with pytest.raises(AssertionError):
+        check_state(oracle, peek, None, "spectator", cov)
+
+
+def test_no_state_is_published_before_its_move_is_stored(client: TestClient) -> None:
+    """While a move waits for its commit, a socket closing (which publishes the seat going quiet)
+    must not broadcast that move: it is neither stored nor acknowledged yet, and a frame showing
+    it under the old version would be out of step with the record."""
+    a, b, fan = guest(client, "alan"), guest(client, "beto"), guest(client, "cris")
+    r = client.post("/api/tables", headers=auth(a), json={
+        "ruleset": "bloqueio", "seats": ["me", "open"], "turn_seconds": 60})
+    created = r.json()
+    client.post("/api/tables/join", headers=auth(b), json={"invite": created["invite"]})
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    table = hub.tables[created["id"]]
+    real_append = hub.store.append_move
+    in_flight, release = threading.Event(), threading.Event()
+
+    async def slow_append(row: Any) -> None:
+        in_flight.set()
+        while not release.is_set():  # the database is slow today
+            await asyncio.sleep(0.005)
+        await real_append(row)
+
+    with ExitStack() as stack:
+        spectator = connect(stack, client, fan, "spectator")
+        before = spectator.join(created["id"])
+        assert before["status"] == "playing"
+        mover = before["view"]["turn"]
+        with ExitStack() as sockets:
+            alan = connect(sockets, client, a, "alan")
+            beto = connect(sockets, client, b, "beto")
+            alan.join(created["id"])
+            beto.join(created["id"])
+            spectator.ping()
+            start = len(spectator.frames)
+            c, other = (alan, beto) if mover == 0 else (beto, alan)
+            state = c.states()[-1]
+            hub.store.append_move = slow_append
+            try:
+                c.move(state["view"]["legal"][0])
+                assert in_flight.wait(10)
+                other.ws.close()  # the other player drops while the move is being stored
+                deadline = time.monotonic() + 10
+                while table.connected.get(1 - mover) and time.monotonic() < deadline:
+                    time.sleep(0.005)
+                assert table.connected.get(1 - mover) == 0  # the server saw the socket go
+                spectator.ping()  # anything published meanwhile is read by now
+            finally:
+                release.set()
+                hub.store.append_move = real_append
+            c.until_type("ack")
+        quiet = spectator.until(lambda f: f["type"] == "state" and not all(
+            p["connected"] for p in f["data"]["players"]))["data"]
+        assert quiet["version"] == before["version"] + 1  # published after the commit
+        seen = [f["data"] for f in spectator.frames[start:] if f["type"] == "state"]
+        for s in seen:
+            # A state either predates the move (old version, no step) or includes it.
+            assert (s["version"] == before["version"]) == (s["view"]["steps"] == []), s
