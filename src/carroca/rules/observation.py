@@ -129,12 +129,18 @@ def _revealed_last(match: Match) -> dict[str, Any] | None:
 
 
 def revealed_hand(log: HandLog) -> dict[str, Any]:
-    """A finished hand as everyone sees it afterwards: the end, the scores, the hands left."""
+    """A finished hand as everyone sees it afterwards: the end, the scores, the hands left and
+    the final table (its plays in order), so a client can still draw it."""
     held = [set(d) for d in log.dealt]
+    table: list[dict[str, Any]] = []
     for step in log.steps:
-        if step.action.kind == "play":
-            held[step.seat].discard(step.action.tile)
-        elif step.action.kind == "draw":
+        a = step.action
+        if a.kind == "play":
+            held[step.seat].discard(a.tile)
+            end = _END_NAMES[a.end]
+            play = {"seat": step.seat, "tile": T.NAMES[a.tile]}
+            table.append({**play, "end": end} if end else play)
+        elif a.kind == "draw":
             held[step.seat].add(step.drawn)
     return {
         "deal_index": log.deal_index,
@@ -142,6 +148,7 @@ def revealed_hand(log: HandLog) -> dict[str, Any]:
                 "detail": log.end.detail},
         "score": list(log.score),
         "hands_left": [[T.NAMES[t] for t in sorted(h)] for h in held],
+        "table": table,
         "events": [
             {"index": e.index, "team": e.team, "points": e.points, "reason": e.reason}
             for e in log.events

@@ -67,6 +67,7 @@ class CasualBody(_Body):
     ruleset: str = Field(max_length=30)
     bot_level: str = Field(default="medium", max_length=20)
     client_seed: str | None = Field(default=None, pattern=SEED_CHARS)
+    match: str | None = Field(default=None, max_length=16)  # a table from the lobby's list
 
 
 class FriendsBody(_Body):
@@ -293,7 +294,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/casual")
     async def casual(body: CasualBody, player: Player, request: Request) -> dict[str, Any]:
         table, seat = await hub_of(request).casual(
-            player, body.ruleset, body.bot_level, body.client_seed
+            player, body.ruleset, body.bot_level, body.client_seed, body.match
         )
         return {"id": table.id, "seat": seat, "commitment": table.commitment}
 

@@ -173,9 +173,11 @@ class Hub:
         return table
 
     async def casual(
-        self, player: dict[str, Any], ruleset: str, bot_level: str, client_seed: str | None
+        self, player: dict[str, Any], ruleset: str, bot_level: str, client_seed: str | None,
+        match_id: str | None = None,
     ) -> tuple[Table, int]:
-        """Seat the player at an open casual table of the ruleset, or open a new one."""
+        """Seat the player at the chosen casual table, at an open one of the ruleset, or at a
+        new one."""
         opts, seconds = self._check(ruleset, None, None)
         bot_seat(bot_level)
         async with self.lobby_lock:
@@ -183,6 +185,18 @@ class Hub:
                 seat = table.seat_of(player["id"])
                 if table.mode == "casual" and seat is not None and table.status != "finished":
                     return table, seat
+            if match_id is not None:  # a table chosen from the lobby's list
+                chosen = self.tables.get(match_id)
+                if (chosen is None or chosen.mode != "casual" or chosen.status != "waiting"
+                        or not chosen.open_seats()):
+                    raise LobbyError(409, "table_full",
+                                     "Essa mesa já começou ou está cheia; escolha outra.")
+                async with chosen.lock:
+                    seat = chosen.open_seats()[0]
+                    if client_seed:
+                        chosen.client_seeds[seat] = client_seed
+                    await chosen.sit(seat, player_seat(player))
+                return chosen, seat
             for table in self.tables.values():
                 if (table.mode == "casual" and table.status == "waiting"
                         and table.ruleset.name == ruleset and table.bot_level == bot_level
@@ -317,6 +331,7 @@ class Hub:
                 continue
             out.append({
                 "id": t.id, "mode": t.mode, "ruleset": t.ruleset.name, "status": t.status,
+                "bot_level": t.bot_level,
                 "players": t.names(), "open_seats": len(t.open_seats()),
                 "score": t.score if t.match else None,
             })

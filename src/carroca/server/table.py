@@ -279,7 +279,6 @@ class Table:
                 await self._commit(seat, str(actions.parse(text)), auto=False, client_id=move_id)
             except RulesError as exc:
                 return protocol.error(exc.code, str(exc), move_id)
-            self._move_ids[seat] = move_id
             return protocol.envelope("ack", {"id": move_id, "version": self.version})
 
     async def _commit(
@@ -303,6 +302,8 @@ class Table:
             self.publish()
             return
         self.seq += 1
+        if client_id is not None:
+            self._move_ids[seat] = client_id
         self._deal(match)
         self.version = self.seq + 1
         self.score = list(match.score)
@@ -360,10 +361,13 @@ class Table:
             "client_seeds": self.client_seeds,
             "client_seed": self.client_seed,
             "version": self.version,
+            "turn_seconds": self.turn_seconds,
             "clock": clock,
             "chat": self.mode in ("casual", "friends"),
             "view": None if match is None else observation(match, seat).to_dict(),
         }
+        if seat is not None:
+            data["last_move_id"] = self._move_ids.get(seat)  # where the player's ids resume
         if self.status == "finished":
             data["server_seed"] = self.server_seed
             changes = self.rating_changes

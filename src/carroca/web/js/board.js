@@ -1,0 +1,136 @@
+// The table drawn as real dominoes: one SVG that fits its box, with the places where a chosen
+// tile may go lit as buttons (data-end="left|right|up|down").
+
+import { s } from "./dom.js";
+import { layoutTable, reachFor, slotFor, viewFor } from "./layout.js";
+import { ensureDefs, tileGroup, UNIT } from "./tiles.js";
+import { END_PLACE, tileName } from "./words.js";
+
+const MIN_TARGET_PX = 46; // the smallest touch target of a place on the table
+
+export class Board {
+  /**
+   * container: an element that the board fills.
+   * options.label: the accessible name of the drawing.
+   */
+  constructor(container, { label = "Mesa" } = {}) {
+    ensureDefs();
+    this.container = container;
+    this.svg = s("svg", {
+      class: "board-svg",
+      role: "group",
+      "aria-label": label,
+      preserveAspectRatio: "xMidYMid meet",
+    });
+    container.append(this.svg);
+    this.args = null;
+    this.size = [0, 0];
+    this.observer = new ResizeObserver(() => {
+      const { width, height } = this.container.getBoundingClientRect();
+      if (Math.abs(width - this.size[0]) > 1 || Math.abs(height - this.size[1]) > 1) {
+        if (this.args) this.render({ ...this.args, animate: false });
+      }
+    });
+    this.observer.observe(container);
+  }
+
+  /**
+   * plays: [{tile, end?, seat?}] in play order; spinner: duplas-pontos' cross;
+   * choice: {tile, ends: [...], onChoose(end)} to light the places where `tile` may go;
+   * animate: let the last tile drop in.
+   */
+  render({ plays, spinner = false, choice = null, animate = false }) {
+    this.args = { plays, spinner, choice };
+    const { width, height } = this.container.getBoundingClientRect();
+    this.size = [width, height];
+    const w = Math.max(width, 100);
+    const h = Math.max(height, 100);
+    const layout = layoutTable(plays, { spinner, ...reachFor(w, h) });
+    const ghosts = [];
+    if (choice) {
+      for (const end of choice.ends) {
+        const slot = slotFor(layout, choice.tile, end);
+        if (slot) ghosts.push(slot);
+      }
+    }
+    const view = viewFor([...layout.tiles, ...ghosts], w, h);
+    this.svg.setAttribute(
+      "viewBox",
+      [view.x, view.y, view.width, view.height].map((v) => (v * UNIT).toFixed(1)).join(" "),
+    );
+    const pxPerUnit = Math.min(w / view.width, h / view.height);
+    const last = plays.length - 1;
+    const children = layout.tiles.map((t) => {
+      const g = tileGroup(t.first, t.second, {
+        x: t.x * UNIT,
+        y: t.y * UNIT,
+        horizontal: t.horizontal,
+        className: t.index === last ? "tile-last" : "",
+      });
+      if (animate && t.index === last) g.classList.add("tile-new");
+      return g;
+    });
+    // Each place is a touch target of at least MIN_TARGET_PX, unless two places are so close
+    // that their targets would overlap (then each gets half the distance).
+    let apart = Infinity;
+    for (let i = 0; i < ghosts.length; i++) {
+      for (let j = i + 1; j < ghosts.length; j++) {
+        apart = Math.min(apart, Math.hypot(ghosts[i].x - ghosts[j].x, ghosts[i].y - ghosts[j].y));
+      }
+    }
+    const reach = Math.min(Math.max(0.75, MIN_TARGET_PX / 2 / pxPerUnit), apart * 0.48);
+    for (const slot of ghosts) children.push(this._ghost(slot, choice, reach * UNIT));
+    this.svg.replaceChildren(...children);
+  }
+
+  _ghost(slot, choice, radius) {
+    const x = slot.x * UNIT;
+    const y = slot.y * UNIT;
+    const wide = slot.horizontal ? 2 : 1;
+    const tall = slot.horizontal ? 1 : 2;
+    const activate = (ev) => {
+      ev.preventDefault();
+      ev.stopPropagation();
+      choice.onChoose(slot.end);
+    };
+    const label = `Jogar ${tileName(choice.tile).toLowerCase()} ${END_PLACE[slot.end]}`;
+    return s(
+      "g",
+      {
+        class: "ghost",
+        role: "button",
+        tabindex: 0,
+        "aria-label": label,
+        dataset: { end: slot.end },
+        onclick: activate,
+        onkeydown: (ev) => {
+          if (ev.key === "Enter" || ev.key === " ") activate(ev);
+        },
+      },
+      s("circle", { cx: x, cy: y, r: radius, class: "ghost-hit" }),
+      s("rect", {
+        x: x - (wide * UNIT) / 2 + 3,
+        y: y - (tall * UNIT) / 2 + 3,
+        width: wide * UNIT - 6,
+        height: tall * UNIT - 6,
+        rx: 14,
+        class: "ghost-slot",
+      }),
+      s(
+        "g",
+        { class: "ghost-tile" },
+        tileGroup(slot.first, slot.second, { x, y, horizontal: slot.horizontal }),
+      ),
+    );
+  }
+
+  /** The first lit place, to move the keyboard focus there. */
+  firstGhost() {
+    return this.svg.querySelector(".ghost");
+  }
+
+  destroy() {
+    this.observer.disconnect();
+    this.svg.remove();
+  }
+}

@@ -1,0 +1,112 @@
+// Small DOM helpers shared by every page (no framework, no build step).
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/**
+ * Create an element: h("button", {class: "x", onclick: fn, dataset: {tile: "3-5"}}, "text", child).
+ * Attributes set to null, undefined or false are skipped; true sets an empty attribute.
+ */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  setAttrs(el, attrs);
+  append(el, children);
+  return el;
+}
+
+/** Same as h() for SVG elements. */
+export function s(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  setAttrs(el, attrs);
+  append(el, children);
+  return el;
+}
+
+function setAttrs(el, attrs) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "dataset") {
+      for (const [k, v] of Object.entries(value)) {
+        if (v !== null && v !== undefined) el.dataset[k] = String(v);
+      }
+    } else if (key.startsWith("on") && typeof value === "function") {
+      el.addEventListener(key.slice(2), value);
+    } else if (key === "text") {
+      el.textContent = value;
+    } else {
+      el.setAttribute(key, value === true ? "" : String(value));
+    }
+  }
+}
+
+function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replace every child of `el`. */
+export function fill(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+export const $ = (sel, root = document) => root.querySelector(sel);
+export const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
+
+const NUMBER = new Intl.NumberFormat("pt-BR");
+const DECIMAL = new Intl.NumberFormat("pt-BR", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+/** 1234 -> "1.234" */
+export const num = (n) => NUMBER.format(n);
+/** 12.345 -> "12,3" */
+export const dec = (n) => DECIMAL.format(n);
+/** +1,8 / −0,4 with a real minus sign. */
+export const signed = (n) => (n >= 0 ? "+" : "−") + DECIMAL.format(Math.abs(n));
+
+/** The query string's parameter `name`, or null. */
+export const param = (name) => new URLSearchParams(location.search).get(name);
+
+/** A random seed for the verifiable shuffle: 16 URL-safe characters from the browser's CSPRNG. */
+export function randomSeed() {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return [...bytes].map((b) => alphabet[b & 63]).join("");
+}
+
+/** A short-lived toast at the bottom of the screen; kind: "info" | "error" | "ok". */
+export function toast(message, kind = "info", ms = 3500) {
+  let host = document.getElementById("toasts");
+  if (!host) {
+    host = h("div", { id: "toasts", class: "toasts", role: "status", "aria-live": "polite" });
+    document.body.append(host);
+  }
+  const item = h("div", { class: `toast toast-${kind}` }, message);
+  host.append(item);
+  setTimeout(() => {
+    item.classList.add("toast-out");
+    setTimeout(() => item.remove(), 300);
+  }, ms);
+}
+
+/** Copy text to the clipboard; resolves to true when it worked. */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = h("textarea", { "aria-hidden": "true", style: "position:fixed;opacity:0" });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    let ok = false;
+    try {
+      ok = document.execCommand("copy");
+    } catch {
+      ok = false;
+    }
+    area.remove();
+    return ok;
+  }
+}

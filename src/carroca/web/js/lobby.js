@@ -1,0 +1,633 @@
+// The entry and lobby page (index.html): sign in, pick a game, friends' tables, live tables,
+// profile and ranking. Query parameters: ?convite=CODE joins a friends' table after signing in;
+// ?proximo=/mesa.html?id=... returns there after signing in.
+
+import * as api from "./api.js";
+import { $, dec, fill, h, num, param, randomSeed, signed, toast } from "./dom.js";
+import { Socket } from "./socket.js";
+import { tileSVG } from "./tiles.js";
+import * as W from "./words.js";
+
+const state = {
+  me: null,
+  rulesets: [],
+  bots: [],
+  socket: null,
+  queuedAt: null,
+  queueTimer: null,
+  rankFamily: "duplas",
+};
+
+const PREFS = "carroca:prefs";
+
+function prefs() {
+  try {
+    return JSON.parse(localStorage.getItem(PREFS) || "{}");
+  } catch {
+    return {};
+  }
+}
+
+function savePrefs(update) {
+  try {
+    localStorage.setItem(PREFS, JSON.stringify({ ...prefs(), ...update }));
+  } catch {
+    /* private mode */
+  }
+}
+
+// ---------------------------------------------------------------------- start
+
+async function main() {
+  heroTiles();
+  bindEntry();
+  let who = null;
+  try {
+    who = await api.me();
+  } catch (e) {
+    notice(e.message, "error");
+  }
+  if (!who) {
+    showEntry();
+    return;
+  }
+  const next = param("proximo");
+  if (next && next.startsWith("/") && !next.startsWith("//") && !param("convite")) {
+    location.replace(next);
+    return;
+  }
+  await signedIn(who);
+}
+
+function heroTiles() {
+  const host = $("#hero-tiles");
+  // A little line of play: 6-6, then 6-3, 3-5, 5-5 and 5-1, each touching the last.
+  const line = [["6-6"], ["3-6", true], ["3-5"], ["5-5"], ["1-5", true]];
+  for (const [t, flip] of line) host.append(tileSVG(t, { horizontal: t[0] !== t[2], flip }));
+}
+
+function notice(message, kind = "info") {
+  fill($("#notice"), message ? h("div", { class: `notice notice-${kind}`, role: "status" }, message) : null);
+}
+
+function showEntry() {
+  $("#entry").hidden = false;
+  $("#home").hidden = true;
+  fill($("#who"));
+  if (param("convite")) {
+    notice("Você foi convidado para uma mesa de amigos. Escolha um apelido para sentar.", "invite");
+  }
+  $("#guest-name").value = prefs().name || "";
+  $("#guest-name").focus();
+}
+
+async function afterSignIn() {
+  const who = await api.me();
+  if (!who) return;
+  const next = param("proximo");
+  if (param("convite")) {
+    await joinInvite(param("convite"));
+    return;
+  }
+  if (next && next.startsWith("/") && !next.startsWith("//")) {
+    location.assign(next);
+    return;
+  }
+  await signedIn(who);
+}
+
+async function joinInvite(code) {
+  const seed = randomSeed();
+  try {
+    const r = await api.joinInvite(code, seed);
+    api.rememberSeed(r.id, seed);
+    location.assign(`mesa.html?id=${encodeURIComponent(r.id)}`);
+  } catch (e) {
+    history.replaceState(null, "", "/");
+    notice(e.message, "error");
+    const who = await api.me();
+    if (who) await signedIn(who);
+  }
+}
+
+async function signedIn(who) {
+  state.me = who.player;
+  if (param("convite")) {
+    await joinInvite(param("convite"));
+    return;
+  }
+  $("#entry").hidden = true;
+  $("#home").hidden = false;
+  renderWho();
+  try {
+    [state.rulesets, state.bots] = await Promise.all([api.rulesets(), api.bots()]);
+  } catch (e) {
+    notice(e.message, "error");
+    return;
+  }
+  renderResume(who.tables);
+  renderPlay();
+  renderFriends();
+  bindHome();
+  if (who.queued) showQueue(who.queued);
+  refreshTables();
+  renderProfile();
+  renderRanking();
+}
+
+function renderWho() {
+  const me = state.me;
+  fill(
+    $("#who"),
+    h("span", { class: "avatar small", "aria-hidden": "true" }, me.name.slice(0, 1).toUpperCase()),
+    h(
+      "span",
+      { class: "who-name" },
+      me.name,
+      me.kind === "guest" ? h("span", { class: "badge" }, "convidado") : null,
+    ),
+    h(
+      "button",
+      {
+        class: "btn btn-ghost btn-small",
+        type: "button",
+        onclick: async () => {
+          await api.logout().catch(() => {});
+          location.assign("/");
+        },
+      },
+      "Sair",
+    ),
+  );
+}
+
+function renderResume(tables) {
+  const box = $("#resume");
+  if (!tables || !tables.length) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  fill(
+    box,
+    h("span", {}, "Você tem uma partida em andamento."),
+    h("a", { class: "btn btn-primary", href: `mesa.html?id=${encodeURIComponent(tables[0])}` }, "Voltar para a mesa"),
+  );
+}
+
+// ---------------------------------------------------------------------- entry forms
+
+function bindEntry() {
+  const tabs = ["guest", "login", "register"];
+  for (const name of tabs) {
+    $(`#tab-${name}`).addEventListener("click", () => {
+      for (const other of tabs) {
+        $(`#tab-${other}`).setAttribute("aria-selected", String(other === name));
+        $(`#form-${other}`).hidden = other !== name;
+      }
+      $(`#form-${name} input`).focus();
+    });
+  }
+  onSubmit("#form-guest", "#guest-error", async () => {
+    const name = $("#guest-name").value.trim();
+    if (name.length < 3) throw new Error("Escolha um apelido de 3 a 20 letras.");
+    await api.guest(name);
+    savePrefs({ name });
+  });
+  onSubmit("#form-login", "#login-error", async () => {
+    await api.login($("#login-name").value.trim(), $("#login-password").value);
+  });
+  onSubmit("#form-register", "#register-error", async () => {
+    await api.register($("#register-name").value.trim(), $("#register-password").value);
+  });
+}
+
+function onSubmit(formSel, errorSel, action) {
+  const form = $(formSel);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const button = form.querySelector("button[type=submit]");
+    $(errorSel).textContent = "";
+    button.disabled = true;
+    try {
+      await action();
+      await afterSignIn();
+    } catch (e) {
+      $(errorSel).textContent = e.message;
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
+// ---------------------------------------------------------------------- play now and ranked
+
+function renderPlay() {
+  const chosen = prefs().ruleset || "duplas-pontos";
+  fill(
+    $("#rs-list"),
+    ...state.rulesets.map((rs) =>
+      h(
+        "label",
+        { class: "rs-option" },
+        h("input", {
+          type: "radio",
+          name: "ruleset",
+          value: rs.name,
+          checked: rs.name === chosen,
+          "aria-label": `${W.rulesetName(rs.name)}, ${rs.seats === 4 ? "2 contra 2" : "1 contra 1"}`,
+          "aria-describedby": `rs-desc-${rs.name}`,
+          onchange: () => savePrefs({ ruleset: rs.name }),
+        }),
+        h(
+          "span",
+          { class: "rs-text", "aria-hidden": "true" },
+          h(
+            "span",
+            { class: "rs-name" },
+            W.rulesetName(rs.name),
+            h("span", { class: "rs-seats" }, rs.seats === 4 ? "2 contra 2" : "1 contra 1"),
+          ),
+          h("span", { class: "rs-desc", id: `rs-desc-${rs.name}` }, rs.description),
+        ),
+      ),
+    ),
+  );
+  const level = prefs().bot || "medium";
+  fill(
+    $("#bot-level"),
+    ...state.bots.map((b) => h("option", { value: b, selected: b === level }, W.botLevelName(b))),
+  );
+}
+
+function chosenRuleset() {
+  const input = document.querySelector("input[name=ruleset]:checked");
+  return input ? input.value : "duplas-pontos";
+}
+
+function bindHome() {
+  $("#bot-level").addEventListener("change", (ev) => savePrefs({ bot: ev.target.value }));
+  $("#btn-casual").addEventListener("click", async (ev) => {
+    const button = ev.currentTarget;
+    button.disabled = true;
+    const seed = randomSeed();
+    try {
+      const r = await api.casual(chosenRuleset(), $("#bot-level").value, seed);
+      api.rememberSeed(r.id, seed);
+      location.assign(`mesa.html?id=${encodeURIComponent(r.id)}`);
+    } catch (e) {
+      toast(e.message, "error");
+      button.disabled = false;
+    }
+  });
+  $("#btn-ranked").addEventListener("click", enterQueue);
+  $("#btn-unqueue").addEventListener("click", async () => {
+    await api.leaveRanked().catch(() => {});
+    hideQueue();
+  });
+  $("#btn-refresh").addEventListener("click", refreshTables);
+  $("#friends-ruleset").addEventListener("change", renderFriendsDetails);
+  $("#friends-form").addEventListener("submit", createFriends);
+  $("#rank-duplas").addEventListener("click", () => {
+    state.rankFamily = "duplas";
+    renderRanking();
+  });
+  $("#rank-mano").addEventListener("click", () => {
+    state.rankFamily = "mano";
+    renderRanking();
+  });
+  $("#upgrade-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    $("#upgrade-error").textContent = "";
+    try {
+      const r = await api.register(state.me.name, $("#upgrade-password").value);
+      state.me = r.player;
+      renderWho();
+      renderProfile();
+      toast("Conta criada! O seu apelido agora é seu.", "ok");
+    } catch (e) {
+      $("#upgrade-error").textContent = e.message;
+    }
+  });
+}
+
+async function enterQueue() {
+  const ruleset = chosenRuleset();
+  const seed = randomSeed();
+  openLobbySocket();
+  try {
+    const r = await api.ranked(ruleset, seed);
+    if (r.status === "matched") {
+      api.rememberSeed(r.id, seed);
+      location.assign(`mesa.html?id=${encodeURIComponent(r.id)}`);
+      return;
+    }
+    showQueue(ruleset);
+  } catch (e) {
+    toast(e.message, "error");
+  }
+}
+
+function showQueue(ruleset) {
+  openLobbySocket();
+  $("#queue").hidden = false;
+  $("#ranked-box").hidden = true;
+  $("#queue-title").textContent = `Procurando adversários · ${W.rulesetName(ruleset)}`;
+  state.queuedAt = Date.now();
+  clearInterval(state.queueTimer);
+  const update = () => {
+    const secs = Math.floor((Date.now() - state.queuedAt) / 1000);
+    $("#queue-time").textContent = `Na fila há ${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}`;
+  };
+  update();
+  state.queueTimer = setInterval(update, 1000);
+}
+
+function hideQueue() {
+  $("#queue").hidden = true;
+  $("#ranked-box").hidden = false;
+  clearInterval(state.queueTimer);
+}
+
+/** The lobby listens on the socket for "matched" (a ranked table found for this player). */
+function openLobbySocket() {
+  if (state.socket) return;
+  state.socket = new Socket({
+    onFrame: (type, data) => {
+      if (type === "matched") location.assign(`mesa.html?id=${encodeURIComponent(data.match)}`);
+    },
+  });
+  state.socket.connect();
+}
+
+// ---------------------------------------------------------------------- friends' table
+
+function renderFriends() {
+  const chosen = prefs().friendsRuleset || "duplas-pontos";
+  fill(
+    $("#friends-ruleset"),
+    ...state.rulesets.map((rs) =>
+      h("option", { value: rs.name, selected: rs.name === chosen }, `${W.rulesetName(rs.name)} (${rs.seats === 4 ? "2 contra 2" : "1 contra 1"})`),
+    ),
+  );
+  renderFriendsDetails();
+}
+
+function renderFriendsDetails() {
+  const name = $("#friends-ruleset").value;
+  savePrefs({ friendsRuleset: name });
+  const rs = state.rulesets.find((r) => r.name === name);
+  if (!rs) return;
+  const fields = Object.entries(rs.options).map(([key, value]) => optionField(name, key, value));
+  fill($("#friends-options"), ...fields);
+  const seats = [];
+  const labels =
+    rs.seats === 4
+      ? ["Você", "Adversário à sua esquerda", "Parceiro, na sua frente", "Adversário à sua direita"]
+      : ["Você", "Adversário"];
+  for (let seat = 1; seat < rs.seats; seat++) {
+    const id = `seat-${seat}`;
+    seats.push(
+      h(
+        "div",
+        { class: "field" },
+        h("label", { for: id }, labels[seat]),
+        h(
+          "select",
+          { id, dataset: { seat } },
+          h("option", { value: "open" }, "Amigo (pelo convite)"),
+          ...state.bots.map((b) => h("option", { value: `bot:${b}`, selected: b === "medium" && seat !== 2 }, `Bot ${W.botLevelName(b)}`)),
+        ),
+      ),
+    );
+  }
+  fill($("#friends-seats"), ...seats);
+}
+
+function optionField(ruleset, key, value) {
+  const meta = W.OPTIONS[key] || { label: key };
+  const id = `opt-${key}`;
+  if (typeof value === "boolean") {
+    return h(
+      "label",
+      { class: "field-check", for: id },
+      h("input", { type: "checkbox", id, checked: value, dataset: { option: key, kind: "bool" } }),
+      meta.label,
+    );
+  }
+  const choices = key === "target" ? W.TARGETS[ruleset] : meta.choices;
+  if (choices) {
+    return h(
+      "div",
+      { class: "field" },
+      h("label", { for: id }, meta.label),
+      h(
+        "select",
+        { id, dataset: { option: key, kind: "int" } },
+        ...choices.map((c) => h("option", { value: c, selected: c === value }, String(c))),
+      ),
+    );
+  }
+  return h(
+    "div",
+    { class: "field" },
+    h("label", { for: id }, meta.label),
+    h("input", { id, type: "number", min: 1, max: 1000, step: 1, value, inputmode: "numeric", dataset: { option: key, kind: "int" } }),
+  );
+}
+
+async function createFriends(ev) {
+  ev.preventDefault();
+  const button = ev.target.querySelector("button[type=submit]");
+  $("#friends-error").textContent = "";
+  const ruleset = $("#friends-ruleset").value;
+  const options = {};
+  for (const el of document.querySelectorAll("#friends-options [data-option]")) {
+    options[el.dataset.option] = el.dataset.kind === "bool" ? el.checked : Number(el.value);
+  }
+  const seats = ["me", ...[...document.querySelectorAll("#friends-seats select")].map((s) => s.value)];
+  const seed = randomSeed();
+  button.disabled = true;
+  try {
+    const r = await api.friendsTable(ruleset, options, seats, Number($("#friends-time").value), seed);
+    api.rememberSeed(r.id, seed);
+    location.assign(`mesa.html?id=${encodeURIComponent(r.id)}`);
+  } catch (e) {
+    $("#friends-error").textContent = e.message;
+    button.disabled = false;
+  }
+}
+
+// ---------------------------------------------------------------------- tables
+
+const MODES = { casual: "casual", ranked: "ranqueada", friends: "amigos", bots: "só bots" };
+
+function playersText(names) {
+  return names.map((n, i) => (W.botLevelOf(n) ? W.seatName({ bot: true }, i) : n || "vago")).join(", ");
+}
+
+async function refreshTables() {
+  let data;
+  try {
+    data = await api.matches();
+  } catch (e) {
+    toast(e.message, "error");
+    return;
+  }
+  const live = data.live.map((t) =>
+    h(
+      "li",
+      { class: "table-item" },
+      h(
+        "div",
+        { class: "table-text" },
+        h("strong", {}, W.rulesetName(t.ruleset)),
+        h("span", { class: "muted small" }, `${MODES[t.mode] ?? t.mode} · ${playersText(t.players)}`),
+        t.score ? h("span", { class: "small" }, `Placar ${t.score.join(" × ")}`) : null,
+      ),
+      t.mode === "casual" && t.status === "waiting" && t.open_seats > 0
+        ? h(
+            "button",
+            {
+              class: "btn btn-primary btn-small",
+              type: "button",
+              onclick: () => sitCasual(t.ruleset),
+              "aria-label": `Sentar na mesa de ${W.rulesetName(t.ruleset)}`,
+            },
+            "Sentar",
+          )
+        : h(
+            "a",
+            {
+              class: "btn btn-ghost btn-small",
+              href: `mesa.html?id=${encodeURIComponent(t.id)}`,
+              "aria-label": `Assistir à mesa de ${W.rulesetName(t.ruleset)}: ${playersText(t.players)}`,
+            },
+            "Assistir",
+          ),
+    ),
+  );
+  fill($("#live-list"), ...(live.length ? live : [h("li", { class: "muted" }, "Nenhuma mesa no ar agora. Que tal abrir uma?")]));
+  const done = data.finished.slice(0, 8).map((m) =>
+    h(
+      "li",
+      { class: "table-item" },
+      h(
+        "div",
+        { class: "table-text" },
+        h("strong", {}, W.rulesetName(m.ruleset)),
+        h("span", { class: "muted small" }, `${MODES[m.mode] ?? m.mode} · ${playersText((m.seats || []).map((s) => (s ? s.name : "")))}`),
+        m.score ? h("span", { class: "small" }, `Placar final ${m.score.join(" × ")}`) : null,
+      ),
+      h(
+        "a",
+        {
+          class: "btn btn-ghost btn-small",
+          href: `replay.html?id=${encodeURIComponent(m.id)}`,
+          "aria-label": `Ver o replay da partida de ${W.rulesetName(m.ruleset)}`,
+        },
+        "Replay",
+      ),
+    ),
+  );
+  fill($("#done-list"), ...(done.length ? done : [h("li", { class: "muted" }, "Nenhuma partida terminada ainda.")]));
+}
+
+async function sitCasual(ruleset) {
+  const seed = randomSeed();
+  try {
+    const r = await api.casual(ruleset, $("#bot-level").value, seed);
+    api.rememberSeed(r.id, seed);
+    location.assign(`mesa.html?id=${encodeURIComponent(r.id)}`);
+  } catch (e) {
+    toast(e.message, "error");
+  }
+}
+
+// ---------------------------------------------------------------------- profile and ranking
+
+async function renderProfile() {
+  const host = $("#profile");
+  $("#upgrade").hidden = state.me.kind !== "guest";
+  let p;
+  try {
+    p = await api.player(state.me.name);
+  } catch (e) {
+    fill(host, h("p", { class: "muted" }, e.message));
+    return;
+  }
+  const families = [
+    ["duplas", "Duplas"],
+    ["mano", "1 contra 1"],
+  ];
+  const ratings = h(
+    "div",
+    { class: "ratings" },
+    ...families.map(([key, label]) => {
+      const r = p.ratings[key];
+      return h(
+        "div",
+        { class: "rating-box" },
+        h("span", { class: "rating-label" }, label),
+        h("strong", { class: "rating-value" }, r ? dec(r.rating) : "–"),
+        h("span", { class: "muted small" }, r ? `${num(r.games)} ranqueadas · ${num(r.wins)} vitórias` : "sem ranqueadas ainda"),
+      );
+    }),
+  );
+  const games = p.history.map((g) => {
+    const n = W.RULESETS[g.ruleset]?.seats ?? 2;
+    const won = g.result ? g.result.winner === W.teamOf(g.seat, n) : null;
+    const change = g.rating_after !== null && g.rating_before !== null ? g.rating_after - g.rating_before : null;
+    return h(
+      "li",
+      { class: "table-item" },
+      h("span", { class: `result-dot ${won ? "won" : "lost"}`, "aria-hidden": "true" }),
+      h(
+        "div",
+        { class: "table-text" },
+        h("strong", {}, `${won ? "Vitória" : "Derrota"} · ${W.rulesetName(g.ruleset)}`),
+        h(
+          "span",
+          { class: "muted small" },
+          `${MODES[g.mode] ?? g.mode}${g.score ? ` · ${g.score.join(" × ")}` : ""}${change !== null ? ` · ranking ${signed(change)}` : ""}`,
+        ),
+      ),
+      h(
+        "a",
+        { class: "btn btn-ghost btn-small", href: `replay.html?id=${encodeURIComponent(g.id)}`, "aria-label": `Ver o replay: ${W.rulesetName(g.ruleset)}` },
+        "Replay",
+      ),
+    );
+  });
+  fill(
+    host,
+    ratings,
+    h("h3", { class: "sub" }, "Últimas partidas"),
+    h("ul", { class: "table-list" }, ...(games.length ? games : [h("li", { class: "muted" }, "Nenhuma partida terminada ainda.")])),
+  );
+}
+
+async function renderRanking() {
+  $("#rank-duplas").setAttribute("aria-selected", String(state.rankFamily === "duplas"));
+  $("#rank-mano").setAttribute("aria-selected", String(state.rankFamily === "mano"));
+  let data;
+  try {
+    data = await api.leaderboard(state.rankFamily);
+  } catch (e) {
+    fill($("#ranking"), h("li", { class: "muted" }, e.message));
+    return;
+  }
+  const rows = data.players.slice(0, 10).map((p, i) =>
+    h(
+      "li",
+      { class: `rank-row ${state.me && p.name === state.me.name ? "me" : ""}` },
+      h("span", { class: "rank-pos" }, `${i + 1}º`),
+      h("span", { class: "rank-name" }, p.name),
+      h("span", { class: "rank-value" }, dec(p.rating)),
+      h("span", { class: "muted small" }, `${num(p.wins)}/${num(p.games)}`),
+    ),
+  );
+  fill($("#ranking"), ...(rows.length ? rows : [h("li", { class: "muted" }, "Ninguém jogou ranqueada ainda. Seja o primeiro!")]));
+}
+
+main();

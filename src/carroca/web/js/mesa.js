@@ -1,0 +1,1260 @@
+// The table page (mesa.html?id=MATCH, or mesa.html?convite=CODE to sit at a friends' table).
+//
+// Everything shown comes from the server's "state" frames: the table, the seat's view of the
+// match and the clock. The page only sends "join", "move", "chat" and "mute".
+
+import * as api from "./api.js";
+import { Board } from "./board.js";
+import { $, copyText, dec, fill, h, param, randomSeed, signed, toast } from "./dom.js";
+import { diff } from "./events.js";
+import { seatPlaces } from "./layout.js";
+import { Socket } from "./socket.js";
+import { backSVG, tileSVG } from "./tiles.js";
+import * as W from "./words.js";
+
+const app = $("#app");
+const ctx = {
+  matchId: null,
+  me: null,
+  socket: null,
+  board: null,
+  state: null,
+  places: [],
+  names: [],
+  busy: null, // {id, version} of the move waiting for its answer
+  selected: null, // the tile touched that fits several ends
+  clock: null, // {seat, seconds, deadline} on the performance.now() scale
+  hands: new Map(), // deal_index -> [{team, points, reason, seat}] scored in that hand
+  live: [], // points of the current hand, as they happen
+  muted: new Set(),
+  unread: 0,
+  summaryTimer: null,
+  hintTimer: null,
+  bannerQueue: [],
+  bannerBusy: false,
+  shownEnd: false,
+};
+
+const QUICK = [
+  "Boa jogada!",
+  "Valeu, parceiro!",
+  "Segura essa!",
+  "Que sorte, hein?",
+  "Bora!",
+  "Foi mal!",
+  "Boa partida!",
+  "Obrigado!",
+];
+
+// ---------------------------------------------------------------------- start
+
+async function main() {
+  let id = param("id");
+  const invite = param("convite");
+  let who;
+  try {
+    who = await api.me();
+  } catch (e) {
+    showFatal(e.message);
+    return;
+  }
+  if (!who) {
+    const back = invite ? `convite=${encodeURIComponent(invite)}` :
+      `proximo=${encodeURIComponent(location.pathname + location.search)}`;
+    location.replace(`/?${back}`);
+    return;
+  }
+  ctx.me = who.player;
+  if (invite && !id) {
+    const seed = randomSeed();
+    try {
+      const joined = await api.joinInvite(invite, seed);
+      api.rememberSeed(joined.id, seed);
+      id = joined.id;
+      history.replaceState(null, "", `mesa.html?id=${encodeURIComponent(id)}`);
+    } catch (e) {
+      showFatal(e.message, true);
+      return;
+    }
+  }
+  if (!id) {
+    showFatal("Nenhuma mesa indicada no endereço.", true);
+    return;
+  }
+  ctx.matchId = id;
+  ctx.board = new Board($("#board"), { label: "Pedras na mesa" });
+  bindUi();
+  ctx.socket = new Socket({
+    onHello: () => {
+      ctx.connects = (ctx.connects ?? 0) + 1;
+      ctx.busy = null; // a move lost with the old connection can be made again
+      app.dataset.connects = String(ctx.connects);
+      const seed = api.seedFor(id);
+      ctx.socket.send("join", seed ? { match: id, client_seed: seed } : { match: id });
+      for (const seat of ctx.muted) ctx.socket.send("mute", { seat, muted: true });
+    },
+    onFrame,
+    onStatus: showConnection,
+    onUnauthorized: () => {
+      location.replace(`/?proximo=${encodeURIComponent(location.pathname + location.search)}`);
+    },
+  });
+  ctx.socket.connect();
+  setInterval(tick, 200);
+  // A handle for debugging and for the browser tests (e.g. dropping the connection).
+  window.carroca = { ctx, socket: ctx.socket };
+}
+
+function showFatal(message, withLobby = true) {
+  app.dataset.status = "error";
+  fill(
+    $("#overlay"),
+    h(
+      "div",
+      { class: "overlay-card", role: "alert" },
+      h("h2", {}, "Não deu para abrir a mesa"),
+      h("p", {}, message),
+      withLobby ? h("a", { class: "btn btn-primary", href: "/" }, "Voltar ao início") : null,
+    ),
+  );
+  $("#overlay").hidden = false;
+}
+
+// ---------------------------------------------------------------------- frames
+
+function onFrame(type, data) {
+  switch (type) {
+    case "state":
+      onState(data);
+      break;
+    case "ack":
+      // The state that the move made comes first; an ack without one (a repeated move)
+      // must not leave the hand locked.
+      if (ctx.busy && data.id === ctx.busy.id) {
+        ctx.busy = null;
+        if (ctx.state) renderPlay();
+      }
+      break;
+    case "error":
+      onError(data);
+      break;
+    case "chat":
+      onChat(data);
+      break;
+    case "muted":
+      ctx.muted = new Set(data.seats);
+      renderMutes();
+      break;
+    default:
+      break;
+  }
+}
+
+function onError(data) {
+  if (data.code === "not_found" && !ctx.state) {
+    showFinishedFromApi();
+    return;
+  }
+  if (ctx.busy && (data.id === undefined || data.id === ctx.busy.id)) {
+    ctx.busy = null;
+    ctx.selected = null;
+    renderPlay();
+  }
+  toast(data.message, "error");
+}
+
+async function showFinishedFromApi() {
+  let info;
+  try {
+    info = await api.match(ctx.matchId);
+  } catch {
+    showFatal("Partida não encontrada ou já encerrada.");
+    return;
+  }
+  if (info.status !== "finished") {
+    showFatal("Esta partida não está aberta neste servidor agora.");
+    return;
+  }
+  app.dataset.status = "finished";
+  app.dataset.ruleset = info.ruleset;
+  const names = info.players.map((p, i) => displayName(p, i));
+  const score = info.score || [0, 0];
+  const labels = info.players.length === 4 ? [`${names[0]} e ${names[2]}`, `${names[1]} e ${names[3]}`] : names;
+  fill(
+    $("#end-body"),
+    h("h2", { id: "end-title" }, "Partida encerrada"),
+    h("p", { class: "end-sub" }, W.rulesetName(info.ruleset)),
+    h("p", { class: "end-score" }, `${labels[0]} ${score[0]} × ${score[1]} ${labels[1]}`),
+    endLinks(),
+  );
+  $("#end-dialog").showModal();
+}
+
+function displayName(name, seat) {
+  const level = W.botLevelOf(name);
+  return level ? W.seatName({ bot: true }, seat) : name || "Lugar vago";
+}
+
+function onState(data) {
+  if (data.id !== ctx.matchId) return;
+  const prev = ctx.state;
+  ctx.state = data;
+  const first = !prev;
+  if (first || prev.players.some((p, i) => JSON.stringify(p) !== JSON.stringify(data.players[i]))) {
+    setupSeats();
+  }
+  if (ctx.busy && (data.version > ctx.busy.version || data.status !== "playing")) ctx.busy = null;
+  if (ctx.selected && prev && data.version !== prev.version) ctx.selected = null;
+  updateClock(prev, data);
+  const events = diff(prev, data);
+  if (first && data.view && data.view.last_hand) rememberHand(data.view.last_hand);
+  handleEvents(events);
+  render(events.some((e) => e.type === "step" && e.step.type === "play"));
+}
+
+/**
+ * The turn clock from the state's `clock`. A state that moves the turn to a person may come
+ * without it (sent before the clock is armed): then count down from the move, with the turn
+ * length seen last (20 s by default, 15 s for the cinco-carroças choice).
+ */
+function updateClock(prev, data) {
+  const v = data.view;
+  if (data.clock) {
+    if (v && v.phase === "play") ctx.turnSeconds = data.clock.seconds;
+    ctx.clock = {
+      seat: data.clock.seat,
+      seconds: data.clock.seconds,
+      deadline: performance.now() + data.clock.remaining_ms,
+    };
+    return;
+  }
+  const person = v && v.turn !== null && data.players[v.turn] && !data.players[v.turn].bot;
+  if (data.status !== "playing" || !person || (v.phase !== "play" && v.phase !== "choice")) {
+    ctx.clock = null;
+    return;
+  }
+  const moved = !prev || prev.version !== data.version;
+  if (moved || !ctx.clock || ctx.clock.seat !== v.turn) {
+    const seconds = v.phase === "choice" ? 15 : ctx.turnSeconds ?? 20;
+    ctx.clock = { seat: v.turn, seconds, deadline: performance.now() + seconds * 1000 };
+  }
+}
+
+// ---------------------------------------------------------------------- seats and names
+
+function setupSeats() {
+  const st = ctx.state;
+  const n = st.players.length;
+  ctx.places = seatPlaces(n, st.seat);
+  ctx.names = st.players.map((p, i) => (i === st.seat ? "Você" : W.seatName(p, i)));
+  app.dataset.seats = String(n);
+  app.dataset.seat = st.seat === null ? "" : String(st.seat);
+  app.dataset.ruleset = st.ruleset;
+  app.dataset.mode = st.mode;
+  app.classList.toggle("spectator", st.seat === null);
+  $("#ruleset-name").textContent = W.rulesetName(st.ruleset);
+  const opts = st.options || {};
+  $("#target").textContent = opts.target
+    ? `até ${opts.target}`
+    : opts.hands_to_win
+      ? `${opts.hands_to_win} mãos`
+      : "";
+  const labels = W.teamLabels(st);
+  labels.forEach((label, team) => {
+    $(`#score-label-${team}`).textContent = label;
+    const mine = st.seat !== null && W.teamOf(st.seat, n) === team;
+    $(`#score-box-${team}`).classList.toggle("score-us", mine);
+    $(`#score-box-${team}`).classList.toggle("score-them", st.seat !== null && !mine);
+  });
+  for (const place of ["top", "left", "right"]) $(`#seat-${place}`).hidden = true;
+  const chat = st.chat;
+  $("#btn-chat").hidden = !chat;
+  $("#tab-chat").hidden = !chat;
+  $("#btn-draw").hidden = !W.DRAWS.has(st.ruleset) || st.seat === null;
+  $("#btn-pass").hidden = st.seat === null;
+  renderFacts();
+  renderMutes();
+}
+
+function nameOf(seat) {
+  return ctx.names[seat] ?? `Lugar ${seat + 1}`;
+}
+
+/** "Nós", "Eles" (2v2), or the player's name or "Você" (1v1), for the team that scored. */
+function teamLabel(team) {
+  return ctx.state.players.length === 2 ? nameOf(team) : W.teamLabels(ctx.state)[team];
+}
+
+// ---------------------------------------------------------------------- rendering
+
+function render(animate = false) {
+  const st = ctx.state;
+  const v = st.view;
+  const myTurn = isMyTurn();
+  app.dataset.status = st.status;
+  app.dataset.version = String(st.version);
+  app.dataset.myTurn = String(myTurn && !ctx.busy);
+  app.dataset.busy = String(Boolean(ctx.busy));
+  app.dataset.phase = v ? v.phase : "none";
+  app.dataset.turn = v && v.turn !== null ? String(v.turn) : "";
+  renderScores();
+  renderSeatsLive();
+  renderBoard(animate);
+  renderPlay();
+  renderTableInfo();
+  renderOverlay();
+  renderFive();
+  renderEnd();
+  renderLog();
+  tick();
+}
+
+function isMyTurn() {
+  const st = ctx.state;
+  const v = st && st.view;
+  return Boolean(
+    v && st.status === "playing" && st.seat !== null && v.turn === st.seat && v.legal.length > 0,
+  );
+}
+
+function renderScores() {
+  const v = ctx.state.view;
+  const score = v ? v.score : [0, 0];
+  score.forEach((points, team) => {
+    const el = $(`#score-${team}`);
+    if (el.textContent !== String(points)) {
+      el.textContent = String(points);
+      el.classList.remove("bump");
+      void el.offsetWidth;
+      el.classList.add("bump");
+    }
+    $(`#score-box-${team}`).setAttribute("aria-label", `${teamLabel(team)}: ${points} pontos`);
+  });
+}
+
+function renderSeatsLive() {
+  const st = ctx.state;
+  const v = st.view;
+  const n = st.players.length;
+  for (let seat = 0; seat < n; seat++) {
+    const place = ctx.places[seat];
+    const el = $(`#seat-${place}`);
+    if (!el) continue;
+    el.hidden = false;
+    const player = st.players[seat];
+    const count = v && v.hand_sizes.length ? v.hand_sizes[seat] : null;
+    const turn = Boolean(v && v.turn === seat && st.status === "playing");
+    const team = W.teamOf(seat, n);
+    const mine = st.seat !== null && W.teamOf(st.seat, n) === team;
+    el.dataset.seat = String(seat);
+    el.dataset.turn = String(turn);
+    el.classList.toggle("team-us", st.seat !== null && mine);
+    el.classList.toggle("team-them", st.seat !== null && !mine);
+    el.classList.toggle("offline", Boolean(player && !player.connected));
+    const name = nameOf(seat);
+    const badges = [];
+    if (player && player.bot) badges.push(h("span", { class: "badge" }, "bot"));
+    if (player && !player.connected) badges.push(h("span", { class: "badge badge-warn" }, "fora"));
+    if (n === 4 && st.seat !== null && seat === (st.seat + 2) % 4) {
+      badges.push(h("span", { class: "badge badge-partner" }, "parceiro"));
+    }
+    const isMe = place === "bottom" && st.seat !== null;
+    const label = `${isMe ? "Você" : name}${count !== null ? `, ${count} ${count === 1 ? "pedra" : "pedras"}` : ""}${turn ? ", na vez" : ""}`;
+    const backs = h("div", { class: "backs", "aria-hidden": "true" });
+    if (!isMe && count) {
+      const horizontal = place === "left" || place === "right";
+      for (let i = 0; i < Math.min(count, 10); i++) backs.append(backSVG({ horizontal }));
+    }
+    fill(
+      el,
+      h(
+        "div",
+        { class: "seat-card", role: "group", "aria-label": label },
+        h(
+          "div",
+          { class: "avatar", "aria-hidden": "true" },
+          player ? (isMe ? ctx.me.name : name).slice(0, 1).toUpperCase() : "?",
+        ),
+        h(
+          "div",
+          { class: "seat-text" },
+          h("span", { class: "seat-name" }, isMe ? "Você" : name, ...badges),
+          count !== null && !isMe
+            ? h("span", { class: "seat-count" }, `${count} ${count === 1 ? "pedra" : "pedras"}`)
+            : null,
+        ),
+        h("span", { class: "bubble", id: `bubble-${seat}`, "aria-hidden": "true" }),
+      ),
+      isMe ? null : backs,
+    );
+  }
+}
+
+function legalByTile() {
+  const v = ctx.state.view;
+  const map = new Map();
+  if (!v || !isMyTurn()) return map;
+  for (const action of v.legal) {
+    if (action === "pass" || action === "draw" || action.startsWith("five-doubles")) continue;
+    const [tile, end] = action.split(":");
+    if (!map.has(tile)) map.set(tile, []);
+    map.get(tile).push(end ?? null);
+  }
+  return map;
+}
+
+function renderBoard(animate) {
+  const st = ctx.state;
+  const v = st.view;
+  const plays = v ? v.table : [];
+  const spinner = W.SPINNER.has(st.ruleset);
+  let choice = null;
+  if (ctx.selected) {
+    const ends = legalByTile().get(ctx.selected) || [];
+    choice = { tile: ctx.selected, ends: ends.filter(Boolean), onChoose: chooseEnd };
+  }
+  ctx.board.render({ plays, spinner, choice, animate });
+  const ends = v ? v.ends : {};
+  const endText = Object.entries(ends)
+    .map(([end, value]) => `${W.END_NAMES[end]} ${value}`)
+    .join(", ");
+  ctx.board.svg.setAttribute(
+    "aria-label",
+    plays.length
+      ? `Mesa com ${plays.length} ${plays.length === 1 ? "pedra" : "pedras"}; pontas abertas: ${endText}`
+      : "Mesa vazia",
+  );
+  const empty = $("#board-empty");
+  if (!plays.length && st.status === "playing" && v && v.phase !== "over") {
+    empty.hidden = false;
+    empty.textContent =
+      v.phase === "choice"
+        ? "Cinco carroças na mão de alguém: esperando a escolha."
+        : v.turn === st.seat
+          ? "A saída é sua!"
+          : `Saída de ${nameOf(v.turn)}.`;
+  } else {
+    empty.hidden = true;
+  }
+}
+
+function renderPlay() {
+  const st = ctx.state;
+  const v = st.view;
+  const hand = $("#hand");
+  const myTurn = isMyTurn();
+  const legal = legalByTile();
+  const busy = Boolean(ctx.busy);
+  app.dataset.myTurn = String(myTurn && !busy);
+  app.dataset.busy = String(busy);
+  const previous = new Set([...hand.querySelectorAll("[data-tile]")].map((b) => b.dataset.tile));
+  const tiles = v && st.seat !== null ? v.hand : [];
+  const buttons = tiles.map((tile) => {
+    const fits = myTurn && legal.has(tile);
+    const locked = busy || (ctx.selected !== null && ctx.selected !== tile);
+    const classes = ["hand-tile"];
+    if (fits && !locked) classes.push("lit");
+    if (myTurn && !fits) classes.push("dim");
+    if (ctx.selected === tile) classes.push("selected");
+    if (previous.size && !previous.has(tile)) classes.push("drawn");
+    return h(
+      "button",
+      {
+        type: "button",
+        class: classes.join(" "),
+        dataset: { tile, legal: String(fits) },
+        "aria-label": W.tileName(tile),
+        "aria-disabled": String(!fits || locked),
+        onclick: () => onTile(tile),
+      },
+      tileSVG(tile),
+    );
+  });
+  fill(hand, ...buttons);
+  hand.classList.toggle("my-turn", myTurn);
+
+  $(".actions").hidden = st.status !== "playing" || st.seat === null;
+  const pass = $("#btn-pass");
+  const canPass = myTurn && !busy && v.legal.length === 1 && v.legal[0] === "pass";
+  pass.setAttribute("aria-disabled", String(!canPass));
+  pass.dataset.legal = String(canPass);
+  pass.classList.toggle("lit", canPass);
+
+  const draw = $("#btn-draw");
+  const canDraw = myTurn && !busy && v.legal.includes("draw");
+  draw.setAttribute("aria-disabled", String(!canDraw));
+  draw.dataset.legal = String(canDraw);
+  draw.classList.toggle("lit", canDraw);
+  const left = v ? v.boneyard : 0;
+  fill(draw, "Comprar", h("span", { class: "btn-count" }, String(left)));
+  draw.setAttribute("aria-label", `Comprar do monte (${left} ${left === 1 ? "pedra" : "pedras"})`);
+
+  renderTurnMessage();
+}
+
+function renderTurnMessage() {
+  const el = $("#turn-msg");
+  if (ctx.hintTimer) return; // a hint is showing
+  el.classList.remove("hint");
+  el.textContent = turnMessage();
+}
+
+function turnMessage() {
+  const st = ctx.state;
+  const v = st.view;
+  if (st.status === "waiting") return "Esperando jogadores…";
+  if (st.status === "finished") return "Partida encerrada.";
+  if (!v) return "";
+  if (st.seat === null) return v.turn !== null ? `Vez de ${nameOf(v.turn)}. Você está assistindo.` : "Você está assistindo.";
+  if (ctx.busy) return "Jogada enviada…";
+  if (isMyTurn()) {
+    if (v.phase === "choice") return "Cinco carroças! Escolha: pontos ou embaralhar.";
+    if (ctx.selected) return "Escolha a ponta: toque num dos lugares acesos na mesa.";
+    if (v.legal.length === 1 && v.legal[0] === "pass") return "Nenhuma pedra encaixa: toque em Passo.";
+    if (v.legal.includes("draw")) return "Nenhuma pedra encaixa: compre do monte.";
+    if (!v.table.length) return "Sua vez: faça a saída!";
+    return "Sua vez! Toque numa pedra acesa.";
+  }
+  if (v.turn === null) return "";
+  const player = st.players[v.turn];
+  return player && player.bot ? `${nameOf(v.turn)} está pensando…` : `Vez de ${nameOf(v.turn)}.`;
+}
+
+function hint(text) {
+  const el = $("#turn-msg");
+  clearTimeout(ctx.hintTimer);
+  el.textContent = text;
+  el.classList.add("hint");
+  ctx.hintTimer = setTimeout(() => {
+    ctx.hintTimer = null;
+    if (ctx.state) renderTurnMessage();
+  }, 2600);
+}
+
+function renderTableInfo() {
+  const st = ctx.state;
+  const v = st.view;
+  const parts = [];
+  if (v && v.phase !== "over" && v.table.length) {
+    if (st.ruleset === "duplas-pontos" || st.ruleset === "pontos") {
+      const count = v.table_count;
+      const scores = count > 0 && count % 5 === 0;
+      parts.push(
+        h(
+          "span",
+          { class: `chip ${scores ? "chip-hot" : ""}`, title: "Soma das pontas" },
+          "Mesa ",
+          h("strong", {}, String(count)),
+        ),
+      );
+    }
+    const ends = Object.values(v.ends);
+    if (ends.length) {
+      parts.push(h("span", { class: "chip" }, "Pontas ", h("strong", {}, ends.join(" · "))));
+    }
+  }
+  if (v && W.DRAWS.has(st.ruleset) && v.phase !== "over") {
+    parts.push(h("span", { class: "chip", title: "Pedras no monte (dorme)" }, "Monte ", h("strong", {}, String(v.boneyard))));
+  }
+  fill($("#table-info"), ...parts);
+}
+
+// ---------------------------------------------------------------------- playing
+
+function onTile(tile) {
+  const st = ctx.state;
+  if (!st) return;
+  if (ctx.selected) {
+    if (tile !== ctx.selected) hint("Pedra tocada é pedra jogada: escolha a ponta na mesa.");
+    return;
+  }
+  if (st.status !== "playing" || st.seat === null) return;
+  if (!isMyTurn()) {
+    hint(`Espere a sua vez: agora é a vez de ${nameOf(st.view.turn)}.`);
+    return;
+  }
+  if (ctx.busy) return;
+  const ends = legalByTile().get(tile);
+  if (!ends) {
+    const v = st.view;
+    hint(
+      v.phase === "choice"
+        ? "Primeiro escolha: pontos ou embaralhar."
+        : "Essa pedra não encaixa em nenhuma ponta.",
+    );
+    const btn = $(`#hand [data-tile="${tile}"]`);
+    if (btn) {
+      btn.classList.remove("shake");
+      void btn.offsetWidth;
+      btn.classList.add("shake");
+    }
+    return;
+  }
+  closeSummary();
+  if (ends.length === 1) {
+    send(ends[0] ? `${tile}:${ends[0]}` : tile);
+    return;
+  }
+  ctx.selected = tile;
+  renderBoard(false);
+  renderPlay();
+  const ghost = ctx.board.firstGhost();
+  if (ghost) ghost.focus({ preventScroll: true });
+}
+
+function chooseEnd(end) {
+  const tile = ctx.selected;
+  if (!tile) return;
+  send(`${tile}:${end}`);
+}
+
+function nextMoveId() {
+  // Ids only grow for a seat, across reloads and devices: seconds since 2024, or one more than
+  // the last id this browser used at this table.
+  const key = `carroca:move:${ctx.matchId}`;
+  let last = -1;
+  try {
+    last = Number(localStorage.getItem(key) ?? -1);
+  } catch {
+    last = ctx.lastMoveId ?? -1;
+  }
+  const base = Math.floor((Date.now() - Date.UTC(2024, 0, 1)) / 1000);
+  const id = Math.max(last + 1, (ctx.lastMoveId ?? -1) + 1, base);
+  ctx.lastMoveId = id;
+  try {
+    localStorage.setItem(key, String(id));
+  } catch {
+    /* private mode */
+  }
+  return id;
+}
+
+function send(action) {
+  const st = ctx.state;
+  if (ctx.busy || !st) return;
+  const id = nextMoveId();
+  if (!ctx.socket.send("move", { id, action })) {
+    toast("Sem conexão: a jogada não foi enviada. Reconectando…", "error");
+    return;
+  }
+  ctx.busy = { id, version: st.version };
+  ctx.selected = null;
+  renderBoard(false);
+  renderPlay();
+}
+
+// ---------------------------------------------------------------------- events
+
+function handleEvents(events) {
+  const st = ctx.state;
+  const scored = (reason) => events.find((e) => e.type === "score" && e.reason === reason);
+  const to = (team) => (teamLabel(team) === "Você" ? "você" : teamLabel(team));
+  const gain = (e) => (e ? ` · +${e.points} para ${to(e.team)}` : "");
+  for (const ev of events) {
+    if (ev.type === "step") {
+      const { step } = ev;
+      if (step.type === "pass") {
+        bubble(step.seat, "Passo");
+        const who = step.seat === st.seat ? "Você passou" : `${nameOf(step.seat)} passou`;
+        const opening = ev.index === 0 && st.ruleset === "duplas-pontos";
+        const points = gain(scored(opening ? "saida-passada" : "passe"));
+        banner(opening ? "Saída passada" : "Passe!", who + points, "pass");
+      } else if (step.type === "draw") {
+        bubble(step.seat, "Comprou");
+      } else if (step.type === "five-doubles") {
+        banner("Cinco carroças!", step.choice === "redeal" ? "Embaralhar de novo" : "Ficou com os pontos", "big");
+      }
+    } else if (ev.type === "galo") {
+      const who = ev.seat === st.seat ? "Você joga de novo" : `${nameOf(ev.seat)} joga de novo`;
+      banner("Galo!", who + gain(scored("galo")), "big");
+    } else if (ev.type === "score") {
+      ctx.live.push(ev);
+      // passe, saída passada and galo points are announced with their pass
+      if (ev.reason === "mesa") {
+        banner(`+${ev.points}`, `pontos na mesa para ${to(ev.team)}`, "points");
+      }
+    } else if (ev.type === "hand-end") {
+      rememberHand(ev.hand);
+      ctx.live = [];
+      const names = st.players.map((_, i) => nameOf(i));
+      const end = ev.hand.end;
+      const title = W.handEndTitle(end, names, st.ruleset);
+      banner(title, end.kind === "fechado" ? "Ninguém mais tem jogo" : "", "big");
+      if (st.status !== "finished") showSummary(ev.hand);
+    } else if (ev.type === "match-end") {
+      if (ev.result.pneu) banner("Pneu!", W.zeroText(teamLabel(1 - ev.result.winner)), "big");
+    }
+  }
+}
+
+function rememberHand(hand) {
+  ctx.hands.set(
+    hand.deal_index,
+    hand.events.map((e) => ({ team: e.team, points: e.points, reason: e.reason })),
+  );
+}
+
+function bubble(seat, text) {
+  const el = document.getElementById(`bubble-${seat}`);
+  if (!el) return;
+  el.textContent = text;
+  el.classList.remove("show");
+  void el.offsetWidth;
+  el.classList.add("show");
+}
+
+function banner(title, sub = "", kind = "") {
+  // Every announcement also goes to a list that screen readers read (banners fade away).
+  const log = $("#announcements");
+  log.append(h("li", {}, sub ? `${title} ${sub}` : title));
+  while (log.children.length > 30) log.firstElementChild.remove();
+  ctx.bannerQueue.push({ title, sub, kind });
+  if (ctx.bannerQueue.length > 3) ctx.bannerQueue.splice(0, ctx.bannerQueue.length - 3);
+  if (!ctx.bannerBusy) nextBanner();
+}
+
+function nextBanner() {
+  const item = ctx.bannerQueue.shift();
+  const host = $("#banner-host");
+  if (!item) {
+    ctx.bannerBusy = false;
+    return;
+  }
+  ctx.bannerBusy = true;
+  const el = h(
+    "div",
+    { class: `banner banner-${item.kind || "info"}`, "data-testid": "banner" },
+    h("strong", {}, item.title),
+    item.sub ? h("span", {}, item.sub) : null,
+  );
+  host.replaceChildren(el);
+  const ms = item.kind === "points" ? 1100 : 1600;
+  setTimeout(() => {
+    el.classList.add("banner-out");
+    setTimeout(() => {
+      el.remove();
+      nextBanner();
+    }, 220);
+  }, ms);
+}
+
+// ---------------------------------------------------------------------- overlays
+
+function renderOverlay() {
+  const st = ctx.state;
+  const overlay = $("#overlay");
+  if (st.status === "waiting") {
+    overlay.hidden = false;
+    overlay.dataset.kind = "waiting";
+    fill(overlay, waitingCard());
+    return;
+  }
+  if (overlay.dataset.kind === "waiting") {
+    overlay.hidden = true;
+    overlay.dataset.kind = "";
+    overlay.replaceChildren();
+  }
+}
+
+function waitingCard() {
+  const st = ctx.state;
+  const seats = st.players.map((p, i) =>
+    h(
+      "li",
+      { class: p ? "filled" : "open" },
+      h("span", { class: "avatar small", "aria-hidden": "true" }, p ? W.seatName(p, i).slice(0, 1) : "?"),
+      p ? (i === st.seat ? "Você" : W.seatName(p, i)) : "Lugar vago",
+    ),
+  );
+  const parts = [
+    h("h2", {}, "Esperando jogadores"),
+    h("ul", { class: "waiting-seats" }, ...seats),
+  ];
+  if (st.invite) {
+    const link = `${location.origin}/?convite=${encodeURIComponent(st.invite)}`;
+    parts.push(
+      h("p", {}, "Mande este convite para quem vai jogar com você:"),
+      h(
+        "div",
+        { class: "invite" },
+        h("input", {
+          readonly: true,
+          value: link,
+          "aria-label": "Link do convite",
+          "data-testid": "invite-link",
+          onfocus: (ev) => ev.target.select(),
+        }),
+        h(
+          "button",
+          {
+            class: "btn btn-primary",
+            type: "button",
+            onclick: async () => toast((await copyText(link)) ? "Convite copiado!" : "Copie o link do campo.", "ok"),
+          },
+          "Copiar",
+        ),
+        h(
+          "a",
+          {
+            class: "btn btn-secondary",
+            href: `https://wa.me/?text=${encodeURIComponent(`Bora jogar dominó? Senta na minha mesa: ${link}`)}`,
+            target: "_blank",
+            rel: "noopener",
+          },
+          "WhatsApp",
+        ),
+        navigator.share
+          ? h(
+              "button",
+              {
+                class: "btn btn-secondary",
+                type: "button",
+                onclick: () => navigator.share({ title: "Bora jogar dominó?", url: link }).catch(() => {}),
+              },
+              "Compartilhar",
+            )
+          : null,
+      ),
+    );
+  } else if (st.mode === "casual") {
+    parts.push(h("p", { class: "muted" }, "Se ninguém chegar em alguns segundos, bots completam a mesa."));
+  }
+  return h("div", { class: "overlay-card waiting-card" }, ...parts);
+}
+
+function revealedHands(hand) {
+  const st = ctx.state;
+  const n = st.players.length;
+  const rows = hand.hands_left.map((tiles, seat) =>
+    h(
+      "li",
+      { class: `revealed-seat ${st.seat !== null && W.teamOf(seat, n) === W.teamOf(st.seat, n) ? "team-us" : "team-them"}` },
+      h("span", { class: "revealed-name" }, nameOf(seat)),
+      h(
+        "span",
+        { class: "revealed-tiles", role: "img", "aria-label": tiles.length ? tiles.map(W.tileName).join(", ") : "sem pedras" },
+        ...(tiles.length ? tiles.map((t) => tileSVG(t)) : [h("em", {}, "bateu")]),
+      ),
+      h("span", { class: "revealed-sum", title: "Pontos na mão" }, String(W.pipsOf(tiles))),
+    ),
+  );
+  return h("ol", { class: "revealed" }, ...rows);
+}
+
+/** The points of a hand, added up per team and reason: "+60 Nós · passe (3×)". */
+function handEvents(hand) {
+  if (!hand.events.length) return h("p", { class: "muted" }, "Ninguém marcou pontos nesta mão.");
+  const totals = new Map();
+  for (const e of hand.events) {
+    const key = `${e.team}:${e.reason}`;
+    const sum = totals.get(key) ?? { team: e.team, reason: e.reason, points: 0, times: 0 };
+    sum.points += e.points;
+    sum.times += 1;
+    totals.set(key, sum);
+  }
+  return h(
+    "ul",
+    { class: "hand-events" },
+    ...[...totals.values()].map((e) =>
+      h(
+        "li",
+        { class: isUs(e.team) ? "team-us" : "team-them" },
+        h("strong", {}, `+${e.points}`),
+        ` ${teamLabel(e.team)} · ${W.reasonName(e.reason)}${e.times > 1 ? ` (${e.times}×)` : ""}`,
+      ),
+    ),
+  );
+}
+
+function showSummary(hand) {
+  const st = ctx.state;
+  const overlay = $("#overlay");
+  const names = st.players.map((_, i) => nameOf(i));
+  const labels = W.teamLabels(st);
+  overlay.hidden = false;
+  overlay.dataset.kind = "summary";
+  fill(
+    overlay,
+    h(
+      "div",
+      { class: "overlay-card summary-card", "data-testid": "hand-summary" },
+      h("h2", {}, W.handEndTitle(hand.end, names, st.ruleset)),
+      revealedHands(hand),
+      handEvents(hand),
+      h("p", { class: "summary-score" }, `${labels[0]} ${hand.score[0]} × ${hand.score[1]} ${labels[1]}`),
+      h("button", { class: "btn btn-primary", type: "button", onclick: closeSummary }, "Continuar"),
+    ),
+  );
+  clearTimeout(ctx.summaryTimer);
+  ctx.summaryTimer = setTimeout(closeSummary, 12000);
+}
+
+function closeSummary() {
+  const overlay = $("#overlay");
+  clearTimeout(ctx.summaryTimer);
+  if (overlay.dataset.kind === "summary") {
+    overlay.hidden = true;
+    overlay.dataset.kind = "";
+    overlay.replaceChildren();
+  }
+}
+
+function renderFive() {
+  const st = ctx.state;
+  const v = st.view;
+  const dialog = $("#five-dialog");
+  const open = isMyTurn() && v.phase === "choice" && v.legal.some((a) => a.startsWith("five-doubles"));
+  if (!open) {
+    if (dialog.open) dialog.close();
+    return;
+  }
+  const doubles = v.hand.filter((t) => {
+    const [a, b] = t.split("-");
+    return a === b;
+  });
+  $("#five-text").textContent =
+    `Você recebeu ${doubles.length} carroças. Fica com ${doubles.length * 10} pontos ` +
+    `para ${st.players.length === 4 ? "a sua dupla" : "você"} ou embaralha tudo de novo?`;
+  fill($("#five-tiles"), ...doubles.map((t) => tileSVG(t)));
+  $("#five-points").textContent = `Ficar com os pontos (+${doubles.length * 10})`;
+  $("#five-points").disabled = Boolean(ctx.busy);
+  $("#five-redeal").disabled = Boolean(ctx.busy);
+  if (!dialog.open) dialog.showModal();
+}
+
+function endLinks() {
+  const id = encodeURIComponent(ctx.matchId);
+  return h(
+    "div",
+    { class: "end-links" },
+    h("a", { class: "btn btn-primary", href: "/" }, "Jogar de novo"),
+    h("a", { class: "btn btn-secondary", href: `replay.html?id=${id}` }, "Ver o replay"),
+    h("a", { class: "btn btn-secondary", href: `justo.html?id=${id}` }, "Conferir o embaralhamento"),
+  );
+}
+
+function renderEnd() {
+  const st = ctx.state;
+  const v = st.view;
+  if (st.status !== "finished" || !v || !v.result || ctx.shownEnd) return;
+  ctx.shownEnd = true;
+  closeSummary();
+  const n = st.players.length;
+  const result = v.result;
+  const labels = W.teamLabels(st);
+  const mine = st.seat !== null ? W.teamOf(st.seat, n) : null;
+  let title;
+  if (mine === null) title = `Vitória de ${labels[result.winner]}`;
+  else if (result.winner === mine) title = n === 4 ? "Vocês venceram!" : "Você venceu!";
+  else title = n === 4 ? "Vitória deles" : `Vitória de ${labels[result.winner]}`;
+  const body = [
+    h("p", { class: "end-kicker" }, W.rulesetName(st.ruleset)),
+    h(
+      "h2",
+      { id: "end-title", class: mine !== null && result.winner === mine ? "win" : "", tabindex: -1, autofocus: true },
+      title,
+    ),
+    h(
+      "p",
+      { class: "end-score", "data-testid": "final-score" },
+      `${labels[0]} ${result.score[0]} × ${result.score[1]} ${labels[1]}`,
+    ),
+  ];
+  if (result.pneu) body.push(h("p", { class: "end-pneu" }, `Pneu! ${W.zeroText(labels[1 - result.winner])}.`));
+  if (result.reason === "abandon") body.push(h("p", { class: "muted" }, "A partida terminou por abandono."));
+  if (st.rating && st.rating.before !== null && st.rating.after !== null) {
+    const change = st.rating.after - st.rating.before;
+    body.push(
+      h(
+        "p",
+        { class: "end-rating", "data-testid": "rating-change" },
+        "Ranking: ",
+        h("strong", {}, dec(st.rating.before)),
+        " → ",
+        h("strong", {}, dec(st.rating.after)),
+        h("span", { class: change >= 0 ? "up" : "down" }, ` (${signed(change)})`),
+      ),
+    );
+  } else if (st.mode !== "ranked") {
+    body.push(h("p", { class: "muted" }, "Partida sem ranking: só as ranqueadas mudam a sua pontuação."));
+  }
+  if (v.last_hand) {
+    body.push(
+      h(
+        "details",
+        { class: "end-last", open: true },
+        h("summary", {}, `Última mão: ${W.handEndTitle(v.last_hand.end, st.players.map((_, i) => nameOf(i)), st.ruleset)}`),
+        revealedHands(v.last_hand),
+        handEvents(v.last_hand),
+      ),
+    );
+  }
+  body.push(endLinks());
+  fill($("#end-body"), ...body);
+  const dialog = $("#end-dialog");
+  setTimeout(() => {
+    if (!dialog.open) dialog.showModal();
+  }, 900);
+}
+
+// ---------------------------------------------------------------------- score log
+
+function renderFacts() {
+  const st = ctx.state;
+  const opts = st.options || {};
+  const facts = [h("strong", {}, W.rulesetName(st.ruleset))];
+  if (opts.target) facts.push(`até ${opts.target} pontos`);
+  if (opts.hands_to_win) facts.push(`${opts.hands_to_win} mãos para vencer`);
+  const mode = { casual: "casual", ranked: "ranqueada", friends: "com amigos", bots: "só bots" }[st.mode] ?? st.mode;
+  facts.push(`partida ${mode}`);
+  fill($("#match-facts"), ...facts.flatMap((f, i) => (i ? [" · ", f] : [f])));
+  describeRuleset(st.ruleset);
+}
+
+/** The ruleset's one-line description under the facts (from /api/rulesets, fetched once). */
+async function describeRuleset(name) {
+  if (!ctx.rulesets) ctx.rulesets = api.rulesets().catch(() => []);
+  const found = (await ctx.rulesets).find((r) => r.name === name);
+  if (found && found.description && !$("#match-facts .facts-desc")) {
+    $("#match-facts").append(h("span", { class: "facts-desc" }, found.description));
+  }
+}
+
+function renderLog() {
+  const items = [];
+  const deals = [...ctx.hands.keys()].sort((a, b) => b - a);
+  const st = ctx.state;
+  const v = st.view;
+  if (ctx.live.length && v) {
+    items.push(logGroup("Mão atual", ctx.live));
+  }
+  deals.forEach((deal, i) => {
+    items.push(logGroup(i === 0 && !ctx.live.length && st.status === "finished" ? "Última mão" : `Mão ${deal + 1}`, ctx.hands.get(deal)));
+  });
+  if (!items.length) items.push(h("li", { class: "muted" }, "Ainda ninguém marcou pontos."));
+  fill($("#log"), ...items);
+}
+
+function logGroup(title, entries) {
+  return h(
+    "li",
+    { class: "log-group" },
+    h("span", { class: "log-title" }, title),
+    h(
+      "ul",
+      {},
+      ...(entries.length
+        ? entries.map((e) =>
+            h(
+              "li",
+              { class: `log-entry ${isUs(e.team) ? "team-us" : "team-them"}` },
+              h("strong", {}, `+${e.points}`),
+              ` ${teamLabel(e.team)} · ${W.reasonName(e.reason)}`,
+            ),
+          )
+        : [h("li", { class: "muted" }, "sem pontos")]),
+    ),
+  );
+}
+
+function isUs(team) {
+  const st = ctx.state;
+  return st.seat !== null && W.teamOf(st.seat, st.players.length) === team;
+}
+
+// ---------------------------------------------------------------------- chat
+
+function onChat(data) {
+  const list = $("#chat");
+  const mine = data.seat === ctx.state?.seat;
+  const time = new Date(data.at * 1000).toLocaleTimeString("pt-BR", { hour: "2-digit", minute: "2-digit" });
+  list.append(
+    h(
+      "li",
+      { class: `chat-line ${mine ? "mine" : ""}` },
+      h("span", { class: "chat-name" }, mine ? "Você" : nameOf(data.seat)),
+      h("span", { class: "chat-text" }, data.text),
+      h("time", { class: "chat-time" }, time),
+    ),
+  );
+  while (list.children.length > 100) list.firstElementChild.remove();
+  list.scrollTop = list.scrollHeight;
+  if (!mine) bubble(data.seat, data.text.length > 24 ? `${data.text.slice(0, 23)}…` : data.text);
+  if ($("#panel-chat").hidden || !sideVisible()) {
+    ctx.unread += 1;
+    $("#chat-unread").hidden = false;
+  }
+}
+
+function sendChat(text) {
+  const clean = text.trim();
+  if (!clean) return;
+  if (!ctx.socket.send("chat", { text: clean.slice(0, 200) })) toast("Sem conexão.", "error");
+}
+
+function renderMutes() {
+  const st = ctx.state;
+  const host = $("#mutes");
+  if (!st || !st.chat) {
+    host.replaceChildren();
+    return;
+  }
+  const buttons = [];
+  st.players.forEach((p, seat) => {
+    if (!p || p.bot || seat === st.seat) return;
+    const muted = ctx.muted.has(seat);
+    buttons.push(
+      h(
+        "button",
+        {
+          type: "button",
+          class: `btn btn-small ${muted ? "btn-secondary" : "btn-ghost"}`,
+          "aria-pressed": String(muted),
+          onclick: () => ctx.socket.send("mute", { seat, muted: !muted }),
+        },
+        muted ? `Ouvir ${nameOf(seat)}` : `Silenciar ${nameOf(seat)}`,
+      ),
+    );
+  });
+  fill(host, ...buttons);
+  const canWrite = st.seat !== null;
+  $("#chat-form").hidden = !canWrite;
+  $("#quick").hidden = !canWrite;
+}
+
+// ---------------------------------------------------------------------- side panel
+
+function sideVisible() {
+  const side = $("#side");
+  return side.classList.contains("open") || getComputedStyle(side).position !== "fixed";
+}
+
+function showTab(name) {
+  const log = name === "log";
+  $("#tab-log").setAttribute("aria-selected", String(log));
+  $("#tab-chat").setAttribute("aria-selected", String(!log));
+  $("#panel-log").hidden = !log;
+  $("#panel-chat").hidden = log;
+  if (!log) {
+    ctx.unread = 0;
+    $("#chat-unread").hidden = true;
+    const list = $("#chat");
+    list.scrollTop = list.scrollHeight;
+  }
+}
+
+function openSide(name) {
+  const side = $("#side");
+  showTab(name);
+  side.classList.add("open");
+  $("#btn-log").setAttribute("aria-expanded", String(name === "log"));
+  $("#btn-chat").setAttribute("aria-expanded", String(name === "chat"));
+  if (name === "chat" && getComputedStyle(side).position === "fixed") $("#chat-input").focus();
+}
+
+function closeSide() {
+  $("#side").classList.remove("open");
+  $("#btn-log").setAttribute("aria-expanded", "false");
+  $("#btn-chat").setAttribute("aria-expanded", "false");
+}
+
+// ---------------------------------------------------------------------- clock
+
+function tick() {
+  const st = ctx.state;
+  const el = $("#clock");
+  const text = $("#clock-text");
+  const arc = $("#clock-arc");
+  const c = ctx.clock;
+  if (!st || !c || st.status !== "playing") {
+    el.dataset.state = "idle";
+    text.textContent = "–";
+    arc.style.strokeDasharray = "100 100";
+    el.setAttribute("aria-label", "Tempo da jogada: sem relógio agora");
+    return;
+  }
+  const left = Math.max(0, c.deadline - performance.now());
+  const secs = Math.ceil(left / 1000);
+  const fraction = Math.max(0, Math.min(1, left / (c.seconds * 1000)));
+  const mine = c.seat === st.seat;
+  el.dataset.state = mine ? (secs <= 5 ? "urgent" : "mine") : "other";
+  el.dataset.seat = String(c.seat);
+  if (text.textContent !== String(secs)) {
+    text.textContent = String(secs);
+    el.setAttribute("aria-label", `Tempo da jogada de ${mine ? "você" : nameOf(c.seat)}: ${secs} segundos`);
+  }
+  arc.style.strokeDasharray = `${(fraction * 100).toFixed(1)} 100`;
+  const seatEl = document.querySelector(`.seat[data-seat="${c.seat}"]`);
+  if (seatEl) seatEl.style.setProperty("--left", fraction.toFixed(3));
+  if ($("#five-dialog").open) $("#five-count").textContent = String(secs);
+}
+
+// ---------------------------------------------------------------------- connection
+
+function showConnection(status) {
+  const bar = $("#connection");
+  app.dataset.connection = status;
+  if (status === "online" || status === "connecting") {
+    if (!bar.hidden && status === "online") {
+      bar.textContent = "Conectado de novo.";
+      bar.dataset.kind = "ok";
+      setTimeout(() => {
+        if (app.dataset.connection === "online") bar.hidden = true;
+      }, 1500);
+    }
+    return;
+  }
+  bar.hidden = false;
+  bar.dataset.kind = "warn";
+  bar.textContent =
+    status === "reconnecting" ? "Conexão perdida. Reconectando…" : "Sem conexão com a mesa.";
+}
+
+// ---------------------------------------------------------------------- wiring
+
+function bindUi() {
+  $("#btn-pass").addEventListener("click", () => {
+    const v = ctx.state && ctx.state.view;
+    if (!v || !isMyTurn() || ctx.busy) return;
+    if (v.legal.length === 1 && v.legal[0] === "pass") send("pass");
+    else hint("Só dá para passar quando nenhuma pedra encaixa.");
+  });
+  $("#btn-draw").addEventListener("click", () => {
+    const v = ctx.state && ctx.state.view;
+    if (!v || !isMyTurn() || ctx.busy) return;
+    if (v.legal.includes("draw")) send("draw");
+    else hint("Só dá para comprar quando nenhuma pedra encaixa.");
+  });
+  $("#five-points").addEventListener("click", () => send("five-doubles:points"));
+  $("#five-redeal").addEventListener("click", () => send("five-doubles:redeal"));
+  $("#five-dialog").addEventListener("cancel", (ev) => ev.preventDefault());
+  $("#btn-log").addEventListener("click", () => {
+    if ($("#side").classList.contains("open") && !$("#panel-log").hidden) closeSide();
+    else openSide("log");
+  });
+  $("#btn-chat").addEventListener("click", () => {
+    if ($("#side").classList.contains("open") && !$("#panel-chat").hidden) closeSide();
+    else openSide("chat");
+  });
+  $("#side-close").addEventListener("click", closeSide);
+  $("#tab-log").addEventListener("click", () => showTab("log"));
+  $("#tab-chat").addEventListener("click", () => showTab("chat"));
+  fill(
+    $("#quick"),
+    ...QUICK.map((text) =>
+      h("button", { type: "button", class: "btn btn-small btn-ghost", onclick: () => sendChat(text) }, text),
+    ),
+  );
+  $("#chat-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const input = $("#chat-input");
+    sendChat(input.value);
+    input.value = "";
+  });
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape") closeSide();
+  });
+  window.addEventListener("pagehide", () => ctx.socket && ctx.socket.close());
+}
+
+main();

@@ -1,0 +1,131 @@
+// The table's WebSocket: reconnects with backoff on a dropped connection and says hello again.
+//
+// Frames are {"type", "data"}. After every (re)connection the server sends "hello"; the page then
+// sends "join" again and the server answers with the full state of the table.
+
+const CLOSE_UNAUTHENTICATED = 4401;
+const PING_MS = 20000;
+const SILENCE_MS = 45000;
+const BACKOFF_MS = [300, 1000, 2000, 4000, 8000];
+
+export class Socket {
+  /**
+   * @param {object} handlers
+   *   onHello(data): connected and greeted (send "join" here)
+   *   onFrame(type, data): every other frame
+   *   onStatus(status): "connecting" | "online" | "reconnecting" | "offline"
+   *   onUnauthorized(): the session is gone (sign in again)
+   */
+  constructor(handlers) {
+    this.handlers = handlers;
+    this.ws = null;
+    this.attempt = 0;
+    this.stopped = false;
+    this.timer = null;
+    this.pinger = null;
+    this.lastFrame = 0;
+    this.status = "connecting";
+  }
+
+  get url() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    return `${scheme}://${location.host}/ws`;
+  }
+
+  connect() {
+    this.stopped = false;
+    clearTimeout(this.timer);
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    this._status(this.attempt === 0 ? "connecting" : "reconnecting");
+    ws.onmessage = (ev) => {
+      if (ws !== this.ws) return;
+      this.lastFrame = Date.now();
+      let frame;
+      try {
+        frame = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      if (frame.type === "hello") {
+        this.attempt = 0;
+        this._status("online");
+        this._startPing();
+        this.handlers.onHello?.(frame.data);
+      } else if (frame.type !== "pong") {
+        this.handlers.onFrame?.(frame.type, frame.data);
+      }
+    };
+    ws.onclose = (ev) => {
+      if (ws !== this.ws) return;
+      this._stopPing();
+      this.ws = null;
+      if (ev.code === CLOSE_UNAUTHENTICATED) {
+        this.stopped = true;
+        this._status("offline");
+        this.handlers.onUnauthorized?.();
+        return;
+      }
+      if (!this.stopped) this._retry();
+    };
+    ws.onerror = () => {
+      /* onclose follows and schedules the retry */
+    };
+  }
+
+  _retry() {
+    const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    this.attempt += 1;
+    this._status("reconnecting");
+    const delay = base * (0.8 + Math.random() * 0.4);
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  _status(status) {
+    if (status === this.status) return;
+    this.status = status;
+    this.handlers.onStatus?.(status);
+  }
+
+  _startPing() {
+    this._stopPing();
+    this.lastFrame = Date.now();
+    this.pinger = setInterval(() => {
+      if (Date.now() - this.lastFrame > SILENCE_MS) {
+        this.drop(); // a silent connection is a dead one
+        return;
+      }
+      this.send("ping", {});
+    }, PING_MS);
+  }
+
+  _stopPing() {
+    clearInterval(this.pinger);
+    this.pinger = null;
+  }
+
+  get online() {
+    return this.ws !== null && this.ws.readyState === WebSocket.OPEN && this.status === "online";
+  }
+
+  /** Send a frame; returns false when the connection is not open. */
+  send(type, data = {}) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify({ type, data }));
+    return true;
+  }
+
+  /** Close the connection as a network failure would (the socket reconnects by itself). */
+  drop() {
+    if (this.ws) this.ws.close(4000, "drop");
+  }
+
+  /** Close for good (leaving the page). */
+  close() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this._stopPing();
+    if (this.ws) this.ws.close(1000, "bye");
+    this.ws = null;
+  }
+}

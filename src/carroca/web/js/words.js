@@ -1,0 +1,150 @@
+// Everything a player reads about rules, scores and seats, in the words of Brazilian tables.
+
+export const RULESETS = {
+  "duplas-pontos": { name: "Duplas de pontos", short: "Duplas · pontos", seats: 4 },
+  "duplas-torneio": { name: "Duplas de torneio", short: "Duplas · torneio", seats: 4 },
+  "mano-a-mano": { name: "Mano a Mano", short: "Mano a Mano", seats: 2 },
+  classico: { name: "Clássico", short: "Clássico", seats: 2 },
+  bloqueio: { name: "Bloqueio", short: "Bloqueio", seats: 2 },
+  pontos: { name: "Pontos (1 contra 1)", short: "Pontos 1×1", seats: 2 },
+};
+
+export const rulesetName = (name) => RULESETS[name]?.name ?? name;
+export const rulesetShort = (name) => RULESETS[name]?.short ?? name;
+
+/** Rulesets where a player draws from the boneyard (the "monte", also "dorme"). */
+export const DRAWS = new Set(["mano-a-mano", "classico", "pontos"]);
+/** The ruleset whose opening double is a spinner (the table grows in a cross). */
+export const SPINNER = new Set(["duplas-pontos"]);
+
+export const BOT_LEVELS = {
+  random: "Iniciante",
+  greedy: "Fácil",
+  medium: "Médio",
+  expert: "Difícil",
+};
+export const botLevelName = (level) => BOT_LEVELS[level] ?? level;
+
+const BOT_NAMES = ["Zé", "Tião", "Dona Cida", "Juca"];
+
+/** How a seat is shown: a player's nickname, or a friendly name for a bot. */
+export function seatName(player, seat) {
+  if (!player) return "Lugar vago";
+  if (player.bot) return BOT_NAMES[seat % BOT_NAMES.length];
+  return player.name;
+}
+
+/** "bot:medium" -> "medium"; anything else -> null. */
+export function botLevelOf(name) {
+  return typeof name === "string" && name.startsWith("bot:") ? name.slice(4) : null;
+}
+
+// The numbers' names at the table: branca, ás, duque, terno, quadra, quina, sena.
+export const NUMBER_NAMES = ["branca", "ás", "duque", "terno", "quadra", "quina", "sena"];
+
+/** Accessible name of a tile: "Pedra 3 e 5" or "Carroça de quina (5 e 5)". */
+export function tileName(tile) {
+  const [a, b] = tile.split("-").map(Number);
+  if (a === b) return `Carroça de ${NUMBER_NAMES[a]} (${a} e ${b})`;
+  return `Pedra ${a} e ${b}`;
+}
+
+export const END_NAMES = { left: "esquerda", right: "direita", up: "em cima", down: "embaixo" };
+export const END_PLACE = {
+  left: "na ponta da esquerda",
+  right: "na ponta da direita",
+  up: "na ponta de cima",
+  down: "na ponta de baixo",
+};
+
+/** Why points were scored (view.last_hand.events[].reason). */
+export const REASONS = {
+  mesa: "pontos na mesa",
+  passe: "passe",
+  galo: "galo",
+  "saida-passada": "saída passada",
+  "cinco-carrocas": "cinco carroças",
+  garagem: "garagem",
+  "batida-carroca": "batida de carroça",
+  batida: "batida",
+  capicu: "capicú",
+  fechado: "jogo fechado",
+  trancado: "trancado",
+  mao: "mão vencida",
+  simples: "batida simples",
+  cruzada: "batida cruzada",
+  "la-e-lo": "lá-e-lô",
+  "pontos-mao": "pontos da mão",
+};
+export const reasonName = (r) => REASONS[r] ?? r;
+
+/** Options of the friends' table, as the form shows them. */
+export const OPTIONS = {
+  target: { label: "Pontos para vencer" },
+  hands_to_win: { label: "Mãos para vencer" },
+  pass_points: { label: "Pontos do passe", choices: [0, 20] },
+  galo_points: { label: "Pontos do galo", choices: [0, 50] },
+  always_six_six: { label: "Toda mão sai com a carroça de sena" },
+  count_partner: { label: "Contar as pedras do parceiro de quem bateu" },
+  capicu_bonus: { label: "Bônus do capicú", choices: [0, 25, 30] },
+  hand_end_pips: { label: "Quem bate soma as pedras do outro (múltiplo de 5)" },
+};
+
+/** Allowed targets per ruleset (null: a number field). */
+export const TARGETS = {
+  "duplas-pontos": [100, 200, 300],
+  "duplas-torneio": [50, 100, 150, 200, 500],
+};
+
+/** Team labels from the viewer's seat: "Nós"/"Eles" in 2v2, the names in 1v1. */
+export function teamLabels(state) {
+  const n = state.players.length;
+  if (n === 4) {
+    if (state.seat === null || state.seat === undefined) {
+      const pair = (a, b) => `${seatName(state.players[a], a)} e ${seatName(state.players[b], b)}`;
+      return [pair(0, 2), pair(1, 3)];
+    }
+    return state.seat % 2 === 0 ? ["Nós", "Eles"] : ["Eles", "Nós"];
+  }
+  return [seatName(state.players[0], 0), seatName(state.players[1], 1)];
+}
+
+/** The team of a seat: seat % 2 in 2v2, the seat itself in 1v1. */
+export const teamOf = (seat, n) => (n === 4 ? seat % 2 : seat);
+
+/** "Eles ficaram no zero", "Nós ficamos no zero", "Zé ficou no zero". */
+export function zeroText(label) {
+  if (label === "Nós") return "Nós ficamos no zero";
+  if (label === "Eles" || label.includes(" e ")) return `${label} ficaram no zero`;
+  return `${label} ficou no zero`;
+}
+
+export function pipsOf(tiles) {
+  let sum = 0;
+  for (const t of tiles) {
+    const [a, b] = t.split("-").map(Number);
+    sum += a + b;
+  }
+  return sum;
+}
+
+/** "Zé bateu!", "Você bateu de carroça!", "Jogo fechado!", ... for the end of a hand. */
+export function handEndTitle(end, names, ruleset) {
+  const who = end.seat !== null && end.seat !== undefined ? names[end.seat] : "";
+  switch (end.kind) {
+    case "batida":
+      if (end.detail === "capicu") return `Capicú! ${who} bateu`;
+      if (end.detail === "batida-carroca") return `${who} bateu de carroça!`;
+      if (end.detail === "cruzada") return `Batida cruzada! ${who} bateu`;
+      if (end.detail === "la-e-lo") return `Lá-e-lô! ${who} bateu`;
+      return `${who} bateu!`;
+    case "fechado":
+      return ruleset === "duplas-pontos" ? "Jogo fechado!" : "Trancado!";
+    case "redeal":
+      return "Embaralhando de novo";
+    case "abandon":
+      return `${who} abandonou a partida`;
+    default:
+      return "Fim da mão";
+  }
+}

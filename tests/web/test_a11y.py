@@ -1,0 +1,178 @@
+"""Accessibility: names in pt-BR for every control and tile, text contrast, the hand by keyboard."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tests.web.conftest import DESKTOP, PHONE, shot, unique_name, watch
+from tests.web.play import TABLE, create_friends_table, hand, open_lobby_as_guest, sign_in_guest
+
+# The accessible name of every control on the page (a simplified accname: aria-labelledby,
+# aria-label, the <label>s of a field, the text, the title).
+NAMES = """() => {
+  const visible = (el) => {
+    if (el.closest('[hidden], [aria-hidden=true], dialog:not([open])')) return false;
+    const s = getComputedStyle(el);
+    return s.display !== 'none' && s.visibility !== 'hidden';
+  };
+  const nameOf = (el) => {
+    const by = el.getAttribute('aria-labelledby');
+    if (by) return by.split(/\\s+/).map((id) => document.getElementById(id)?.textContent || '')
+      .join(' ').trim();
+    const label = el.getAttribute('aria-label');
+    if (label) return label.trim();
+    if (el.labels && el.labels.length) {
+      return [...el.labels].map((l) => l.textContent).join(' ').trim();
+    }
+    const text = (el.textContent || '').replace(/\\s+/g, ' ').trim();
+    return text || (el.getAttribute('title') || '').trim();
+  };
+  const sel = 'button, a[href], input, select, textarea, [role=button], [role=tab], [data-tile]';
+  return [...document.querySelectorAll(sel)].filter(visible).map((el) => ({
+    tag: el.tagName.toLowerCase(), id: el.id, name: nameOf(el),
+  }));
+}"""
+
+# Contrast ratio (WCAG 2) of each visible text against the colours behind it, translucent
+# layers composed over the first opaque one.
+CONTRAST = """(selectors) => {
+  const parse = (c) => {
+    const m = c.match(/rgba?\\(([^)]+)\\)/);
+    if (!m) return [0, 0, 0, 0];
+    const p = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+  };
+  const over = (top, under) => {
+    const a = top[3];
+    return [0, 1, 2].map((i) => top[i] * a + under[i] * (1 - a)).concat([1]);
+  };
+  const lum = (c) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+  };
+  const background = (el) => {
+    const layers = [];
+    for (let n = el; n; n = n.parentElement) {
+      const c = parse(getComputedStyle(n).backgroundColor);
+      if (c[3] > 0) layers.push(c);
+      if (c[3] >= 1) break;
+    }
+    let bg = [255, 255, 255, 1];
+    for (const layer of layers.reverse()) bg = over(layer, bg);
+    return bg;
+  };
+  const out = [];
+  for (const sel of selectors) {
+    for (const el of document.querySelectorAll(sel)) {
+      if (el.closest('[hidden], [aria-disabled=true], dialog:not([open])')) continue;
+      const s = getComputedStyle(el);
+      if (s.display === 'none' || s.visibility === 'hidden' || !el.textContent.trim()) continue;
+      if (el.getClientRects().length === 0) continue;
+      const bg = background(el);
+      const fg = over(parse(s.color), bg);
+      const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+      out.push({ sel, text: el.textContent.trim().slice(0, 40), ratio: (a + 0.05) / (b + 0.05) });
+    }
+  }
+  return out;
+}"""
+
+MAIN_TEXTS = [
+    "h1", "h2", "h3", "p", "label", "legend", ".btn", ".seg", ".tab", ".rs-name", ".rs-desc",
+    ".score-label", ".score-value", ".clock-text", ".turn-msg", ".seat-name", ".seat-count",
+    ".chip", ".log-entry", ".log-title", ".match-facts", ".table-text strong", ".who-name",
+    ".help", ".badge", ".revealed-name", ".end-score", "#end-title", ".muted",
+]
+
+# Visible controls smaller than a 44 px touch target.
+SMALL_CONTROLS = """() => [...document.querySelectorAll(
+    'button, a.btn, select, input:not([type=checkbox]):not([type=radio]), [data-tile]')]
+  .filter((el) => el.getClientRects().length
+    && !el.closest('[hidden], dialog:not([open]), .side:not(.open)'))
+  .map((el) => {
+    const r = el.getBoundingClientRect();
+    return { id: el.id || el.dataset.tile || el.textContent.trim().slice(0, 20),
+             w: r.width, h: r.height };
+  })
+  .filter((r) => r.w < 43.5 || r.h < 43.5)"""
+
+ENGLISH = re.compile(
+    r"^(button|submit|ok|close|menu|play|pass|draw|send|cancel|back|next|log ?in|sign ?in)$",
+    re.IGNORECASE,
+)
+
+
+def check_names(page: Any, where: str) -> None:
+    controls = page.evaluate(NAMES)
+    assert controls, where
+    for c in controls:
+        name = c["name"]
+        assert name and re.search(r"[A-Za-zÀ-ÿ]", name), f"{where}: no name for {c}"
+        assert not ENGLISH.match(name), f"{where}: English name {c}"
+
+
+def check_contrast(page: Any, where: str) -> None:
+    low = [r for r in page.evaluate(CONTRAST, MAIN_TEXTS) if r["ratio"] < 4.5]
+    assert not low, f"{where}: text below 4.5:1: {low[:8]}"
+
+
+def test_names_contrast_and_keyboard_play(new_context: Any) -> None:
+    page = new_context(DESKTOP).new_page()
+    errors = watch(page)
+    page.goto("/")
+    page.wait_for_selector("#entry:not([hidden])")
+    check_names(page, "entry")
+    check_contrast(page, "entry")
+    sign_in_guest(page, unique_name("Davi"))
+    page.wait_for_selector("#home:not([hidden]) #rs-list input")
+    page.wait_for_selector("#profile .ratings")
+    check_names(page, "lobby")
+    check_contrast(page, "lobby")
+
+    create_friends_table(page, "duplas-torneio", ["bot:random", "bot:random", "bot:random"])
+    page.wait_for_selector(f"{TABLE}[data-status=playing][data-my-turn=true]")
+    check_names(page, "table")
+    check_contrast(page, "table")
+    tiles = page.locator("#hand [data-tile]")
+    for i in range(tiles.count()):
+        label = str(tiles.nth(i).get_attribute("aria-label"))
+        assert re.fullmatch(r"Pedra \d e \d|Carroça de \w+ \(\d e \d\)", label), label
+    assert page.get_by_role("button", name="Passo").count() == 1
+
+    # Tab to a lit tile, Enter plays it (and Enter again on the first place, when it fits twice)
+    held = hand(page)
+    version = page.get_attribute(TABLE, "data-version")
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement?.dataset?.legal === 'true'"):
+            break
+    else:
+        raise AssertionError("Tab never reached a playable tile")
+    played = page.evaluate("document.activeElement.dataset.tile")
+    page.keyboard.press("Enter")
+    if page.evaluate("document.activeElement?.dataset?.end !== undefined"):
+        page.keyboard.press("Enter")
+    page.wait_for_function(
+        "(v) => document.querySelector('[data-testid=table]').dataset.version !== v", arg=version
+    )
+    assert played in held and played not in hand(page)
+    shot(page, "desktop-table-torneio")
+    assert not errors, errors
+
+
+def test_phone_fits_without_horizontal_scroll(new_context: Any) -> None:
+    """At 390 px: no horizontal scrolling, every control at least 44 px, in lobby and table."""
+    page = new_context(PHONE).new_page()
+    errors = watch(page)
+    open_lobby_as_guest(page, unique_name("Eva"))
+    create_friends_table(page, "duplas-pontos", ["bot:random", "bot:random", "bot:random"])
+    page.wait_for_selector(f"{TABLE}[data-status=playing][data-my-turn=true]")
+    for where in ("/", page.url):
+        page.goto(where)
+        page.wait_for_load_state("networkidle")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"{where}: page is {width} px wide"
+        small = page.evaluate(SMALL_CONTROLS)
+        assert not small, f"{where}: controls under 44 px: {small}"
+    assert not errors, errors

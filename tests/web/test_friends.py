@@ -1,0 +1,147 @@
+"""A friends' table in two browsers: the host creates it, the friend opens the invite link, both
+play to the end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.conftest import DESKTOP, PHONE, shot, unique_name, watch
+from tests.web.play import (
+    TABLE,
+    Tally,
+    act,
+    create_friends_table,
+    open_lobby_as_guest,
+    sign_in_guest,
+    wait_turn_or_end,
+)
+
+NEXT_TURN = """() => {
+  const t = document.querySelector('[data-testid=table]');
+  return t.dataset.status === 'finished' || (t.dataset.turn !== '' && t.dataset.busy !== 'true');
+}"""
+
+
+def test_host_and_friend_play_a_whole_match(new_context: Any) -> None:
+    host = new_context(PHONE).new_page()
+    friend = new_context(DESKTOP).new_page()
+    host_errors, friend_errors = watch(host), watch(friend)
+    open_lobby_as_guest(host, unique_name("Host"))
+    create_friends_table(host, "mano-a-mano", ["open"], {"target": "10"})
+    invite = host.locator("[data-testid=invite-link]")
+    invite.wait_for()
+    assert host.get_attribute(TABLE, "data-status") == "waiting"
+    shot(host, "phone-friends-waiting")
+    link = invite.input_value()
+    assert "/?convite=" in link
+
+    friend.goto(link)
+    assert "convidado" in friend.locator("#notice .notice").inner_text()
+    sign_in_guest(friend, unique_name("Amiga"))
+    friend.wait_for_url("**/mesa.html?id=*")
+    for p in (host, friend):
+        p.wait_for_selector(f"{TABLE}[data-status=playing]")
+    assert host.url.split("id=")[1] == friend.url.split("id=")[1]
+    seats = {int(str(p.get_attribute(TABLE, "data-seat"))): p for p in (host, friend)}
+    assert sorted(seats) == [0, 1]
+    # each sees the other's name on the scoreboard (1v1: the two names)
+    host_labels = (host.inner_text("#score-label-0"), host.inner_text("#score-label-1"))
+    friend_labels = (friend.inner_text("#score-label-0"), friend.inner_text("#score-label-1"))
+    assert host_labels == friend_labels
+
+    tallies = {0: Tally(), 1: Tally()}
+    watcher = host
+    for _ in range(400):
+        watcher.wait_for_function(NEXT_TURN)
+        if watcher.get_attribute(TABLE, "data-status") == "finished":
+            break
+        seat = int(str(watcher.get_attribute(TABLE, "data-turn")))
+        actor = seats[seat]
+        if wait_turn_or_end(actor) == "finished":
+            break
+        act(actor, tallies[seat])
+        watcher = actor  # its view is the freshest: it just saw its own move come back
+    else:
+        raise AssertionError("the match did not end")
+    for p in (host, friend):
+        p.wait_for_selector(f"{TABLE}[data-status=finished]")
+        p.wait_for_selector("#end-dialog[open]")
+    shot(friend, "desktop-friends-end")
+    titles = {host.inner_text("#end-title"), friend.inner_text("#end-title")}
+    assert any("Você venceu" in t for t in titles), titles
+    assert tallies[0].tiles > 0 and tallies[1].tiles > 0
+    assert not (host_errors or friend_errors), (host_errors, friend_errors)
+
+
+def test_chat_and_mute_at_a_friends_table(new_context: Any) -> None:
+    """Quick phrases and text reach the other player; muting silences them; ranked has no chat."""
+    host = new_context(DESKTOP).new_page()
+    friend = new_context(PHONE).new_page()
+    host_errors, friend_errors = watch(host), watch(friend)
+    friend_name = unique_name("Rui")
+    open_lobby_as_guest(host, unique_name("Lia"))
+    create_friends_table(host, "bloqueio", ["open"])
+    link = host.locator("[data-testid=invite-link]").input_value()
+    friend.goto(link)
+    sign_in_guest(friend, friend_name)
+    friend.wait_for_selector(f"{TABLE}[data-status=playing]")
+    host.wait_for_selector(f"{TABLE}[data-status=playing]")
+
+    # the friend opens the chat (a drawer on the phone) and sends a quick phrase and a text
+    friend.click("#btn-chat")
+    friend.get_by_role("button", name="Boa jogada!").click()
+    friend.fill("#chat-input", "Bora, mais uma!")
+    friend.get_by_role("button", name="Enviar").click()
+    host.click("#tab-chat")
+    host.wait_for_selector("#chat .chat-line:has-text('Bora, mais uma!')")
+    assert host.locator("#chat .chat-line:has-text('Boa jogada!')").count() == 1
+    shot(friend, "phone-chat")
+
+    # the host mutes the friend: the next line does not arrive, then unmutes
+    host.get_by_role("button", name=f"Silenciar {friend_name}").click()
+    host.wait_for_selector("#mutes [aria-pressed=true]")
+    friend.fill("#chat-input", "ninguém me ouve")
+    friend.get_by_role("button", name="Enviar").click()
+    friend.wait_for_selector("#chat .chat-line.mine:has-text('ninguém me ouve')")
+    host.get_by_role("button", name=f"Ouvir {friend_name}").click()
+    host.wait_for_selector("#mutes [aria-pressed=false]")
+    friend.fill("#chat-input", "voltei")
+    friend.get_by_role("button", name="Enviar").click()
+    host.wait_for_selector("#chat .chat-line:has-text('voltei')")
+    assert host.locator("#chat .chat-line:has-text('ninguém me ouve')").count() == 0
+    assert not (host_errors or friend_errors), (host_errors, friend_errors)
+
+
+def test_ranked_queue_matches_two_players_without_chat(new_context: Any) -> None:
+    """The first in the queue waits (and is sent to the table by the `matched` frame); the
+    second is matched at once. Ranked tables have no chat."""
+    first = new_context(PHONE).new_page()
+    second = new_context(DESKTOP).new_page()
+    first_errors, second_errors = watch(first), watch(second)
+    for p, name in ((first, "Gil"), (second, "Ivo")):
+        open_lobby_as_guest(p, unique_name(name))
+        p.check("input[name=ruleset][value=classico]")
+    first.click("#btn-ranked")
+    first.wait_for_selector("#queue:not([hidden])")
+    assert "Clássico" in first.inner_text("#queue-title")
+    shot(first, "phone-ranked-queue")
+    second.click("#btn-ranked")
+    for p in (first, second):
+        p.wait_for_url("**/mesa.html?id=*")
+        p.wait_for_selector(f"{TABLE}[data-status=playing][data-mode=ranked]")
+        assert not p.locator("#btn-chat").is_visible()
+        assert p.locator("#tab-chat").is_hidden()
+    match_id = first.url.split("id=")[1]
+    assert second.url.split("id=")[1] == match_id
+
+    # someone else watches: the table and both players' tile counts, no hand, no moves
+    watcher = new_context(PHONE).new_page()
+    watcher_errors = watch(watcher)
+    open_lobby_as_guest(watcher, unique_name("Ze"))
+    watcher.goto(f"/mesa.html?id={match_id}")
+    watcher.wait_for_selector(f"{TABLE}[data-status=playing].spectator")
+    assert watcher.get_attribute(TABLE, "data-seat") == ""
+    assert watcher.locator("#hand [data-tile]").count() == 0
+    assert "assistindo" in watcher.inner_text("#turn-msg")
+    assert watcher.locator(".actions").is_hidden()
+    assert not (first_errors or second_errors or watcher_errors)
