@@ -472,13 +472,6 @@ def analyze_command(
         console.print(render_analysis(analysis))
 
 
-def main() -> None:  # pragma: no cover - the console script calls `app` directly
-    app(prog_name="carroca")
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()
-
 
 @app.command("serve")
 def serve_command(
@@ -523,3 +516,11 @@ def serve_command(
         ws="websockets-sansio", ws_max_size=64 * 1024, log_level="warning",
         timeout_graceful_shutdown=5,
     )
+
+
+def main() -> None:  # pragma: no cover - the console script calls `app` directly
+    app(prog_name="carroca")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -96,7 +96,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
-        pytest.skip(f"Chromium not found at {CHROMIUM} (Debian: apt-get install chromium)")
+        message = f"Chromium not found at {CHROMIUM} (Debian: apt-get install chromium)"
+        if os.environ.get("CARROCA_REQUIRE_BROWSER"):
+            pytest.fail(message)  # CI installs it: a missing browser is a failure there
+        pytest.skip(message)
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is absent")
     with sync_api.sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
