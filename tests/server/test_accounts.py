@@ -3,46 +3,16 @@ bound to the player who holds them."""
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
-import anyio
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
-from starlette.testclient import WebSocketTestSession
 from tests.server.conftest import guest, settings_for
-from tests.server.wsplay import send
+from tests.server.wsplay import auth, recv, send, until
 
 from carroca.server.accounts import COOKIE
 from carroca.server.app import create_app
 from carroca.server.db import make_engine, players
 from carroca.server.settings import Settings
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def recv(ws: WebSocketTestSession, timeout: float = 15.0) -> dict[str, Any]:
-    """The next frame, or a failure after `timeout`: a lost frame must not hang the run."""
-
-    async def get() -> Any:
-        with anyio.fail_after(timeout):
-            return await ws._send_rx.receive()
-
-    message = ws.portal.call(get)
-    assert message["type"] == "websocket.send", message
-    frame: dict[str, Any] = json.loads(message["text"])
-    return frame
-
-
-def until(ws: WebSocketTestSession, kind: str, limit: int = 500) -> dict[str, Any]:
-    for _ in range(limit):
-        frame = recv(ws)
-        if frame["type"] == kind:
-            return frame
-    raise AssertionError(f"no {kind!r} frame")
 
 
 def password_hash(database: str, name: str) -> str | None:

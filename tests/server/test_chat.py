@@ -3,43 +3,15 @@ rate, only for the seated, and mutable per seat by each listener."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-import anyio
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from tests.server.conftest import guest, settings_for
-from tests.server.wsplay import send
+from tests.server.wsplay import auth, recv, send, until
 
 from carroca.server.app import create_app
 from carroca.server.protocol import MAX_CHAT
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def recv(ws: WebSocketTestSession, timeout: float = 15.0) -> dict[str, Any]:
-    """The next frame, or a failure after `timeout`: a lost frame must not hang the run."""
-
-    async def get() -> Any:
-        with anyio.fail_after(timeout):
-            return await ws._send_rx.receive()
-
-    message = ws.portal.call(get)
-    assert message["type"] == "websocket.send", message
-    frame: dict[str, Any] = json.loads(message["text"])
-    return frame
-
-
-def until(ws: WebSocketTestSession, *kinds: str, limit: int = 500) -> dict[str, Any]:
-    """The next frame of one of `kinds`, skipping the table's state frames and the like."""
-    for _ in range(limit):
-        frame = recv(ws)
-        if frame["type"] in kinds:
-            return frame
-    raise AssertionError(f"no {kinds!r} frame")
 
 
 def sit(ws: WebSocketTestSession, match_id: str) -> dict[str, Any]:

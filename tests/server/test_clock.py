@@ -4,36 +4,15 @@ defaults to points."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-import anyio
 from fastapi.testclient import TestClient
-from starlette.testclient import WebSocketTestSession
 from tests.server.conftest import guest, settings_for, wait_finished
-from tests.server.wsplay import send
+from tests.server.wsplay import auth, recv, send
 
 from carroca import fair, record
 from carroca.rules import tiles
 from carroca.server.app import create_app
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def recv(ws: WebSocketTestSession, timeout: float = 15.0) -> dict[str, Any]:
-    """The next frame, or a failure after `timeout`: a lost frame must not hang the run."""
-
-    async def get() -> Any:
-        with anyio.fail_after(timeout):
-            return await ws._send_rx.receive()
-
-    message = ws.portal.call(get)
-    assert message["type"] == "websocket.send", message
-    frame: dict[str, Any] = json.loads(message["text"])
-    return frame
-
 
 
 def seat_actions(rec: dict[str, Any], seat: int) -> list[dict[str, Any]]:

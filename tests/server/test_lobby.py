@@ -4,44 +4,16 @@ what the match routes show before, during and after a match."""
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from typing import Any
 
-import anyio
 import pytest
 from fastapi.testclient import TestClient
-from starlette.testclient import WebSocketTestSession
 from tests.server.conftest import guest, settings_for, wait_status
+from tests.server.wsplay import auth, recv, until
 
 from carroca import fair, record
 from carroca.server.app import create_app
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def recv(ws: WebSocketTestSession, timeout: float = 15.0) -> dict[str, Any]:
-    """The next frame, or a failure after `timeout`: a lost frame must not hang the run."""
-
-    async def get() -> Any:
-        with anyio.fail_after(timeout):
-            return await ws._send_rx.receive()
-
-    message = ws.portal.call(get)
-    assert message["type"] == "websocket.send", message
-    frame: dict[str, Any] = json.loads(message["text"])
-    return frame
-
-
-def until(ws: WebSocketTestSession, kind: str, limit: int = 500) -> dict[str, Any]:
-    for _ in range(limit):
-        frame = recv(ws)
-        if frame["type"] == kind:
-            return frame
-    raise AssertionError(f"no {kind!r} frame")
-
 
 
 def live_ids(client: TestClient) -> list[str]:

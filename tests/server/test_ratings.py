@@ -10,14 +10,10 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from tests.server.conftest import guest, settings_for, wait_finished
-from tests.server.wsplay import send
+from tests.server.wsplay import auth, send
 
 from carroca.server.app import create_app
 from carroca.server.db import make_engine, ratings
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture

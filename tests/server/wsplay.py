@@ -52,6 +52,21 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def recv(ws: WebSocketTestSession, timeout: float = 15.0) -> dict[str, Any]:
+    """The next frame, parsed, or a failure after `timeout`: a lost frame must not hang the run."""
+    frame: dict[str, Any] = json.loads(receive_text(ws, timeout))
+    return frame
+
+
+def until(ws: WebSocketTestSession, *kinds: str, limit: int = 500) -> dict[str, Any]:
+    """The next frame of one of `kinds`, skipping the others."""
+    for _ in range(limit):
+        frame = recv(ws)
+        if frame["type"] in kinds:
+            return frame
+    raise AssertionError(f"no frame of {kinds!r}")
+
+
 @dataclass
 class Client:
     """One WebSocket client that keeps every frame it received and every move it sent."""
