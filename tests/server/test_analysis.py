@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from fastapi.testclient import TestClient
 from tests.server.conftest import guest, wait_finished
+
+from carroca.server.reviews import MAX_PENDING
 
 
 def test_review_of_a_finished_match(client: TestClient) -> None:
@@ -33,3 +36,30 @@ def test_no_review_before_the_end_or_of_unknown_matches(client: TestClient) -> N
     r = client.get(f"/api/matches/{table.json()['id']}/analysis")
     assert r.status_code == 409 and r.json()["error"]["code"] == "not_finished"
     assert client.get("/api/matches/nope/analysis").status_code == 404
+
+
+def test_a_review_that_fails_says_so(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    created = client.post("/api/matches", json={
+        "ruleset": "bloqueio", "options": {"target": 1}, "seats": ["bot:greedy", "bot:greedy"],
+    }).json()
+    wait_finished(client, created["id"])
+    reviews = client.app.state.reviews  # type: ignore[attr-defined]
+    monkeypatch.setattr(reviews, "request", lambda match_id, text: reviews.failed.update(
+        {match_id: "RuntimeError()"}))
+    client.get(f"/api/matches/{created['id']}/analysis")
+    r = client.get(f"/api/matches/{created['id']}/analysis")
+    assert r.status_code == 500 and r.json()["error"]["code"] == "analysis_failed"
+
+
+def test_reviews_queue_is_bounded(client: TestClient) -> None:
+    ids = []
+    for _ in range(MAX_PENDING + 1):
+        created = client.post("/api/matches", json={
+            "ruleset": "bloqueio", "options": {"target": 1}, "seats": ["bot:greedy"] * 2,
+        }).json()
+        ids.append(created["id"])
+    for match_id in ids:
+        wait_finished(client, match_id)
+    answers = [client.get(f"/api/matches/{m}/analysis").status_code for m in ids]
+    assert answers.count(503) >= 1, answers  # the reviews take seconds each: the queue fills
+    assert set(answers) <= {200, 202, 503}

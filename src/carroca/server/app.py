@@ -24,7 +24,7 @@ from carroca.server.connection import serve_socket
 from carroca.server.db import migrate
 from carroca.server.hub import Hub, LobbyError
 from carroca.server.protocol import SEED_CHARS, explain
-from carroca.server.reviews import Reviews
+from carroca.server.reviews import Reviews, ReviewsBusy
 from carroca.server.settings import Settings
 from carroca.server.store import Store
 from carroca.server.table import family_of
@@ -288,7 +288,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if row["analysis"]:
             return Response(row["analysis"], media_type="application/json")
         reviews: Reviews = request.app.state.reviews
-        reviews.request(match_id, row["record"])
+        if match_id in reviews.failed:
+            raise LobbyError(500, "analysis_failed", "Não deu para analisar esta partida.")
+        try:
+            reviews.request(match_id, row["record"])
+        except ReviewsBusy:
+            raise LobbyError(503, "analysis_busy",
+                             "Muitas análises em andamento; tente de novo daqui a pouco.") from None
         return JSONResponse({"status": "pending"}, status_code=202)
 
     @app.post("/api/casual")

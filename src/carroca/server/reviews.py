@@ -26,16 +26,26 @@ def _review(record_text: str) -> str:
                       separators=(",", ":"), ensure_ascii=False)
 
 
+MAX_PENDING = 8  # reviews queued at once: more waits for the queue to drain
+
+
+class ReviewsBusy(RuntimeError):
+    """Too many reviews are being produced; ask again later."""
+
+
 class Reviews:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._pool: ProcessPoolExecutor | None = None
         self._running: dict[str, asyncio.Task[None]] = {}
+        self.failed: dict[str, str] = {}  # match -> why its review could not be produced
 
     def request(self, match_id: str, record_text: str) -> None:
         """Start the review of a finished match unless it is already being produced."""
         if match_id in self._running:
             return
+        if len(self._running) >= MAX_PENDING:
+            raise ReviewsBusy(match_id)
         if self._pool is None:
             self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
         task = asyncio.get_running_loop().create_task(self._run(match_id, record_text))
@@ -45,6 +55,7 @@ class Reviews:
     def _done(self, match_id: str, task: asyncio.Task[None]) -> None:
         self._running.pop(match_id, None)
         if not task.cancelled() and task.exception() is not None:
+            self.failed[match_id] = repr(task.exception())
             logging.getLogger("carroca.server").error(
                 "review of %s failed", match_id, exc_info=task.exception()
             )

@@ -67,8 +67,8 @@ export const leaderboard = (family) => get(`/api/leaderboard/${encodeURIComponen
 
 const seeded = (body, seed) => (seed ? { ...body, client_seed: seed } : body);
 
-export const casual = (ruleset, botLevel, seed) =>
-  post("/api/casual", seeded({ ruleset, bot_level: botLevel }, seed));
+export const casual = (ruleset, botLevel, seed, match) =>
+  post("/api/casual", seeded({ ruleset, bot_level: botLevel, ...(match ? { match } : {}) }, seed));
 export const friendsTable = (ruleset, options, seats, turnSeconds, seed) =>
   post("/api/tables", seeded({ ruleset, options, seats, turn_seconds: turnSeconds }, seed));
 export const joinInvite = (invite, seed) => post("/api/tables/join", seeded({ invite }, seed));

@@ -491,7 +491,7 @@ async function refreshTables() {
             {
               class: "btn btn-primary btn-small",
               type: "button",
-              onclick: () => sitCasual(t.ruleset),
+              onclick: () => sitCasual(t.ruleset, t.bot_level, t.id),
               "aria-label": `Sentar na mesa de ${W.rulesetName(t.ruleset)}`,
             },
             "Sentar",
@@ -533,10 +533,10 @@ async function refreshTables() {
   fill($("#done-list"), ...(done.length ? done : [h("li", { class: "muted" }, "Nenhuma partida terminada ainda.")]));
 }
 
-async function sitCasual(ruleset) {
+async function sitCasual(ruleset, botLevel, match) {
   const seed = randomSeed();
   try {
-    const r = await api.casual(ruleset, $("#bot-level").value, seed);
+    const r = await api.casual(ruleset, botLevel || $("#bot-level").value, seed, match);
     api.rememberSeed(r.id, seed);
     location.assign(`mesa.html?id=${encodeURIComponent(r.id)}`);
   } catch (e) {

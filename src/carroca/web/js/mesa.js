@@ -1008,6 +1008,7 @@ function renderFacts() {
   const mode = { casual: "casual", ranked: "ranqueada", friends: "com amigos", bots: "só bots" }[st.mode] ?? st.mode;
   facts.push(`partida ${mode}`);
   fill($("#match-facts"), ...facts.flatMap((f, i) => (i ? [" · ", f] : [f])));
+  $("#match-facts").append(" ", h("a", { class: "btn btn-ghost btn-small", href: `regras.html#${st.ruleset}` }, "Regras desta modalidade"));
   describeRuleset(st.ruleset);
 }
 
