@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 from tests.server.conftest import guest
-from tests.server.wsplay import play_until_over
+from tests.server.wsplay import play_until_over, send, until
 
 from carroca import record
 
@@ -27,3 +27,21 @@ def test_human_with_bots_plays_to_the_end(client: TestClient) -> None:
     assert match.is_over and rec["players"][0] == "ana"
     acks = [f for f in frames if f["type"] == "ack"]
     assert acks and all("duplicate" not in a["data"] for a in acks)
+
+
+def test_a_move_chosen_on_an_old_state_is_refused_as_stale(client: TestClient) -> None:
+    token = guest(client, "bia")
+    r = client.post("/api/tables", json={"ruleset": "bloqueio", "seats": ["me", "bot:greedy"]})
+    match_id = r.json()["id"]
+    with client.websocket_connect(f"/ws?token={token}") as ws:
+        until(ws, "hello")
+        send(ws, "join", {"match": match_id})
+        state = until(ws, "state")["data"]
+        while not (state["view"] and state["view"]["turn"] == state["seat"]):
+            state = until(ws, "state")["data"]
+        action = state["view"]["legal"][0]
+        send(ws, "move", {"id": 1, "action": action, "version": state["version"] - 1})
+        refused = until(ws, "error")["data"]
+        assert refused["code"] == "stale_state" and refused["id"] == 1
+        send(ws, "move", {"id": 2, "action": action, "version": state["version"]})
+        assert until(ws, "ack")["data"]["id"] == 2

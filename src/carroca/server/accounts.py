@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import re
 import secrets
+import time
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -23,6 +24,10 @@ NAME = re.compile(r"^[0-9A-Za-zÀ-ÖØ-öø-ÿ_][0-9A-Za-zÀ-ÖØ-öø-ÿ _.-]{1
 # The words themselves (alone or followed by a separator or digit), not names like "Botelho".
 RESERVED = re.compile(r"(bot|admin|carro[cç]a)([ _.\-0-9]|$)")
 MIN_PASSWORD = 8
+# A session looked up in the last minute is not looked up again (a logout here drops it at once;
+# on another node of a multi-node deployment it takes effect within this time).
+CACHE_SECONDS = 60.0
+CACHE_SIZE = 100_000
 
 _hasher = PasswordHasher()
 
@@ -43,6 +48,7 @@ class Accounts:
     def __init__(self, store: Store, session_days: float) -> None:
         self.store = store
         self.ttl = session_days * 86400
+        self._cache: dict[str, tuple[dict[str, Any], float]] = {}
 
     async def _session(self, player: dict[str, Any]) -> str:
         token = secrets.token_urlsafe(32)
@@ -68,6 +74,9 @@ class Accounts:
                 current["name"].casefold() == name.casefold():
             await self.store.set_password(current["id"], digest)
             player = {**current, "kind": "account"}
+            for cached, _ in self._cache.values():  # their open sessions are an account now
+                if cached["id"] == player["id"]:
+                    cached["kind"] = "account"
         else:
             created = await self.store.create_player(name, "account", digest)
             if created is None:
@@ -89,9 +98,21 @@ class Accounts:
         return player, await self._session(player)
 
     async def player(self, token: str | None) -> dict[str, Any] | None:
+        """The session's player; recent answers are cached so that reconnect storms do not queue
+        on the database."""
         if not token or len(token) > 100:
             return None
-        return await self.store.session_player(token)
+        now = time.monotonic()
+        hit = self._cache.get(token)
+        if hit is not None and hit[1] > now:
+            return hit[0]
+        player = await self.store.session_player(token)
+        if player is not None:
+            if len(self._cache) >= CACHE_SIZE:
+                self._cache.clear()
+            self._cache[token] = (player, now + CACHE_SECONDS)
+        return player
 
     async def logout(self, token: str) -> None:
+        self._cache.pop(token, None)
         await self.store.delete_session(token)

@@ -104,7 +104,8 @@ class Connection:
                     "not_seated", "Você não tem lugar nesta mesa: só pode assistir.", msg.data.id
                 ))
                 return
-            self.send(await table.human_move(seat, msg.data.id, msg.data.action))
+            self.send(await table.human_move(seat, msg.data.id, msg.data.action,
+                                             msg.data.version))
         elif isinstance(msg, protocol.Chat):
             table, seat = self.table, self.seat
             if table is None or seat is None:
@@ -136,9 +137,10 @@ class Connection:
                 await table.set_client_seed(seat, data.client_seed)
             first = seat is not None and table.connected.get(seat, 0) == 0
             self.attach(table, seat)
-            self.send(table.message(seat))
             if first:
-                table.publish()
+                table.publish()  # everyone sees the seat come back, the joiner included
+            else:
+                self.send(table.message(seat))
 
 
 async def serve_socket(ws: WebSocket, player: dict[str, Any] | None, hub: Hub) -> None:

@@ -258,7 +258,9 @@ class Table:
                 action = self._autoplay_bot(seat).choose(observation(match, seat))
             await self._commit(seat, str(action), auto=True)
 
-    async def human_move(self, seat: int, move_id: int, text: str) -> str:
+    async def human_move(
+        self, seat: int, move_id: int, text: str, version: int | None = None
+    ) -> str:
         """A player's move: the reply is an ack or a typed error; a refusal changes nothing."""
         async with self.lock:
             last = self._move_ids.get(seat, -1)
@@ -274,6 +276,11 @@ class Table:
                 return protocol.error("not_started", "A partida ainda não começou.", move_id)
             if match.is_over or self.status == "finished":
                 return protocol.error("game_over", "A partida já terminou.", move_id)
+            if version is not None and version != self.version:
+                return protocol.error(
+                    "stale_state", "A mesa mudou antes da sua jogada chegar; veja a mesa atual.",
+                    move_id,
+                )
             try:
                 # The engine refuses before changing anything, so a refusal stores nothing.
                 await self._commit(seat, str(actions.parse(text)), auto=False, client_id=move_id)
