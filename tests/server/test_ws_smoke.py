@@ -45,3 +45,32 @@ def test_a_move_chosen_on_an_old_state_is_refused_as_stale(client: TestClient) -
         assert refused["code"] == "stale_state" and refused["id"] == 1
         send(ws, "move", {"id": 2, "action": action, "version": state["version"]})
         assert until(ws, "ack")["data"]["id"] == 2
+
+
+def test_a_move_the_database_refuses_is_not_acknowledged(client: TestClient) -> None:
+    token = guest(client, "caio")
+    r = client.post("/api/tables", json={"ruleset": "bloqueio", "seats": ["me", "bot:greedy"]})
+    match_id = r.json()["id"]
+    store = client.app.state.store  # type: ignore[attr-defined]
+    real = store.append_move
+    with client.websocket_connect(f"/ws?token={token}") as ws:
+        until(ws, "hello")
+        send(ws, "join", {"match": match_id})
+        state = until(ws, "state")["data"]
+        while not (state["view"] and state["view"]["turn"] == state["seat"]):
+            state = until(ws, "state")["data"]
+
+        def broken(row: object) -> object:
+            raise OSError("disk full")
+
+        store.append_move = broken
+        action = state["view"]["legal"][0]
+        send(ws, "move", {"id": 1, "action": action})
+        refused = until(ws, "error", "ack")["data"]
+        assert refused["code"] == "not_stored" and refused["id"] == 1
+        store.append_move = real
+        send(ws, "join", {"match": match_id})
+        again = until(ws, "state")["data"]
+        assert again["version"] == state["version"] and again["view"] == state["view"]
+        send(ws, "move", {"id": 2, "action": action})
+        assert until(ws, "ack", "error")["data"] == {"id": 2, "version": state["version"] + 1}

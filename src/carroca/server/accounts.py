@@ -49,6 +49,8 @@ class Accounts:
         self.store = store
         self.ttl = session_days * 86400
         self._cache: dict[str, tuple[dict[str, Any], float]] = {}
+        # Hashing costs 0.1–0.4 s of CPU: two at a time, so sign-ups cannot starve the tables.
+        self._hashing = asyncio.Semaphore(2)
 
     async def _session(self, player: dict[str, Any]) -> str:
         token = secrets.token_urlsafe(32)
@@ -69,7 +71,8 @@ class Accounts:
             raise LobbyError(422, "weak_password",
                              f"A senha precisa de pelo menos {MIN_PASSWORD} caracteres.")
         name = check_name(name)
-        digest = await asyncio.to_thread(_hasher.hash, password)  # ~0.1–0.4 s of CPU
+        async with self._hashing:
+            digest = await asyncio.to_thread(_hasher.hash, password)
         if current is not None and current["kind"] == "guest" and \
                 current["name"].casefold() == name.casefold():
             await self.store.set_password(current["id"], digest)
@@ -89,7 +92,8 @@ class Accounts:
         ok = False
         if row is not None and row["password_hash"]:
             try:
-                ok = await asyncio.to_thread(_hasher.verify, row["password_hash"], password)
+                async with self._hashing:
+                    ok = await asyncio.to_thread(_hasher.verify, row["password_hash"], password)
             except (VerificationError, InvalidHashError):
                 ok = False
         if not ok or row is None:

@@ -26,6 +26,7 @@ from carroca.server.table import Table
 
 MODES = ("casual", "ranked", "friends", "bots")
 MIN_TURN, MAX_TURN = 1.0, 120.0
+MAX_BOT_MATCHES = 200  # bots-only matches in play at once (anyone may create them)
 
 
 class LobbyError(ValueError):
@@ -156,6 +157,10 @@ class Hub:
         turn_seconds: float | None,
     ) -> Table:
         opts, seconds = self._check(ruleset, options, turn_seconds)
+        live = sum(1 for t in self.tables.values() if t.mode == "bots" and t.status != "finished")
+        if live >= MAX_BOT_MATCHES:
+            raise LobbyError(503, "too_many_matches",
+                             "Muitas partidas só de bots em andamento; tente daqui a pouco.")
         n = get_ruleset(ruleset).seats
         if len(seats) != n:
             raise LobbyError(422, "bad_seats", f"{ruleset} tem {n} lugares; vieram {len(seats)}.")
@@ -192,6 +197,9 @@ class Hub:
                     raise LobbyError(409, "table_full",
                                      "Essa mesa já começou ou está cheia; escolha outra.")
                 async with chosen.lock:
+                    if chosen.status != "waiting" or not chosen.open_seats():  # bots came first
+                        raise LobbyError(409, "table_full",
+                                         "Essa mesa já começou ou está cheia; escolha outra.")
                     seat = chosen.open_seats()[0]
                     if client_seed:
                         chosen.client_seeds[seat] = client_seed
@@ -202,6 +210,8 @@ class Hub:
                         and table.ruleset.name == ruleset and table.bot_level == bot_level
                         and table.open_seats()):
                     async with table.lock:
+                        if table.status != "waiting" or not table.open_seats():
+                            continue  # its bots sat down while we waited for the lock
                         seat = table.open_seats()[0]
                         if client_seed:
                             table.client_seeds[seat] = client_seed

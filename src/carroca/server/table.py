@@ -232,13 +232,16 @@ class Table:
                 return
             bot = self._bot(seat)
             view = observation(match, seat)
-            if self.seats[seat]["bot"] in SLOW_BOTS:  # type: ignore[index]
-                action = await asyncio.get_running_loop().run_in_executor(
-                    self.hub.bot_pool, bot.choose, view
-                )
-            else:
-                action = bot.choose(view)
-            await self._commit(seat, str(action), auto=False)
+        if self.seats[seat]["bot"] in SLOW_BOTS:  # type: ignore[index]
+            # Thinks on a bot thread without the lock: joins and reconnections go on meanwhile.
+            action = await asyncio.get_running_loop().run_in_executor(
+                self.hub.bot_pool, bot.choose, view
+            )
+        else:
+            action = bot.choose(view)
+        async with self.lock:
+            if version == self.version and not self.closed:
+                await self._commit(seat, str(action), auto=False)
 
     async def _timeout(self, version: int) -> None:
         """Time ran out: the third time in a row is abandonment, otherwise a bot plays for them."""
@@ -283,17 +286,31 @@ class Table:
                 )
             try:
                 # The engine refuses before changing anything, so a refusal stores nothing.
-                await self._commit(seat, str(actions.parse(text)), auto=False, client_id=move_id)
+                stored = await self._commit(seat, str(actions.parse(text)), auto=False,
+                                            client_id=move_id)
             except RulesError as exc:
                 return protocol.error(exc.code, str(exc), move_id)
+            if not stored:
+                return protocol.error(
+                    "not_stored", "A jogada não foi registrada por um erro no servidor; "
+                    "jogue de novo.", move_id,
+                )
             return protocol.envelope("ack", {"id": move_id, "version": self.version})
 
     async def _commit(
         self, seat: int, text: str, auto: bool, client_id: int | None = None
-    ) -> None:
-        """Apply, store, then publish: a move is broadcast only once its commit succeeded."""
-        match = self.match
-        assert match is not None
+    ) -> bool:
+        """Apply, store, then publish: a move is broadcast only once its commit succeeded.
+
+        The action is applied to a copy of the match, which replaces it only once stored, so a
+        failed write leaves the table exactly as the log has it. Rules refusals raise before
+        anything is stored; a failed write returns False.
+        """
+        current = self.match
+        assert current is not None
+        match = current.copy()
+        match.public_cache = list(current.public_cache)
+        match.revealed_cache = current.revealed_cache
         if text == ABANDON:
             match.abandon(seat)
         else:
@@ -302,22 +319,25 @@ class Table:
         try:
             await self.hub.store.append_move(row)
         except Exception:
-            # Not stored, so not accepted: rebuild the match from what the log holds.
-            self.restore(await self.hub.store.match_moves(self.id))
             self.hub.log.exception("move %s of match %s not stored", row.seq, self.id)
-            self.schedule()
-            self.publish()
-            return
+            self.schedule()  # the clock or the bot tries again
+            return False
+        self.match = match
         self.seq += 1
         if client_id is not None:
             self._move_ids[seat] = client_id
         self._deal(match)
         self.version = self.seq + 1
         self.score = list(match.score)
-        if match.is_over:
-            await self._finish()
-        self.schedule()  # first: the frames carry the clock of the seat now to move
-        self.publish()
+        try:
+            if match.is_over:
+                await self._finish()
+        except Exception:  # stored but not closed: the next start finishes it from the log
+            self.hub.log.exception("match %s could not be finished", self.id)
+        finally:
+            self.schedule()  # first: the frames carry the clock of the seat now to move
+            self.publish()
+        return True
 
     async def _finish(self) -> None:
         """Store the end, the record and the ratings; only then is the table `finished`."""
