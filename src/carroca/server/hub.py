@@ -192,31 +192,17 @@ class Hub:
                     return table, seat
             if match_id is not None:  # a table chosen from the lobby's list
                 chosen = self.tables.get(match_id)
-                if (chosen is None or chosen.mode != "casual" or chosen.status != "waiting"
-                        or not chosen.open_seats()):
+                seat = None if chosen is None else await self._sit_casual(chosen, player,
+                                                                          client_seed)
+                if chosen is None or seat is None:
                     raise LobbyError(409, "table_full",
                                      "Essa mesa já começou ou está cheia; escolha outra.")
-                async with chosen.lock:
-                    if chosen.status != "waiting" or not chosen.open_seats():  # bots came first
-                        raise LobbyError(409, "table_full",
-                                         "Essa mesa já começou ou está cheia; escolha outra.")
-                    seat = chosen.open_seats()[0]
-                    if client_seed:
-                        chosen.client_seeds[seat] = client_seed
-                    await chosen.sit(seat, player_seat(player))
                 return chosen, seat
-            for table in self.tables.values():
-                if (table.mode == "casual" and table.status == "waiting"
-                        and table.ruleset.name == ruleset and table.bot_level == bot_level
-                        and table.open_seats()):
-                    async with table.lock:
-                        if table.status != "waiting" or not table.open_seats():
-                            continue  # its bots sat down while we waited for the lock
-                        seat = table.open_seats()[0]
-                        if client_seed:
-                            table.client_seeds[seat] = client_seed
-                        await table.sit(seat, player_seat(player))
-                    return table, seat
+            for table in list(self.tables.values()):  # a snapshot: sitting awaits
+                if table.ruleset.name == ruleset and table.bot_level == bot_level:
+                    seat = await self._sit_casual(table, player, client_seed)
+                    if seat is not None:
+                        return table, seat
             n = get_ruleset(ruleset).seats
             table = await self._new_table(
                 mode="casual", ruleset=ruleset, options=opts,
@@ -227,6 +213,22 @@ class Hub:
                 await table.set_client_seed(0, client_seed)
             self.spawn(self._fill_with_bots(table))
             return table, 0
+
+    @staticmethod
+    async def _sit_casual(
+        table: Table, player: dict[str, Any], client_seed: str | None
+    ) -> int | None:
+        """The seat taken at a waiting casual table, or None when it has none left."""
+        if table.mode != "casual" or table.status != "waiting" or not table.open_seats():
+            return None
+        async with table.lock:
+            if table.status != "waiting" or not table.open_seats():  # its bots came first
+                return None
+            seat = table.open_seats()[0]
+            if client_seed:
+                table.client_seeds[seat] = client_seed
+            await table.sit(seat, player_seat(player))
+            return seat
 
     async def _fill_with_bots(self, table: Table) -> None:
         await asyncio.sleep(self.settings.casual_wait_seconds)
