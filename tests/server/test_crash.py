@@ -247,8 +247,9 @@ def test_sigkill_mid_match_keeps_every_acked_move(
         assert r.status_code == 200, r.text
         token, me = r.json()["token"], r.json()["player"]
     with first.http(token) as http:
-        r = http.post("/api/tables", json={
+        r = http.post("/api/tables", json={  # the longest target: the crash comes mid-match
             "ruleset": "duplas-pontos", "seats": ["me", "bot:greedy", "bot:random", "bot:greedy"],
+            "options": {"target": 300},
         })
     assert r.status_code == 201, r.text
     match_id = r.json()["id"]
