@@ -226,16 +226,6 @@ class Store:
 
         return await self.run(fn)
 
-    async def match_moves(self, match_id: str) -> list[MoveRow]:
-        def fn(conn: Connection) -> list[MoveRow]:
-            rows = conn.execute(
-                sa.select(db.moves).where(db.moves.c.match_id == match_id)
-                .order_by(db.moves.c.seq)
-            ).mappings()
-            return [MoveRow(**dict(r)) for r in rows]
-
-        return await self.run(fn)
-
     async def unfinished(self) -> list[tuple[dict[str, Any], list[MoveRow]]]:
         """Every match not finished, with its move log: what a restart resumes."""
 
