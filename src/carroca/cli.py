@@ -501,6 +501,7 @@ def serve_command(
     import uvicorn
 
     from carroca.server.app import create_app
+    from carroca.server.guard import uvicorn_config
     from carroca.server.settings import Settings
 
     settings = Settings.from_env(
@@ -511,12 +512,7 @@ def serve_command(
     shown = "localhost" if settings.host in ("127.0.0.1", "0.0.0.0") else settings.host
     Console(highlight=False).print(f"carroca: open http://{shown}:{settings.port}/ in your browser "
                   f"(database {escape(settings.database)})")
-    uvicorn.run(
-        create_app(settings), host=settings.host, port=settings.port,
-        ws="websockets-sansio", ws_max_size=64 * 1024, log_level="warning",
-        ws_ping_interval=60.0, ws_ping_timeout=30.0,  # 20 s pings cost 500/s at 10k players
-        timeout_graceful_shutdown=5,
-    )
+    uvicorn.Server(uvicorn_config(create_app(settings), settings)).run()
 
 
 def main() -> None:  # pragma: no cover - the console script calls `app` directly

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
+from tests.serverproc import servers  # noqa: F401  (a fixture: real `carroca serve` processes)
 
 from carroca.server.app import create_app
 from carroca.server.db import migrate, normalize_url
@@ -89,6 +90,14 @@ def client(settings: Settings) -> Iterator[TestClient]:
 def guest(client: TestClient, name: str) -> str:
     """Sign in a guest; returns the session token (also set as the client's cookie)."""
     r = client.post("/api/guest", json={"name": name})
+    assert r.status_code == 200, r.text
+    token: str = r.json()["token"]
+    return token
+
+
+def account(client: TestClient, name: str, password: str = "senha-secreta") -> str:
+    """Register an account (ranked matches are for accounts); returns the session token."""
+    r = client.post("/api/register", json={"name": name, "password": password})
     assert r.status_code == 200, r.text
     token: str = r.json()["token"]
     return token

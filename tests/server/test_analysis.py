@@ -6,12 +6,14 @@ import time
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.server.conftest import guest, wait_finished
+from tests.server.conftest import guest, settings_for, wait_finished
 
+from carroca.server.app import create_app
 from carroca.server.reviews import MAX_PENDING
 
 
 def test_review_of_a_finished_match(client: TestClient) -> None:
+    guest(client, "ana")
     created = client.post("/api/matches", json={
         "ruleset": "bloqueio", "options": {"target": 2}, "seats": ["bot:greedy", "bot:random"],
     }).json()
@@ -39,6 +41,7 @@ def test_no_review_before_the_end_or_of_unknown_matches(client: TestClient) -> N
 
 
 def test_a_review_that_fails_says_so(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    guest(client, "bia")
     created = client.post("/api/matches", json={
         "ruleset": "bloqueio", "options": {"target": 1}, "seats": ["bot:greedy", "bot:greedy"],
     }).json()
@@ -51,7 +54,14 @@ def test_a_review_that_fails_says_so(client: TestClient, monkeypatch: pytest.Mon
     assert r.status_code == 500 and r.json()["error"]["code"] == "analysis_failed"
 
 
-def test_reviews_queue_is_bounded(client: TestClient) -> None:
+def test_reviews_queue_is_bounded(database: str) -> None:
+    client = TestClient(create_app(settings_for(database, max_bot_matches_per_player=20)))
+    with client:
+        reviews_fill_the_queue(client)
+
+
+def reviews_fill_the_queue(client: TestClient) -> None:
+    guest(client, "caio")
     ids = []
     for _ in range(MAX_PENDING + 1):
         created = client.post("/api/matches", json={

@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
-from tests.server.conftest import guest, settings_for
+from tests.server.conftest import account, guest, settings_for
 from tests.server.wsplay import auth, recv, send, until
 
 from carroca.server.app import create_app
@@ -58,7 +58,7 @@ def test_chat_at_a_casual_table(database: str) -> None:
 
 
 def test_chat_is_refused_in_ranked_matches(client: TestClient) -> None:
-    kai, lia = guest(client, "Kai"), guest(client, "Lia")
+    kai, lia = account(client, "Kai"), account(client, "Lia")
     client.post("/api/ranked", headers=auth(kai), json={"ruleset": "mano-a-mano"})
     r = client.post("/api/ranked", headers=auth(lia), json={"ruleset": "mano-a-mano"})
     match_id = r.json()["id"]

@@ -10,109 +10,17 @@ record verifies. Runs on SQLite, and on PostgreSQL when `CARROCA_TEST_POSTGRES` 
 from __future__ import annotations
 
 import contextlib
-import inspect
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
-import httpx2
 import pytest
 import sqlalchemy as sa
-from websockets.sync.client import ClientConnection, connect
+from tests.serverproc import WAIT_SECONDS, Server
 
 from carroca import fair, record
 from carroca.server import db
-
-START_SECONDS = 90.0  # a cold start on a busy machine (imports, migrations) can be slow
-WAIT_SECONDS = 120.0  # a whole match, played out
-# The servers are local: never through a proxy the environment may name (websockets >= 15
-# follows HTTP(S)_PROXY by default, as httpx2 does unless trust_env is off).
-NO_PROXY: dict[str, Any] = {"proxy": None} if "proxy" in inspect.signature(connect).parameters \
-    else {}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-class Server:
-    """One `carroca serve` process on a free port, its output kept in a log file."""
-
-    def __init__(self, database: str, workdir: Path, flags: list[str], name: str) -> None:
-        self.log_path = workdir / f"{name}.log"
-        env = {k: v for k, v in os.environ.items() if not k.startswith("CARROCA_")}
-        for attempt in range(3):
-            self.port = free_port()
-            with self.log_path.open("wb") as log:
-                self.proc = subprocess.Popen(
-                    [sys.executable, "-m", "carroca", "serve", "--port", str(self.port),
-                     "--database", database, *flags],
-                    cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT,
-                )
-            if self._wait_ready():
-                return
-            if "address already in use" not in self.log().lower() or attempt == 2:
-                self.kill()
-                raise AssertionError(f"the server did not start:\n{self.log()}")
-
-    def _wait_ready(self) -> bool:
-        deadline = time.monotonic() + START_SECONDS
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                return False
-            with contextlib.suppress(httpx2.HTTPError):
-                health = httpx2.get(f"{self.base}/api/health", timeout=5, trust_env=False)
-                if health.status_code == 200:
-                    return True
-            time.sleep(0.05)
-        return False
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def http(self, token: str | None = None) -> httpx2.Client:
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return httpx2.Client(base_url=self.base, headers=headers, timeout=30, trust_env=False)
-
-    def socket(self, token: str) -> ClientConnection:
-        ws: ClientConnection = connect(f"ws://127.0.0.1:{self.port}/ws?token={token}",
-                                       open_timeout=30, close_timeout=1, **NO_PROXY)
-        return ws
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")[-4000:]
-
-    def kill(self) -> None:
-        """SIGKILL: no shutdown code runs, as when the machine's OOM killer strikes."""
-        if self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(timeout=30)
-
-
-@pytest.fixture
-def servers(database: str, tmp_path: Path) -> Iterator[Callable[..., Server]]:
-    """Starts servers on the test's database; every one still running is killed at the end."""
-    started: list[Server] = []
-
-    def start(*flags: str) -> Server:
-        server = Server(database, tmp_path, list(flags), f"server-{len(started)}")
-        started.append(server)
-        return server
-
-    yield start
-    for server in started:
-        server.kill()
 
 
 def move_log(database: str, match_id: str) -> tuple[str, list[tuple[int, str, bool]]]:
@@ -319,9 +227,12 @@ def test_sigkill_mid_bots_matches_then_they_resume_and_finish(
     }
     created: dict[str, str] = {}
     with first.http() as http:
-        for ruleset, (seats, target) in games.items():
+        for i, (ruleset, (seats, target)) in enumerate(games.items()):
+            # Bots-only matches are for signed-in players, two at a time each.
+            token = http.post("/api/guest", json={"name": f"demo{i}"}).json()["token"]
             r = http.post("/api/matches", json={"ruleset": ruleset, "seats": seats,
-                                                "options": {"target": target}})
+                                                "options": {"target": target}},
+                          headers={"Authorization": f"Bearer {token}"})
             assert r.status_code == 201, r.text
             created[r.json()["id"]] = r.json()["commitment"]
         deadline = time.monotonic() + WAIT_SECONDS

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.server.conftest import guest, settings_for, wait_status
+from tests.server.conftest import account, guest, settings_for, wait_status
 from tests.server.wsplay import auth, recv, until
 
 from carroca import fair, record
@@ -162,7 +162,7 @@ def test_friends_table_refuses_bad_rules_in_portuguese(
 
 
 def test_ranked_queue_matches_players_and_tells_their_sockets(client: TestClient) -> None:
-    kai, lia, max_ = guest(client, "Kai"), guest(client, "Lia"), guest(client, "Max")
+    kai, lia, max_ = account(client, "Kai"), account(client, "Lia"), account(client, "Max")
     r = client.post("/api/ranked", headers=auth(kai), json={"ruleset": "mano-a-mano"})
     assert r.json() == {"status": "queued", "ruleset": "mano-a-mano"}
     assert client.get("/api/me", headers=auth(kai)).json()["queued"] == "mano-a-mano"
@@ -198,7 +198,7 @@ def test_ranked_queue_matches_players_and_tells_their_sockets(client: TestClient
 
 
 def test_a_ranked_duplas_match_waits_for_four(client: TestClient) -> None:
-    tokens = [guest(client, f"Jogador{i}") for i in range(4)]
+    tokens = [account(client, f"Jogador{i}") for i in range(4)]
     for token in tokens[:3]:
         r = client.post("/api/ranked", headers=auth(token), json={"ruleset": "duplas-pontos"})
         assert r.json()["status"] == "queued"
@@ -251,6 +251,7 @@ def test_a_match_reported_finished_has_its_record(client: TestClient) -> None:
         await finish(*args)
 
     store.finish_match = slow_finish
+    guest(client, "Olga")
     created = client.post("/api/matches", json={
         "ruleset": "bloqueio", "seats": ["bot:greedy", "bot:random"],
     }).json()

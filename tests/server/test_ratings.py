@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
-from tests.server.conftest import guest, settings_for, wait_finished
+from tests.server.conftest import account, guest, settings_for, wait_finished
 from tests.server.wsplay import auth, send
 
 from carroca.server.app import create_app
@@ -18,8 +18,9 @@ from carroca.server.db import make_engine, ratings
 
 @pytest.fixture
 def fast(database: str) -> Iterator[TestClient]:
-    """Nobody moves and the clock is short: every match ends by abandonment in seconds."""
-    settings = settings_for(database, turn_seconds=0.3, choice_seconds=0.3)
+    """Nobody moves and the clock is short: every match ends by abandonment in seconds (rated
+    here, though nobody moved: tests/security checks that such matches are unrated by default)."""
+    settings = settings_for(database, turn_seconds=0.3, choice_seconds=0.3, ranked_min_moves=0)
     with TestClient(create_app(settings)) as client:
         yield client
 
@@ -59,7 +60,7 @@ def player_id(client: TestClient, token: str) -> int:
 
 def test_a_ranked_mano_match_rates_both_players(fast: TestClient) -> None:
     names = ["Ana", "Bia"]
-    tokens = [guest(fast, n) for n in names]
+    tokens = [account(fast, n) for n in names]
     info = ranked_match(fast, "mano-a-mano", tokens)
     assert info["result"]["reason"] == "abandon"
     winner = info["players"][info["result"]["winner"]]
@@ -104,7 +105,7 @@ def test_a_ranked_mano_match_rates_both_players(fast: TestClient) -> None:
 
 def test_a_ranked_duplas_match_moves_winners_above_losers(fast: TestClient) -> None:
     names = ["Caio", "Duda", "Edu", "Fabi"]
-    info = ranked_match(fast, "duplas-pontos", [guest(fast, n) for n in names])
+    info = ranked_match(fast, "duplas-pontos", [account(fast, n) for n in names])
     assert info["result"]["reason"] == "abandon"
     team = info["result"]["winner"]
     winners = {n for seat, n in enumerate(info["players"]) if seat % 2 == team}

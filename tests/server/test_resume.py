@@ -8,7 +8,6 @@ app in-process and stop it between lives; the crash tests kill a real process in
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from contextlib import ExitStack
 from typing import Any
@@ -17,6 +16,7 @@ from fastapi.testclient import TestClient
 from tests.server.conftest import guest, settings_for, wait_finished, wait_status
 from tests.server.test_crash import move_log, record_steps
 from tests.server.wsplay import Client, Frame, auth, connect, play
+from tests.serverproc import wait_until
 
 from carroca import fair, record
 from carroca.rules import get_ruleset
@@ -35,14 +35,7 @@ def life(database: str, **settings: Any) -> TestClient:
 
 
 def wait_for(check: Callable[[], Any], what: str, timeout: float = 60.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.02)
+    return wait_until(check, what, timeout)
 
 
 def status_of(client: TestClient, match_id: str) -> str:
@@ -167,6 +160,7 @@ def test_the_turn_clock_runs_again_after_a_restart(database: str) -> None:
 def test_bots_matches_resume_whether_started_or_not(database: str) -> None:
     # A bots match the last server was playing when it stopped ...
     with life(database, bot_delay_ms=50) as first:
+        guest(first, "demo")  # bots-only matches are for signed-in players
         r = first.post("/api/matches", json={"ruleset": "duplas-torneio",
                                              "seats": ["bot:greedy", "bot:random"] * 2})
         assert r.status_code == 201, r.text
@@ -190,6 +184,7 @@ def test_bots_matches_resume_whether_started_or_not(database: str) -> None:
 
 def test_a_match_whose_end_was_not_written_is_finished_at_restart(database: str) -> None:
     with life(database) as first:
+        guest(first, "demo")
         r = first.post("/api/matches", json={"ruleset": "mano-a-mano",
                                              "seats": ["bot:greedy", "bot:random"]})
         match_id = r.json()["id"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
-from tests.server.conftest import wait_finished
+from tests.server.conftest import guest, wait_finished
 
 from carroca import fair, record
 
@@ -13,6 +13,7 @@ def test_health(client: TestClient) -> None:
 
 
 def test_bots_match_finishes_and_its_record_verifies(client: TestClient) -> None:
+    guest(client, "Beto")  # bots-only matches are for signed-in players
     r = client.post("/api/matches", json={
         "ruleset": "duplas-torneio", "seats": ["bot:greedy", "bot:random"] * 2,
     })

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from carroca.server.app import create_app
+from carroca.server.guard import uvicorn_config
 from carroca.server.settings import Settings
 
 CHROMIUM = Path(os.environ.get("CARROCA_CHROMIUM", "/usr/bin/chromium"))
@@ -49,10 +50,7 @@ class LiveServer:
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
-        config = uvicorn.Config(
-            create_app(settings), ws="websockets-sansio", log_level="warning",
-            timeout_graceful_shutdown=2,
-        )
+        config = uvicorn_config(create_app(settings), settings, timeout_graceful_shutdown=2)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(
             target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True,
@@ -84,6 +82,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     settings = Settings(
         database=f"sqlite:///{db}", bot_delay_ms=0, turn_seconds=60.0,
         casual_wait_seconds=0.3, finished_keep_seconds=600.0,
+        # Every test's players come from this one address: the per-address limits are for
+        # the open internet (tests/security checks them), not for a room of test players.
+        limit_guest_ip="100000/minute", limit_register_ip="100000/hour",
+        limit_tables_player="100000/minute", max_connections_per_ip=0,
     )
     live = LiveServer(settings)
     live.start()
@@ -138,9 +140,12 @@ def page(new_context: Any) -> Any:
 
 
 def watch(p: Any) -> list[str]:
-    """Collect uncaught script errors of a page."""
+    """Collect uncaught script errors of a page, and anything its Content-Security-Policy
+    blocked (a blocked style or script is otherwise silent)."""
     errors: list[str] = []
     p.on("pageerror", lambda exc: errors.append(str(exc)))
+    p.on("console", lambda msg: errors.append(msg.text)
+         if "Content Security Policy" in msg.text else None)
     return errors
 
 

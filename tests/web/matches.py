@@ -15,10 +15,17 @@ from carroca.rules import Match, get_ruleset
 TIMEOUT_S = 30.0
 
 
-def api(server: str, path: str, body: dict[str, Any] | None = None) -> Any:
+_TOKENS: dict[str, str] = {}  # server -> the token of the guest who creates bots-only matches
+
+
+def api(server: str, path: str, body: dict[str, Any] | None = None,
+        token: str | None = None) -> Any:
     data = None if body is None else json.dumps(body).encode()
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
     req = urllib.request.Request(server + path, data=data, method="GET" if body is None else "POST",
-                                 headers={"Content-Type": "application/json"})
+                                 headers=headers)
     with urllib.request.urlopen(req, timeout=TIMEOUT_S) as resp:
         return json.load(resp)
 
@@ -28,8 +35,11 @@ def finished_match(server: str, ruleset: str, options: dict[str, Any] | None = N
     """A bots-only match (POST /api/matches), once it is over; returns its id."""
     n = get_ruleset(ruleset).seats
     seats = [f"bot:{bots[i % len(bots)]}" for i in range(n)]
+    if server not in _TOKENS:  # bots-only matches are for signed-in players
+        _TOKENS[server] = api(server, "/api/guest", {"name": f"demo_{random.randrange(10**6)}"}
+                              )["token"]
     created = api(server, "/api/matches", {"ruleset": ruleset, "options": options or {},
-                                           "seats": seats})
+                                           "seats": seats}, _TOKENS[server])
     match_id = str(created["id"])
     deadline = time.monotonic() + TIMEOUT_S
     while api(server, f"/api/matches/{match_id}")["status"] != "finished":

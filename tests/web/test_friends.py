@@ -121,6 +121,13 @@ def test_ranked_queue_matches_two_players_without_chat(new_context: Any) -> None
     for p, name in ((first, "Gil"), (second, "Ivo")):
         open_lobby_as_guest(p, unique_name(name))
         p.check("input[name=ruleset][value=classico]")
+        # Ranked is for accounts: a guest is told so and keeps their nickname with a password.
+        p.click("#btn-ranked")
+        p.wait_for_selector(".toast:has-text('conta')")
+        assert p.evaluate("document.activeElement.id") == "upgrade-password"
+        p.fill("#upgrade-password", "senha-secreta")
+        p.press("#upgrade-password", "Enter")
+        p.wait_for_selector("#upgrade[hidden]", state="attached")
     first.click("#btn-ranked")
     first.wait_for_selector("#queue:not([hidden])")
     assert "Clássico" in first.inner_text("#queue-title")

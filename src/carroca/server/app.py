@@ -15,6 +15,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.exc import SQLAlchemyError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from carroca.bots import BOT_LEVELS
 from carroca.rules import RULESETS, RulesError
@@ -22,8 +24,12 @@ from carroca.rules.rulesets import options_dict
 from carroca.server.accounts import COOKIE, Accounts
 from carroca.server.connection import serve_socket
 from carroca.server.db import migrate
-from carroca.server.hub import Hub, LobbyError
+from carroca.server.errors import NOT_STORED, LobbyError, RateLimited
+from carroca.server.guard import BodyLimit
+from carroca.server.headers import install_security_headers
+from carroca.server.hub import Hub
 from carroca.server.protocol import SEED_CHARS, explain
+from carroca.server.ratelimits import RateLimits
 from carroca.server.reviews import Reviews, ReviewsBusy
 from carroca.server.settings import Settings
 from carroca.server.store import Store
@@ -56,9 +62,12 @@ class LoginBody(_Body):
     password: str = Field(max_length=200)
 
 
+MAX_OPTIONS = 16  # no ruleset has more than a few options
+
+
 class BotsMatchBody(_Body):
     ruleset: str = Field(max_length=30)
-    options: dict[str, Any] | None = None
+    options: dict[str, Any] | None = Field(default=None, max_length=MAX_OPTIONS)
     seats: list[str] = Field(max_length=4)
     turn_seconds: float | None = None
 
@@ -72,7 +81,7 @@ class CasualBody(_Body):
 
 class FriendsBody(_Body):
     ruleset: str = Field(max_length=30)
-    options: dict[str, Any] | None = None
+    options: dict[str, Any] | None = Field(default=None, max_length=MAX_OPTIONS)
     seats: list[str] = Field(max_length=4)
     turn_seconds: float | None = None
     client_seed: str | None = Field(default=None, pattern=SEED_CHARS)
@@ -90,6 +99,20 @@ class RankedBody(_Body):
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def client_ip(request: Request | WebSocket) -> str:
+    """The client's address (behind trusted proxies, as they report it)."""
+    return request.client.host if request.client is not None else "?"
+
+
+def origin_allowed(origin: str, host: str | None, allowed: frozenset[str]) -> bool:
+    """The page's origin is the server's own (the Host it was reached by) or a listed one."""
+    origin = origin.strip().lower().rstrip("/")
+    if origin in allowed:
+        return True
+    scheme, _, rest = origin.partition("://")
+    return scheme in ("http", "https") and host is not None and rest == host.strip().lower()
 
 
 def hub_of(request: Request) -> Hub:
@@ -150,26 +173,65 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await asyncio.to_thread(migrate, settings.database)
         store = Store(settings.database)
         hub = Hub(settings, store)
-        app.state.store, app.state.hub = store, hub
-        app.state.accounts = Accounts(store, settings.session_days)
+        limits = RateLimits(
+            login_ip=settings.limit_login_ip, login_account=settings.limit_login_account,
+            guest_ip=settings.limit_guest_ip, register_ip=settings.limit_register_ip,
+            tables_player=settings.limit_tables_player, reviews_ip=settings.limit_reviews_ip,
+        )
+        hub.limits = limits
+        app.state.store, app.state.hub, app.state.limits = store, hub, limits
+        app.state.accounts = Accounts(store, settings, limits)
         app.state.reviews = Reviews(store)
         resumed = await hub.resume()
         hub.log.info("resumed %d unfinished matches", resumed)
-        upkeep = asyncio.get_running_loop().create_task(_collector_upkeep())
+        loop = asyncio.get_running_loop()
+        upkeep = [loop.create_task(_collector_upkeep()), loop.create_task(hub.upkeep())]
         try:
             yield
         finally:
-            upkeep.cancel()
+            for task in upkeep:
+                task.cancel()
             await hub.stop()
             app.state.reviews.close()
             await asyncio.to_thread(store.close)
 
-    app = FastAPI(title="carroca", version="1", lifespan=lifespan, docs_url="/api/docs",
+    app = FastAPI(title="carroca", version="1", lifespan=lifespan, docs_url=None,
                   openapi_url="/api/openapi.json", redoc_url=None)
+
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
+                       timeout=settings.body_timeout)
+    # last middleware: the outermost, so that every answer above carries the headers
+    install_security_headers(app, docs_url="/api/docs")  # CSP etc.; Swagger UI with no CDN
 
     @app.exception_handler(LobbyError)
     async def _lobby_error(request: Request, exc: LobbyError) -> JSONResponse:
-        return _error(exc.status, exc.code, exc.message)
+        resp = _error(exc.status, exc.code, exc.message)
+        if isinstance(exc, RateLimited):
+            resp.headers["Retry-After"] = str(exc.retry_after)
+        return resp
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        codes = {404: ("not_found", "Endereço não encontrado."),
+                 405: ("method_not_allowed", "Método não permitido neste endereço.")}
+        code, message = codes.get(exc.status_code, ("http_error", "Pedido recusado."))
+        resp = _error(exc.status_code, code, message)
+        for k, v in (exc.headers or {}).items():
+            resp.headers[k] = v
+        return resp
+
+    @app.exception_handler(SQLAlchemyError)
+    async def _storage_error(request: Request, exc: SQLAlchemyError) -> JSONResponse:
+        # Logged once per outage by the store, not once per request.
+        resp = _error(503, "storage_unavailable", NOT_STORED)
+        resp.headers["Retry-After"] = "5"
+        return resp
+
+    @app.exception_handler(Exception)
+    async def _server_error(request: Request, exc: Exception) -> JSONResponse:
+        hub_of(request).log.error("error answering %s %s", request.method, request.url.path,
+                                  exc_info=exc)
+        return _error(500, "server_error", "Erro no servidor; tente de novo.")
 
     @app.exception_handler(RulesError)
     async def _rules_error(request: Request, exc: RulesError) -> JSONResponse:
@@ -209,17 +271,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/guest")
     async def guest(body: NameBody, request: Request) -> JSONResponse:
-        player, token = await request.app.state.accounts.guest(body.name)
+        player, token = await request.app.state.accounts.guest(body.name, client_ip(request))
         return signed_in(player, token)
 
     @app.post("/api/register")
     async def register(body: LoginBody, request: Request, me: MaybePlayer) -> JSONResponse:
-        player, token = await request.app.state.accounts.register(body.name, body.password, me)
+        player, token = await request.app.state.accounts.register(
+            body.name, body.password, me, client_ip(request)
+        )
         return signed_in(player, token)
 
     @app.post("/api/login")
     async def login(body: LoginBody, request: Request) -> JSONResponse:
-        player, token = await request.app.state.accounts.login(body.name, body.password)
+        player, token = await request.app.state.accounts.login(
+            body.name, body.password, client_ip(request)
+        )
         return signed_in(player, token)
 
     @app.post("/api/logout")
@@ -227,6 +293,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         token = token_of(request)
         if token:
             await request.app.state.accounts.logout(token)
+            hub_of(request).end_session(Accounts.session_key(token))
         resp = JSONResponse({"status": "ok"})
         resp.delete_cookie(COOKIE)
         return resp
@@ -259,9 +326,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # ------------------------------------------------------------------ matches and tables
 
     @app.post("/api/matches", status_code=201)
-    async def create_match(body: BotsMatchBody, request: Request) -> dict[str, Any]:
+    async def create_match(body: BotsMatchBody, player: Player, request: Request
+                           ) -> dict[str, Any]:
         table = await hub_of(request).create_bots_match(
-            body.ruleset, body.options, body.seats, body.turn_seconds
+            player, body.ruleset, body.options, body.seats, body.turn_seconds
         )
         return {"id": table.id, "commitment": table.commitment}
 
@@ -316,6 +384,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if match_id in reviews.failed:
             raise LobbyError(500, "analysis_failed", "Não deu para analisar esta partida.")
         try:
+            if not reviews.running(match_id):
+                request.app.state.limits.reviews_ip.hit(client_ip(request))
             reviews.request(match_id, row["record"])
         except ReviewsBusy:
             raise LobbyError(503, "analysis_busy",
@@ -358,15 +428,37 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = hub_of(request)
         store: Store = request.app.state.store
         return {"tables": len(hub.tables), "commits": store.commits,
-                "moves": store.moves_written, "time": time.time()}
+                "moves": store.moves_written, "time": time.time(),
+                "password_checks": request.app.state.accounts.hashed,
+                "storage_outages": store.outage.outages}
 
     # ------------------------------------------------------------------ WebSocket and client
 
+    allowed = frozenset(o.strip().lower().rstrip("/")
+                        for o in settings.allowed_origins.split(",") if o.strip())
+
     @app.websocket("/ws")
     async def socket(websocket: WebSocket) -> None:
+        # A page of another site (or another port of this host) must not play with the
+        # visitor's cookie: browsers always send Origin, programs without one use a token.
+        origin = websocket.headers.get("origin")
+        if origin is not None and not origin_allowed(origin, websocket.headers.get("host"),
+                                                     allowed):
+            await websocket.send_denial_response(_error(
+                403, "bad_origin", "Conexão recusada: esta página não é do carroca."))
+            return
+        hub: Hub = websocket.app.state.hub
         token = websocket.query_params.get("token") or websocket.cookies.get(COOKIE)
         player = await websocket.app.state.accounts.player(token)
-        await serve_socket(websocket, player, websocket.app.state.hub)
+        session = Accounts.session_key(token) if player is not None and token else None
+        if session is not None and \
+                len(hub.sockets.get(session, ())) >= settings.max_sockets_per_session:
+            refused = _error(429, "too_many_sockets",
+                             "Conexões demais desta sessão; feche outras abas do carroca.")
+            refused.headers["Retry-After"] = "10"
+            await websocket.send_denial_response(refused)
+            return
+        await serve_socket(websocket, player, hub, session)
 
     if (WEB / "index.html").exists():
         app.mount("/", StaticFiles(directory=WEB, html=True), name="web")

@@ -51,6 +51,12 @@ class Connection:
         with contextlib.suppress(Exception):
             await self.ws.close(code)
 
+    def end_session(self) -> None:
+        """The player logged out: this socket no longer speaks for them."""
+        if not self.closed:
+            self.closed = True
+            self.hub.spawn(self._close(CLOSE_UNAUTHENTICATED))
+
     async def writer(self) -> None:
         while True:
             payload = await self.queue.get()
@@ -143,12 +149,16 @@ class Connection:
                 self.send(table.message(seat))
 
 
-async def serve_socket(ws: WebSocket, player: dict[str, Any] | None, hub: Hub) -> None:
+async def serve_socket(
+    ws: WebSocket, player: dict[str, Any] | None, hub: Hub, session: str | None = None
+) -> None:
     await ws.accept()
     if player is None:
         await ws.close(CLOSE_UNAUTHENTICATED, "login required")
         return
     conn = Connection(ws, player, hub)
+    if session is not None:
+        hub.socket_opened(session, conn)
     writer = asyncio.create_task(conn.writer())
     pchannel = player_channel(player["id"])
     hub.fanout.subscribe(pchannel, conn.sink)
@@ -179,6 +189,8 @@ async def serve_socket(ws: WebSocket, player: dict[str, Any] | None, hub: Hub) -
         pass
     finally:
         conn.closed = True
+        if session is not None:
+            hub.socket_closed(session, conn)
         hub.fanout.unsubscribe(pchannel, conn.sink)
         conn.detach()
         conn.queue.put_nowait(None)

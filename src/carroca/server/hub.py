@@ -3,40 +3,74 @@
 The hub owns no state that the database could not rebuild: tables are restored from their rows
 and move logs at start (`resume`), queues are short-lived by nature (a restart empties them and
 players queue again).
+
+Bots-only matches are demos: their searching bots think in a separate process at a lower OS
+priority (`BotWorkers`), so a flood of them cannot take CPU from the tables where people play,
+whose bots think on the server's own threads.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import multiprocessing
+import os
 import random
 import secrets
+import time
 from collections.abc import Coroutine
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
 
-from carroca.bots import BOT_LEVELS
-from carroca.rules import get_ruleset
+from carroca.bots import BOT_LEVELS, make_bot
+from carroca.rules import Observation, get_ruleset
 from carroca.rules.rulesets import options_dict
+from carroca.server.errors import NOT_STORED, LobbyError, RateLimited
 from carroca.server.fanout import Fanout, LocalFanout
 from carroca.server.ratings import Ratings
 from carroca.server.settings import Settings
 from carroca.server.store import Store
 from carroca.server.table import Table
 
+if TYPE_CHECKING:
+    from carroca.server.connection import Connection
+    from carroca.server.ratelimits import RateLimits
+
 MODES = ("casual", "ranked", "friends", "bots")
 MIN_TURN, MAX_TURN = 1.0, 120.0
-MAX_BOT_MATCHES = 200  # bots-only matches in play at once (anyone may create them)
+BOT_NICE = 10  # how much lower the bots-only workers' OS priority is
 
 
-class LobbyError(ValueError):
-    """A lobby request that cannot be met; `status` is the HTTP status, message in pt-BR."""
+def _lower_priority() -> None:
+    os.nice(BOT_NICE)
 
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
+
+def _think(level: str, seed: int, view: Observation) -> str:
+    """One decision of a bots-only match's bot, in a worker process."""
+    return str(make_bot(level, seed=seed).choose(view))
+
+
+class BotWorkers:
+    """Processes at a lower priority for the searching bots of bots-only matches."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = max(1, workers)
+        self._pool: ProcessPoolExecutor | None = None
+
+    async def choose(self, level: str, view: Observation) -> str:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_lower_priority,
+            )
+        return await asyncio.get_running_loop().run_in_executor(
+            self._pool, _think, level, secrets.randbits(32), view
+        )
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
 
 
 def bot_seat(level: str) -> dict[str, Any]:
@@ -57,9 +91,12 @@ class Hub:
         self.settings = settings
         self.store = store
         self.fanout: Fanout = fanout or LocalFanout()
-        self.ratings = Ratings(store)
+        self.ratings = Ratings(store, settings.ranked_min_moves)
         self.tables: dict[str, Table] = {}
-        self.bot_pool = ThreadPoolExecutor(2, thread_name_prefix="carroca-bot")
+        self.bot_pool = ThreadPoolExecutor(2, thread_name_prefix="carroca-bot")  # human tables
+        self.demo_bots = BotWorkers(settings.bot_workers)  # bots-only matches
+        self.limits: RateLimits | None = None  # set by the app
+        self.sockets: dict[str, set[Connection]] = {}  # session (token hash) -> open sockets
         self.log = logging.getLogger("carroca.server")
         self.lobby_lock = asyncio.Lock()
         self.ranked_queue: dict[str, list[dict[str, Any]]] = {}
@@ -84,7 +121,12 @@ class Hub:
     async def resume(self) -> int:
         """Rebuild every unfinished match from its log and restart its clock."""
         count = 0
+        cutoff = time.time() - self.settings.waiting_table_minutes * 60
         for row, moves in await self.store.unfinished():
+            if row["mode"] == "friends" and row["status"] == "waiting" \
+                    and row["created_at"] < cutoff:
+                await self.store.expire_match(row["id"])
+                continue
             table = Table(self, row)
             table.restore(moves)
             self.tables[table.id] = table
@@ -111,6 +153,59 @@ class Hub:
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        self.demo_bots.close()
+
+    async def upkeep(self) -> None:
+        """Every `purge_seconds`: close waiting friends' tables past their time, then drop
+        expired sessions and the guests who never played."""
+        while True:
+            await asyncio.sleep(self.settings.purge_seconds)
+            with contextlib.suppress(Exception):  # an outage: the store logs it once
+                await self.purge()
+
+    async def purge(self) -> tuple[int, int, int]:
+        """Returns (tables, sessions, guests) removed."""
+        cutoff = time.time() - self.settings.waiting_table_minutes * 60
+        expired = 0
+        for table in list(self.tables.values()):
+            if table.mode != "friends" or table.status != "waiting" or table.created_at >= cutoff:
+                continue
+            async with table.lock:
+                if table.status != "waiting":
+                    continue
+                if await self.store.expire_match(table.id):
+                    expired += 1
+                table.status = "expired"
+                table.publish()
+                table.close()
+                self.tables.pop(table.id, None)
+        keep = {pid for t in self.tables.values() for _, pid in t.humans()}
+        keep.update(p["id"] for q in self.ranked_queue.values() for p in q)
+        guests_before = time.time() - self.settings.guest_unplayed_hours * 3600
+        sessions, guests = await self.store.purge(guests_before, keep)
+        if expired or guests:
+            self.log.info("expired %d waiting tables, %d sessions, %d unplayed guests",
+                          expired, sessions, guests)
+        return expired, sessions, guests
+
+    # ------------------------------------------------------------------ sockets per session
+
+    def socket_opened(self, session: str, conn: Connection) -> None:
+        self.sockets.setdefault(session, set()).add(conn)
+
+    def socket_closed(self, session: str, conn: Connection) -> None:
+        conns = self.sockets.get(session)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                del self.sockets[session]
+
+    def end_session(self, session: str) -> int:
+        """Logout: that sign-in's open sockets are closed (4401)."""
+        conns = self.sockets.pop(session, set())
+        for conn in conns:
+            conn.end_session()
+        return len(conns)
 
     def table_started(self, table: Table) -> None:
         table.notify_players("matched", {"match": table.id, "mode": table.mode})
@@ -139,28 +234,44 @@ class Hub:
                              f"O tempo por jogada vai de {MIN_TURN:g} a {MAX_TURN:g} segundos.")
         return opts, seconds
 
-    async def _new_table(self, **kw: Any) -> Table:
+    async def _new_table(self, client_seeds: list[str | None] | None = None, **kw: Any
+                         ) -> Table:
         row = Table.new_row(**kw)
-        await self.store.insert_match(row)
+        if client_seeds is not None:
+            row["client_seeds"] = client_seeds
+        try:
+            await self.store.insert_match(row)
+        except Exception:  # logged once per outage by the store
+            raise LobbyError(503, "not_stored", NOT_STORED) from None
         table = Table(self, row)
         self.tables[table.id] = table
         return table
 
     async def _start(self, table: Table) -> None:
+        """Start a full table; while the database refuses, try again with a growing pause."""
         await asyncio.sleep(0)  # let the creator answer with the commitment first
-        async with table.lock:
-            if table.status == "waiting" and not table.open_seats():
-                await table.start()
+        pause = 0.5
+        while not table.closed:
+            try:
+                async with table.lock:
+                    if table.status == "waiting" and not table.open_seats():
+                        await table.start()
+                return
+            except Exception:  # logged once per outage by the store
+                await asyncio.sleep(pause)
+                pause = min(10.0, pause * 2)
+
+    def _spend_table(self, player: dict[str, Any]) -> None:
+        if self.limits is not None:
+            self.limits.tables_player.hit(str(player["id"]))
 
     async def create_bots_match(
-        self, ruleset: str, options: dict[str, Any] | None, seats: list[str],
-        turn_seconds: float | None,
+        self, player: dict[str, Any], ruleset: str, options: dict[str, Any] | None,
+        seats: list[str], turn_seconds: float | None,
     ) -> Table:
+        """A demo match of bots, for a signed-in player: a few at a time per player, and a cap
+        for the whole server."""
         opts, seconds = self._check(ruleset, options, turn_seconds)
-        live = sum(1 for t in self.tables.values() if t.mode == "bots" and t.status != "finished")
-        if live >= MAX_BOT_MATCHES:
-            raise LobbyError(503, "too_many_matches",
-                             "Muitas partidas só de bots em andamento; tente daqui a pouco.")
         n = get_ruleset(ruleset).seats
         if len(seats) != n:
             raise LobbyError(422, "bad_seats", f"{ruleset} tem {n} lugares; vieram {len(seats)}.")
@@ -170,9 +281,22 @@ class Hub:
                 raise LobbyError(422, "bad_seats",
                                  "Nesta rota todos os lugares são bots: use 'bot:nível'.")
             specs.append(bot_seat(s[4:]))
+        live = [t for t in self.tables.values()
+                if t.mode == "bots" and t.status in ("waiting", "playing")]
+        mine = sum(1 for t in live if t.host_id == player["id"])
+        per_player = self.settings.max_bot_matches_per_player
+        if mine >= per_player:
+            raise RateLimited(
+                30, f"Você já tem {mine} partidas só de bots em andamento (o limite é "
+                f"{per_player}); espere uma terminar.", code="too_many_bot_matches",
+            )
+        if len(live) >= self.settings.max_bot_matches:
+            raise LobbyError(503, "too_many_matches",
+                             "Muitas partidas só de bots em andamento; tente daqui a pouco.")
+        self._spend_table(player)
         table = await self._new_table(
             mode="bots", ruleset=ruleset, options=opts, seats=specs, turn_seconds=seconds,
-            bot_level=specs[0]["bot"],
+            bot_level=specs[0]["bot"], host_id=player["id"],
         )
         self.spawn(self._start(table))
         return table
@@ -225,19 +349,22 @@ class Hub:
             if table.status != "waiting" or not table.open_seats():  # its bots came first
                 return None
             seat = table.open_seats()[0]
-            if client_seed:
-                table.client_seeds[seat] = client_seed
-            await table.sit(seat, player_seat(player))
+            await table.sit(seat, player_seat(player), client_seed)
             return seat
 
     async def _fill_with_bots(self, table: Table) -> None:
         await asyncio.sleep(self.settings.casual_wait_seconds)
-        async with table.lock:
-            if table.status != "waiting":
+        pause = 0.5
+        while not table.closed:
+            try:
+                async with table.lock:
+                    if table.status != "waiting":
+                        return
+                    await table.start([s or bot_seat(table.bot_level) for s in table.seats])
                 return
-            for seat in table.open_seats():
-                table.seats[seat] = bot_seat(table.bot_level)
-            await table.start()
+            except Exception:  # the database refused: logged once by the store; try again
+                await asyncio.sleep(pause)
+                pause = min(10.0, pause * 2)
 
     async def friends(
         self, host: dict[str, Any], ruleset: str, options: dict[str, Any] | None,
@@ -259,6 +386,16 @@ class Hub:
                 specs.append(bot_seat(s[4:]))
             else:
                 raise LobbyError(422, "bad_seats", f"Lugar inválido: {s!r}.")
+        if specs.count(None):
+            waiting = sum(1 for t in self.tables.values() if t.mode == "friends"
+                          and t.status == "waiting" and t.host_id == host["id"])
+            most = self.settings.max_waiting_tables_per_player
+            if waiting >= most:
+                raise RateLimited(
+                    60, f"Você já tem {waiting} mesas esperando jogadores (o limite é {most}); "
+                    "comece ou espere uma delas.", code="too_many_tables",
+                )
+        self._spend_table(host)
         table = await self._new_table(
             mode="friends", ruleset=ruleset, options=opts, seats=specs, turn_seconds=seconds,
             bot_level=self.settings.autoplay_bot, host_id=host["id"],
@@ -287,9 +424,7 @@ class Hub:
             if table.status != "waiting" or not free:
                 raise LobbyError(409, "table_full", "A mesa já está completa; você pode assistir.")
             seat = free[0]
-            if client_seed:
-                table.client_seeds[seat] = client_seed
-            await table.sit(seat, player_seat(player))
+            await table.sit(seat, player_seat(player), client_seed)
         return table, seat
 
     async def queue_ranked(
@@ -297,6 +432,10 @@ class Hub:
     ) -> Table | None:
         """Queue for a ranked match; returns the table once enough players are waiting."""
         opts, seconds = self._check(ruleset, None, None)
+        if self.settings.ranked_requires_account and player.get("kind") != "account":
+            raise LobbyError(403, "account_required",
+                             "As partidas ranqueadas são para quem tem conta: crie a sua "
+                             "(você mantém o apelido e o histórico de convidado).")
         async with self.lobby_lock:
             for table in self.tables.values():
                 if (table.mode == "ranked" and table.status != "finished"
@@ -309,16 +448,19 @@ class Hub:
             n = get_ruleset(ruleset).seats
             if len(queue) < n:
                 return None
-            group, queue[:] = queue[:n], queue[n:]
+            group = queue[:n]
             random.shuffle(group)
             table = await self._new_table(
                 mode="ranked", ruleset=ruleset, options=opts,
                 seats=[player_seat(p) for p in group], turn_seconds=seconds,
-                bot_level=self.settings.autoplay_bot,
+                bot_level=self.settings.autoplay_bot, client_seeds=[p["seed"] for p in group],
             )
-            async with table.lock:
-                table.client_seeds = [p["seed"] for p in group]
-                await table.start()
+            queue[:] = [p for p in queue if p not in group]  # matched once stored
+            try:
+                async with table.lock:
+                    await table.start()
+            except Exception:  # the database refused: started as soon as it is back
+                self.spawn(self._start(table))
             return table
 
     def leave_ranked(self, player_id: int) -> bool:

@@ -1,7 +1,9 @@
 """OpenSkill ratings: team-aware, each player rated on their own, per ruleset family.
 
 Only ranked matches change ratings. The leaderboard orders by the conservative estimate
-(`ordinal`, mu − 3σ), so a newcomer with few games does not top it by luck.
+(`ordinal`, mu − 3σ), so a newcomer with few games does not top it by luck. A match abandoned
+before the abandoning side made `ranked_min_moves` moves of its own changes nobody's rating: a
+puppet that never moves cannot feed its partner in crime.
 """
 
 from __future__ import annotations
@@ -11,15 +13,28 @@ from typing import TYPE_CHECKING, Any
 from openskill.models import PlackettLuce
 
 if TYPE_CHECKING:
+    from carroca.rules import Match
     from carroca.server.store import Store
     from carroca.server.table import Table
 
 _MODEL = PlackettLuce()
 
 
+def own_moves_before_abandon(match: Match) -> int | None:
+    """The moves the abandoning side made itself (not `auto`), or None if nobody abandoned."""
+    if match.result is None or match.result.reason != "abandon" or not match.history:
+        return None
+    side = match.history[-1].end.seat
+    if side is None:
+        return None
+    return sum(1 for log in match.history for step in log.steps
+               if step.seat % 2 == side % 2 and not step.auto)
+
+
 class Ratings:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, min_moves: int = 0) -> None:
         self.store = store
+        self.min_moves = min_moves
 
     async def after_match(
         self, table: Table, winner: int
@@ -28,7 +43,9 @@ class Ratings:
         from carroca.server.table import family_of
 
         humans = table.humans()
-        if table.mode != "ranked" or not humans:
+        moves = own_moves_before_abandon(table.match) if table.match is not None else None
+        early = moves is not None and moves < self.min_moves
+        if table.mode != "ranked" or not humans or early:
             return [
                 {"match_id": table.id, "seat": seat, "player_id": pid,
                  "rating_before": None, "rating_after": None}

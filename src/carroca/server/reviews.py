@@ -40,6 +40,9 @@ class Reviews:
         self._running: dict[str, asyncio.Task[None]] = {}
         self.failed: dict[str, str] = {}  # match -> why its review could not be produced
 
+    def running(self, match_id: str) -> bool:
+        return match_id in self._running
+
     def request(self, match_id: str, record_text: str) -> None:
         """Start the review of a finished match unless it is already being produced."""
         if match_id in self._running:

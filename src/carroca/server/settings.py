@@ -1,4 +1,7 @@
-"""Server settings: defaults, then `CARROCA_*` environment variables, then command-line flags."""
+"""Server settings: defaults, then `CARROCA_*` environment variables, then command-line flags.
+
+Rate limits are written in the notation of the `limits` library: "10/10 minutes", "5 per hour".
+"""
 
 from __future__ import annotations
 
@@ -19,10 +22,41 @@ class Settings:
     bot_delay_ms: int = 800  # a bot's pause before acting (0: bots-only matches at full speed)
     casual_wait_seconds: float = 10.0  # empty seats of a casual table get bots after this
     autoplay_bot: str = "medium"  # plays for a player whose time ran out
-    session_days: float = 30.0
+    session_days: float = 30.0  # an account's sign-in
+    guest_session_days: float = 7.0  # a guest's sign-in
+    guest_unplayed_hours: float = 24.0  # a guest who never finished a match is then removed
     secure_cookies: bool = False  # set behind HTTPS
     chat_per_10s: int = 5
     finished_keep_seconds: float = 120.0  # a finished table stays live this long for its players
+
+    # ---------------------------------------------------------------- requests and connections
+    allowed_origins: str = ""  # more origins allowed to open the WebSocket, comma-separated
+    forwarded_allow_ips: str = ""  # proxies trusted for X-Forwarded-For (comma-separated)
+    max_body_bytes: int = 64 * 1024  # larger request bodies get 413
+    header_timeout: float = 10.0  # seconds to send a request's headers
+    body_timeout: float = 20.0  # seconds between two parts of a request body
+    keep_alive_seconds: float = 5.0  # an idle HTTP connection is closed after this
+    max_connections_per_ip: int = 64  # open TCP connections (HTTP and WebSocket); 0: no cap
+    max_sockets_per_session: int = 6  # open WebSockets of one sign-in
+
+    # ---------------------------------------------------------------- rate limits (429)
+    limit_login_ip: str = "10/10 minutes"  # failed logins from one address
+    limit_login_account: str = "50/10 minutes"  # failed logins to one account, any address
+    limit_guest_ip: str = "10/minute"  # guest sign-ups from one address
+    limit_register_ip: str = "5/hour"  # accounts created from one address
+    limit_tables_player: str = "30/10 minutes"  # friends' tables and bots-only matches created
+    limit_reviews_ip: str = "10/10 minutes"  # post-game reviews started from one address
+    hash_queue: int = 4  # password checks waiting for a hashing slot; more get 429
+
+    # ---------------------------------------------------------------- tables
+    max_bot_matches: int = 200  # bots-only matches in play at once, all players together
+    max_bot_matches_per_player: int = 2
+    bot_workers: int = 1  # processes that think for bots-only matches, at low priority
+    max_waiting_tables_per_player: int = 3  # friends' tables waiting for players
+    waiting_table_minutes: float = 30.0  # a friends' table still waiting then is closed
+    purge_seconds: float = 60.0  # how often expired tables, guests and sessions are cleaned
+    ranked_requires_account: bool = True
+    ranked_min_moves: int = 6  # an abandonment before the side made this many moves is unrated
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> Settings:

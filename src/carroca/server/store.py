@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -41,6 +42,36 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+class Outage:
+    """Storage failures are logged once per outage, with a count when it ends, not per retry:
+    a table retrying through a full disk must not write thousands of tracebacks."""
+
+    def __init__(self) -> None:
+        self.log = logging.getLogger("carroca.server")
+        self.since: float | None = None
+        self.failures = 0
+        self.outages = 0
+
+    def failed(self, exc: BaseException) -> None:
+        self.failures += 1
+        if self.since is None:
+            self.since = time.monotonic()
+            self.outages += 1
+            self.log.error("storage unavailable: %s: %s (logged once until it is back)",
+                           type(exc).__name__, str(exc).splitlines()[0] if str(exc) else "")
+
+    def succeeded(self) -> None:
+        if self.since is not None:
+            self.log.warning("storage back after %d failed operations in %.1f s",
+                             self.failures, time.monotonic() - self.since)
+            self.since = None
+            self.failures = 0
+
+    @property
+    def down(self) -> bool:
+        return self.since is not None
+
+
 class Store:
     """The server's durable state: players, sessions, matches, their move logs and ratings."""
 
@@ -53,6 +84,7 @@ class Store:
         self._flush_queued = False
         self.commits = 0  # transactions that carried moves (for the load benchmark)
         self.moves_written = 0
+        self.outage = Outage()
 
     # ------------------------------------------------------------------ plumbing
 
@@ -63,7 +95,13 @@ class Store:
             with self.engine.begin() as conn:
                 return fn(conn)
 
-        return await asyncio.get_running_loop().run_in_executor(self._pool, job)
+        try:
+            result = await asyncio.get_running_loop().run_in_executor(self._pool, job)
+        except Exception as exc:
+            self.outage.failed(exc)
+            raise
+        self.outage.succeeded()
+        return result
 
     def append_move(self, row: MoveRow) -> asyncio.Future[None]:
         """Queue a move; the future resolves once the transaction holding it has committed."""
@@ -99,7 +137,20 @@ class Store:
             self.moves_written += len(batch)
         except Exception as exc:  # every waiter learns that its move was not stored
             error = exc
-        loop.call_soon_threadsafe(_settle, [f for _, f in batch], error)
+        loop.call_soon_threadsafe(self._settle, [f for _, f in batch], error)
+
+    def _settle(self, futures: list[asyncio.Future[None]], error: BaseException | None) -> None:
+        if error is None:
+            self.outage.succeeded()
+        else:
+            self.outage.failed(error)
+        for f in futures:
+            if f.done():
+                continue
+            if error is None:
+                f.set_result(None)
+            else:
+                f.set_exception(error)
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)
@@ -162,7 +213,8 @@ class Store:
     async def session_player(self, token: str) -> dict[str, Any] | None:
         def fn(conn: Connection) -> dict[str, Any] | None:
             row = conn.execute(
-                sa.select(db.players.c.id, db.players.c.name, db.players.c.kind)
+                sa.select(db.players.c.id, db.players.c.name, db.players.c.kind,
+                          db.sessions.c.expires_at)
                 .join(db.sessions, db.sessions.c.player_id == db.players.c.id)
                 .where(db.sessions.c.token_hash == token_hash(token))
                 .where(db.sessions.c.expires_at > time.time())
@@ -231,7 +283,7 @@ class Store:
 
         def fn(conn: Connection) -> list[tuple[dict[str, Any], list[MoveRow]]]:
             rows = conn.execute(
-                sa.select(db.matches).where(db.matches.c.status != "finished")
+                sa.select(db.matches).where(db.matches.c.status.in_(("waiting", "playing")))
                 .order_by(db.matches.c.created_at)
             ).mappings().all()
             out = []
@@ -242,6 +294,46 @@ class Store:
                 ).mappings()
                 out.append((dict(r), [MoveRow(**dict(m)) for m in logged]))
             return out
+
+        return await self.run(fn)
+
+    async def expire_match(self, match_id: str) -> bool:
+        """Close a table that is still waiting for players (it never started)."""
+
+        def fn(conn: Connection) -> bool:
+            done = conn.execute(
+                db.matches.update().where(db.matches.c.id == match_id)
+                .where(db.matches.c.status == "waiting")
+                .values(status="expired", finished_at=time.time())
+            )
+            return bool(done.rowcount)
+
+        return await self.run(fn)
+
+    async def purge(self, guests_before: float, keep: set[int]) -> tuple[int, int]:
+        """Drop expired sessions, and guests created before `guests_before` who never finished a
+        match (their names free up), except the players in `keep` (seated at live tables).
+        Returns (sessions, guests) removed."""
+        now = time.time()
+
+        def fn(conn: Connection) -> tuple[int, int]:
+            p, s, m = db.players.c, db.sessions.c, db.matches.c
+            sessions = conn.execute(db.sessions.delete().where(s.expires_at <= now)).rowcount
+            played = sa.select(db.participants.c.player_id)
+            hosted = sa.select(m.host_id).where(m.host_id.is_not(None))
+            candidates = [
+                r[0] for r in conn.execute(
+                    sa.select(p.id).where(p.kind == "guest").where(p.created_at < guests_before)
+                    .where(p.id.not_in(played)).where(p.id.not_in(hosted))
+                ) if r[0] not in keep
+            ]
+            guests = 0
+            for chunk in range(0, len(candidates), 500):
+                ids = candidates[chunk:chunk + 500]
+                conn.execute(db.sessions.delete().where(s.player_id.in_(ids)))
+                conn.execute(db.ratings.delete().where(db.ratings.c.player_id.in_(ids)))
+                guests += conn.execute(db.players.delete().where(p.id.in_(ids))).rowcount
+            return sessions, guests
 
         return await self.run(fn)
 
@@ -320,12 +412,3 @@ class Store:
 
         return await self.run(fn)
 
-
-def _settle(futures: list[asyncio.Future[None]], error: BaseException | None) -> None:
-    for f in futures:
-        if f.done():
-            continue
-        if error is None:
-            f.set_result(None)
-        else:
-            f.set_exception(error)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
+import unicodedata
 from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -20,6 +21,7 @@ from carroca.bots import Bot, make_bot
 from carroca.rules import Match, Phase, RulesError, actions, get_ruleset, observation
 from carroca.rules.rulesets import options_dict
 from carroca.server import protocol
+from carroca.server.errors import NOT_STORED, LobbyError
 from carroca.server.fanout import chat_channel, player_channel, seat_channel
 from carroca.server.store import MoveRow
 
@@ -27,12 +29,25 @@ if TYPE_CHECKING:
     from carroca.server.hub import Hub
 
 ABANDON = "abandon"
+MIN_BACKOFF, MAX_BACKOFF = 0.5, 10.0  # a bot's retries while the database refuses its moves
+# Control characters (NUL, ESC, …) and the invisible formatting ones that reorder or hide text
+# (bidi overrides and isolates, zero-width spaces), except the joiner that emoji sequences need.
+_KEEP_FORMAT = frozenset("\u200d")
 SLOW_BOTS = frozenset({"expert"})  # levels that search: they think on the bot threads
 
 
 def family_of(ruleset: str) -> str:
     """Ratings are kept per family: the 2v2 rulesets together, the 1v1 rulesets together."""
     return "duplas" if get_ruleset(ruleset).seats == 4 else "mano"
+
+
+def clean_text(text: str) -> str:
+    """Text a player typed, without control and invisible formatting characters."""
+    return "".join(
+        ch for ch in text
+        if ch in _KEEP_FORMAT or unicodedata.category(ch) not in ("Cc", "Cf", "Co", "Cs")
+        or ch in "\t\n"
+    )
 
 
 class Table:
@@ -67,6 +82,7 @@ class Table:
         self.connected: dict[int, int] = {}  # seat -> open connections
         self.rating_changes: dict[int, tuple[float | None, float | None]] = {}
         self.closed = False
+        self.backoff = 0.0  # seconds before a bot retries a move the database refused
 
     # ------------------------------------------------------------------ rows and restore
 
@@ -163,10 +179,21 @@ class Table:
                                              seed=secrets.randbits(32))
         return bot
 
-    async def sit(self, seat: int, who: dict[str, Any]) -> None:
-        """Fill an open seat (the caller holds the lock); the table starts when none is left."""
-        self.seats[seat] = who
-        await self.hub.store.update_match(self.id, seats=self.seats)
+    async def sit(self, seat: int, who: dict[str, Any], client_seed: str | None = None) -> None:
+        """Fill an open seat (the caller holds the lock); the table starts when none is left.
+
+        The seat is taken in memory only once the database has it: a failed write raises
+        `LobbyError` (503) and leaves the seat open, here and in the database alike."""
+        seats = list(self.seats)
+        seats[seat] = who
+        seeds = list(self.client_seeds)
+        if client_seed and seeds[seat] is None:
+            seeds[seat] = client_seed
+        try:
+            await self.hub.store.update_match(self.id, seats=seats, client_seeds=seeds)
+        except Exception:
+            raise LobbyError(503, "not_stored", NOT_STORED) from None
+        self.seats, self.client_seeds = seats, seeds
         self.publish()
         if not self.open_seats():
             await self.start()
@@ -174,22 +201,26 @@ class Table:
     async def set_client_seed(self, seat: int, seed: str) -> bool:
         if self.status != "waiting" or self.client_seeds[seat] is not None:
             return False
-        self.client_seeds[seat] = seed
-        await self.hub.store.update_match(self.id, client_seeds=self.client_seeds)
+        seeds = list(self.client_seeds)
+        seeds[seat] = seed
+        await self.hub.store.update_match(self.id, client_seeds=seeds)
+        self.client_seeds = seeds
         return True
 
     # ------------------------------------------------------------------ running
 
-    async def start(self) -> None:
-        """Fix the client seed (every seat's seed, joined) and deal the first hand."""
-        seeds = [s or secrets.token_hex(8) for s in self.client_seeds]
-        self.client_seeds = list(seeds)
-        self.client_seed = ":".join(seeds)
-        self.status = "playing"
+    async def start(self, seats: list[dict[str, Any] | None] | None = None) -> None:
+        """Fix the client seed (every seat's seed, joined) and deal the first hand; `seats`
+        fills the open seats (with bots) in the same write."""
+        seats = list(self.seats if seats is None else seats)
+        seeds: list[str | None] = [s or secrets.token_hex(8) for s in self.client_seeds]
+        client_seed = ":".join(s or "" for s in seeds)
         await self.hub.store.update_match(
-            self.id, status="playing", client_seeds=self.client_seeds,
-            client_seed=self.client_seed, started_at=time.time(), seats=self.seats,
+            self.id, status="playing", client_seeds=seeds, client_seed=client_seed,
+            started_at=time.time(), seats=seats,
         )
+        self.seats, self.client_seeds, self.client_seed = seats, seeds, client_seed
+        self.status = "playing"
         self.restore([])
         self.hub.table_started(self)
         self.schedule()  # first: the frames carry the clock of the seat now to move
@@ -210,7 +241,7 @@ class Table:
         loop = asyncio.get_running_loop()
         version = self.version
         if self.is_bot(seat):
-            delay = self.hub.settings.bot_delay_ms / 1000
+            delay = max(self.hub.settings.bot_delay_ms / 1000, self.backoff)
             self._timer = loop.call_later(delay, self._spawn, self._bot_turn, version)
             return
         seconds = (
@@ -232,16 +263,20 @@ class Table:
                 return
             bot = self._bot(seat)
             view = observation(match, seat)
-        if self.seats[seat]["bot"] in SLOW_BOTS:  # type: ignore[index]
+        level = self.seats[seat]["bot"]  # type: ignore[index]
+        if level in SLOW_BOTS and self.mode == "bots":
+            # A demo: thinks in a worker process at a lower priority than the people's tables.
+            text = await self.hub.demo_bots.choose(level, view)
+        elif level in SLOW_BOTS:
             # Thinks on a bot thread without the lock: joins and reconnections go on meanwhile.
-            action = await asyncio.get_running_loop().run_in_executor(
+            text = str(await asyncio.get_running_loop().run_in_executor(
                 self.hub.bot_pool, bot.choose, view
-            )
+            ))
         else:
-            action = bot.choose(view)
+            text = str(bot.choose(view))
         async with self.lock:
             if version == self.version and not self.closed:
-                await self._commit(seat, str(action), auto=False)
+                await self._commit(seat, text, auto=False)
 
     async def _timeout(self, version: int) -> None:
         """Time ran out: the third time in a row is abandonment, otherwise a bot plays for them."""
@@ -318,10 +353,11 @@ class Table:
         row = MoveRow(self.id, self.seq, seat, text, auto, time.time(), client_id)
         try:
             await self.hub.store.append_move(row)
-        except Exception:
-            self.hub.log.exception("move %s of match %s not stored", row.seq, self.id)
-            self.schedule()  # the clock or the bot tries again
+        except Exception:  # logged once per outage by the store
+            self.backoff = min(MAX_BACKOFF, max(MIN_BACKOFF, self.backoff * 2))
+            self.schedule()  # the clock, or the bot after its back-off, tries again
             return False
+        self.backoff = 0.0
         self.match = match
         self.seq += 1
         if client_id is not None:
@@ -432,7 +468,7 @@ class Table:
         if len(times) >= self.hub.settings.chat_per_10s:
             return protocol.error("chat_rate", "Calma! Muitas mensagens seguidas; espere um pouco.")
         times.append(now)
-        clean = " ".join(text.split())
+        clean = " ".join(clean_text(text).split())
         if not clean:
             return protocol.error("bad_message", "Mensagem vazia.")
         self.hub.fanout.publish(

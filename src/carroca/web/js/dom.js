@@ -68,6 +68,23 @@ export const signed = (n) => (n >= 0 ? "+" : "−") + DECIMAL.format(Math.abs(n)
 /** The query string's parameter `name`, or null. */
 export const param = (name) => new URLSearchParams(location.search).get(name);
 
+/**
+ * A return address from the query string made safe to navigate to: `target` resolved against
+ * this page's origin, as path + query + fragment, or null unless it stays on this origin
+ * (refuses "//host", "/\\host", "/\t/host", "https://host", "javascript:..." and the like).
+ */
+export function sameOriginPath(target) {
+  if (!target) return null;
+  let url;
+  try {
+    url = new URL(target, location.origin);
+  } catch {
+    return null;
+  }
+  if (url.origin !== location.origin) return null;
+  return url.pathname + url.search + url.hash;
+}
+
 /** A random seed for the verifiable shuffle: 16 URL-safe characters from the browser's CSPRNG. */
 export function randomSeed() {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -96,7 +113,9 @@ export async function copyText(text) {
     await navigator.clipboard.writeText(text);
     return true;
   } catch {
-    const area = h("textarea", { "aria-hidden": "true", style: "position:fixed;opacity:0" });
+    const area = h("textarea", { "aria-hidden": "true" });
+    // Styled through CSSOM: the Content-Security-Policy refuses style="" attributes.
+    Object.assign(area.style, { position: "fixed", opacity: "0" });
     area.value = text;
     document.body.append(area);
     area.select();

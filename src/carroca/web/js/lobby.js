@@ -1,9 +1,9 @@
 // The entry and lobby page (index.html): sign in, pick a game, friends' tables, live tables,
 // profile and ranking. Query parameters: ?convite=CODE joins a friends' table after signing in;
-// ?proximo=/mesa.html?id=... returns there after signing in.
+// ?proximo=/mesa.html?id=... returns there after signing in (an address on this site only).
 
 import * as api from "./api.js";
-import { $, dec, fill, h, num, param, randomSeed, signed, toast } from "./dom.js";
+import { $, dec, fill, h, num, param, randomSeed, sameOriginPath, signed, toast } from "./dom.js";
 import { Socket } from "./socket.js";
 import { tileSVG } from "./tiles.js";
 import * as W from "./words.js";
@@ -51,8 +51,8 @@ async function main() {
     showEntry();
     return;
   }
-  const next = param("proximo");
-  if (next && next.startsWith("/") && !next.startsWith("//") && !param("convite")) {
+  const next = sameOriginPath(param("proximo"));
+  if (next && !param("convite")) {
     location.replace(next);
     return;
   }
@@ -84,12 +84,12 @@ function showEntry() {
 async function afterSignIn() {
   const who = await api.me();
   if (!who) return;
-  const next = param("proximo");
+  const next = sameOriginPath(param("proximo"));
   if (param("convite")) {
     await joinInvite(param("convite"));
     return;
   }
-  if (next && next.startsWith("/") && !next.startsWith("//")) {
+  if (next) {
     location.assign(next);
     return;
   }
@@ -325,6 +325,11 @@ async function enterQueue() {
     showQueue(ruleset);
   } catch (e) {
     toast(e.message, "error");
+    if (e.code === "account_required" && !$("#upgrade").hidden) {
+      // Ranked is for accounts: the guest's own "create an account" form, one password away.
+      $("#upgrade").scrollIntoView({ block: "center" });
+      $("#upgrade-password").focus();
+    }
   }
 }
 

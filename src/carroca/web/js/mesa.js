@@ -504,6 +504,7 @@ function turnMessage() {
   const v = st.view;
   if (st.status === "waiting") return "Esperando jogadores…";
   if (st.status === "finished") return "Partida encerrada.";
+  if (st.status === "expired") return "Mesa encerrada: ninguém completou a mesa a tempo.";
   if (!v) return "";
   if (st.seat === null) return v.turn !== null ? `Vez de ${nameOf(v.turn)}. Você está assistindo.` : "Você está assistindo.";
   if (ctx.busy) return "Jogada enviada…";
@@ -747,6 +748,22 @@ function renderOverlay() {
     overlay.hidden = false;
     overlay.dataset.kind = "waiting";
     fill(overlay, waitingCard());
+    return;
+  }
+  if (st.status === "expired") {
+    // A friends' table nobody completed in time: the server closed it.
+    overlay.hidden = false;
+    overlay.dataset.kind = "expired";
+    fill(
+      overlay,
+      h(
+        "div",
+        { class: "overlay-card waiting-card" },
+        h("h2", {}, "Mesa encerrada"),
+        h("p", {}, "Ninguém completou a mesa a tempo. Crie outra no salão."),
+        h("a", { class: "btn btn-primary", href: "/" }, "Voltar ao salão"),
+      ),
+    );
     return;
   }
   if (overlay.dataset.kind === "waiting") {

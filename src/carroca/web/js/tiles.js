@@ -28,7 +28,7 @@ export function ensureDefs() {
   defsReady = true;
   const defs = s(
     "svg",
-    { width: 0, height: 0, "aria-hidden": "true", style: "position:absolute;width:0;height:0" },
+    { width: 0, height: 0, "aria-hidden": "true" },
     s(
       "defs",
       {},
@@ -59,6 +59,8 @@ export function ensureDefs() {
       ),
     ),
   );
+  // Styled through CSSOM: the Content-Security-Policy refuses style="" attributes.
+  Object.assign(defs.style, { position: "absolute", width: "0", height: "0" });
   document.body.prepend(defs);
 }
 

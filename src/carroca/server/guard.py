@@ -1,0 +1,258 @@
+"""Connection and request limits that hold without a proxy in front.
+
+uvicorn closes idle keep-alive connections, but it gives a client all the time it wants to send a
+request's headers and has no cap per address, so a few hundred half-open connections (slowloris)
+exhaust the process's file descriptors. The guard wraps uvicorn's HTTP and WebSocket protocols:
+
+- at most `max_connections_per_ip` open connections per client address (HTTP and WebSocket
+  alike; an upgraded connection stays counted until it closes); one more gets 429 and is closed;
+- a request's headers must arrive within `header_timeout` seconds (408) and fit in
+  `MAX_HEADER_BYTES` (431), counted from the request's first byte, or from the connection's
+  start for its first request, so a connection that never says anything is closed too.
+
+`BodyLimit` is an ASGI middleware: a body over `max_body_bytes` (by `Content-Length` or counted as
+it streams) gets 413, a body that stalls for `body_timeout` seconds gets 408, both in the JSON
+error shape of every other error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+import uvicorn
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from carroca.server.settings import Settings
+
+MAX_HEADER_BYTES = 32 * 1024  # request line and headers; browsers send well under 8 KiB
+WS_MAX_BYTES = 64 * 1024
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def error_body(code: str, message: str) -> bytes:
+    return json.dumps({"error": {"code": code, "message": message}},
+                      ensure_ascii=False).encode()
+
+
+def raw_response(status: int, reason: str, code: str, message: str,
+                 extra: tuple[tuple[str, str], ...] = ()) -> bytes:
+    """A whole HTTP/1.1 answer written straight to the socket, before any request exists."""
+    body = error_body(code, message)
+    head = [f"HTTP/1.1 {status} {reason}", "content-type: application/json; charset=utf-8",
+            f"content-length: {len(body)}", "connection: close",
+            *(f"{k}: {v}" for k, v in extra)]
+    return ("\r\n".join(head) + "\r\n\r\n").encode() + body
+
+
+TOO_MANY = raw_response(429, "Too Many Requests", "too_many_connections",
+                        "Conexões demais deste endereço; feche outras abas e tente de novo.",
+                        (("retry-after", "10"),))
+HEADERS_TIMEOUT = raw_response(408, "Request Timeout", "request_timeout",
+                               "O pedido demorou demais para chegar.")
+HEADERS_TOO_LARGE = raw_response(431, "Request Header Fields Too Large", "headers_too_large",
+                                 "Cabeçalhos do pedido grandes demais.")
+
+
+class ConnectionGuard:
+    """Open connections per client address, shared by the HTTP and WebSocket protocols."""
+
+    def __init__(self, per_ip: int, header_timeout: float) -> None:
+        self.per_ip = per_ip
+        self.header_timeout = header_timeout
+        self.open: dict[str, int] = {}
+        self._members: dict[int, str] = {}  # id(transport) -> address
+        self.refused = 0
+        self.timed_out = 0
+
+    def admit(self, transport: asyncio.BaseTransport) -> bool:
+        peer = transport.get_extra_info("peername")
+        ip = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        count = self.open.get(ip, 0)
+        if self.per_ip and count >= self.per_ip:
+            self.refused += 1
+            return False
+        self.open[ip] = count + 1
+        self._members[id(transport)] = ip
+        return True
+
+    def release(self, transport: asyncio.BaseTransport | None) -> None:
+        ip = self._members.pop(id(transport), None) if transport is not None else None
+        if ip is None:
+            return
+        left = self.open.get(ip, 1) - 1
+        if left > 0:
+            self.open[ip] = left
+        else:
+            self.open.pop(ip, None)
+
+
+def guarded_protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol],
+                                                       type[asyncio.Protocol]]:
+    """uvicorn's httptools and sans-I/O WebSocket protocols, with the guard's limits."""
+
+    class GuardedHttp(HttpToolsProtocol):
+        _header_timer: asyncio.TimerHandle | None = None
+        _header_bytes = 0
+        _admitted = False
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            if not guard.admit(transport):
+                transport.write(TOO_MANY)
+                transport.close()
+                return
+            self._admitted = True
+            self._arm()
+
+        def _arm(self) -> None:
+            if self._header_timer is None:
+                self._header_bytes = 0
+                self._header_timer = self.loop.call_later(guard.header_timeout, self._too_slow)
+
+        def _disarm(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+                self._header_timer = None
+
+        def _too_slow(self) -> None:
+            self._header_timer = None
+            if not self.transport.is_closing():
+                guard.timed_out += 1
+                self.transport.write(HEADERS_TIMEOUT)
+                self.transport.close()
+
+        def data_received(self, data: bytes) -> None:
+            if not self._admitted:
+                return
+            in_headers = self._header_timer is not None
+            super().data_received(data)
+            if in_headers and self._header_timer is not None:  # still no end of the headers
+                self._header_bytes += len(data)
+                if self._header_bytes > MAX_HEADER_BYTES and not self.transport.is_closing():
+                    self._disarm()
+                    self.transport.write(HEADERS_TOO_LARGE)
+                    self.transport.close()
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            self._arm()
+
+        def on_headers_complete(self) -> None:
+            self._disarm()
+            super().on_headers_complete()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            guard.release(self.transport)
+            super().connection_lost(exc)
+
+    class GuardedWebSocket(WebSocketsSansIOProtocol):
+        def connection_lost(self, exc: Exception | None) -> None:
+            guard.release(self.transport)  # admitted as HTTP before the upgrade
+            super().connection_lost(exc)
+
+    return GuardedHttp, GuardedWebSocket
+
+
+class _Refused(Exception):
+    pass
+
+
+class BodyLimit:
+    """413 for bodies over `max_bytes`, 408 for bodies that stall; WebSockets pass untouched."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int, timeout: float) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+        self.timeout = timeout
+
+    async def _answer(self, send: Send, status: int, code: str, message: str) -> None:
+        body = error_body(code, message)
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(b"content-type", b"application/json; charset=utf-8"),
+                                (b"content-length", str(len(body)).encode()),
+                                (b"connection", b"close")]})
+        await send({"type": "http.response.body", "body": body})
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        too_large = (413, "too_large", f"Pedido grande demais: o limite é de "
+                     f"{self.max_bytes // 1024} KiB.")
+        for name, value in scope["headers"]:
+            if name == b"content-length":
+                try:
+                    declared = int(value)
+                except ValueError:
+                    declared = -1
+                if declared < 0 or declared > self.max_bytes:
+                    await self._answer(send, *too_large)
+                    return
+        refused: list[tuple[int, str, str]] = []
+        received = 0
+        body_done = False
+        started = False
+
+        async def limited_receive() -> Message:
+            nonlocal received, body_done
+            if body_done or refused:
+                return await receive()
+            try:
+                message = await asyncio.wait_for(receive(), self.timeout)
+            except TimeoutError:
+                refused.append((408, "request_timeout", "O corpo do pedido parou de chegar."))
+                raise _Refused from None
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    refused.append(too_large)
+                    raise _Refused
+                body_done = not message.get("more_body", False)
+            return message
+
+        async def checked_send(message: Message) -> None:
+            nonlocal started
+            if refused:  # whatever the app made of the refused body, the answer is ours
+                if message["type"] == "http.response.start" and not started:
+                    started = True
+                    await self._answer(send, *refused[0])
+                return
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        with contextlib.suppress(_Refused):
+            await self.app(scope, limited_receive, checked_send)
+        if refused and not started:
+            await self._answer(send, *refused[0])
+
+
+def uvicorn_config(app: Any, settings: Settings, **extra: Any) -> uvicorn.Config:
+    """The uvicorn configuration `carroca serve` runs (and the browser tests' server too)."""
+    guard = ConnectionGuard(settings.max_connections_per_ip, settings.header_timeout)
+    http, ws = guarded_protocols(guard)
+    trusted = settings.forwarded_allow_ips.strip()
+    options: dict[str, Any] = {
+        "host": settings.host, "port": settings.port, "http": http, "ws": ws,
+        "ws_max_size": WS_MAX_BYTES, "log_level": "warning",
+        "ws_ping_interval": 60.0, "ws_ping_timeout": 30.0,  # 20 s pings cost 500/s at 10k
+        "timeout_graceful_shutdown": 5,
+        "timeout_keep_alive": max(1, math.ceil(settings.keep_alive_seconds)),
+        "proxy_headers": bool(trusted), "forwarded_allow_ips": trusted or None,
+    }
+    options.update(extra)
+    config = uvicorn.Config(app, **options)
+    config.connection_guard = guard  # type: ignore[attr-defined]
+    return config

@@ -1,0 +1,68 @@
+"""Rate limits answered with 429 and `Retry-After`, counted by the `limits` library.
+
+A moving window per key (an address, an account, a player) in memory: exact for one process,
+cheap (a deque of timestamps per key, bounded by the limit's amount), and the same library has
+Redis storage for several nodes. The limits themselves are settings (`limit_*`).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from limits import RateLimitItem, parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+from carroca.server.errors import RateLimited
+
+
+class Limit:
+    """One named limit ("10/10 minutes") over keys such as an address or an account."""
+
+    def __init__(self, limiter: MovingWindowRateLimiter, name: str, spec: str,
+                 message: str) -> None:
+        self.limiter = limiter
+        self.name = name
+        self.item: RateLimitItem = parse(spec)
+        self.message = message
+
+    def retry_after(self, key: str) -> int:
+        stats = self.limiter.get_window_stats(self.item, self.name, key)
+        return max(1, math.ceil(stats.reset_time - time.time()))
+
+    def check(self, key: str) -> None:
+        """Refuse (429) when `key` has used its allowance, without spending any."""
+        if not self.limiter.test(self.item, self.name, key):
+            raise RateLimited(self.retry_after(key), self.message)
+
+    def hit(self, key: str) -> None:
+        """Spend one; refuse (429) when nothing was left."""
+        if not self.limiter.hit(self.item, self.name, key):
+            raise RateLimited(self.retry_after(key), self.message)
+
+    def clear(self, key: str) -> None:
+        self.limiter.clear(self.item, self.name, key)
+
+
+class RateLimits:
+    """Every limit of the server, from its settings; the messages are what players read."""
+
+    def __init__(self, *, login_ip: str, login_account: str, guest_ip: str, register_ip: str,
+                 tables_player: str, reviews_ip: str) -> None:
+        limiter = MovingWindowRateLimiter(MemoryStorage())
+        wait = "Espere um pouco e tente de novo."
+
+        def limit(name: str, spec: str, what: str) -> Limit:
+            return Limit(limiter, name, spec, f"{what} {wait}")
+
+        self.login_ip = limit("login-ip", login_ip,
+                              "Muitas tentativas de entrar erradas deste endereço.")
+        self.login_account = limit("login-account", login_account,
+                                   "Muitas tentativas erradas para esta conta.")
+        self.guest_ip = limit("guest-ip", guest_ip, "Muitos convidados criados deste endereço.")
+        self.register_ip = limit("register-ip", register_ip,
+                                 "Muitas contas criadas deste endereço.")
+        self.tables_player = limit("tables-player", tables_player,
+                                   "Você criou muitas mesas seguidas.")
+        self.reviews_ip = limit("reviews-ip", reviews_ip, "Muitas análises pedidas seguidas.")

@@ -1,0 +1,110 @@
+"""Password guessing, floods of guests, and what expires.
+
+Before: 80 wrong passwords then the right one, with no lockout and no 429; a flood of wrong
+guesses made honest logins take 6–8 s (a queue of argon2 checks); 275 guest sign-ups per second
+from one client, each a permanent player, session and reserved name.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import sqlite3
+from collections.abc import Callable
+
+import httpx2
+from tests.security.support import account, error_of, guest, http, wait_until
+from tests.serverproc import Server
+
+
+def login(server: Server, name: str, password: str, ip: str = "127.0.0.1") -> httpx2.Response:
+    with http(server, ip) as c:
+        return c.post("/api/login", json={"name": name, "password": password})
+
+
+def test_wrong_passwords_are_limited_per_address(servers: Callable[..., Server]) -> None:
+    server = servers()
+    account(server, "Cofre", "senha-certa-123")
+    for _ in range(10):
+        r = login(server, "Cofre", "chute-errado")
+        assert r.status_code == 401 and error_of(r)["code"] == "bad_login"
+    locked = login(server, "Cofre", "senha-certa-123")  # even the right one, from here
+    assert locked.status_code == 429 and error_of(locked)["code"] == "rate_limited"
+    assert 1 <= int(locked.headers["retry-after"]) <= 600
+    other = login(server, "Cofre", "senha-certa-123", "127.0.0.2")  # the owner, elsewhere
+    assert other.status_code == 200, other.text
+
+
+def test_wrong_passwords_are_limited_per_account(servers: Callable[..., Server]) -> None:
+    server = servers(env={"CARROCA_LIMIT_LOGIN_ACCOUNT": "6/10 minutes"})
+    account(server, "Alvo", "senha-certa-123")
+    for i in range(6):  # a guesser spread over many addresses
+        assert login(server, "alvo", "chute", f"127.0.0.{10 + i}").status_code == 401
+    r = login(server, "ALVO", "senha-certa-123", "127.0.0.30")
+    assert r.status_code == 429 and "retry-after" in r.headers
+    assert login(server, "Outro", "qualquer", "127.0.0.30").status_code == 401  # others not
+
+
+def test_a_flood_of_guesses_neither_hashes_nor_blocks_honest_logins(
+    servers: Callable[..., Server]
+) -> None:
+    server = servers()
+    account(server, "Honesta", "senha-certa-123")
+    with http(server) as c:
+        checks_before = c.get("/api/stats").json()["password_checks"]
+
+    def guess(i: int) -> int:
+        return login(server, "Honesta", f"chute-{i}", "127.0.0.3").status_code
+
+    with concurrent.futures.ThreadPoolExecutor(16) as pool:
+        flood = pool.map(guess, range(200))
+        honest = [login(server, "Honesta", "senha-certa-123").status_code for _ in range(3)]
+        codes = list(flood)
+    assert honest == [200, 200, 200]
+    assert codes.count(401) <= 10 and codes.count(429) >= 190, codes  # no more than 10 tries
+    with http(server) as c:
+        checks = c.get("/api/stats").json()["password_checks"] - checks_before
+    assert checks <= 10 + 3, checks  # the refused guesses cost no argon2
+
+
+def test_guest_sign_ups_are_limited_per_address(servers: Callable[..., Server]) -> None:
+    server = servers()
+    for i in range(10):
+        guest(server, f"Enxame{i}")
+    with http(server) as c:
+        r = c.post("/api/guest", json={"name": "Enxame10"})
+    assert r.status_code == 429 and error_of(r)["code"] == "rate_limited"
+    assert 1 <= int(r.headers["retry-after"]) <= 60
+    guest(server, "Vizinha", "127.0.0.2")  # another address signs up as usual
+    with http(server) as c:  # registrations have their own limit
+        for i in range(5):
+            assert c.post("/api/register", json={"name": f"Conta{i}",
+                                                 "password": "senha-secreta"}).status_code == 200
+        r = c.post("/api/register", json={"name": "Conta5", "password": "senha-secreta"})
+        assert r.status_code == 429
+
+
+def test_unplayed_guests_and_old_sessions_expire(servers: Callable[..., Server],
+                                                 database: str) -> None:
+    server = servers(env={"CARROCA_GUEST_UNPLAYED_HOURS": "0.001",  # 3.6 s
+                          "CARROCA_GUEST_SESSION_DAYS": "0.00002",  # 1.7 s
+                          "CARROCA_PURGE_SECONDS": "0.5"})
+    passing = guest(server, "Passageiro")
+    host = guest(server, "Anfitriao")
+    with http(server, token=host) as c:  # a guest waiting at a table is kept
+        assert c.post("/api/tables", json={"ruleset": "bloqueio",
+                                           "seats": ["me", "open"]}).status_code == 201
+
+    def sessions() -> int:
+        with sqlite3.connect(database.removeprefix("sqlite:///")) as conn:
+            return int(conn.execute("SELECT count(*) FROM sessions").fetchone()[0])
+
+    def names() -> set[str]:
+        with sqlite3.connect(database.removeprefix("sqlite:///")) as conn:
+            return {r[0] for r in conn.execute("SELECT name FROM players")}
+
+    with http(server, token=passing) as c:
+        wait_until(lambda: c.get("/api/me").status_code == 401, "the guest session to expire")
+    wait_until(lambda: sessions() == 0, "expired sessions to be removed")
+    wait_until(lambda: "Passageiro" not in names(), "the unplayed guest to be removed")
+    assert "Anfitriao" in names()
+    guest(server, "Passageiro", "127.0.0.2")  # the name is free again

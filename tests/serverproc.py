@@ -1,0 +1,120 @@
+"""A real `carroca serve` process on a free port, for tests that crash, attack or time it.
+
+The process runs with the environment's `CARROCA_*` variables removed and the test's own added,
+so a developer's settings never leak into a test.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+START_SECONDS = 90.0  # a cold start on a busy machine (imports, migrations) can be slow
+WAIT_SECONDS = 120.0  # a whole match, played out
+# The servers are local: never through a proxy the environment may name (websockets >= 15
+# follows HTTP(S)_PROXY by default, as httpx2 does unless trust_env is off).
+NO_PROXY: dict[str, Any] = {"proxy": None} if "proxy" in inspect.signature(connect).parameters \
+    else {}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """One `carroca serve` process on a free port, its output kept in a log file."""
+
+    def __init__(self, database: str, workdir: Path, flags: list[str], name: str,
+                 env: dict[str, str] | None = None) -> None:
+        self.log_path = workdir / f"{name}.log"
+        self.database = database
+        env = {k: v for k, v in os.environ.items() if not k.startswith("CARROCA_")} | (env or {})
+        for attempt in range(3):
+            self.port = free_port()
+            with self.log_path.open("wb") as log:
+                self.proc = subprocess.Popen(
+                    [sys.executable, "-m", "carroca", "serve", "--port", str(self.port),
+                     "--database", database, *flags],
+                    cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT,
+                )
+            if self._wait_ready():
+                return
+            if "address already in use" not in self.log().lower() or attempt == 2:
+                self.kill()
+                raise AssertionError(f"the server did not start:\n{self.log()}")
+
+    def _wait_ready(self) -> bool:
+        deadline = time.monotonic() + START_SECONDS
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                return False
+            with contextlib.suppress(httpx2.HTTPError):
+                health = httpx2.get(f"{self.base}/api/health", timeout=5, trust_env=False)
+                if health.status_code == 200:
+                    return True
+            time.sleep(0.05)
+        return False
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def http(self, token: str | None = None) -> httpx2.Client:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return httpx2.Client(base_url=self.base, headers=headers, timeout=30, trust_env=False)
+
+    def socket(self, token: str) -> ClientConnection:
+        ws: ClientConnection = connect(f"ws://127.0.0.1:{self.port}/ws?token={token}",
+                                       open_timeout=30, close_timeout=1, **NO_PROXY)
+        return ws
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")[-4000:]
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs, as when the machine's OOM killer strikes."""
+        if self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=30)
+
+
+@pytest.fixture
+def servers(database: str, tmp_path: Path) -> Iterator[Callable[..., Server]]:
+    """Starts servers on the test's database; every one still running is killed at the end."""
+    started: list[Server] = []
+
+    def start(*flags: str, env: dict[str, str] | None = None) -> Server:
+        server = Server(database, tmp_path, list(flags), f"server-{len(started)}", env)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.kill()
+
+
+def wait_until(check: Callable[[], Any], what: str, timeout: float = 30) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
