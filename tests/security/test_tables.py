@@ -15,8 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.security.support import account, error_of, guest, http, socket_for, wait_until
-from tests.serverproc import Server
+from tests.security.support import account, error_of, guest, http, socket_for
+from tests.serverproc import Server, wait_until
 
 EXPERTS = {"ruleset": "duplas-pontos", "seats": ["bot:expert"] * 4}
 
@@ -212,3 +212,21 @@ def test_a_storage_outage_is_logged_once_and_bots_back_off(servers: Callable[...
     assert not any("Traceback" in line for line in lines), lines
     assert len(lines) <= 6, lines  # was 7,000 lines in 8 s
     assert os.path.exists(database.removeprefix("sqlite:///"))
+
+
+def test_table_creation_and_reviews_are_rate_limited(servers: Callable[..., Server]) -> None:
+    server = servers("--bot-delay-ms", "0", env={"CARROCA_LIMIT_TABLES_PLAYER": "2/minute",
+                                                 "CARROCA_LIMIT_REVIEWS_IP": "1/10 minutes"})
+    quick = {"ruleset": "bloqueio", "options": {"target": 1}, "seats": ["bot:greedy"] * 2}
+    with http(server, token=guest(server, "Criadora")) as c:
+        ids = [c.post("/api/matches", json=quick).json()["id"] for _ in range(2)]
+        third = c.post("/api/tables", json={"ruleset": "bloqueio", "seats": ["me", "open"]})
+        assert third.status_code == 429 and error_of(third)["code"] == "rate_limited"
+        assert "retry-after" in third.headers
+        for match_id in ids:
+            wait_until(lambda m=match_id: c.get(f"/api/matches/{m}").json()["status"]
+                       == "finished", "the demo to finish")
+        assert c.get(f"/api/matches/{ids[0]}/analysis").status_code in (200, 202)
+        assert c.get(f"/api/matches/{ids[0]}/analysis").status_code in (200, 202)  # the same
+        second = c.get(f"/api/matches/{ids[1]}/analysis")
+        assert second.status_code == 429 and error_of(second)["code"] == "rate_limited"
