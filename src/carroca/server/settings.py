@@ -36,7 +36,7 @@ class Settings:
     header_timeout: float = 10.0  # seconds to send a request's headers
     body_timeout: float = 20.0  # seconds between two parts of a request body
     keep_alive_seconds: float = 5.0  # an idle HTTP connection is closed after this
-    max_connections_per_ip: int = 64  # open TCP connections (HTTP and WebSocket); 0: no cap
+    max_connections_per_ip: int = 100  # open TCP connections (HTTP and WebSocket); 0: no cap
     max_sockets_per_session: int = 6  # open WebSockets of one sign-in
 
     # ---------------------------------------------------------------- rate limits (429)
