@@ -35,6 +35,18 @@ sessions = sa.Table(
     sa.Column("expires_at", sa.Float, nullable=False),
 )
 
+# A browser that signed in to an account gets a device cookie; its sha256 is kept here, so a
+# known device may still try when the account's failed-login limit is reached (OWASP's "device
+# cookies": an attacker cannot lock the owner out).
+devices = sa.Table(
+    "devices",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False, index=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),
+)
+
 matches = sa.Table(
     "matches",
     metadata,
