@@ -2,35 +2,69 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Every install is pinned by constraints.txt, so a clean clone gets the versions the tests last
+# passed with (pytest turns warnings into errors: a new release's deprecation would fail them).
+# PIP_CONSTRAINT, unlike -c, also reaches pip's isolated build environments (setuptools, wheel,
+# mypy). `make constraints` refreshes the file.
+CONSTRAINTS := $(CURDIR)/constraints.txt
+PIP_PINNED := PIP_CONSTRAINT=$(CONSTRAINTS)
+INSTALL_DEPS := pyproject.toml setup.py Makefile constraints.txt
+RUNTIME := $(VENV)/.installed-runtime
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: run demo test lint typecheck browser unit unit-postgres unit-compiled bench load clean setup
+.PHONY: run demo test lint typecheck browser unit unit-postgres unit-compiled bench load clean \
+	setup setup-runtime constraints
 
 setup: $(STAMP)
+setup-runtime: $(RUNTIME)
 
-$(STAMP): pyproject.toml setup.py Makefile
+# What `make run` needs: the package and its runtime dependencies only (no test tools, no
+# browser driver). Editable, never compiled (see setup.py); CARROCA_PURE skips mypyc's codegen.
+$(RUNTIME): $(INSTALL_DEPS)
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	$(PIP_PINNED) $(BIN)/pip install --quiet --upgrade pip
+	CARROCA_PURE=1 $(PIP_PINNED) $(BIN)/pip install --quiet -e .
+	touch $@
+
+# The development set on top of it: what `make test` needs (pytest, ruff, mypy, Playwright,
+# the PostgreSQL driver, ...).
+$(STAMP): $(RUNTIME)
+	CARROCA_PURE=1 $(PIP_PINNED) $(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+## Refresh constraints.txt: the newest releases pyproject.toml allows (runtime, dev and build),
+## resolved in a throwaway venv. Then run `make test` and commit the file if it passes.
+CONSTRAINTS_VENV := .venv-constraints
+constraints:
+	rm -rf $(CONSTRAINTS_VENV)
+	$(PYTHON) -m venv $(CONSTRAINTS_VENV)
+	PIP_CONSTRAINT= $(CONSTRAINTS_VENV)/bin/pip install --quiet --upgrade pip
+	PIP_CONSTRAINT= $(CONSTRAINTS_VENV)/bin/pip install --quiet \
+		$$($(PYTHON) -c 'import tomllib; print(" ".join(tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"]))')
+	CARROCA_PURE=1 PIP_CONSTRAINT= $(CONSTRAINTS_VENV)/bin/pip install --quiet '.[dev,postgres]'
+	{ echo "# Pinned versions of every runtime, development and build dependency (pyproject.toml),"; \
+	  echo "# used by every install of the Makefile. Regenerate with: make constraints"; \
+	  $(CONSTRAINTS_VENV)/bin/pip freeze --all --exclude carroca; } > constraints.txt
+	rm -rf $(CONSTRAINTS_VENV)
 
 # The same package compiled with mypyc (see setup.py), installed as users of the fast engine
 # get it; the engine's tests run against it too.
 FAST := .venv-fast
 SOURCES := $(shell find src -name '*.py')
-$(FAST)/.installed: pyproject.toml setup.py Makefile $(SOURCES)
+$(FAST)/.installed: $(INSTALL_DEPS) $(SOURCES)
 	$(PYTHON) -m venv $(FAST)
-	$(FAST)/bin/pip install --quiet --upgrade pip
-	CARROCA_PURE=1 $(FAST)/bin/pip install --quiet '.[dev]'
-	$(FAST)/bin/pip install --quiet --force-reinstall --no-deps .
+	$(PIP_PINNED) $(FAST)/bin/pip install --quiet --upgrade pip
+	CARROCA_PURE=1 $(PIP_PINNED) $(FAST)/bin/pip install --quiet '.[dev]'
+	$(PIP_PINNED) $(FAST)/bin/pip install --quiet --force-reinstall --no-deps .
 	touch $@
 
-## The main job: the game server with SQLite and bots, at the URL it prints.
-run: $(STAMP)
+## The main job: the game server with SQLite and bots, at the URL it prints. Another port:
+## CARROCA_PORT=9000 make run (every CARROCA_* setting of docs/server.md works the same way).
+run: $(RUNTIME)
 	$(BIN)/carroca serve
 
 ## Bots play 200 matches; their records are written, verified and one hand replayed.
-demo: $(STAMP)
+demo: $(RUNTIME)
 	mkdir -p out
 	$(BIN)/carroca simulate --ruleset duplas-pontos --games 200 --seed 1 --bots greedy,random --out out/duplas-pontos.jsonl
 	$(BIN)/carroca verify out/duplas-pontos.jsonl --summary
@@ -111,4 +145,5 @@ load: $(STAMP)
 	$(BIN)/python bench/load.py
 
 clean:
-	rm -rf $(VENV) $(FAST) $(BENCH_VENV) out .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(FAST) $(BENCH_VENV) $(CONSTRAINTS_VENV) out .pytest_cache .mypy_cache \
+		.ruff_cache

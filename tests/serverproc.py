@@ -44,7 +44,9 @@ class Server:
                  env: dict[str, str] | None = None) -> None:
         self.log_path = workdir / f"{name}.log"
         self.database = database
-        env = {k: v for k, v in os.environ.items() if not k.startswith("CARROCA_")} | (env or {})
+        env = {k: v for k, v in os.environ.items() if not k.startswith("CARROCA_")} | {
+            "CARROCA_HAND_PAUSE_SECONDS": "0",  # no pause between hands unless a test asks
+        } | (env or {})
         for attempt in range(3):
             self.port = free_port()
             with self.log_path.open("wb") as log:

@@ -9,11 +9,11 @@ an *erro*.
 
 - Forced steps (a single legal action: draws, passes) are not judged, only counted.
 - Actions the server made for a player out of time (`auto`) are not the player's: counted apart.
-- Worlds: each decision is rated over at least `worlds` sampled deals of the hidden tiles, in
-  batches of the expert's minimum with no time budget, from a seed derived from `seed` and the
-  decision's place in the match, so the same seed gives the same analysis on any machine. A
-  `think_ms` above 0 adds the expert's time budget on top (more worlds on a faster machine: the
-  values then depend on the machine's speed).
+- Worlds: each decision is rated over `worlds` sampled deals of the hidden tiles (the expert's
+  budget in worlds, with no time budget), from a seed derived from `seed` and the decision's
+  place in the match, so the same seed gives the same analysis on any machine. A `think_ms`
+  above 0 lets the expert go on sampling until that much time has passed (more worlds on a
+  faster machine: the values then depend on the machine's speed).
 - Default threshold (`default_threshold`): 5 expected points where a hand is worth tens of
   points; a quarter of a hand in `classico` (each hand won counts 1); half a point in `bloqueio`
   (a hand scores 1 to 4, mostly 1).
@@ -60,8 +60,8 @@ from carroca.rules import actions as A
 from carroca.rules import tiles as T
 
 FORMAT: Final = "carroca-analysis/1"
-#: Sampled worlds per decision, at the least: about what the expert samples in its default
-#: thinking time in `duplas-pontos`.
+#: Sampled worlds per decision: a review judges every decision of a match, so about half of
+#: what the expert spends on a move of its own in `duplas-pontos` (`bots.expert.DEFAULT_WORLDS`).
 DEFAULT_WORLDS: Final = 128
 #: Best actions listed per decision (the one played is added if it is not among them).
 TOP_OPTIONS: Final = 3
@@ -219,22 +219,10 @@ def rate(
     Ties keep the engine's legal order. See the module docstring for `worlds` and `think_ms`.
     """
     obs = observation(match, seat)
-    bot = ExpertBot(seed, think_ms)
-    totals: dict[Action, float] = {a: 0.0 for a in obs.legal}
-    used = 0
-    while True:
-        rated = bot.rate(obs)
-        if not rated or rated[0].worlds == 0:  # a fixed rating (no sampling): nothing to add
-            values = {r.action: r.value for r in rated}
-            options = [Option(a, round(values[a], _ROUND)) for a in obs.legal]
-            break
-        for r in rated:
-            totals[r.action] += r.value * r.worlds
-        used += rated[0].worlds
-        bot.think_ms = 0  # the budget, if any, is spent once; then batches of the minimum
-        if used >= worlds:
-            options = [Option(a, round(totals[a] / used, _ROUND)) for a in obs.legal]
-            break
+    rated = ExpertBot(seed, think_ms, worlds).rate(obs)
+    values = {r.action: r.value for r in rated}
+    options = [Option(a, round(values[a], _ROUND)) for a in obs.legal]
+    used = rated[0].worlds if rated else 0  # 0: a fixed rating (no sampling)
     options.sort(key=lambda o: -o.value)  # stable
     return options, used
 

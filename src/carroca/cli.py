@@ -1,4 +1,12 @@
-"""The `carroca` command: simulate bot matches, verify records, replay a hand, play bots.
+"""The `carroca` command: simulate bot matches, verify records, replay and analyze a match,
+play bots in the terminal, run the game server.
+
+Languages: the program speaks English, the game speaks Brazilian Portuguese. Everything this
+module says — every `--help`, usage errors, its own messages, `verify`'s verdicts, `simulate`'s
+summary, progress, the server's start line and logs — is English, like the Typer, uvicorn and
+Alembic frame around it. What a player sees of a game — the table and prompts of `play`, a match
+drawn by `replay`, the review of `analyze`, the web client, and the engine's and server's
+messages to players — is pt-BR; an engine message passed on here is quoted as it is.
 
 Bad input (an unknown ruleset, option or bot, a file that cannot be read) ends with a clear
 message on stderr and exit code 2, never a traceback; `verify` exits 1 when a record is rejected.
@@ -7,27 +15,38 @@ message on stderr and exit code 2, never a traceback; `verify` exits 1 when a re
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import ExitStack
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, TextIO
 
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from carroca import record as rec
-from carroca.bots import BOT_LEVELS, UnknownBot, make_bot
+from carroca.bots import BOT_LEVELS, UnknownBot
+from carroca.bots.expert import DEFAULT_THINK_MS
 from carroca.driver import MatchTooLong
 from carroca.replay import ReplayError, render_match
-from carroca.rules import Match, Options, RulesError, get_ruleset
-from carroca.simulate import Played, Summary, simulate
+from carroca.rules import RULESETS, Match, Options, RulesError, get_ruleset
+from carroca.simulate import Budget, Played, Summary, seat_bots, simulate
 
 app = typer.Typer(
     name="carroca",
-    help="Dominó brasileiro: simular partidas entre bots, verificar e rever registros, jogar.",
+    help="Brazilian dominoes: simulate bot matches, verify, replay and analyze match records, "
+    "play bots in the terminal, run the game server.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -40,29 +59,110 @@ class InputError(ValueError):
 
 def _fail(message: str, code: int = 2) -> NoReturn:
     Console(stderr=True, highlight=False, soft_wrap=True).print(
-        f"[bold red]erro:[/] {escape(message)}", markup=True
+        f"[bold red]error:[/] {escape(message)}", markup=True
     )
     raise typer.Exit(code)
 
 
 @app.callback()
 def _main() -> None:
-    """Dominó brasileiro: simular partidas entre bots, verificar e rever registros, jogar."""
+    """Brazilian dominoes: simulate bot matches, verify, replay and analyze match records, play
+    bots in the terminal, run the game server."""
+
+
+# --------------------------------------------------------------------------- progress
+
+#: Without a terminal, `--progress` writes a line at most this often (and one at the end).
+PROGRESS_LINE_SECONDS = 5.0
+
+ProgressCallback = Callable[[int, "int | None"], None]
+
+
+def stderr_is_terminal() -> bool:
+    """Whether stderr is a terminal (the real one: FORCE_COLOR does not make a log a screen)."""
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+@contextmanager
+def progress_on_stderr(
+    label: str, wanted: bool | None, as_json: bool
+) -> Iterator[ProgressCallback]:
+    """A `report(done, total)` callback showing progress on stderr, never on stdout.
+
+    `wanted` None (the default): a Rich bar when stderr is a terminal and the output is not
+    `--json`, else nothing. True: the bar on a terminal, elsewhere (a log, a pipe) a plain line
+    every few seconds and at the end. False: nothing.
+    """
+    terminal = stderr_is_terminal()
+    on = (terminal and not as_json) if wanted is None else wanted
+    if not on:
+        yield lambda done, total: None
+        return
+    if terminal:
+        console = Console(stderr=True, highlight=False, force_terminal=True)
+        columns = (
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("left"),
+            TimeRemainingColumn(),
+        )
+        with Progress(*columns, console=console, transient=True) as bar:
+            task = bar.add_task(label, total=None)
+            yield lambda done, total: bar.update(task, completed=done, total=total)
+        return
+    started = last = time.monotonic()
+
+    def line(done: int, total: int | None) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if done == total or now - last >= PROGRESS_LINE_SECONDS:
+            last = now
+            of = f"/{total}" if total is not None else ""
+            sys.stderr.write(f"{label}: {done}{of} ({now - started:.0f} s)\n")
+            sys.stderr.flush()
+
+    yield line
 
 
 # --------------------------------------------------------------------------- input parsing
 
 
+def parse_ruleset(ruleset: str) -> str:
+    if ruleset not in RULESETS:
+        raise InputError(f"unknown ruleset {ruleset!r}; the rulesets are: {', '.join(RULESETS)}.")
+    return get_ruleset(ruleset).name
+
+
+def check_bot(name: str, flag: str) -> str:
+    if name not in BOT_LEVELS:
+        raise InputError(f"{flag}: unknown bot {name!r}; the bots are: {', '.join(BOT_LEVELS)}.")
+    return name
+
+
 def parse_options(ruleset: str, pairs: list[str]) -> tuple[str, Options]:
     """The ruleset's name and options from `key=value` texts (unknown keys refused)."""
-    rs = get_ruleset(ruleset)
+    rs = get_ruleset(parse_ruleset(ruleset))
     values: dict[str, object] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise InputError(f"Opção mal escrita: {pair!r}. Use chave=valor, como target=100.")
+            raise InputError(f"--option {pair!r}: write key=value, e.g. target=100.")
+        if key.strip() not in rs.option_names():
+            raise InputError(
+                f"--option {pair!r}: {rs.name} has no option {key.strip()!r}; its options are: "
+                f"{', '.join(rs.option_names())}."
+            )
         values[key.strip()] = value.strip()
-    return rs.name, rs.make_options(values, strings=True)
+    try:
+        return rs.name, rs.make_options(values, strings=True)
+    except RulesError as exc:  # a value the ruleset refuses: the engine's words, quoted
+        given = " ".join(f"{k}={v}" for k, v in values.items())
+        raise InputError(f"--option {given}: refused by {rs.name}: {exc}") from None
 
 
 def parse_bots(text: str) -> tuple[str, str] | tuple[str]:
@@ -70,11 +170,11 @@ def parse_bots(text: str) -> tuple[str, str] | tuple[str]:
     names = tuple(n.strip() for n in text.split(","))
     if len(names) not in (1, 2) or not all(names):
         raise InputError(
-            f"--bots {text!r}: dê um bot para todos (ex.: greedy) ou dois, um por time "
-            f"(ex.: greedy,random). Os bots são: {', '.join(BOT_LEVELS)}."
+            f"--bots {text!r}: give one bot for everyone (e.g. greedy) or two, one per team "
+            f"(e.g. greedy,random). The bots are: {', '.join(BOT_LEVELS)}."
         )
     for name in names:
-        make_bot(name, 0)
+        check_bot(name, "--bots")
     if len(names) == 2:
         return names[0], names[1]
     return (names[0],)
@@ -86,51 +186,92 @@ def parse_bots(text: str) -> tuple[str, str] | tuple[str]:
 def _summary_table(summary: Summary, ruleset: str, bots: tuple[str, ...]) -> Table:
     seats = get_ruleset(ruleset).seats
     labels = [bots[0], bots[-1]]  # one name: the same level on both teams
-    teams = ("Nós", "Eles") if seats == 4 else ("jogador 1", "jogador 2")
-    table = Table(title=f"Simulação — {ruleset}", show_header=True, header_style="bold")
+    teams = ("team 0", "team 1") if seats == 4 else ("player 1", "player 2")
+    table = Table(title=f"Simulation — {ruleset}", show_header=True, header_style="bold")
     table.add_column("")
     table.add_column(f"{teams[0]} ({labels[0]})", justify="right")
     table.add_column(f"{teams[1]} ({labels[1]})", justify="right")
-    table.add_row("vitórias", str(summary.wins[0]), str(summary.wins[1]))
-    table.add_row("pontos", str(summary.points[0]), str(summary.points[1]))
+    table.add_row("wins", str(summary.wins[0]), str(summary.wins[1]))
+    table.add_row("points", str(summary.points[0]), str(summary.points[1]))
     return table
 
 
 def _summary_line(summary: Summary) -> str:
     return (
-        f"{summary.matches} partidas, {summary.hands} mãos em {summary.seconds:.2f} s "
-        f"({summary.hands_per_second:,.0f} mãos/s)"
+        f"{summary.matches} matches, {summary.hands} hands in {summary.seconds:.2f} s "
+        f"({summary.hands_per_second:,.0f} hands/s)"
+    )
+
+
+def _budget_line(budget: Budget, ruleset: str) -> str:
+    think_ms, worlds = budget.for_ruleset(ruleset)
+    if think_ms is None:
+        return f"expert: {worlds} sampled worlds per decision (the same seed, the same records)"
+    least = f", at least {worlds} worlds" if worlds else ""
+    return (
+        f"expert: {think_ms} ms per decision{least} (wall time: the records depend on the "
+        f"machine's speed)"
     )
 
 
 @app.command("simulate")
 def simulate_command(
     ruleset: Annotated[
-        str, typer.Option("--ruleset", "-r", help="Modalidade, ex.: duplas-pontos.")
+        str, typer.Option("--ruleset", "-r", help="Ruleset, e.g. duplas-pontos.")
     ],
-    games: Annotated[int, typer.Option("--games", "-n", min=0, help="Número de partidas.")] = 10,
+    games: Annotated[int, typer.Option("--games", "-n", min=0, help="Number of matches.")] = 10,
     seed: Annotated[
-        int, typer.Option("--seed", "-s", help="Semente: mesma semente, mesmos registros.")
+        int, typer.Option("--seed", "-s", help="Seed: the same seed gives the same records.")
     ] = 0,
     bots: Annotated[
         str,
-        typer.Option("--bots", "-b", help="Um bot para todos, ou A,B: A no time 0, B no time 1."),
+        typer.Option(
+            "--bots", "-b", help="One bot for everyone, or A,B: A on team 0, B on team 1."
+        ),
     ] = "random",
     option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="Opção da modalidade, chave=valor.")
+        list[str] | None, typer.Option("--option", "-o", help="Ruleset option, key=value.")
     ] = None,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Grava um registro por linha (JSONL).")
+        Path | None, typer.Option("--out", help="Write one record per line (JSONL).")
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Resumo em JSON numa linha.")] = False,
-    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Processos.")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="The summary as one JSON line.")] = False,
+    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Processes.")] = 1,
+    worlds: Annotated[
+        int | None,
+        typer.Option(
+            "--worlds",
+            min=1,
+            help="The expert's budget: sampled worlds per decision (default per ruleset, "
+            "about 200 ms each; deterministic).",
+        ),
+    ] = None,
+    think_ms: Annotated[
+        int | None,
+        typer.Option(
+            "--think-ms",
+            min=1,
+            help="The expert's budget in wall time per decision, in ms, instead of worlds: "
+            "the records then depend on the machine's speed.",
+        ),
+    ] = None,
+    progress: Annotated[
+        bool | None,
+        typer.Option(
+            "--progress/--no-progress",
+            help="Progress on stderr (default: on a terminal, unless --json).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
-    """Joga N partidas entre bots e resume o resultado."""
+    """Play N matches between bots and sum them up."""
     try:
         name, options = parse_options(ruleset, option or [])
         bot_names = parse_bots(bots)
     except (RulesError, UnknownBot, InputError) as exc:
         _fail(str(exc))
+    budget = Budget(think_ms=think_ms, worlds=worlds)
+    searching = "expert" in seat_bots(bot_names, get_ruleset(name).seats)
     console = Console(highlight=False)
     with ExitStack() as stack:
         sink: TextIO | None = None
@@ -138,31 +279,24 @@ def simulate_command(
             try:
                 sink = stack.enter_context(out.open("w", encoding="utf-8", newline="\n"))
             except OSError as exc:
-                _fail(f"não foi possível gravar {out}: {exc.strerror or exc}")
-        progress: Progress | None = None
-        task = None
-        if console.is_terminal and not as_json:
-            progress = stack.enter_context(
-                Progress(
-                    TextColumn("[bold]{task.description}"),
-                    BarColumn(),
-                    MofNCompleteColumn(),
-                    TimeRemainingColumn(),
-                    console=console,
-                    transient=True,
-                )
-            )
-            task = progress.add_task(name, total=games)
+                _fail(f"cannot write {out}: {exc.strerror or exc}")
+        report = stack.enter_context(
+            progress_on_stderr(f"simulate {name}", progress, as_json)
+        )
+        report(0, games)
+        done = 0
 
         def on_match(played: Played) -> None:
+            nonlocal done
             if sink is not None and played.line is not None:
                 sink.write(played.line + "\n")
-            if progress is not None and task is not None:
-                progress.advance(task)
+            done += 1
+            report(done, games)
 
         try:
             summary = simulate(
-                name, options, bot_names, games, seed, workers, on_match, records=sink is not None
+                name, options, bot_names, games, seed, workers, on_match,
+                records=sink is not None, budget=budget,
             )
         except MatchTooLong as exc:
             _fail(str(exc))
@@ -171,8 +305,10 @@ def simulate_command(
     else:
         console.print(_summary_table(summary, name, bot_names))
         console.print(_summary_line(summary))
+        if searching:
+            console.print(_budget_line(budget, name), soft_wrap=True)
         if out is not None:
-            console.print(f"registros gravados em {out}")
+            console.print(f"records written to {out}", soft_wrap=True)
 
 
 # --------------------------------------------------------------------------- verify
@@ -180,32 +316,35 @@ def simulate_command(
 
 def _readable(path: Path) -> None:
     if not path.exists():
-        raise InputError(f"arquivo não encontrado: {path}")
+        raise InputError(f"file not found: {path}")
     if path.is_dir():
-        raise InputError(f"{path} é uma pasta, não um arquivo de registros")
+        raise InputError(f"{path} is a folder, not a records file")
     try:
         with path.open("rb") as fh:
             fh.read(1)
     except OSError as exc:
-        raise InputError(f"não foi possível ler {path}: {exc.strerror or exc}") from None
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
 def _records(path: Path) -> Iterator[tuple[int, dict[str, Any] | rec.RecordError]]:
     try:
         yield from rec.read_jsonl(path)
     except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"não foi possível ler {path}: {exc}") from None
+        raise InputError(f"cannot read {path}: {exc}") from None
 
 
 @app.command("verify")
 def verify_command(
-    files: Annotated[list[Path], typer.Argument(help="Arquivos .jsonl de registros.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Uma linha JSON por registro.")] = False,
+    files: Annotated[
+        list[Path],
+        typer.Argument(help="Records files: one record per line (JSONL); joined files too."),
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON line per record.")] = False,
     summary: Annotated[
-        bool, typer.Option("--summary", help="Só os rejeitados, e uma contagem no fim.")
+        bool, typer.Option("--summary", help="Only the rejected ones, and a count at the end.")
     ] = False,
 ) -> None:
-    """Confere cada registro: embaralhamento, jogadas, pontos e resultado."""
+    """Check every record: the shuffle, every action, the scores and the result."""
     try:
         for path in files:
             _readable(path)
@@ -232,7 +371,7 @@ def verify_command(
     except InputError as exc:
         _fail(str(exc))
     if number == 0:
-        _fail("nenhum registro encontrado", code=1)
+        _fail("no records found", code=1)
     if summary:
         counts = {"records": number, "ok": number - rejected, "rejected": rejected}
         if as_json:
@@ -273,28 +412,32 @@ def load_match(path: Path, number: int) -> tuple[Match, list[str]]:
         if seen != number:
             continue
         if isinstance(item, rec.RecordError):
-            raise _Rejected(f"o registro {number} de {path} não pode ser lido: {item}")
+            raise _Rejected(f"record {number} of {path} cannot be read: {item}")
         try:
             match = rec.verify(item)
         except (rec.RecordError, ValueError) as exc:
-            raise _Rejected(f"o registro {number} de {path} não confere: {exc}") from None
+            raise _Rejected(f"record {number} of {path} does not verify: {exc}") from None
         return match, [str(p) for p in item["players"]]
-    raise InputError(f"{path} tem {seen} registro(s): não existe a partida {number}.")
+    raise InputError(f"{path} holds {seen} record(s): there is no match {number}.")
 
 
 @app.command("replay")
 def replay_command(
-    file: Annotated[Path, typer.Argument(help="Arquivo .jsonl de registros.")],
+    file: Annotated[Path, typer.Argument(help="Records file (JSONL).")],
     match_number: Annotated[
-        int, typer.Option("--match", "-m", min=1, help="Qual partida do arquivo (1 = a primeira).")
+        int, typer.Option("--match", "-m", min=1, help="Which match of the file (1 = the first).")
     ] = 1,
     hand: Annotated[
-        int | None, typer.Option("--hand", min=1, help="Só esta mão (1 = a primeira).")
+        int | None, typer.Option("--hand", min=1, help="Only this hand (1 = the first).")
     ] = None,
 ) -> None:
-    """Mostra uma partida jogada a jogada: pontas, pontos, batida ou trancado, placar."""
+    """Show a match action by action (in pt-BR, the game's language): ends, points, batida or
+    trancado, score."""
     try:
         match, players = load_match(file, match_number)
+        hands = len(match.history)
+        if hand is not None and hand > hands:
+            raise InputError(f"match {match_number} has {hands} hand(s): there is no hand {hand}.")
         view = render_match(match, players, hand)
     except (InputError, ReplayError) as exc:
         _fail(str(exc))
@@ -309,48 +452,54 @@ _LEVELS_HELP = ", ".join(BOT_LEVELS)
 @app.command("play")
 def play_command(
     ruleset: Annotated[
-        str, typer.Option("--ruleset", "-r", help="Modalidade, ex.: duplas-pontos.")
+        str, typer.Option("--ruleset", "-r", help="Ruleset, e.g. duplas-pontos.")
     ] = "duplas-pontos",
     option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="Opção da modalidade, chave=valor.")
+        list[str] | None, typer.Option("--option", "-o", help="Ruleset option, key=value.")
     ] = None,
     seat: Annotated[
         int,
-        typer.Option("--seat", min=0, help="Seu lugar na ordem: 0–3 em duplas, 0–1 no 1x1."),
+        typer.Option("--seat", min=0, help="Your seat in turn order: 0-3 in 2v2, 0-1 in 1v1."),
     ] = 0,
     partner: Annotated[
         str | None,
         typer.Option(
-            "--partner", help=f"Nível do parceiro, em duplas (padrão greedy): {_LEVELS_HELP}."
+            "--partner", help=f"Your partner's level, in 2v2 (default greedy): {_LEVELS_HELP}."
         ),
     ] = None,
     opponents: Annotated[
-        str, typer.Option("--opponents", help=f"Nível dos adversários: {_LEVELS_HELP}.")
+        str, typer.Option("--opponents", help=f"The opponents' level: {_LEVELS_HELP}.")
     ] = "greedy",
     hint_level: Annotated[
         str | None,
-        typer.Option("--hint-level", help="Nível que dá as dicas (padrão: expert, se houver)."),
+        typer.Option("--hint-level", help="The level that gives hints (default: expert)."),
     ] = None,
     seed: Annotated[
-        int | None, typer.Option("--seed", "-s", help="Semente dos bots (jogadas repetíveis).")
+        int | None, typer.Option("--seed", "-s", help="The bots' seed.")
     ] = None,
     client_seed: Annotated[
         str | None,
-        typer.Option("--client-seed", help="Sua semente no embaralhamento (padrão: aleatória)."),
+        typer.Option("--client-seed", help="Your seed in the shuffle (default: a random one)."),
     ] = None,
     think_ms: Annotated[
-        int | None, typer.Option("--think-ms", min=1, help="Tempo de pensar dos bots, em ms.")
+        int | None,
+        typer.Option(
+            "--think-ms",
+            min=1,
+            help=f"The expert's thinking time per move, in ms (default {DEFAULT_THINK_MS}).",
+        ),
     ] = None,
     bot_delay_ms: Annotated[
-        int, typer.Option("--bot-delay-ms", min=0, help="Pausa entre as jogadas dos bots, em ms.")
+        int, typer.Option("--bot-delay-ms", min=0, help="Pause between the bots' moves, in ms.")
     ] = 600,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Grava o registro da partida (JSONL).")
+        Path | None, typer.Option("--out", help="Write the match's record (JSONL).")
     ] = None,
 ) -> None:
-    """Joga uma partida contra bots no terminal (em duplas, você e um parceiro contra dois).
+    """Play a match against bots in the terminal (in 2v2, you and a partner against two).
 
-    Na sua vez: o número da pedra (ou 3-5, 3-5:esq), c compra, p passo, ? dica, sair.
+    The table speaks pt-BR, the game's language. On your turn: the tile's number in your hand
+    (or 3-5, 3-5:esq), c to draw (compra), p to pass (passo), ? for a hint (dica), sair to quit.
     """
     from carroca.play import PlaySession, PlaySettings, default_hint_level
 
@@ -358,22 +507,20 @@ def play_command(
         name, options = parse_options(ruleset, option or [])
         seats = get_ruleset(name).seats
         if seat >= seats:
-            raise InputError(f"Em {name} os lugares vão de 0 a {seats - 1}: não existe o {seat}.")
+            raise InputError(f"--seat {seat}: the seats of {name} are 0 to {seats - 1}.")
         if seats == 2 and partner is not None:
-            raise InputError("Em 1 contra 1 não há parceiro: use só --opponents.")
+            raise InputError(f"--partner: {name} is 1 against 1, there is no partner.")
         settings = PlaySettings(
             ruleset=name,
             options=options,
             seat=seat,
-            partner=partner or "greedy",
-            opponents=opponents,
-            hint_level=hint_level or default_hint_level(),
+            partner=check_bot(partner or "greedy", "--partner"),
+            opponents=check_bot(opponents, "--opponents"),
+            hint_level=check_bot(hint_level or default_hint_level(), "--hint-level"),
             seed=seed,
             think_ms=think_ms,
             bot_delay_ms=bot_delay_ms,
         )
-        for level in (settings.partner, settings.opponents, settings.hint_level):
-            make_bot(level, 0)
     except (RulesError, UnknownBot, InputError) as exc:
         _fail(str(exc))
     console = Console(highlight=False)
@@ -383,13 +530,12 @@ def play_command(
             try:
                 sink = stack.enter_context(out.open("w", encoding="utf-8", newline="\n"))
             except OSError as exc:
-                _fail(f"não foi possível gravar {out}: {exc.strerror or exc}")
+                _fail(f"cannot write {out}: {exc.strerror or exc}")
         outcome = PlaySession(settings, console, client_seed=client_seed).run()
         if sink is not None:
             sink.write(rec.dumps(outcome.record()) + "\n")
-            console.print(
-                f"Registro gravado em {out}: confira com carroca verify {out}", soft_wrap=True
-            )
+            console.print(f"record written to {out}: check it with carroca verify {out}",
+                          soft_wrap=True)
 
 
 # --------------------------------------------------------------------------- analyze
@@ -397,39 +543,53 @@ def play_command(
 
 @app.command("analyze")
 def analyze_command(
-    file: Annotated[Path, typer.Argument(help="Arquivo .jsonl de registros.")],
+    file: Annotated[Path, typer.Argument(help="Records file (JSONL).")],
     match_number: Annotated[
-        int, typer.Option("--match", "-m", min=1, help="Qual partida do arquivo (1 = a primeira).")
+        int, typer.Option("--match", "-m", min=1, help="Which match of the file (1 = the first).")
     ] = 1,
+    worlds: Annotated[
+        int | None,
+        typer.Option(
+            "--worlds",
+            min=1,
+            help="The expert's budget: sampled worlds per decision (default 128; deterministic).",
+        ),
+    ] = None,
     think_ms: Annotated[
         int,
         typer.Option(
             "--think-ms",
             min=0,
-            help="Tempo extra do bot por decisão, em ms (o resultado passa a depender da máquina).",
+            help="Also think at least this long per decision, in ms of wall time: more worlds "
+            "on a faster machine, so the analysis then depends on the machine.",
         ),
     ] = 0,
-    worlds: Annotated[
-        int | None,
-        typer.Option(
-            "--worlds", min=1, help="Mundos sorteados por decisão, no mínimo (padrão 128)."
-        ),
-    ] = None,
     threshold: Annotated[
         float | None,
         typer.Option(
             "--threshold",
             min=0.0,
-            help="Perda, em pontos esperados, a partir da qual a jogada é erro "
-            "(padrão 5; 0,25 no clássico, 0,5 no bloqueio).",
+            help="The loss, in expected points, from which a move is a mistake "
+            "(default 5; 0.25 in classico, 0.5 in bloqueio).",
         ),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="A análise em JSON numa linha.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="The analysis as one JSON line.")
+    ] = False,
     seed: Annotated[
-        int, typer.Option("--seed", "-s", help="Semente: mesma semente, mesma análise.")
+        int, typer.Option("--seed", "-s", help="Seed: the same seed gives the same analysis.")
     ] = 0,
+    progress: Annotated[
+        bool | None,
+        typer.Option(
+            "--progress/--no-progress",
+            help="Progress on stderr (default: on a terminal, unless --json).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
-    """Analisa uma partida: cada decisão de cada jogador comparada com a do bot expert."""
+    """Analyze a match: every decision of every player rated by the expert bot, from that
+    player's view only. The report is in pt-BR, the game's language."""
     from carroca.analysis import DEFAULT_WORLDS, analyze_match, render_analysis, to_json
 
     try:
@@ -438,25 +598,7 @@ def analyze_command(
         _fail(str(exc), code=1)
     except InputError as exc:
         _fail(str(exc))
-    console = Console(highlight=False)
-    with ExitStack() as stack:
-        on_progress = None
-        if console.is_terminal and not as_json:
-            progress = stack.enter_context(
-                Progress(
-                    TextColumn("[bold]analisando"),
-                    BarColumn(),
-                    MofNCompleteColumn(),
-                    TimeRemainingColumn(),
-                    console=console,
-                    transient=True,
-                )
-            )
-            task = progress.add_task("analisando", total=None)
-
-            def on_progress(done: int, total: int) -> None:
-                progress.update(task, completed=done, total=total)
-
+    with progress_on_stderr("analyze", progress, as_json) as report:
         analysis = analyze_match(
             match,
             players,
@@ -464,13 +606,50 @@ def analyze_command(
             seed,
             worlds=DEFAULT_WORLDS if worlds is None else worlds,
             threshold=threshold,
-            on_progress=on_progress,
+            on_progress=report,
         )
     if as_json:
         typer.echo(json.dumps(to_json(analysis), ensure_ascii=False))
     else:
-        console.print(render_analysis(analysis))
+        Console(highlight=False).print(render_analysis(analysis))
 
+
+# --------------------------------------------------------------------------- serve
+
+
+def _listening_socket(host: str, port: int) -> Any:
+    """The server's socket, bound now, so a busy port fails before anything else starts."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
+def _browser_url(host: str, port: int) -> str:
+    if host in ("", "0.0.0.0", "127.0.0.1", "::", "::1"):
+        host = "localhost"
+    elif ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}/"
+
+
+def _database_shown(url: str) -> str:
+    """The database URL without its password."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):
+        return url
 
 
 @app.command("serve")
@@ -494,8 +673,15 @@ def serve_command(
         float | None,
         typer.Option(min=0, help="Seconds before bots fill a casual table's empty seats."),
     ] = None,
+    hand_pause: Annotated[
+        float | None,
+        typer.Option(min=0, help="Pause between hands, while the summary shows (default 5)."),
+    ] = None,
 ) -> None:
-    """Run the game server: web client, HTTP API and WebSocket tables."""
+    """Run the game server: web client, HTTP API and WebSocket tables.
+
+    The line with the URL to open is printed once the server is listening, not before.
+    """
     import logging
 
     import uvicorn
@@ -504,15 +690,41 @@ def serve_command(
     from carroca.server.guard import uvicorn_config
     from carroca.server.settings import Settings
 
-    settings = Settings.from_env(
-        host=host, port=port, database=database, bot_delay_ms=bot_delay_ms,
-        turn_seconds=turn_seconds, casual_wait_seconds=casual_wait,
-    )
+    try:
+        settings = Settings.from_env(
+            host=host, port=port, database=database, bot_delay_ms=bot_delay_ms,
+            turn_seconds=turn_seconds, casual_wait_seconds=casual_wait,
+            hand_pause_seconds=hand_pause,
+        )
+    except (TypeError, ValueError) as exc:
+        _fail(f"a CARROCA_* setting cannot be read: {exc}")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    shown = "localhost" if settings.host in ("127.0.0.1", "0.0.0.0") else settings.host
-    Console(highlight=False).print(f"carroca: open http://{shown}:{settings.port}/ in your browser "
-                  f"(database {escape(settings.database)})")
-    uvicorn.Server(uvicorn_config(create_app(settings), settings)).run()
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # migrations: say only what is wrong
+    try:
+        sock = _listening_socket(settings.host, settings.port)
+    except OSError as exc:
+        _fail(
+            f"cannot listen on {settings.host}:{settings.port}: "
+            f"{(exc.strerror or str(exc)).lower()}. Is another server running there? Stop it, or "
+            f"choose another port: --port 9000, or CARROCA_PORT=9000 (CARROCA_PORT=9000 make run).",
+            code=1,
+        )
+    ready = (
+        f"carroca: open {_browser_url(settings.host, settings.port)} in your browser "
+        f"(database {_database_shown(settings.database)})"
+    )
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: list[Any] | None = None) -> None:
+            await super().startup(sockets)
+            if self.started and not self.should_exit:
+                print(ready, flush=True)  # plain: one line, never wrapped
+
+    server = Server(uvicorn_config(create_app(settings), settings))
+    with sock:
+        server.run(sockets=[sock])
+    if not server.started:  # the app could not start (its error is logged above)
+        _fail("the server did not start", code=1)
 
 
 def main() -> None:  # pragma: no cover - the console script calls `app` directly

@@ -240,8 +240,35 @@ def loads(text: str | bytes) -> Any:
         raise RecordError(f"not valid JSON: {exc or type(exc).__name__}") from None
 
 
+def _texts(line: bytes) -> list[str | bytes]:
+    """The JSON texts of one line: usually the line itself; several when records were joined
+    with no newline between them (`cat a.jsonl b.jsonl` where `a` did not end with one)."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        return [line]  # `loads` names the bad byte
+    decoder = json.JSONDecoder()
+    parts: list[str | bytes] = []
+    pos = 0
+    while pos < len(text):
+        try:
+            _, end = decoder.raw_decode(text, pos)
+        except (ValueError, RecursionError):
+            parts.append(text[pos:])  # not JSON from here: `loads` says why
+            break
+        parts.append(text[pos:end])
+        pos = end
+        while pos < len(text) and text[pos] in " \t\r":
+            pos += 1
+    return parts or [line]
+
+
 def read_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any | RecordError]]:
-    """(record number from 1, parsed record or its RecordError) for each non-empty line."""
+    """(record number from 1, parsed record or its RecordError) for each record of the file.
+
+    One record per line; empty lines are skipped, and records written back to back on one line
+    (files concatenated with no newline between them) are read one by one.
+    """
     number = 0
     with open(path, "rb") as f:
         for raw in f:
@@ -250,13 +277,14 @@ def read_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any | Record
                 line = line[3:].strip()  # a byte-order mark some editors write
             if not line:
                 continue
-            number += 1
-            parsed: Any | RecordError
-            try:
-                parsed = loads(line)
-            except RecordError as exc:
-                parsed = exc
-            yield number, parsed
+            for text in _texts(line):
+                number += 1
+                parsed: Any | RecordError
+                try:
+                    parsed = loads(text)
+                except RecordError as exc:
+                    parsed = exc
+                yield number, parsed
 
 
 # --------------------------------------------------------------------------- verifying

@@ -3,6 +3,11 @@
 Everything about match i follows from (seed, i) alone — the server seed, the client seed and every
 bot's seed — so the same `seed` gives byte-identical records however many worker processes share
 the work: workers play contiguous chunks and results are handed back in match order.
+
+The expert searches with a budget in sampled worlds here (`worlds`, default
+`carroca.bots.expert.default_worlds`), not in wall time, so its moves follow from the seed too.
+A `think_ms` gives it wall time instead (at least `worlds` worlds if both are given): the records
+then depend on the machine's speed and load.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from typing import Any
 from carroca import driver, fair
 from carroca import record as rec
 from carroca.bots import make_bot
+from carroca.bots.expert import default_worlds
 from carroca.rules import Match, Options, get_ruleset, options_dict
 
 #: Matches per task sent to a worker: large enough to amortise the hand-off, small enough to
@@ -94,13 +100,50 @@ def seat_bots(bot_names: Sequence[str], seats: int) -> tuple[str, ...]:
     return tuple(names[seat % 2] if len(names) == 2 else names[0] for seat in range(seats))
 
 
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """The searching bots' budget per decision: wall time (`think_ms`) or sampled worlds.
+
+    Both None: the deterministic default, `default_worlds(ruleset)` worlds and no wall time.
+    """
+
+    think_ms: int | None = None
+    worlds: int | None = None
+
+    def __post_init__(self) -> None:
+        if (self.think_ms is not None and self.think_ms < 1) or (
+            self.worlds is not None and self.worlds < 1
+        ):
+            raise ValueError("think_ms and worlds must be >= 1")
+
+    @property
+    def deterministic(self) -> bool:
+        """Whether the moves follow from the seed alone (no wall-time budget)."""
+        return self.think_ms is None
+
+    def for_ruleset(self, ruleset: str) -> tuple[int | None, int | None]:
+        """(think_ms, worlds) to give `make_bot` in `ruleset`."""
+        if self.think_ms is None:
+            return None, self.worlds or default_worlds(ruleset)
+        return self.think_ms, self.worlds
+
+
 def play_match(
-    ruleset: str, options: Options | None, bot_names: Sequence[str], seed: int | str, index: int
+    ruleset: str,
+    options: Options | None,
+    bot_names: Sequence[str],
+    seed: int | str,
+    index: int,
+    budget: Budget | None = None,
 ) -> tuple[Match, tuple[str, ...], str, str]:
     """Match `index` of the simulation, played here: (match, players, server_seed, client_seed)."""
     rs = get_ruleset(ruleset)
     levels = seat_bots(bot_names, rs.seats)
-    bots = [make_bot(name, bot_seed(seed, index, seat)) for seat, name in enumerate(levels)]
+    think_ms, worlds = (budget or Budget()).for_ruleset(rs.name)
+    bots = [
+        make_bot(name, bot_seed(seed, index, seat), think_ms, worlds)
+        for seat, name in enumerate(levels)
+    ]
     players = tuple(f"{name}-{seat}" for seat, name in enumerate(levels))
     server_seed, client_seed = match_seeds(seed, index)
     match = driver.play_match(rs.name, options, bots, server_seed, client_seed)
@@ -115,9 +158,12 @@ def play_one(
     index: int,
     *,
     record: bool = False,
+    budget: Budget | None = None,
 ) -> Played:
     """Match `index` of the simulation, summed up (and its record line if `record`)."""
-    match, players, server_seed, client_seed = play_match(ruleset, options, bot_names, seed, index)
+    match, players, server_seed, client_seed = play_match(
+        ruleset, options, bot_names, seed, index, budget
+    )
     line = None
     if record:
         fairness = rec.Fairness(fair.commitment(server_seed), client_seed, server_seed)
@@ -134,16 +180,19 @@ def play_one(
     )
 
 
-_Job = tuple[str, dict[str, object] | None, tuple[str, ...], int | str, int, int, bool]
+_Job = tuple[
+    str, dict[str, object] | None, tuple[str, ...], int | str, int, int, bool, Budget | None
+]
 
 
 def _play_chunk(job: _Job) -> list[Played]:
     """Matches start..stop in a worker; options travel as a plain dict (compiled option
     classes do not pickle)."""
-    ruleset, values, bot_names, seed, start, stop, record = job
+    ruleset, values, bot_names, seed, start, stop, record, budget = job
     options = None if values is None else get_ruleset(ruleset).make_options(values)
     return [
-        play_one(ruleset, options, bot_names, seed, i, record=record) for i in range(start, stop)
+        play_one(ruleset, options, bot_names, seed, i, record=record, budget=budget)
+        for i in range(start, stop)
     ]
 
 
@@ -162,6 +211,7 @@ def iter_matches(
     workers: int = 1,
     *,
     records: bool = False,
+    budget: Budget | None = None,
 ) -> Iterator[Played]:
     """Play the matches and yield them in match order, spread over `workers` processes."""
     rs = get_ruleset(ruleset)
@@ -170,11 +220,11 @@ def iter_matches(
         make_bot(name, 0)  # unknown names fail here, before any process starts
     if workers <= 1 or games <= 1:
         for i in range(games):
-            yield play_one(rs.name, options, names, seed, i, record=records)
+            yield play_one(rs.name, options, names, seed, i, record=records, budget=budget)
         return
     values = None if options is None else options_dict(options)
     jobs = (
-        (rs.name, values, names, seed, start, stop, records)
+        (rs.name, values, names, seed, start, stop, records, budget)
         for start, stop in _chunks(games, workers)
     )
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -197,16 +247,21 @@ def simulate(
     on_match: Callable[[Played], None] | None = None,
     *,
     records: bool = False,
+    budget: Budget | None = None,
 ) -> Summary:
     """Play `games` matches and sum them up; `on_match` sees each one, in order.
 
-    With `records=True` each `Played` carries its record line (built in the worker).
+    With `records=True` each `Played` carries its record line (built in the worker). `budget`:
+    the searching bots' (default: `default_worlds` worlds per decision, deterministic).
     """
     if games < 0:
         raise ValueError("games must be >= 0")
     summary = Summary()
     started = time.perf_counter()
-    for played in iter_matches(ruleset, options, bot_names, games, seed, workers, records=records):
+    matches = iter_matches(
+        ruleset, options, bot_names, games, seed, workers, records=records, budget=budget
+    )
+    for played in matches:
         summary.add(played)
         if on_match is not None:
             on_match(played)

@@ -263,11 +263,11 @@ def test_cli_text(tmp_path: Path) -> None:
 def test_cli_bad_input_exits_2(tmp_path: Path) -> None:
     path, _ = _file(tmp_path)
     missing = runner.invoke(app, ["analyze", str(tmp_path / "nada.jsonl")])
-    assert missing.exit_code == 2 and "não encontrado" in missing.stderr
+    assert missing.exit_code == 2 and "file not found" in missing.stderr
     folder = runner.invoke(app, ["analyze", str(tmp_path)])
-    assert folder.exit_code == 2 and "pasta" in folder.stderr
+    assert folder.exit_code == 2 and "is a folder" in folder.stderr
     beyond = runner.invoke(app, ["analyze", str(path), "--match", "2"])
-    assert beyond.exit_code == 2 and "não existe a partida 2" in beyond.stderr
+    assert beyond.exit_code == 2 and "there is no match 2" in beyond.stderr
     negative = runner.invoke(app, ["analyze", str(path), "--threshold", "-1"])
     assert negative.exit_code == 2
 
@@ -281,9 +281,9 @@ def test_cli_tampered_record_exits_1(tmp_path: Path) -> None:
     path.write_text(rec.dumps(record) + "\n", encoding="utf-8")
     result = runner.invoke(app, ["analyze", str(path), "--json"])
     assert result.exit_code == 1
-    assert "não confere" in result.stderr and "hand 0" in result.stderr
+    assert "does not verify" in result.stderr and "hand 0" in result.stderr
     assert result.stdout == ""
     garbage = tmp_path / "lixo.jsonl"
     garbage.write_text("{not json\n", encoding="utf-8")
     broken = runner.invoke(app, ["analyze", str(garbage)])
-    assert broken.exit_code == 1 and "não pode ser lido" in broken.stderr
+    assert broken.exit_code == 1 and "cannot be read" in broken.stderr

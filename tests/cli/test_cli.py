@@ -98,7 +98,7 @@ def test_simulate_readable_summary() -> None:
         app, ["simulate", "-r", "bloqueio", "-n", "2", "--bots", "greedy,random"], env=WIDE
     )
     assert result.exit_code == 0, result.output
-    assert "vitórias" in result.stdout
+    assert "wins" in result.stdout
     assert "greedy" in result.stdout and "random" in result.stdout
 
 
@@ -167,14 +167,14 @@ def test_verify_a_line_that_is_not_json(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["simulate", "-r", "canastra"], "Modalidade desconhecida"),
+        (["simulate", "-r", "canastra"], "unknown ruleset"),
         (["simulate", "-r", "pontos", "-o", "target=muito"], "target"),
-        (["simulate", "-r", "pontos", "-o", "galo_points=50"], "Opção desconhecida"),
-        (["simulate", "-r", "pontos", "-o", "target"], "chave=valor"),
-        (["simulate", "-r", "pontos", "--bots", "grandmaster"], "Bot desconhecido"),
+        (["simulate", "-r", "pontos", "-o", "galo_points=50"], "no option 'galo_points'"),
+        (["simulate", "-r", "pontos", "-o", "target"], "key=value"),
+        (["simulate", "-r", "pontos", "--bots", "grandmaster"], "unknown bot"),
         (["simulate", "-r", "pontos", "--bots", "a,b,c"], "--bots"),
-        (["verify", "missing.jsonl"], "não encontrado"),
-        (["replay", "missing.jsonl"], "não encontrado"),
+        (["verify", "missing.jsonl"], "file not found"),
+        (["replay", "missing.jsonl"], "file not found"),
     ],
 )
 def test_bad_input_exits_2_with_a_message(args: list[str], words: str) -> None:
@@ -190,7 +190,7 @@ def test_unwritable_out_exits_2(tmp_path: Path) -> None:
         app, ["simulate", "-r", "pontos", "--out", str(tmp_path / "no" / "such" / "x.jsonl")]
     )
     assert result.exit_code == 2
-    assert "gravar" in result.stderr
+    assert "cannot write" in result.stderr
     _no_traceback(result)
 
 
@@ -217,3 +217,35 @@ def test_verify_summary(tmp_path: Path) -> None:
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert rows[0]["record"] == 3 and rows[0]["ok"] is False
     assert rows[1] == {"records": 3, "ok": 2, "rejected": 1}
+
+
+# --------------------------------------------------------------------------- joined files
+
+
+def test_verify_reads_files_joined_with_cat(tmp_path: Path) -> None:
+    """`cat a b > both` where `a` has no final newline (a download, before it had one)."""
+    a = _simulate(tmp_path, "pontos", "random", 2, 1)
+    b = _simulate(tmp_path, "bloqueio", "greedy", 1, 2)
+    both = tmp_path / "both.jsonl"
+    both.write_bytes(a.read_bytes().rstrip(b"\n") + b.read_bytes())
+    result = runner.invoke(app, ["verify", str(both)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == ["record 1: ok", "record 2: ok", "record 3: ok"]
+    one_line = tmp_path / "one-line.jsonl"  # every record back to back, spaces between
+    records = [line for f in (a, b) for line in f.read_text(encoding="utf-8").splitlines()]
+    one_line.write_text(" ".join(records), encoding="utf-8")
+    result = runner.invoke(app, ["verify", "--summary", str(one_line)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == ["3 records: 3 ok, 0 rejected"]
+
+
+def test_verify_joined_record_with_a_broken_tail(tmp_path: Path) -> None:
+    a = _simulate(tmp_path, "classico", "random", 1, 1)
+    path = tmp_path / "tail.jsonl"
+    path.write_bytes(a.read_bytes().rstrip(b"\n") + b'{"format": \n')
+    result = runner.invoke(app, ["verify", str(path)])
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == "record 1: ok"
+    assert lines[1].startswith("record 2: rejected: not valid JSON")
+    assert len(lines) == 2

@@ -355,7 +355,7 @@ def test_command_plays_a_match_and_writes_a_record_that_verifies(
     assert result.exit_code == 0, result.output
     assert "Fim da partida" in result.output
     assert fair.commitment(SEED) in result.output
-    assert f"Registro gravado em {out}" in result.output
+    assert f"record written to {out}" in result.output
     lines = out.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 1
     record = rec.loads(lines[0])
@@ -369,11 +369,11 @@ def test_command_plays_a_match_and_writes_a_record_that_verifies(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--ruleset", "bloqueio", "--seat", "2"], "não existe o 2"),
-        (["--ruleset", "bloqueio", "--partner", "greedy"], "não há parceiro"),
-        (["--opponents", "mestre"], "Bot desconhecido"),
-        (["--hint-level", "mestre"], "Bot desconhecido"),
-        (["--ruleset", "truco"], "Modalidade desconhecida"),
+        (["--ruleset", "bloqueio", "--seat", "2"], "the seats of bloqueio are 0 to 1"),
+        (["--ruleset", "bloqueio", "--partner", "greedy"], "there is no partner"),
+        (["--opponents", "mestre"], "unknown bot 'mestre'"),
+        (["--hint-level", "mestre"], "--hint-level: unknown bot"),
+        (["--ruleset", "truco"], "unknown ruleset 'truco'"),
         (["--option", "target=7"], "target"),
     ],
 )

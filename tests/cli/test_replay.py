@@ -143,16 +143,16 @@ def test_replay_refuses_a_tampered_record(tmp_path: Path) -> None:
     path.write_text(json.dumps(record) + "\n", encoding="utf-8")
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 2
-    assert "não confere" in result.stderr
+    assert "does not verify" in result.stderr
     assert "Traceback" not in result.output
 
 
 def test_replay_missing_match_and_hand(tmp_path: Path) -> None:
     path, _ = _file(tmp_path, "bloqueio", 1)
     result = runner.invoke(app, ["replay", str(path), "--match", "2"])
-    assert result.exit_code == 2 and "não existe a partida 2" in result.stderr
+    assert result.exit_code == 2 and "there is no match 2" in result.stderr
     result = runner.invoke(app, ["replay", str(path), "--hand", "99"])
-    assert result.exit_code == 2 and "não existe a mão 99" in result.stderr
+    assert result.exit_code == 2 and "there is no hand 99" in result.stderr
 
 
 @pytest.mark.parametrize("ruleset", ["duplas-pontos", "bloqueio", "pontos"])

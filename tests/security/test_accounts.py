@@ -34,14 +34,24 @@ def test_wrong_passwords_are_limited_per_address(servers: Callable[..., Server])
     assert other.status_code == 200, other.text
 
 
-def test_wrong_passwords_are_limited_per_account(servers: Callable[..., Server]) -> None:
+def test_wrong_passwords_are_limited_per_account_but_not_for_its_devices(
+    servers: Callable[..., Server]
+) -> None:
     server = servers(env={"CARROCA_LIMIT_LOGIN_ACCOUNT": "6/10 minutes"})
     account(server, "Alvo", "senha-certa-123")
-    for i in range(6):  # a guesser spread over many addresses
-        assert login(server, "alvo", "chute", f"127.0.0.{10 + i}").status_code == 401
-    r = login(server, "ALVO", "senha-certa-123", "127.0.0.30")
-    assert r.status_code == 429 and "retry-after" in r.headers
-    assert login(server, "Outro", "qualquer", "127.0.0.30").status_code == 401  # others not
+    with http(server, "127.0.0.30") as owner:  # the owner's browser, signed in before
+        assert owner.post("/api/login", json={"name": "Alvo",
+                                              "password": "senha-certa-123"}).status_code == 200
+        assert "carroca_device" in owner.cookies
+        for i in range(6):  # a guesser spread over many addresses
+            assert login(server, "alvo", "chute", f"127.0.0.{10 + i}").status_code == 401
+        stranger = login(server, "ALVO", "senha-certa-123", "127.0.0.31")  # a new browser
+        assert stranger.status_code == 429 and "retry-after" in stranger.headers
+        assert "aparelho" in error_of(stranger)["message"]
+        # The owner's browser is not locked out by the guesses of others.
+        again = owner.post("/api/login", json={"name": "Alvo", "password": "senha-certa-123"})
+        assert again.status_code == 200, again.text
+    assert login(server, "Outro", "qualquer", "127.0.0.31").status_code == 401  # others not
 
 
 def test_a_flood_of_guesses_neither_hashes_nor_blocks_honest_logins(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
@@ -9,7 +10,8 @@ from fastapi.testclient import TestClient
 from tests.server.conftest import guest, settings_for, wait_finished
 
 from carroca.server.app import create_app
-from carroca.server.reviews import MAX_PENDING
+from carroca.server.reviews import MAX_PENDING, Reviews
+from carroca.simulate import play_one
 
 
 def test_review_of_a_finished_match(client: TestClient) -> None:
@@ -73,3 +75,31 @@ def reviews_fill_the_queue(client: TestClient) -> None:
     answers = [client.get(f"/api/matches/{m}/analysis").status_code for m in ids]
     assert answers.count(503) >= 1, answers  # the reviews take seconds each: the queue fills
     assert set(answers) <= {200, 202, 503}
+
+
+class _NoStore:
+    async def set_analysis(self, match_id: str, text: str) -> None:
+        raise AssertionError("the review was stopped: nothing to store")
+
+
+def test_close_ends_a_running_review_and_its_process() -> None:
+    """Stopping the server abandons a review in progress and waits for the review process, so
+    nothing is left behind (no process, no semaphores, no error logged)."""
+    line = play_one("duplas-pontos", None, ("greedy",), 0, 0, record=True).line
+    assert line is not None
+
+    async def scenario() -> None:
+        reviews = Reviews(_NoStore())  # type: ignore[arg-type]
+        reviews.request("m1", line)
+        await asyncio.sleep(1.5)  # the review process is up and reviewing
+        assert reviews.running("m1")
+        processes = list(reviews._pool._processes.values())  # type: ignore[union-attr]
+        assert processes and all(p.is_alive() for p in processes)
+        started = time.monotonic()
+        reviews.close()
+        assert time.monotonic() - started < 5
+        assert not any(p.is_alive() for p in processes)
+        await asyncio.sleep(0.1)
+        assert not reviews.running("m1") and reviews.failed == {}
+
+    asyncio.run(scenario())

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from fastapi.testclient import TestClient
 from tests.server.conftest import guest, wait_finished
+from typer.testing import CliRunner
 
 from carroca import fair, record
+from carroca.cli import app as cli_app
 
 
 def test_health(client: TestClient) -> None:
@@ -27,3 +31,24 @@ def test_bots_match_finishes_and_its_record_verifies(client: TestClient) -> None
     match = record.verify(record.loads(rec.text))
     assert match.is_over
     assert list(match.score) == info["score"]
+
+
+def test_downloaded_records_end_with_a_newline_and_join_with_cat(
+    client: TestClient, tmp_path: Path
+) -> None:
+    """`cat a.jsonl b.jsonl > both.jsonl` of two downloads is a file `carroca verify` accepts."""
+    guest(client, "Caio")
+    texts = []
+    for seats in (["bot:greedy", "bot:random"], ["bot:random", "bot:greedy"]):
+        created = client.post("/api/matches", json={
+            "ruleset": "bloqueio", "options": {"target": 1}, "seats": seats,
+        }).json()
+        wait_finished(client, created["id"])
+        text = client.get(f"/api/matches/{created['id']}/record").text
+        assert text.endswith("}\n") and text.count("\n") == 1  # one JSONL line
+        texts.append(text)
+    both = tmp_path / "both.jsonl"
+    both.write_text("".join(texts), encoding="utf-8")
+    result = CliRunner().invoke(cli_app, ["verify", str(both)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == ["record 1: ok", "record 2: ok"]

@@ -81,7 +81,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("web-server") / "carroca.db"
     settings = Settings(
         database=f"sqlite:///{db}", bot_delay_ms=0, turn_seconds=60.0,
-        casual_wait_seconds=0.3, finished_keep_seconds=600.0,
+        casual_wait_seconds=0.3, finished_keep_seconds=600.0, hand_pause_seconds=0.0,
         # Every test's players come from this one address: the per-address limits are for
         # the open internet (tests/security checks them), not for a room of test players.
         limit_guest_ip="100000/minute", limit_register_ip="100000/hour",

@@ -37,6 +37,8 @@ def create_friends_table(
 ) -> None:
     """From the lobby: a friends' table; `seats` holds the other seats ("open", "bot:greedy")."""
     page.select_option("#friends-ruleset", ruleset)
+    if options and not page.locator("#friends-more[open]").count():
+        page.click("#friends-more > summary")  # the points and the clock are folded away
     for key, value in (options or {}).items():
         field = page.locator(f"#opt-{key}")
         if field.evaluate("el => el.tagName") == "SELECT":

@@ -10,14 +10,15 @@ from carroca.bots.greedy import GreedyBot
 from carroca.bots.medium import MediumBot
 from carroca.bots.random_bot import RandomBot
 
-#: A factory takes a seed and a thinking budget in milliseconds (None: the level's default;
-#: levels that do not search ignore it).
-BotFactory = Callable[[int | None, int | None], Bot]
+#: A factory takes a seed and a searching level's budget: thinking time in milliseconds and
+#: sampled worlds per decision (None, None: the level's default, wall time; a count of worlds
+#: alone: moves that follow from the seed). Levels that do not search ignore the budget.
+BotFactory = Callable[[int | None, int | None, int | None], Bot]
 
 BOT_LEVELS: dict[str, BotFactory] = {
-    "random": lambda seed, think_ms: RandomBot(seed),
-    "greedy": lambda seed, think_ms: GreedyBot(seed),
-    "medium": lambda seed, think_ms: MediumBot(seed),
+    "random": lambda seed, think_ms, worlds: RandomBot(seed),
+    "greedy": lambda seed, think_ms, worlds: GreedyBot(seed),
+    "medium": lambda seed, think_ms, worlds: MediumBot(seed),
     "expert": ExpertBot,
 }
 
@@ -33,13 +34,16 @@ class UnknownBot(ValueError):
         self.message = str(self)
 
 
-def make_bot(name: str, seed: int | None = None, think_ms: int | None = None) -> Bot:
-    """A new bot of the named level, seeded; `think_ms`: per-move budget of searching levels."""
+def make_bot(
+    name: str, seed: int | None = None, think_ms: int | None = None, worlds: int | None = None
+) -> Bot:
+    """A new bot of the named level, seeded; `think_ms` (wall time) and `worlds` (sampled worlds,
+    deterministic): the per-move budget of searching levels (see `carroca.bots.expert`)."""
     try:
         factory = BOT_LEVELS[name]
     except (KeyError, TypeError):
         raise UnknownBot(str(name)) from None
-    return factory(seed, think_ms)
+    return factory(seed, think_ms, worlds)
 
 
 __all__ = [

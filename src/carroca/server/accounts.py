@@ -7,15 +7,20 @@ and so survive a restart; a guest's expires sooner than an account's.
 Password checks cost 0.1–0.4 s of CPU each (argon2), so they are bounded: two run at a time, at
 most `hash_queue` wait, and one at a time per address; beyond that the answer is 429 at once.
 Failed logins are limited per address and per account, and a limited address gets 429 before any
-hashing, so a flood of guesses can neither try many passwords nor delay honest logins.
+hashing, so a flood of guesses can neither try many passwords nor delay honest logins. A browser
+that signed in to an account keeps a device cookie: from a known device the account's limit does
+not apply (the device has its own), and its check waits for a slot instead of being refused, so
+guesses from many addresses cannot lock the owner out.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hmac
 import re
 import secrets
 import time
+import unicodedata
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -27,7 +32,20 @@ from carroca.server.settings import Settings
 from carroca.server.store import Store, token_hash
 
 COOKIE = "carroca_session"
-NAME = re.compile(r"^[0-9A-Za-zÀ-ÖØ-öø-ÿ_][0-9A-Za-zÀ-ÖØ-öø-ÿ _.-]{1,18}[0-9A-Za-zÀ-ÖØ-öø-ÿ_.]$")
+DEVICE_COOKIE = "carroca_device"
+DEVICE_DAYS = 365.0
+# A nickname: 3–20 characters, letters of any alphabet (accents included), digits 0–9, space,
+# "_", "-" and "."; see check_name.
+NAME_MIN, NAME_MAX = 3, 20
+NAME_SEPARATORS = frozenset(" _-.")
+ASCII_DIGITS = frozenset("0123456789")
+# Alphabets whose letters look alike ("a" and Cyrillic "а"): a nickname uses one of them only,
+# so that "Mаria" with a Cyrillic "а" cannot pass for "Maria".
+LOOKALIKE_SCRIPTS = frozenset({"LATIN", "GREEK", "CYRILLIC"})
+MAX_MARKS = 2  # combining accents in a row after one letter (Vietnamese needs two)
+BAD_NAME = "Apelido inválido: de 3 a 20 letras, números, espaço, '_', '-' ou '.'."
+MIXED_NAME = ("Apelido inválido: use um alfabeto só (sem misturar letras latinas, gregas e "
+              "cirílicas).")
 # The words themselves (alone or followed by a separator or digit), not names like "Botelho".
 RESERVED = re.compile(r"(bot|admin|carro[cç]a)([ _.\-0-9]|$)")
 MIN_PASSWORD = 8
@@ -39,13 +57,44 @@ CACHE_SIZE = 100_000
 _hasher = PasswordHasher()
 
 
+def _name_error(name: str) -> str | None:
+    """Why `name` (NFKC, stripped) is not a nickname, or None. Letters are Unicode letters (L*)
+    with their combining accents (M*, after a letter); no control, format, symbol or other
+    character, no digits but 0–9; a separator neither first (nor "-" or space last) nor
+    doubled as two spaces."""
+    if not NAME_MIN <= len(name) <= NAME_MAX or "  " in name:
+        return BAD_NAME
+    if name[0] in " -." or name[-1] in " -":
+        return BAD_NAME
+    scripts: set[str] = set()
+    marks = 0
+    previous = ""
+    for ch in name:
+        kind = unicodedata.category(ch)
+        if kind[0] == "L":
+            marks = 0
+            script = unicodedata.name(ch, "").split(" ")[0]
+            if script in LOOKALIKE_SCRIPTS:
+                scripts.add(script)
+        elif kind in ("Mn", "Mc"):
+            marks += 1
+            if not previous or unicodedata.category(previous)[0] not in "LM" or \
+                    marks > MAX_MARKS:
+                return BAD_NAME
+        elif ch in ASCII_DIGITS or ch in NAME_SEPARATORS:
+            marks = 0
+        else:
+            return BAD_NAME
+        previous = ch
+    return MIXED_NAME if len(scripts) > 1 else None
+
+
 def check_name(name: str) -> str:
-    name = name.strip()
-    if not NAME.fullmatch(name) or "  " in name:
-        raise LobbyError(
-            422, "bad_name",
-            "Apelido inválido: de 3 a 20 letras, números, espaço, '_', '-' ou '.'.",
-        )
+    # NFKC: "José" typed with a combining accent is "José", and full-width "Ａｎａ" is "Ana"
+    name = unicodedata.normalize("NFKC", name).strip()
+    error = _name_error(name)
+    if error is not None:
+        raise LobbyError(422, "bad_name", error)
     if RESERVED.match(name.casefold()):
         raise LobbyError(422, "bad_name", "Esse apelido é reservado; escolha outro.")
     return name
@@ -74,9 +123,10 @@ class Accounts:
         await self.store.create_session(token, player["id"], ttl)
         return token
 
-    async def _hash(self, ip: str, fn: Any, *args: Any) -> Any:
-        """Run an argon2 call within the bounds: a slot of two, a short queue, one per address."""
-        if self._per_ip.get(ip, 0) >= 1 or self._waiting >= self._queue_max + 2:
+    async def _hash(self, ip: str, fn: Any, *args: Any, known: bool = False) -> Any:
+        """Run an argon2 call within the bounds: a slot of two, a short queue, one per address;
+        a known device's login waits its turn instead of being refused."""
+        if self._per_ip.get(ip, 0) >= 1 or (self._waiting >= self._queue_max + 2 and not known):
             raise RateLimited(1, BUSY, code="busy")
         self._per_ip[ip] = self._per_ip.get(ip, 0) + 1
         self._waiting += 1
@@ -92,13 +142,27 @@ class Accounts:
             else:
                 del self._per_ip[ip]
 
-    async def guest(self, name: str, ip: str) -> tuple[dict[str, Any], str]:
+    async def guest(
+        self, name: str, ip: str, key: str | None = None
+    ) -> tuple[dict[str, Any], str, str | None]:
+        """(player, session token, guest key). A new guest gets a secret key (only its sha256
+        is stored) that signs the same guest in again under that nickname, e.g. after "Sair";
+        a returning guest (`key` right) gets no new key: theirs stays valid."""
         name = check_name(name)
         self.limits.guest_ip.hit(ip)
-        player = await self.store.create_player(name, "guest")
+        if key:
+            row = await self.store.player_by_name(name)
+            stored = row["guest_key_hash"] if row is not None else None
+            if row is not None and row["kind"] == "guest" and stored and \
+                    hmac.compare_digest(stored, token_hash(key)):
+                back = {"id": row["id"], "name": row["name"], "kind": "guest"}
+                return back, await self._session(back), None
+        new_key = secrets.token_urlsafe(32)
+        player = await self.store.create_player(name, "guest",
+                                                guest_key_hash=token_hash(new_key))
         if player is None:
             raise LobbyError(409, "name_taken", "Esse apelido já está em uso; escolha outro.")
-        return player, await self._session(player)
+        return player, await self._session(player), new_key
 
     async def register(
         self, name: str, password: str, current: dict[str, Any] | None, ip: str
@@ -124,23 +188,39 @@ class Accounts:
             player = created
         return player, await self._session(player)
 
-    async def login(self, name: str, password: str, ip: str) -> tuple[dict[str, Any], str]:
+    async def login(
+        self, name: str, password: str, ip: str, device: str | None = None
+    ) -> tuple[dict[str, Any], str, str | None]:
+        """(player, session token, new device token or None when the device is known)."""
         account = name.strip().casefold()[:64]
         self.limits.login_ip.check(ip)
-        self.limits.login_account.check(account)
-        row = await self.store.player_by_name(name.strip())
+        row = await self.store.player_by_name(unicodedata.normalize("NFKC", name.strip()))
+        known = False
+        if row is not None and device and len(device) <= 100:
+            known = await self.store.device_player(device) == row["id"]
+        # A known device has its own failure limit; everyone else shares the account's.
+        limit, key = ((self.limits.login_device, token_hash(device or "")) if known
+                      else (self.limits.login_account, account))
+        limit.check(key)
         ok = False
         if row is not None and row["password_hash"]:
             try:
-                ok = await self._hash(ip, _hasher.verify, row["password_hash"], password)
+                ok = await self._hash(ip, _hasher.verify, row["password_hash"], password,
+                                      known=known)
             except (VerificationError, InvalidHashError):
                 ok = False
         if not ok or row is None:
             self.limits.login_ip.hit(ip)
-            self.limits.login_account.hit(account)
+            limit.hit(key)
             raise LobbyError(401, "bad_login", "Apelido ou senha incorretos.")
         player = {"id": row["id"], "name": row["name"], "kind": row["kind"]}
-        return player, await self._session(player)
+        return player, await self._session(player), None if known else await self.new_device(
+            player["id"])
+
+    async def new_device(self, player_id: int) -> str:
+        token = secrets.token_urlsafe(32)
+        await self.store.add_device(token, player_id, DEVICE_DAYS * 86400)
+        return token
 
     async def player(self, token: str | None) -> dict[str, Any] | None:
         """The session's player; recent answers are cached so that reconnect storms do not queue

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import SQLAlchemyError
@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from carroca.bots import BOT_LEVELS
 from carroca.rules import RULESETS, RulesError
 from carroca.rules.rulesets import options_dict
-from carroca.server.accounts import COOKIE, Accounts
+from carroca.server.accounts import COOKIE, DEVICE_COOKIE, DEVICE_DAYS, Accounts
 from carroca.server.connection import serve_socket
 from carroca.server.db import migrate
 from carroca.server.errors import NOT_STORED, LobbyError, RateLimited
@@ -36,6 +36,7 @@ from carroca.server.store import Store
 from carroca.server.table import family_of
 
 WEB = Path(__file__).resolve().parent.parent / "web"
+NOT_FOUND_PAGE = "nao-encontrada.html"  # not "404.html": StaticFiles would send it to anyone
 
 DESCRIPTIONS = {
     "duplas-pontos": "2 contra 2 em cruz: pontos nas pontas (múltiplos de 5), passe, galo, "
@@ -53,8 +54,9 @@ class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class NameBody(_Body):
+class GuestBody(_Body):
     name: str = Field(max_length=40)
+    key: str | None = Field(default=None, max_length=100)  # the guest key of an earlier sign-up
 
 
 class LoginBody(_Body):
@@ -97,6 +99,10 @@ class RankedBody(_Body):
     client_seed: str | None = Field(default=None, pattern=SEED_CHARS)
 
 
+class RematchBody(_Body):
+    client_seed: str | None = Field(default=None, pattern=SEED_CHARS)
+
+
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
@@ -113,6 +119,14 @@ def origin_allowed(origin: str, host: str | None, allowed: frozenset[str]) -> bo
         return True
     scheme, _, rest = origin.partition("://")
     return scheme in ("http", "https") and host is not None and rest == host.strip().lower()
+
+
+def wants_page(request: Request) -> bool:
+    """A browser asking for a page (Accept: text/html) outside the API: it gets the pt-BR
+    "page not found" page instead of JSON."""
+    return request.method in ("GET", "HEAD") and \
+        not request.url.path.startswith("/api/") and \
+        "text/html" in request.headers.get("accept", "") and (WEB / NOT_FOUND_PAGE).exists()
 
 
 def hub_of(request: Request) -> Hub:
@@ -211,7 +225,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return resp
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 404 and wants_page(request):
+            return FileResponse(WEB / NOT_FOUND_PAGE, status_code=404)
         codes = {404: ("not_found", "Endereço não encontrado."),
                  405: ("method_not_allowed", "Método não permitido neste endereço.")}
         code, message = codes.get(exc.status_code, ("http_error", "Pedido recusado."))
@@ -243,10 +259,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         where = ".".join(str(p) for p in first["loc"][1:]) or "corpo"
         return _error(422, "bad_request", f"Pedido inválido em {where}: {explain(first)}.")
 
-    def signed_in(player: dict[str, Any], token: str) -> JSONResponse:
-        resp = JSONResponse({"player": player, "token": token})
+    def signed_in(player: dict[str, Any], token: str, device: str | None = None,
+                  guest_key: str | None = None) -> JSONResponse:
+        answer = {"player": player, "token": token}
+        if guest_key is not None:  # a new guest's key: signs the same guest in again
+            answer["guest_key"] = guest_key
+        resp = JSONResponse(answer)
         resp.set_cookie(COOKIE, token, max_age=int(settings.session_days * 86400),
                         httponly=True, samesite="lax", secure=settings.secure_cookies)
+        if device is not None:  # this browser may sign in to the account under attack
+            resp.set_cookie(DEVICE_COOKIE, device, max_age=int(DEVICE_DAYS * 86400),
+                            path="/api/login", httponly=True, samesite="strict",
+                            secure=settings.secure_cookies)
         return resp
 
     # ------------------------------------------------------------------ basics
@@ -270,23 +294,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # ------------------------------------------------------------------ players
 
     @app.post("/api/guest")
-    async def guest(body: NameBody, request: Request) -> JSONResponse:
-        player, token = await request.app.state.accounts.guest(body.name, client_ip(request))
-        return signed_in(player, token)
+    async def guest(body: GuestBody, request: Request) -> JSONResponse:
+        player, token, key = await request.app.state.accounts.guest(
+            body.name, client_ip(request), body.key
+        )
+        return signed_in(player, token, guest_key=key)
 
     @app.post("/api/register")
     async def register(body: LoginBody, request: Request, me: MaybePlayer) -> JSONResponse:
-        player, token = await request.app.state.accounts.register(
-            body.name, body.password, me, client_ip(request)
-        )
-        return signed_in(player, token)
+        accounts: Accounts = request.app.state.accounts
+        player, token = await accounts.register(body.name, body.password, me, client_ip(request))
+        return signed_in(player, token, await accounts.new_device(player["id"]))
 
     @app.post("/api/login")
     async def login(body: LoginBody, request: Request) -> JSONResponse:
-        player, token = await request.app.state.accounts.login(
-            body.name, body.password, client_ip(request)
+        player, token, device = await request.app.state.accounts.login(
+            body.name, body.password, client_ip(request), request.cookies.get(DEVICE_COOKIE)
         )
-        return signed_in(player, token)
+        return signed_in(player, token, device)
 
     @app.post("/api/logout")
     async def logout(request: Request) -> JSONResponse:
@@ -304,6 +329,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tables = [t.id for t in hub.tables.values()
                   if t.status != "finished" and t.seat_of(player["id"]) is not None]
         return {"player": player, "tables": tables, "queued": hub.queued(player["id"])}
+
+    @app.get("/api/session")
+    async def session(player: MaybePlayer, request: Request) -> dict[str, Any]:
+        """As /api/me, but 200 {"player": null} when signed out (pages ask it on every load)."""
+        if player is None:
+            return {"player": None}
+        return await me(player, request)
 
     @app.get("/api/players/{name}")
     async def profile(name: str, request: Request) -> dict[str, Any]:
@@ -368,7 +400,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if row["status"] != "finished" or not row["record"]:
             raise LobbyError(409, "not_finished",
                              "A partida ainda não terminou: o registro sai no fim.")
-        return Response(row["record"], media_type="application/json")
+        # one JSONL line, newline-terminated: downloads can be joined with `cat a b > both`
+        return Response(row["record"].rstrip("\n") + "\n", media_type="application/json")
 
     @app.get("/api/matches/{match_id}/analysis")
     async def match_analysis(match_id: str, request: Request) -> Response:
@@ -391,6 +424,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise LobbyError(503, "analysis_busy",
                              "Muitas análises em andamento; tente de novo daqui a pouco.") from None
         return JSONResponse({"status": "pending"}, status_code=202)
+
+    @app.post("/api/matches/{match_id}/rematch")
+    async def rematch(match_id: str, player: Player, request: Request,
+                      body: RematchBody | None = None) -> dict[str, Any]:
+        """Another match with a finished table's settings; the second player to ask (and
+        anyone asking again) gets the same new table."""
+        table = hub_of(request).tables.get(match_id)
+        if table is None:
+            if await request.app.state.store.get_match(match_id) is None:
+                raise LobbyError(404, "not_found", "Partida não encontrada.")
+            raise LobbyError(409, "rematch_closed",
+                             "Esta mesa já foi desfeita: comece outra partida no salão.")
+        new, seat = await table.rematch(player, body.client_seed if body else None)
+        answer: dict[str, Any] = {"id": new.id, "seat": seat, "mode": new.mode,
+                                  "commitment": new.commitment}
+        if new.invite:
+            answer["invite"] = new.invite
+        return answer
 
     @app.post("/api/casual")
     async def casual(body: CasualBody, player: Player, request: Request) -> dict[str, Any]:

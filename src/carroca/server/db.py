@@ -24,6 +24,8 @@ players = sa.Table(
     sa.Column("kind", sa.String(10), nullable=False),  # guest | account
     sa.Column("password_hash", sa.String(200)),
     sa.Column("created_at", sa.Float, nullable=False),
+    # sha256 of a guest's secret key (kept by their browser): signs the same guest in again
+    sa.Column("guest_key_hash", sa.String(64)),
 )
 
 sessions = sa.Table(

@@ -42,6 +42,8 @@ CONTENT_SECURITY_POLICY = (
     .img_src("'self'", "data:")  # Swagger UI's stylesheet draws its icons as data: SVGs
     .connect_src("'self'")
     .font_src("'self'")
+    .worker_src("'self'")  # the service worker (sw.js), for the pages that work offline
+    .manifest_src("'self'")  # the web app manifest (installing on a phone's home screen)
     .object_src("'none'")
     .base_uri("'self'")
     .form_action("'self'")

@@ -261,6 +261,11 @@ class Hub:
                 await asyncio.sleep(pause)
                 pause = min(10.0, pause * 2)
 
+    async def start_when_stored(self, table: Table) -> None:
+        """A full table whose start the database refused (its seats are stored)."""
+        await asyncio.sleep(0.5)
+        await self._start(table)
+
     def _spend_table(self, player: dict[str, Any]) -> None:
         if self.limits is not None:
             self.limits.tables_player.hit(str(player["id"]))

@@ -54,12 +54,17 @@ class RateLimits:
         wait = "Espere um pouco e tente de novo."
 
         def limit(name: str, spec: str, what: str) -> Limit:
-            return Limit(limiter, name, spec, f"{what} {wait}")
+            text = f"{what} {wait[0].lower()}{wait[1:]}" if what.endswith(" ou") \
+                else f"{what} {wait}"
+            return Limit(limiter, name, spec, text)
 
         self.login_ip = limit("login-ip", login_ip,
                               "Muitas tentativas de entrar erradas deste endereço.")
-        self.login_account = limit("login-account", login_account,
-                                   "Muitas tentativas erradas para esta conta.")
+        self.login_account = limit(
+            "login-account", login_account, "Muitas tentativas erradas para esta conta. Entre "
+            "de um aparelho onde você já entrou antes, ou")
+        self.login_device = limit("login-device", login_ip,
+                                  "Muitas tentativas de entrar erradas deste aparelho.")
         self.guest_ip = limit("guest-ip", guest_ip, "Muitos convidados criados deste endereço.")
         self.register_ip = limit("register-ip", register_ip,
                                  "Muitas contas criadas deste endereço.")

@@ -2,7 +2,11 @@
 
 A review replays the record and rates every decision with sampled worlds: seconds of CPU. It
 runs in a separate process (one at a time), so live tables never wait for it, and is stored with
-the match so it is computed once.
+the match so it is computed once. Its budget is a count of worlds with seed 0, never wall time,
+so a review is the same on any machine (and the same as `carroca analyze` gives).
+
+The review process ignores Ctrl-C (a terminal sends it to the server's whole process group): the
+server stops it itself when it shuts down, so no traceback and no leaked semaphores are left.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import asyncio
 import json
 import logging
 import multiprocessing
+import signal
 from concurrent.futures import ProcessPoolExecutor
 
 from carroca.server.store import Store
@@ -18,12 +23,16 @@ from carroca.server.store import Store
 
 def _review(record_text: str) -> str:
     from carroca import record
-    from carroca.analysis import analyze_match, to_json
+    from carroca.analysis import DEFAULT_WORLDS, analyze_match, to_json
 
     rec = record.loads(record_text)
     match = record.verify(rec)
-    return json.dumps(to_json(analyze_match(match, rec["players"], seed=0)),
-                      separators=(",", ":"), ensure_ascii=False)
+    analysis = analyze_match(match, rec["players"], think_ms=0, seed=0, worlds=DEFAULT_WORLDS)
+    return json.dumps(to_json(analysis), separators=(",", ":"), ensure_ascii=False)
+
+
+def _in_review_process() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 MAX_PENDING = 8  # reviews queued at once: more waits for the queue to drain
@@ -39,6 +48,7 @@ class Reviews:
         self._pool: ProcessPoolExecutor | None = None
         self._running: dict[str, asyncio.Task[None]] = {}
         self.failed: dict[str, str] = {}  # match -> why its review could not be produced
+        self._closing = False
 
     def running(self, match_id: str) -> bool:
         return match_id in self._running
@@ -50,18 +60,19 @@ class Reviews:
         if len(self._running) >= MAX_PENDING:
             raise ReviewsBusy(match_id)
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_in_review_process)
         task = asyncio.get_running_loop().create_task(self._run(match_id, record_text))
         self._running[match_id] = task
         task.add_done_callback(lambda t: self._done(match_id, t))
 
     def _done(self, match_id: str, task: asyncio.Task[None]) -> None:
         self._running.pop(match_id, None)
-        if not task.cancelled() and task.exception() is not None:
-            self.failed[match_id] = repr(task.exception())
-            logging.getLogger("carroca.server").error(
-                "review of %s failed", match_id, exc_info=task.exception()
-            )
+        error = None if task.cancelled() else task.exception()
+        if error is None or self._closing:  # stopped by `close` is not failed: asked again, it
+            return                          # is produced again
+        self.failed[match_id] = repr(error)
+        logging.getLogger("carroca.server").error("review of %s failed", match_id, exc_info=error)
 
     async def _run(self, match_id: str, record_text: str) -> None:
         assert self._pool is not None
@@ -69,7 +80,19 @@ class Reviews:
         await self.store.set_analysis(match_id, text)
 
     def close(self) -> None:
+        """Stop: a review still running is abandoned (it is produced again when asked), and the
+        review process is ended and waited for, its queues released."""
+        self._closing = True
         for task in self._running.values():
             task.cancel()
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:  # a review takes seconds of CPU: nobody waits for it now
+            if process.is_alive():
+                process.terminate()
+        pool.shutdown(wait=True)
+        for process in processes:
+            process.join(timeout=5)

@@ -28,6 +28,8 @@ class Settings:
     secure_cookies: bool = False  # set behind HTTPS
     chat_per_10s: int = 5
     finished_keep_seconds: float = 120.0  # a finished table stays live this long for its players
+    # Between two hands, for the hand's summary: no clock runs and no bot moves (0: none).
+    hand_pause_seconds: float = 5.0
 
     # ---------------------------------------------------------------- requests and connections
     allowed_origins: str = ""  # more origins allowed to open the WebSocket, comma-separated

@@ -159,7 +159,8 @@ class Store:
     # ------------------------------------------------------------------ players and sessions
 
     async def create_player(
-        self, name: str, kind: str, password_hash: str | None = None
+        self, name: str, kind: str, password_hash: str | None = None,
+        guest_key_hash: str | None = None,
     ) -> dict[str, Any] | None:
         """A new player, or None when the name is taken (names compare case-insensitively)."""
 
@@ -172,7 +173,7 @@ class Store:
             inserted = conn.execute(
                 db.players.insert().values(
                     name=name, name_key=key, kind=kind, password_hash=password_hash,
-                    created_at=time.time(),
+                    created_at=time.time(), guest_key_hash=guest_key_hash,
                 )
             ).inserted_primary_key
             assert inserted is not None
@@ -194,7 +195,7 @@ class Store:
         def fn(conn: Connection) -> None:
             conn.execute(
                 db.players.update().where(db.players.c.id == player_id)
-                .values(password_hash=password_hash, kind="account")
+                .values(password_hash=password_hash, kind="account", guest_key_hash=None)
             )
 
         await self.run(fn)
@@ -220,6 +221,30 @@ class Store:
                 .where(db.sessions.c.expires_at > time.time())
             ).mappings().first()
             return dict(row) if row else None
+
+        return await self.run(fn)
+
+    async def add_device(self, token: str, player_id: int, ttl: float) -> None:
+        now = time.time()
+
+        def fn(conn: Connection) -> None:
+            conn.execute(db.devices.insert().values(
+                token_hash=token_hash(token), player_id=player_id, created_at=now,
+                expires_at=now + ttl,
+            ))
+
+        await self.run(fn)
+
+    async def device_player(self, token: str) -> int | None:
+        """The account a device cookie was given to, while it lasts."""
+
+        def fn(conn: Connection) -> int | None:
+            found = conn.execute(
+                sa.select(db.devices.c.player_id)
+                .where(db.devices.c.token_hash == token_hash(token))
+                .where(db.devices.c.expires_at > time.time())
+            ).scalar()
+            return int(found) if found is not None else None
 
         return await self.run(fn)
 
@@ -319,6 +344,7 @@ class Store:
         def fn(conn: Connection) -> tuple[int, int]:
             p, s, m = db.players.c, db.sessions.c, db.matches.c
             sessions = conn.execute(db.sessions.delete().where(s.expires_at <= now)).rowcount
+            conn.execute(db.devices.delete().where(db.devices.c.expires_at <= now))
             played = sa.select(db.participants.c.player_id)
             hosted = sa.select(m.host_id).where(m.host_id.is_not(None))
             candidates = [
@@ -331,6 +357,7 @@ class Store:
             for chunk in range(0, len(candidates), 500):
                 ids = candidates[chunk:chunk + 500]
                 conn.execute(db.sessions.delete().where(s.player_id.in_(ids)))
+                conn.execute(db.devices.delete().where(db.devices.c.player_id.in_(ids)))
                 conn.execute(db.ratings.delete().where(db.ratings.c.player_id.in_(ids)))
                 guests += conn.execute(db.players.delete().where(p.id.in_(ids))).rowcount
             return sessions, guests

@@ -83,6 +83,11 @@ class Table:
         self.rating_changes: dict[int, tuple[float | None, float | None]] = {}
         self.closed = False
         self.backoff = 0.0  # seconds before a bot retries a move the database refused
+        # Between two hands: {"until": epoch seconds, "seconds"}; no clock runs, no bot moves,
+        # nobody may move. In memory only: after a restart the next hand's clock simply starts.
+        self.pause: dict[str, float] | None = None
+        self.rematch_id: str | None = None  # the table of the next match with these settings
+        self.rematch_by: str | None = None  # who asked for it first
 
     # ------------------------------------------------------------------ rows and restore
 
@@ -196,7 +201,10 @@ class Table:
         self.seats, self.client_seeds = seats, seeds
         self.publish()
         if not self.open_seats():
-            await self.start()
+            try:
+                await self.start()
+            except Exception:  # the seat is stored: the start is retried until it is too
+                self.hub.spawn(self.hub.start_when_stored(self))
 
     async def set_client_seed(self, seat: int, seed: str) -> bool:
         if self.status != "waiting" or self.client_seeds[seat] is not None:
@@ -240,6 +248,12 @@ class Table:
             return
         loop = asyncio.get_running_loop()
         version = self.version
+        if self.pause is not None:
+            left = self.pause["until"] - time.time()
+            if left > 0:  # the next hand waits: its clock or its bot starts after the pause
+                self._timer = loop.call_later(left, self._spawn, self._end_pause, version)
+                return
+            self.pause = None
         if self.is_bot(seat):
             delay = max(self.hub.settings.bot_delay_ms / 1000, self.backoff)
             self._timer = loop.call_later(delay, self._spawn, self._bot_turn, version)
@@ -252,6 +266,19 @@ class Table:
 
     def _spawn(self, fn: Callable[[int], Any], version: int) -> None:
         self.hub.spawn(fn(version))
+
+    def hand_pause(self) -> float:
+        """Seconds between two hands, while the hand's summary shows (0: none)."""
+        return max(0.0, self.hub.settings.hand_pause_seconds)
+
+    async def _end_pause(self, version: int) -> None:
+        """The pause between hands is over: the next hand's clock (or bot) starts."""
+        async with self.lock:
+            if version != self.version or self.closed or self.pause is None:
+                return
+            self.pause = None
+            self.schedule()  # first: the frames carry the clock of the seat now to move
+            self.publish()
 
     async def _bot_turn(self, version: int) -> None:
         async with self.lock:
@@ -314,6 +341,10 @@ class Table:
                 return protocol.error("not_started", "A partida ainda não começou.", move_id)
             if match.is_over or self.status == "finished":
                 return protocol.error("game_over", "A partida já terminou.", move_id)
+            if self.pause is not None:
+                return protocol.error(
+                    "hand_pause", "A próxima mão ainda não começou: espere um instante.", move_id
+                )
             if version is not None and version != self.version:
                 return protocol.error(
                     "stale_state", "A mesa mudou antes da sua jogada chegar; veja a mesa atual.",
@@ -344,6 +375,7 @@ class Table:
         current = self.match
         assert current is not None
         match = current.copy()
+        hands_before = len(current.history)
         match.public_cache = list(current.public_cache)
         match.revealed_cache = current.revealed_cache
         if text == ABANDON:
@@ -365,6 +397,9 @@ class Table:
         self._deal(match)
         self.version = self.seq + 1
         self.score = list(match.score)
+        pause = self.hand_pause()
+        if len(match.history) != hands_before and not match.is_over and pause > 0:
+            self.pause = {"until": time.time() + pause, "seconds": pause}
         try:
             if match.is_over:
                 await self._finish()
@@ -407,6 +442,13 @@ class Table:
             left = max(0.0, self.clock["deadline"] - time.time())
             clock = {"seat": self.clock["seat"], "seconds": self.clock["seconds"],
                      "remaining_ms": int(left * 1000)}
+        pause = None
+        view = None if match is None else observation(match, seat).to_dict()
+        if self.pause is not None:
+            left = max(0.0, self.pause["until"] - time.time())
+            pause = {"seconds": self.pause["seconds"], "remaining_ms": int(left * 1000)}
+            if view is not None:
+                view["legal"] = []  # nobody moves before the next hand starts
         players = [
             {"name": s["name"], "bot": "bot" in s, "connected": "bot" in s or
              self.connected.get(i, 0) > 0} if s else None
@@ -426,8 +468,9 @@ class Table:
             "version": self.version,
             "turn_seconds": self.turn_seconds,
             "clock": clock,
+            "pause": pause,
             "chat": self.mode in ("casual", "friends"),
-            "view": None if match is None else observation(match, seat).to_dict(),
+            "view": view,
         }
         if seat is not None:
             data["last_move_id"] = self._move_ids.get(seat)  # where the player's ids resume
@@ -438,6 +481,8 @@ class Table:
                 data["rating"] = {"before": changes[seat][0], "after": changes[seat][1]}
         if self.invite and self.mode == "friends" and seat is not None:
             data["invite"] = self.invite  # seated players only: a spectator could take a seat
+        if self.rematch_id is not None and seat is not None:
+            data["rematch"] = {"id": self.rematch_id, "by": self.rematch_by}
         return data
 
     async def publish_locked(self) -> None:
@@ -481,6 +526,78 @@ class Table:
     def notify_players(self, kind: str, data: dict[str, Any]) -> None:
         for _, pid in self.humans():
             self.hub.fanout.publish(player_channel(pid), protocol.envelope(kind, data))
+
+    # ------------------------------------------------------------------ rematch
+
+    async def rematch(
+        self, player: dict[str, Any], client_seed: str | None = None
+    ) -> tuple[Table, int]:
+        """Another match with this finished table's settings: the first player to ask creates
+        it (same ruleset, options, clock, bots in the same seats; casual: the same bot level)
+        and the others who played here are offered it (a `rematch` frame); asking again, or
+        asking second, sits at that same table. Returns (table, seat)."""
+        seat = self.seat_of(player["id"])
+        if seat is None:
+            raise LobbyError(403, "not_seated", "Só quem jogou nesta mesa pode pedir a revanche.")
+        if self.mode not in ("casual", "friends"):
+            raise LobbyError(409, "no_rematch", "Revanche só nas mesas casuais e de amigos; "
+                             "para uma ranqueada, entre na fila de novo.")
+        if self.status != "finished":
+            raise LobbyError(409, "not_finished", "A partida ainda não terminou.")
+        async with self.lock:  # two players asking at once: one creates, the other joins
+            new = self.hub.tables.get(self.rematch_id) if self.rematch_id else None
+            if new is None or new.closed:
+                return await self._new_rematch(player, seat, client_seed), seat
+        async with new.lock:
+            mine = new.seat_of(player["id"])
+            if mine is not None:
+                return new, mine
+            free = new.open_seats()
+            if new.status == "waiting" and free:
+                target = seat if seat in free else free[0]
+                await new.sit(target, {"player": player["id"], "name": player["name"]},
+                              client_seed)
+                return new, target
+        if self.mode == "casual":  # bots took the seat: another casual table, as the lobby would
+            return await self.hub.casual(player, self.ruleset.name, self.bot_level, client_seed)
+        raise LobbyError(409, "table_full", "A revanche já começou sem você; você pode assistir.")
+
+    async def _new_rematch(
+        self, player: dict[str, Any], seat: int, client_seed: str | None
+    ) -> Table:
+        """The rematch table (the caller holds the lock): the asker in their seat, the bots in
+        theirs, the other players' seats open for them."""
+        seats: list[dict[str, Any] | None] = []
+        for i, s in enumerate(self.seats):
+            if i == seat:
+                seats.append({"player": player["id"], "name": player["name"]})
+            elif s is not None and "bot" in s:
+                seats.append({"bot": s["bot"], "name": s["name"]})
+            else:
+                seats.append(None)
+        hub = self.hub
+        if self.mode == "friends":
+            hub._spend_table(player)
+        new = await hub._new_table(
+            mode=self.mode, ruleset=self.ruleset.name, options=options_dict(self.options),
+            seats=seats, turn_seconds=self.turn_seconds, bot_level=self.bot_level,
+            host_id=player["id"],
+            invite=secrets.token_urlsafe(6) if self.mode == "friends" else None,
+        )
+        if client_seed:
+            await new.set_client_seed(seat, client_seed)
+        self.rematch_id, self.rematch_by = new.id, player["name"]
+        if not new.open_seats():
+            hub.spawn(hub._start(new))
+        elif self.mode == "casual":
+            hub.spawn(hub._fill_with_bots(new))
+        offer: dict[str, Any] = {"match": self.id, "id": new.id, "mode": new.mode,
+                                 "by": player["name"]}
+        for _, pid in self.humans():
+            if pid != player["id"]:
+                hub.fanout.publish(player_channel(pid), protocol.envelope("rematch", offer))
+        self.publish()  # the finished table's state now names the rematch
+        return new
 
     def close(self) -> None:
         self.closed = True

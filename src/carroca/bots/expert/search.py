@@ -102,8 +102,15 @@ def world_position(k: Knowledge, obs: Observation, hands: list[int], boneyard: l
     )
 
 
-def rate_actions(obs: Observation, rng: random.Random, think_ms: float) -> list[Rated]:
-    """Every legal action of the seat to move with its expected points, best first."""
+def rate_actions(
+    obs: Observation, rng: random.Random, think_ms: float, worlds: int = MIN_WORLDS
+) -> list[Rated]:
+    """Every legal action of the seat to move with its expected points, best first.
+
+    The budget: at least `worlds` sampled worlds (never fewer than `MIN_WORLDS`), and more while
+    `think_ms` of wall time has not passed. With `think_ms=0` the count of worlds, and so the
+    result, follows from `rng` alone: the same seed gives the same ratings on any machine.
+    """
     legal = list(obs.legal)
     if len(legal) <= 1:
         return [Rated(a, 0.0, 0) for a in legal]
@@ -114,10 +121,11 @@ def rate_actions(obs: Observation, rng: random.Random, think_ms: float) -> list[
     team = k.seat % 2
     deadline = time.perf_counter() + think_ms / 1000.0
     totals = [0.0] * len(legal)
+    least = max(MIN_WORLDS, worlds)
     worlds = 0
     in_hands = sum(k.sizes)
     exact = k.boneyard == 0 and in_hands <= EXACT_TILES[k.seats]
-    while worlds < MIN_WORLDS or time.perf_counter() < deadline:
+    while worlds < least or (think_ms > 0 and time.perf_counter() < deadline):
         hands, boneyard = sample(k, rng)
         position = world_position(k, obs, hands, boneyard)
         base = position.score[team] - position.score[1 - team]

@@ -42,7 +42,8 @@ export const get = (path) => request("GET", path);
 export const post = (path, body = {}) => request("POST", path, body);
 export const del = (path) => request("DELETE", path);
 
-/** The signed-in player {player, tables, queued}, or null when nobody is signed in. */
+/** The signed-in player {player, tables, queued}, or null when nobody is signed in (GET /api/me:
+ * a 401 when signed out, which the browser logs). */
 export async function me() {
   try {
     return await get("/api/me");
@@ -52,9 +53,68 @@ export async function me() {
   }
 }
 
-export const guest = (name) => post("/api/guest", { name });
+/** The same as me(), from GET /api/session: 200 {"player": null} when signed out, so that a
+ * page visited signed out logs no error. */
+export async function session() {
+  const data = await get("/api/session");
+  return data && data.player ? data : null;
+}
+
+// A guest's key (returned once, at sign-up) signs the same guest in again after "Sair": kept in
+// this browser, by nickname, for the last few guests who played here.
+const GUEST_KEYS = "carroca:guest-keys";
+const KEPT_KEYS = 5;
+const nameKey = (name) => String(name).normalize("NFKC").trim().toLowerCase();
+
+function guestKeys() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(GUEST_KEYS) || "{}");
+    return kept && typeof kept === "object" ? kept : {};
+  } catch {
+    return {};
+  }
+}
+
+function saveGuestKeys(keys) {
+  try {
+    localStorage.setItem(GUEST_KEYS, JSON.stringify(keys));
+  } catch {
+    /* private mode: the nickname is kept for this visit only */
+  }
+}
+
+/** The key this browser keeps for the guest `name`, or null. */
+export const guestKeyFor = (name) => guestKeys()[nameKey(name)] || null;
+
+export function forgetGuestKey(name) {
+  const keys = guestKeys();
+  delete keys[nameKey(name)];
+  saveGuestKeys(keys);
+}
+
+function keepGuestKey(name, key) {
+  const keys = guestKeys();
+  delete keys[nameKey(name)];
+  keys[nameKey(name)] = key; // the newest last; the oldest go first
+  const names = Object.keys(keys);
+  for (const old of names.slice(0, Math.max(0, names.length - KEPT_KEYS))) delete keys[old];
+  saveGuestKeys(keys);
+}
+
+/** Play as a guest: a new nickname, or one this browser signed up before (with its key). */
+export async function guest(name) {
+  const key = guestKeyFor(name);
+  const r = await post("/api/guest", key ? { name, key } : { name });
+  if (r && r.guest_key) keepGuestKey(r.player.name, r.guest_key);
+  return r;
+}
+
 export const login = (name, password) => post("/api/login", { name, password });
-export const register = (name, password) => post("/api/register", { name, password });
+export async function register(name, password) {
+  const r = await post("/api/register", { name, password });
+  forgetGuestKey(name); // an account signs in with its password from now on
+  return r;
+}
 export const logout = () => post("/api/logout");
 
 export const rulesets = () => get("/api/rulesets");

@@ -7,6 +7,8 @@ import { ensureDefs, tileGroup, UNIT } from "./tiles.js";
 import { END_PLACE, tileName } from "./words.js";
 
 const MIN_TARGET_PX = 46; // the smallest touch target of a place on the table
+// Where a tile played from each side of the screen comes from: a unit vector on screen.
+const FROM = { bottom: [0, 1], top: [0, -1], left: [-1, 0], right: [1, 0] };
 
 export class Board {
   /**
@@ -37,10 +39,15 @@ export class Board {
   /**
    * plays: [{tile, end?, seat?}] in play order; spinner: duplas-pontos' cross;
    * choice: {tile, ends: [...], onChoose(end)} to light the places where `tile` may go;
-   * animate: let the last tile drop in.
+   * animate: let the last tile come in, sliding from `from` ("bottom", "left", "top",
+   * "right": the side of the screen of the seat that played it) to its place.
    */
-  render({ plays, spinner = false, choice = null, animate = false }) {
+  render({ plays, spinner = false, choice = null, animate = false, from = null }) {
     this.args = { plays, spinner, choice };
+    // A lit place that has the keyboard focus keeps it when the drawing is made again.
+    const focused = this.svg.contains(document.activeElement)
+      ? document.activeElement.closest(".ghost")?.dataset.end ?? null
+      : null;
     const { width, height } = this.container.getBoundingClientRect();
     this.size = [width, height];
     const w = Math.max(width, 100);
@@ -67,7 +74,19 @@ export class Board {
         horizontal: t.horizontal,
         className: t.index === last ? "tile-last" : "",
       });
-      if (animate && t.index === last) g.classList.add("tile-new");
+      if (animate && t.index === last) {
+        g.classList.add("tile-new");
+        const dir = FROM[from];
+        if (dir) {
+          // From just outside the visible table on that side, to the tile's place.
+          const edgeX = dir[0] > 0 ? view.x + view.width + 1 : view.x - 1;
+          const edgeY = dir[1] > 0 ? view.y + view.height + 1.5 : view.y - 1.5;
+          const dx = dir[0] ? (edgeX - t.x) * UNIT : 0;
+          const dy = dir[1] ? (edgeY - t.y) * UNIT : 0;
+          g.style.setProperty("--slide-x", `${dx.toFixed(0)}px`);
+          g.style.setProperty("--slide-y", `${dy.toFixed(0)}px`);
+        }
+      }
       return g;
     });
     // Each place is a touch target of at least MIN_TARGET_PX, unless two places are so close
@@ -81,6 +100,7 @@ export class Board {
     const reach = Math.min(Math.max(0.75, MIN_TARGET_PX / 2 / pxPerUnit), apart * 0.48);
     for (const slot of ghosts) children.push(this._ghost(slot, choice, reach * UNIT));
     this.svg.replaceChildren(...children);
+    if (focused) this.svg.querySelector(`.ghost[data-end="${focused}"]`)?.focus({ preventScroll: true });
   }
 
   _ghost(slot, choice, radius) {

@@ -159,6 +159,8 @@ function showSeeds({ info, record, id, result }) {
 
 async function check(record, { info = null, id = null } = {}) {
   verdict("loading", "Conferindo…");
+  $("#seeds-box").hidden = true; // what an earlier check showed goes with it
+  $("#deals-box").hidden = true;
   let result;
   try {
     result = await verifyRecord(record, { expectedCommitment: info ? info.commitment : null });
@@ -258,8 +260,21 @@ function showDeals(record, result) {
 
 // ---------------------------------------------------------------------- another record
 
+/** Nothing checked any more: an earlier verdict, its seeds and deals must not stay on screen
+ * as if they were the answer about what was just given. */
+function clearResult(why) {
+  for (const box of ["#match-box", "#seeds-box", "#deals-box"]) $(box).hidden = true;
+  fill($("#seeds"));
+  fill($("#deals"));
+  verdict("idle", "Nenhum registro conferido", why);
+}
+
 function bindOwn() {
   const error = $("#own-error");
+  const refuse = (message) => {
+    error.textContent = message;
+    clearResult("O registro aberto abaixo não pôde ser lido; corrija-o e confira de novo.");
+  };
   const run = async (text) => {
     error.textContent = "";
     let record;
@@ -267,11 +282,11 @@ function bindOwn() {
       const line = text.split("\n").map((l) => l.trim()).find((l) => l);
       record = JSON.parse(line ?? "");
     } catch {
-      error.textContent = "Isto não é um registro em JSON.";
+      refuse("Isto não é um registro em JSON.");
       return;
     }
     if (!record || record.format !== "carroca-record/1") {
-      error.textContent = "Isto não é um registro de partida do Carroça (carroca-record/1).";
+      refuse("Isto não é um registro de partida do Carroça (carroca-record/1).");
       return;
     }
     $("#match-box").hidden = true;

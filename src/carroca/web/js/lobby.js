@@ -1,6 +1,7 @@
-// The entry and lobby page (index.html): sign in, pick a game, friends' tables, live tables,
-// profile and ranking. Query parameters: ?convite=CODE joins a friends' table after signing in;
-// ?proximo=/mesa.html?id=... returns there after signing in (an address on this site only).
+// The entry and lobby page (index.html): sign in, play in one tap, friends' tables, live tables,
+// profile and ranking (behind tabs on a phone). Query parameters: ?convite=CODE joins a friends'
+// table after signing in; ?proximo=/mesa.html?id=... returns there after signing in (an address
+// on this site only).
 
 import * as api from "./api.js";
 import { $, dec, fill, h, num, param, randomSeed, sameOriginPath, signed, toast } from "./dom.js";
@@ -43,7 +44,7 @@ async function main() {
   bindEntry();
   let who = null;
   try {
-    who = await api.me();
+    who = await api.session();
   } catch (e) {
     notice(e.message, "error");
   }
@@ -71,18 +72,28 @@ function notice(message, kind = "info") {
 }
 
 function showEntry() {
+  const invited = Boolean(param("convite"));
   $("#entry").hidden = false;
+  $("#entry").classList.toggle("invited", invited);
   $("#home").hidden = true;
   fill($("#who"));
-  if (param("convite")) {
+  if (invited) {
     notice("Você foi convidado para uma mesa de amigos. Escolha um apelido para sentar.", "invite");
   }
-  $("#guest-name").value = prefs().name || "";
-  $("#guest-name").focus();
+  const name = prefs().name || "";
+  $("#guest-name").value = name;
+  if (name && api.guestKeyFor(name)) {
+    $("#guest-help").textContent = `Neste aparelho, o apelido ${name} continua seu: é só entrar de novo.`;
+  }
+  // The page opens at its top — the headline, or the invitation — never scrolled to the field.
+  // A mouse user gets the cursor in the field; a phone would open its keyboard over the page.
+  if (matchMedia("(hover: hover) and (pointer: fine)").matches) {
+    $("#guest-name").focus({ preventScroll: true });
+  }
 }
 
 async function afterSignIn() {
-  const who = await api.me();
+  const who = await api.session();
   if (!who) return;
   const next = sameOriginPath(param("proximo"));
   if (param("convite")) {
@@ -105,7 +116,7 @@ async function joinInvite(code) {
   } catch (e) {
     history.replaceState(null, "", "/");
     notice(e.message, "error");
-    const who = await api.me();
+    const who = await api.session();
     if (who) await signedIn(who);
   }
 }
@@ -222,37 +233,58 @@ function onSubmit(formSel, errorSel, action) {
 
 // ---------------------------------------------------------------------- play now and ranked
 
+const seatsText = (rs) => (rs.seats === 4 ? "2 contra 2" : "1 contra 1");
+
+/** "Jogar agora": one big button for the last ruleset played (or chosen), and each ruleset
+ * with a Jogar of its own — one tap to a table either way. The chosen ruleset also goes to the
+ * ranked queue. */
 function renderPlay() {
-  const chosen = prefs().ruleset || "duplas-pontos";
+  let chosen = prefs().ruleset;
+  if (!state.rulesets.some((rs) => rs.name === chosen)) chosen = "duplas-pontos";
   fill(
     $("#rs-list"),
     ...state.rulesets.map((rs) =>
       h(
-        "label",
-        { class: "rs-option" },
-        h("input", {
-          type: "radio",
-          name: "ruleset",
-          value: rs.name,
-          checked: rs.name === chosen,
-          "aria-label": `${W.rulesetName(rs.name)}, ${rs.seats === 4 ? "2 contra 2" : "1 contra 1"}`,
-          "aria-describedby": `rs-desc-${rs.name}`,
-          onchange: () => savePrefs({ ruleset: rs.name }),
-        }),
+        "div",
+        { class: "rs-option", dataset: { ruleset: rs.name } },
         h(
-          "span",
-          { class: "rs-text", "aria-hidden": "true" },
+          "label",
+          { class: "rs-pick" },
+          h("input", {
+            type: "radio",
+            name: "ruleset",
+            value: rs.name,
+            checked: rs.name === chosen,
+            "aria-label": `${W.rulesetName(rs.name)}, ${seatsText(rs)}`,
+            "aria-describedby": `rs-desc-${rs.name}`,
+            onchange: () => choose(rs.name),
+          }),
           h(
             "span",
-            { class: "rs-name" },
-            W.rulesetName(rs.name),
-            h("span", { class: "rs-seats" }, rs.seats === 4 ? "2 contra 2" : "1 contra 1"),
+            { class: "rs-text", "aria-hidden": "true" },
+            h("span", { class: "rs-name" }, W.rulesetName(rs.name), h("span", { class: "rs-seats" }, seatsText(rs))),
+            h("span", { class: "rs-desc", id: `rs-desc-${rs.name}` }, rs.description),
           ),
-          h("span", { class: "rs-desc", id: `rs-desc-${rs.name}` }, rs.description),
+        ),
+        h(
+          "button",
+          {
+            class: "btn btn-secondary btn-small rs-play",
+            type: "button",
+            "aria-label": `Jogar ${W.rulesetName(rs.name)} agora`,
+            onclick: (ev) => {
+              const input = document.querySelector(`input[name=ruleset][value="${rs.name}"]`);
+              if (input) input.checked = true;
+              choose(rs.name);
+              playCasual(rs.name, ev.currentTarget);
+            },
+          },
+          "Jogar",
         ),
       ),
     ),
   );
+  choose(chosen);
   const level = prefs().bot || "medium";
   fill(
     $("#bot-level"),
@@ -265,21 +297,63 @@ function chosenRuleset() {
   return input ? input.value : "duplas-pontos";
 }
 
+/** The big button plays the chosen ruleset, and says which. */
+function choose(name) {
+  savePrefs({ ruleset: name });
+  $("#rs-about").textContent = state.rulesets.find((rs) => rs.name === name)?.description ?? "";
+  $("#casual-what").textContent = `${W.rulesetName(name)} · ${W.RULESETS[name]?.seats === 4 ? "2 contra 2" : "1 contra 1"}`;
+}
+
+async function playCasual(ruleset, button) {
+  button.disabled = true;
+  const seed = randomSeed();
+  try {
+    const r = await api.casual(ruleset, $("#bot-level").value, seed);
+    api.rememberSeed(r.id, seed);
+    location.assign(`mesa.html?id=${encodeURIComponent(r.id)}`);
+  } catch (e) {
+    toast(e.message, "error");
+    button.disabled = false;
+  }
+}
+
+// ---------------------------------------------------------------------- tabs (phone)
+
+const TABS = ["amigos", "mesas", "ranking", "perfil"];
+
+/** On a phone one panel shows at a time (CSS reads #home[data-tab]); on a wide screen every
+ * panel shows and the tab bar is hidden. */
+function showTab(name, focus = false) {
+  $("#home").dataset.tab = name;
+  for (const tab of TABS) {
+    const button = $(`#tab-${tab}`);
+    button.setAttribute("aria-selected", String(tab === name));
+    button.tabIndex = tab === name ? 0 : -1;
+  }
+  if (focus) $(`#tab-${name}`).focus();
+}
+
+function bindTabs() {
+  for (const tab of TABS) {
+    const button = $(`#tab-${tab}`);
+    button.addEventListener("click", () => showTab(tab));
+    button.addEventListener("keydown", (ev) => {
+      const step = { ArrowRight: 1, ArrowLeft: -1 }[ev.key];
+      if (ev.key === "Home" || ev.key === "End") {
+        ev.preventDefault();
+        showTab(ev.key === "Home" ? TABS[0] : TABS[TABS.length - 1], true);
+      } else if (step) {
+        ev.preventDefault();
+        showTab(TABS[(TABS.indexOf(tab) + step + TABS.length) % TABS.length], true);
+      }
+    });
+  }
+}
+
 function bindHome() {
+  bindTabs();
   $("#bot-level").addEventListener("change", (ev) => savePrefs({ bot: ev.target.value }));
-  $("#btn-casual").addEventListener("click", async (ev) => {
-    const button = ev.currentTarget;
-    button.disabled = true;
-    const seed = randomSeed();
-    try {
-      const r = await api.casual(chosenRuleset(), $("#bot-level").value, seed);
-      api.rememberSeed(r.id, seed);
-      location.assign(`mesa.html?id=${encodeURIComponent(r.id)}`);
-    } catch (e) {
-      toast(e.message, "error");
-      button.disabled = false;
-    }
-  });
+  $("#btn-casual").addEventListener("click", (ev) => playCasual(chosenRuleset(), ev.currentTarget));
   $("#btn-ranked").addEventListener("click", enterQueue);
   $("#btn-unqueue").addEventListener("click", async () => {
     await api.leaveRanked().catch(() => {});
@@ -301,6 +375,7 @@ function bindHome() {
     $("#upgrade-error").textContent = "";
     try {
       const r = await api.register(state.me.name, $("#upgrade-password").value);
+      $("#upgrade-password").value = "";
       state.me = r.player;
       renderWho();
       renderProfile();
@@ -327,6 +402,7 @@ async function enterQueue() {
     toast(e.message, "error");
     if (e.code === "account_required" && !$("#upgrade").hidden) {
       // Ranked is for accounts: the guest's own "create an account" form, one password away.
+      showTab("perfil");
       $("#upgrade").scrollIntoView({ block: "center" });
       $("#upgrade-password").focus();
     }

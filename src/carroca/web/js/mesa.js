@@ -4,13 +4,18 @@
 // match and the clock. The page only sends "join", "move", "chat" and "mute".
 
 import * as api from "./api.js";
+import { avatarSVG } from "./avatar.js";
 import { Board } from "./board.js";
-import { $, copyText, dec, fill, h, param, randomSeed, signed, toast } from "./dom.js";
+import { $, copyText, dec, fill, h, param, randomSeed, signed } from "./dom.js";
 import { diff } from "./events.js";
 import { seatPlaces } from "./layout.js";
 import { Socket } from "./socket.js";
+import { Sound } from "./sound.js";
 import { backSVG, tileSVG } from "./tiles.js";
 import * as W from "./words.js";
+
+const BUBBLE_MS = 2600; // how long "Passo", "Comprou" or a chat line stays by a seat
+const NOTICE_MS = 4000; // how long a notice (an error, "Convite copiado!") stays
 
 const app = $("#app");
 const ctx = {
@@ -33,6 +38,11 @@ const ctx = {
   bannerQueue: [],
   bannerBusy: false,
   shownEnd: false,
+  pause: null, // {seconds, deadline} between two hands (the server's state.pause)
+  bubbles: new Map(), // seat -> {text, until}: what each seat said, kept across updates
+  sound: null,
+  rematch: null, // {id, by}: the rematch another player asked for
+  refocus: null, // the hand's index to focus once the board's lit place that had it is gone
 };
 
 const QUICK = [
@@ -83,6 +93,7 @@ async function main() {
   }
   ctx.matchId = id;
   ctx.board = new Board($("#board"), { label: "Pedras na mesa" });
+  ctx.sound = new Sound();
   bindUi();
   ctx.socket = new Socket({
     onHello: () => {
@@ -102,7 +113,7 @@ async function main() {
   ctx.socket.connect();
   setInterval(tick, 200);
   // A handle for debugging and for the browser tests (e.g. dropping the connection).
-  window.carroca = { ctx, socket: ctx.socket };
+  window.carroca = { ctx, socket: ctx.socket, sound: ctx.sound };
 }
 
 function showFatal(message, withLobby = true) {
@@ -145,6 +156,9 @@ function onFrame(type, data) {
       ctx.muted = new Set(data.seats);
       renderMutes();
       break;
+    case "rematch":
+      if (data.match === ctx.matchId) offerRematch({ id: data.id, by: data.by });
+      break;
     default:
       break;
   }
@@ -160,7 +174,7 @@ function onError(data) {
     ctx.selected = null;
     renderPlay();
   }
-  toast(data.message, "error");
+  notify(data.message, "error");
 }
 
 async function showFinishedFromApi() {
@@ -198,7 +212,13 @@ function displayName(name, seat) {
 function onState(data) {
   if (data.id !== ctx.matchId) return;
   const prev = ctx.state;
+  const wasMyTurn = prev ? isMyTurn() : false;
+  const wasPaused = Boolean(ctx.pause);
   ctx.state = data;
+  // Between two hands the server runs no clock: the hand's summary shows until it is over.
+  ctx.pause = data.pause
+    ? { seconds: data.pause.seconds, deadline: performance.now() + data.pause.remaining_ms }
+    : null;
   const first = !prev;
   if (first || prev.players.some((p, i) => JSON.stringify(p) !== JSON.stringify(data.players[i]))) {
     setupSeats();
@@ -209,7 +229,47 @@ function onState(data) {
   const events = diff(prev, data);
   if (first && data.view && data.view.last_hand) rememberHand(data.view.last_hand);
   handleEvents(events);
-  render(events.some((e) => e.type === "step" && e.step.type === "play"));
+  if (first && ctx.pause && data.view && data.view.last_hand) showSummary(data.view.last_hand);
+  if (wasPaused && !ctx.pause && $("#overlay").dataset.kind === "summary") closeSummary();
+  if (data.rematch && data.rematch.by !== ctx.me.name) offerRematch(data.rematch);
+  render(slideFrom(events));
+  if (!first) playSounds(events, !wasMyTurn && isMyTurn());
+}
+
+/** The side of the screen the tile just played comes from (null: nothing to slide in). */
+function slideFrom(events) {
+  let from = null;
+  for (const e of events) {
+    if (e.type === "step" && e.step.type === "play") from = ctx.places[e.step.seat] ?? null;
+    if (e.type === "hand-end" && ctx.pause) {
+      // the board shows the hand that ended during the pause: its last tile comes in
+      const last = e.hand.table[e.hand.table.length - 1];
+      from = last ? ctx.places[last.seat] ?? null : null;
+    }
+  }
+  return from;
+}
+
+const SOUND_RANK = { pass: 1, draw: 2, play: 3, batida: 4 };
+
+/** One sound for what a state brought (the loudest event), then "your turn" when it is. */
+function playSounds(events, turnStarted) {
+  let name = null;
+  const consider = (candidate) => {
+    if (candidate && (!name || SOUND_RANK[candidate] > SOUND_RANK[name])) name = candidate;
+  };
+  for (const e of events) {
+    if (e.type === "step") consider({ play: "play", pass: "pass", draw: "draw" }[e.step.type]);
+    if (e.type === "hand-end") {
+      const kind = e.hand.end.kind;
+      consider(kind === "batida" ? "batida" : kind === "fechado" ? "pass" : kind === "redeal" ? "draw" : null);
+    }
+  }
+  if (name) ctx.sound.play(name);
+  if (turnStarted) {
+    if (name) setTimeout(() => ctx.sound.play("turn"), 220);
+    else ctx.sound.play("turn");
+  }
 }
 
 /**
@@ -219,6 +279,10 @@ function onState(data) {
  */
 function updateClock(prev, data) {
   const v = data.view;
+  if (data.pause) {
+    ctx.clock = null; // the next hand's clock starts after the pause
+    return;
+  }
   if (data.clock) {
     if (v && v.phase === "play") ctx.turnSeconds = data.clock.seconds;
     ctx.clock = {
@@ -266,6 +330,9 @@ function setupSeats() {
     $(`#score-box-${team}`).classList.toggle("score-us", mine);
     $(`#score-box-${team}`).classList.toggle("score-them", st.seat !== null && !mine);
   });
+  // "Nós" first, whichever seat the player has (the boxes keep their team's ids).
+  const ours = $(`#score-box-${myTeam()}`);
+  if ($("#scores").firstElementChild !== ours) $("#scores").prepend(ours);
   for (const place of ["top", "left", "right"]) $(`#seat-${place}`).hidden = true;
   const chat = st.chat;
   $("#btn-chat").hidden = !chat;
@@ -274,6 +341,20 @@ function setupSeats() {
   $("#btn-pass").hidden = st.seat === null;
   renderFacts();
   renderMutes();
+}
+
+/** The viewer's team (team 0 for a spectator): shown first in every score. */
+function myTeam() {
+  const st = ctx.state;
+  return st && st.seat !== null ? W.teamOf(st.seat, st.players.length) : 0;
+}
+
+/** "Nós 60 × 40 Eles": the viewer's side first, as in the top bar. */
+function scoreLine(score) {
+  const labels = W.teamLabels(ctx.state);
+  const a = myTeam();
+  const b = 1 - a;
+  return `${labels[a]} ${score[a]} × ${score[b]} ${labels[b]}`;
 }
 
 function nameOf(seat) {
@@ -287,7 +368,8 @@ function teamLabel(team) {
 
 // ---------------------------------------------------------------------- rendering
 
-function render(animate = false) {
+/** Draw everything from ctx.state; `from`: the side a tile just played slides in from. */
+function render(from = null) {
   const st = ctx.state;
   const v = st.view;
   const myTurn = isMyTurn();
@@ -299,7 +381,7 @@ function render(animate = false) {
   app.dataset.turn = v && v.turn !== null ? String(v.turn) : "";
   renderScores();
   renderSeatsLive();
-  renderBoard(animate);
+  renderBoard(from);
   renderPlay();
   renderTableInfo();
   renderOverlay();
@@ -343,7 +425,7 @@ function renderSeatsLive() {
     el.hidden = false;
     const player = st.players[seat];
     const count = v && v.hand_sizes.length ? v.hand_sizes[seat] : null;
-    const turn = Boolean(v && v.turn === seat && st.status === "playing");
+    const turn = Boolean(v && v.turn === seat && st.status === "playing" && !ctx.pause);
     const team = W.teamOf(seat, n);
     const mine = st.seat !== null && W.teamOf(st.seat, n) === team;
     el.dataset.seat = String(seat);
@@ -351,43 +433,65 @@ function renderSeatsLive() {
     el.classList.toggle("team-us", st.seat !== null && mine);
     el.classList.toggle("team-them", st.seat !== null && !mine);
     el.classList.toggle("offline", Boolean(player && !player.connected));
-    const name = nameOf(seat);
-    const badges = [];
-    if (player && player.bot) badges.push(h("span", { class: "badge" }, "bot"));
-    if (player && !player.connected) badges.push(h("span", { class: "badge badge-warn" }, "fora"));
-    if (n === 4 && st.seat !== null && seat === (st.seat + 2) % 4) {
-      badges.push(h("span", { class: "badge badge-partner" }, "parceiro"));
-    }
     const isMe = place === "bottom" && st.seat !== null;
-    const label = `${isMe ? "Você" : name}${count !== null ? `, ${count} ${count === 1 ? "pedra" : "pedras"}` : ""}${turn ? ", na vez" : ""}`;
-    const backs = h("div", { class: "backs", "aria-hidden": "true" });
-    if (!isMe && count) {
-      const horizontal = place === "left" || place === "right";
-      for (let i = 0; i < Math.min(count, 10); i++) backs.append(backSVG({ horizontal }));
+    const name = isMe ? "Você" : nameOf(seat);
+    const parts = seatParts(el, seat);
+    const badges = [];
+    if (player && player.bot) badges.push(["badge", "bot"]);
+    if (player && !player.connected) badges.push(["badge badge-warn", "fora"]);
+    if (n === 4 && st.seat !== null && seat === (st.seat + 2) % 4) {
+      badges.push(["badge badge-partner", "parceiro"]);
     }
-    fill(
-      el,
-      h(
-        "div",
-        { class: "seat-card", role: "group", "aria-label": label },
-        h(
-          "div",
-          { class: "avatar", "aria-hidden": "true" },
-          player ? (isMe ? ctx.me.name : name).slice(0, 1).toUpperCase() : "?",
-        ),
-        h(
-          "div",
-          { class: "seat-text" },
-          h("span", { class: "seat-name" }, isMe ? "Você" : name, ...badges),
-          count !== null && !isMe
-            ? h("span", { class: "seat-count" }, `${count} ${count === 1 ? "pedra" : "pedras"}`)
-            : null,
-        ),
-        h("span", { class: "bubble", id: `bubble-${seat}`, "aria-hidden": "true" }),
-      ),
-      isMe ? null : backs,
-    );
+    const pieces = count === null ? "" : `${count} ${count === 1 ? "pedra" : "pedras"}`;
+    const label = `${name}${badges.length ? ` (${badges.map((b) => b[1]).join(", ")})` : ""}` +
+      `${pieces ? `, ${pieces}` : ""}${turn ? ", na vez" : ""}`;
+    // Only what changed is touched: the bubble and the focus live across updates.
+    parts.card.setAttribute("aria-label", label);
+    if (parts.name.textContent !== name) parts.name.textContent = name;
+    const face = player ? (isMe ? ctx.me.name : nameOf(seat)) : "";
+    if (parts.avatar.dataset.face !== face) {
+      parts.avatar.dataset.face = face;
+      fill(parts.avatar, face ? avatarSVG(face) : "?");
+    }
+    const badgeKey = badges.map((b) => b[1]).join(",");
+    if (parts.badges.dataset.key !== badgeKey) {
+      parts.badges.dataset.key = badgeKey;
+      fill(parts.badges, ...badges.map(([cls, text]) => h("span", { class: cls }, text)));
+      parts.badges.hidden = !badges.length;
+    }
+    parts.count.hidden = isMe || !pieces;
+    if (parts.count.textContent !== pieces) parts.count.textContent = pieces;
+    const backs = isMe || !count ? 0 : Math.min(count, 10);
+    if (parts.backs.childElementCount !== backs) {
+      const horizontal = place === "left" || place === "right";
+      fill(parts.backs, ...Array.from({ length: backs }, () => backSVG({ horizontal })));
+    }
+    parts.backs.hidden = isMe;
+    if (ctx.bubbles.has(seat)) showBubble(seat);
   }
+}
+
+/** A seat's elements, made once (again only when the seat shown there changes). */
+function seatParts(el, seat) {
+  if (el.seatParts && el.seatParts.seat === seat) return el.seatParts;
+  const parts = {
+    seat,
+    card: h("div", { class: "seat-card", role: "group" }),
+    avatar: h("div", { class: "avatar", "aria-hidden": "true" }),
+    name: h("span", { class: "seat-name" }),
+    badges: h("span", { class: "seat-badges" }),
+    count: h("span", { class: "seat-count" }),
+    bubble: h("span", { class: "bubble", id: `bubble-${seat}`, "aria-hidden": "true" }),
+    backs: h("div", { class: "backs", "aria-hidden": "true" }),
+  };
+  parts.card.append(
+    parts.avatar,
+    h("div", { class: "seat-text" }, parts.name, parts.badges, parts.count),
+    parts.bubble,
+  );
+  el.replaceChildren(parts.card, parts.backs);
+  el.seatParts = parts;
+  return parts;
 }
 
 function legalByTile() {
@@ -403,26 +507,30 @@ function legalByTile() {
   return map;
 }
 
-function renderBoard(animate) {
+function renderBoard(from = null) {
   const st = ctx.state;
   const v = st.view;
-  const plays = v ? v.table : [];
+  // During the pause between hands the table of the hand that ended stays in view.
+  const paused = Boolean(ctx.pause && v && v.last_hand);
+  const plays = paused ? v.last_hand.table : v ? v.table : [];
   const spinner = W.SPINNER.has(st.ruleset);
   let choice = null;
   if (ctx.selected) {
     const ends = legalByTile().get(ctx.selected) || [];
     choice = { tile: ctx.selected, ends: ends.filter(Boolean), onChoose: chooseEnd };
   }
-  ctx.board.render({ plays, spinner, choice, animate });
-  const ends = v ? v.ends : {};
+  ctx.board.render({ plays, spinner, choice, animate: from !== null, from });
+  const ends = v && !paused ? v.ends : {};
   const endText = Object.entries(ends)
     .map(([end, value]) => `${W.END_NAMES[end]} ${value}`)
     .join(", ");
   ctx.board.svg.setAttribute(
     "aria-label",
-    plays.length
-      ? `Mesa com ${plays.length} ${plays.length === 1 ? "pedra" : "pedras"}; pontas abertas: ${endText}`
-      : "Mesa vazia",
+    paused
+      ? `Mesa da mão que terminou, com ${plays.length} ${plays.length === 1 ? "pedra" : "pedras"}`
+      : plays.length
+        ? `Mesa com ${plays.length} ${plays.length === 1 ? "pedra" : "pedras"}; pontas abertas: ${endText}`
+        : "Mesa vazia",
   );
   const empty = $("#board-empty");
   if (!plays.length && st.status === "playing" && v && v.phase !== "over") {
@@ -447,7 +555,12 @@ function renderPlay() {
   const busy = Boolean(ctx.busy);
   app.dataset.myTurn = String(myTurn && !busy);
   app.dataset.busy = String(busy);
-  const previous = new Set([...hand.querySelectorAll("[data-tile]")].map((b) => b.dataset.tile));
+  // The tiles are updated in place, never rebuilt: a tile that has the keyboard focus keeps it,
+  // and when it leaves the hand (played) the focus goes to the nearest tile.
+  const old = [...hand.querySelectorAll("[data-tile]")];
+  const byTile = new Map(old.map((b) => [b.dataset.tile, b]));
+  const active = document.activeElement;
+  const focusedAt = old.indexOf(active);
   const tiles = v && st.seat !== null ? v.hand : [];
   const buttons = tiles.map((tile) => {
     const fits = myTurn && legal.has(tile);
@@ -456,21 +569,35 @@ function renderPlay() {
     if (fits && !locked) classes.push("lit");
     if (myTurn && !fits) classes.push("dim");
     if (ctx.selected === tile) classes.push("selected");
-    if (previous.size && !previous.has(tile)) classes.push("drawn");
-    return h(
-      "button",
-      {
-        type: "button",
-        class: classes.join(" "),
-        dataset: { tile, legal: String(fits) },
-        "aria-label": W.tileName(tile),
-        "aria-disabled": String(!fits || locked),
-        onclick: () => onTile(tile),
-      },
-      tileSVG(tile),
-    );
+    let btn = byTile.get(tile);
+    if (!btn) {
+      if (old.length) classes.push("drawn");
+      btn = h(
+        "button",
+        { type: "button", dataset: { tile }, "aria-label": W.tileName(tile), onclick: () => onTile(tile) },
+        tileSVG(tile),
+      );
+    } else if (btn.classList.contains("drawn")) {
+      classes.push("drawn");
+    }
+    btn.className = classes.join(" ");
+    btn.dataset.legal = String(fits);
+    btn.setAttribute("aria-disabled", String(!fits || locked));
+    return btn;
   });
-  fill(hand, ...buttons);
+  const keep = new Set(buttons);
+  for (const b of old) if (!keep.has(b)) b.remove();
+  buttons.forEach((b, i) => {
+    if (hand.children[i] !== b) hand.insertBefore(b, hand.children[i] ?? null);
+  });
+  const lost = !document.activeElement || document.activeElement === document.body;
+  if (focusedAt >= 0 && active.isConnected) {
+    if (document.activeElement !== active) active.focus({ preventScroll: true });
+  } else if (lost && (focusedAt >= 0 || ctx.refocus !== null)) {
+    const at = focusedAt >= 0 ? focusedAt : ctx.refocus;
+    (buttons[Math.min(at, buttons.length - 1)] ?? hand).focus({ preventScroll: true });
+  }
+  ctx.refocus = null;
   hand.classList.toggle("my-turn", myTurn);
 
   $(".actions").hidden = st.status !== "playing" || st.seat === null;
@@ -506,6 +633,7 @@ function turnMessage() {
   if (st.status === "finished") return "Partida encerrada.";
   if (st.status === "expired") return "Mesa encerrada: ninguém completou a mesa a tempo.";
   if (!v) return "";
+  if (ctx.pause) return "Fim da mão. A próxima começa em instantes…";
   if (st.seat === null) return v.turn !== null ? `Vez de ${nameOf(v.turn)}. Você está assistindo.` : "Você está assistindo.";
   if (ctx.busy) return "Jogada enviada…";
   if (isMyTurn()) {
@@ -597,7 +725,7 @@ function onTile(tile) {
     return;
   }
   ctx.selected = tile;
-  renderBoard(false);
+  renderBoard();
   renderPlay();
   const ghost = ctx.board.firstGhost();
   if (ghost) ghost.focus({ preventScroll: true });
@@ -606,6 +734,8 @@ function onTile(tile) {
 function chooseEnd(end) {
   const tile = ctx.selected;
   if (!tile) return;
+  // Played from a lit place with the keyboard: the focus returns to the hand afterwards.
+  if (ctx.board.svg.contains(document.activeElement)) ctx.refocus = ctx.state.view.hand.indexOf(tile);
   send(`${tile}:${end}`);
 }
 
@@ -635,12 +765,12 @@ function send(action) {
   if (ctx.busy || !st) return;
   const id = nextMoveId();
   if (!ctx.socket.send("move", { id, action })) {
-    toast("Sem conexão: a jogada não foi enviada. Reconectando…", "error");
+    notify("Sem conexão: a jogada não foi enviada. Reconectando…", "error");
     return;
   }
   ctx.busy = { id, version: st.version };
   ctx.selected = null;
-  renderBoard(false);
+  renderBoard();
   renderPlay();
 }
 
@@ -695,13 +825,28 @@ function rememberHand(hand) {
   );
 }
 
+/** "Passo", "Comprou" or a chat line by a seat, for BUBBLE_MS whatever updates come. */
 function bubble(seat, text) {
+  const old = ctx.bubbles.get(seat);
+  if (old) clearTimeout(old.timer);
+  ctx.bubbles.set(seat, { text, timer: setTimeout(() => hideBubble(seat), BUBBLE_MS) });
   const el = document.getElementById(`bubble-${seat}`);
-  if (!el) return;
-  el.textContent = text;
-  el.classList.remove("show");
-  void el.offsetWidth;
-  el.classList.add("show");
+  if (el) el.classList.remove("on"); // shown again below: a new line pops in again
+  showBubble(seat);
+}
+
+function showBubble(seat) {
+  const el = document.getElementById(`bubble-${seat}`);
+  const said = ctx.bubbles.get(seat);
+  if (!el || !said) return;
+  if (el.textContent !== said.text) el.textContent = said.text;
+  el.classList.add("on");
+}
+
+function hideBubble(seat) {
+  ctx.bubbles.delete(seat);
+  const el = document.getElementById(`bubble-${seat}`);
+  if (el) el.classList.remove("on");
 }
 
 function banner(title, sub = "", kind = "") {
@@ -779,7 +924,7 @@ function waitingCard() {
     h(
       "li",
       { class: p ? "filled" : "open" },
-      h("span", { class: "avatar small", "aria-hidden": "true" }, p ? W.seatName(p, i).slice(0, 1) : "?"),
+      h("span", { class: "avatar small", "aria-hidden": "true" }, p ? avatarSVG(W.seatName(p, i)) : "?"),
       p ? (i === st.seat ? "Você" : W.seatName(p, i)) : "Lugar vago",
     ),
   );
@@ -806,7 +951,7 @@ function waitingCard() {
           {
             class: "btn btn-primary",
             type: "button",
-            onclick: async () => toast((await copyText(link)) ? "Convite copiado!" : "Copie o link do campo.", "ok"),
+            onclick: async () => notify((await copyText(link)) ? "Convite copiado!" : "Copie o link do campo.", "ok"),
           },
           "Copiar",
         ),
@@ -887,7 +1032,6 @@ function showSummary(hand) {
   const st = ctx.state;
   const overlay = $("#overlay");
   const names = st.players.map((_, i) => nameOf(i));
-  const labels = W.teamLabels(st);
   overlay.hidden = false;
   overlay.dataset.kind = "summary";
   fill(
@@ -898,12 +1042,22 @@ function showSummary(hand) {
       h("h2", {}, W.handEndTitle(hand.end, names, st.ruleset)),
       revealedHands(hand),
       handEvents(hand),
-      h("p", { class: "summary-score" }, `${labels[0]} ${hand.score[0]} × ${hand.score[1]} ${labels[1]}`),
+      h("p", { class: "summary-score", "data-testid": "summary-score" }, scoreLine(hand.score)),
+      ctx.pause
+        ? h("p", { class: "summary-next", id: "summary-next", "data-testid": "next-hand" }, nextHandText())
+        : null,
       h("button", { class: "btn btn-primary", type: "button", onclick: closeSummary }, "Continuar"),
     ),
   );
   clearTimeout(ctx.summaryTimer);
-  ctx.summaryTimer = setTimeout(closeSummary, 12000);
+  // During the server's pause the summary stays until the next hand starts; without one, a while.
+  if (!ctx.pause) ctx.summaryTimer = setTimeout(closeSummary, 12000);
+}
+
+function nextHandText() {
+  const left = ctx.pause ? Math.max(0, ctx.pause.deadline - performance.now()) : 0;
+  const secs = Math.ceil(left / 1000);
+  return secs > 0 ? `Próxima mão em ${secs} s` : "Próxima mão começando…";
 }
 
 function closeSummary() {
@@ -941,13 +1095,64 @@ function renderFive() {
 
 function endLinks() {
   const id = encodeURIComponent(ctx.matchId);
+  const st = ctx.state;
+  // A rematch (same ruleset, options and seats) for who played at a casual or friends' table.
+  const rematch = Boolean(st && st.seat !== null && (st.mode === "casual" || st.mode === "friends"));
   return h(
     "div",
     { class: "end-links" },
-    h("a", { class: "btn btn-primary", href: "/" }, "Jogar de novo"),
+    rematch
+      ? h(
+          "button",
+          { class: "btn btn-primary", type: "button", id: "btn-rematch", "data-testid": "rematch", onclick: askRematch },
+          ctx.rematch ? "Aceitar a revanche" : "Jogar de novo",
+        )
+      : h("a", { class: "btn btn-primary", href: "/" }, "Jogar de novo"),
     h("a", { class: "btn btn-secondary", href: `replay.html?id=${id}` }, "Ver o replay"),
     h("a", { class: "btn btn-secondary", href: `justo.html?id=${id}` }, "Conferir o embaralhamento"),
+    rematch ? h("a", { class: "btn btn-ghost", href: "/" }, "Voltar ao salão") : null,
   );
+}
+
+/** Another match with the same settings: the server makes it, or seats us at the one made. */
+async function askRematch(ev) {
+  const btn = ev.currentTarget;
+  const label = btn.textContent;
+  btn.disabled = true;
+  btn.textContent = "Preparando a mesa…";
+  const seed = randomSeed();
+  try {
+    const made = await api.post(`/api/matches/${encodeURIComponent(ctx.matchId)}/rematch`, {
+      client_seed: seed,
+    });
+    api.rememberSeed(made.id, seed);
+    location.assign(`mesa.html?id=${encodeURIComponent(made.id)}`);
+  } catch (e) {
+    btn.disabled = false;
+    btn.textContent = label;
+    const host = $("#rematch-offer");
+    if (host) {
+      host.hidden = false;
+      fill(host, h("p", { class: "rematch-error", role: "alert" }, e.message));
+    }
+    if (e.code === "rematch_closed") btn.replaceWith(h("a", { class: "btn btn-primary", href: "/" }, "Jogar de novo"));
+  }
+}
+
+/** Another player asked for a rematch: the end screen offers it. */
+function offerRematch(offer) {
+  if (ctx.rematch && ctx.rematch.id === offer.id) return;
+  ctx.rematch = offer;
+  renderRematchOffer();
+}
+
+function renderRematchOffer() {
+  const host = $("#rematch-offer");
+  if (!host || !ctx.rematch) return;
+  host.hidden = false;
+  fill(host, h("p", {}, h("strong", {}, ctx.rematch.by), " chamou para a revanche: mesma regra, mesmos lugares."));
+  const btn = $("#btn-rematch");
+  if (btn && !btn.disabled) btn.textContent = "Aceitar a revanche";
 }
 
 function renderEnd() {
@@ -971,11 +1176,7 @@ function renderEnd() {
       { id: "end-title", class: mine !== null && result.winner === mine ? "win" : "", tabindex: -1, autofocus: true },
       title,
     ),
-    h(
-      "p",
-      { class: "end-score", "data-testid": "final-score" },
-      `${labels[0]} ${result.score[0]} × ${result.score[1]} ${labels[1]}`,
-    ),
+    h("p", { class: "end-score", "data-testid": "final-score" }, scoreLine(result.score)),
   ];
   if (result.pneu) body.push(h("p", { class: "end-pneu" }, `Pneu! ${W.zeroText(labels[1 - result.winner])}.`));
   if (result.reason === "abandon") body.push(h("p", { class: "muted" }, "A partida terminou por abandono."));
@@ -1006,8 +1207,10 @@ function renderEnd() {
       ),
     );
   }
+  body.push(h("div", { class: "rematch-offer", id: "rematch-offer", "aria-live": "polite", hidden: true }));
   body.push(endLinks());
   fill($("#end-body"), ...body);
+  renderRematchOffer();
   const dialog = $("#end-dialog");
   setTimeout(() => {
     if (!dialog.open) dialog.showModal();
@@ -1097,7 +1300,7 @@ function onChat(data) {
   );
   while (list.children.length > 100) list.firstElementChild.remove();
   list.scrollTop = list.scrollHeight;
-  if (!mine) bubble(data.seat, data.text.length > 24 ? `${data.text.slice(0, 23)}…` : data.text);
+  if (!mine) bubble(data.seat, data.text.length > 40 ? `${data.text.slice(0, 39)}…` : data.text);
   if ($("#panel-chat").hidden || !sideVisible()) {
     ctx.unread += 1;
     $("#chat-unread").hidden = false;
@@ -1107,7 +1310,7 @@ function onChat(data) {
 function sendChat(text) {
   const clean = text.trim();
   if (!clean) return;
-  if (!ctx.socket.send("chat", { text: clean.slice(0, 200) })) toast("Sem conexão.", "error");
+  if (!ctx.socket.send("chat", { text: clean.slice(0, 200) })) notify("Sem conexão.", "error");
 }
 
 function renderMutes() {
@@ -1184,11 +1387,19 @@ function tick() {
   const text = $("#clock-text");
   const arc = $("#clock-arc");
   const c = ctx.clock;
+  const next = document.getElementById("summary-next");
+  if (next) {
+    const said = nextHandText();
+    if (next.textContent !== said) next.textContent = said;
+  }
   if (!st || !c || st.status !== "playing") {
-    el.dataset.state = "idle";
+    el.dataset.state = ctx.pause ? "pause" : "idle";
     text.textContent = "–";
     arc.style.strokeDasharray = "100 100";
-    el.setAttribute("aria-label", "Tempo da jogada: sem relógio agora");
+    el.setAttribute(
+      "aria-label",
+      ctx.pause ? "Tempo da jogada: intervalo entre as mãos" : "Tempo da jogada: sem relógio agora",
+    );
     return;
   }
   const left = Math.max(0, c.deadline - performance.now());
@@ -1205,6 +1416,40 @@ function tick() {
   const seatEl = document.querySelector(`.seat[data-seat="${c.seat}"]`);
   if (seatEl) seatEl.style.setProperty("--left", fraction.toFixed(3));
   if ($("#five-dialog").open) $("#five-count").textContent = String(secs);
+}
+
+// ---------------------------------------------------------------------- notices
+
+/**
+ * A short notice under the top bar, away from the board and the hand. The same text again only
+ * renews it (and counts it); at most one shows on a phone and two on a larger screen, the newest.
+ */
+function notify(message, kind = "info") {
+  const list = $("#notice-list");
+  const text = String(message);
+  let item = [...list.children].find((el) => el.dataset.text === text);
+  if (item) {
+    const times = Number(item.dataset.times) + 1;
+    item.dataset.times = String(times);
+    item.querySelector(".notice-times").textContent = `×${times}`;
+    list.append(item); // the newest goes last
+  } else {
+    item = h(
+      "div",
+      { class: `notice notice-${kind}`, "data-testid": "notice", dataset: { text, times: "1" } },
+      h("span", { class: "notice-text" }, text),
+      h("span", { class: "notice-times", "aria-hidden": "true" }),
+    );
+    list.append(item);
+  }
+  clearTimeout(item.timer);
+  const shown = item;
+  shown.timer = setTimeout(() => shown.remove(), NOTICE_MS);
+  const most = matchMedia("(max-width: 699px)").matches ? 1 : 2;
+  while (list.children.length > most) {
+    clearTimeout(list.firstElementChild.timer);
+    list.firstElementChild.remove();
+  }
 }
 
 // ---------------------------------------------------------------------- connection
@@ -1255,6 +1500,16 @@ function bindUi() {
     else openSide("chat");
   });
   $("#side-close").addEventListener("click", closeSide);
+  const sound = $("#btn-sound");
+  const showSound = () => {
+    sound.setAttribute("aria-pressed", String(ctx.sound.on));
+    sound.title = ctx.sound.on ? "Som ligado: toque para desligar" : "Som desligado: toque para ligar";
+  };
+  showSound();
+  sound.addEventListener("click", () => {
+    ctx.sound.setOn(!ctx.sound.on);
+    showSound();
+  });
   $("#tab-log").addEventListener("click", () => showTab("log"));
   $("#tab-chat").addEventListener("click", () => showTab("chat"));
   fill(

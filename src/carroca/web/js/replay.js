@@ -48,7 +48,7 @@ async function main() {
   let record;
   let who = null;
   try {
-    [record, who] = await Promise.all([api.record(ctx.id), api.me().catch(() => null)]);
+    [record, who] = await Promise.all([api.record(ctx.id), api.session().catch(() => null)]);
   } catch (e) {
     if (e.status === 409) {
       fatal(

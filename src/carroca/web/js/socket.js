@@ -1,4 +1,6 @@
 // The table's WebSocket: reconnects with backoff on a dropped connection and says hello again.
+// The back-off is skipped when the network comes back (the browser's "online" event) or the page
+// is shown again (a phone woken up, a tab brought back): then it reconnects at once.
 //
 // Frames are {"type", "data"}. After every (re)connection the server sends "hello"; the page then
 // sends "join" again and the server answers with the full state of the table.
@@ -25,6 +27,12 @@ export class Socket {
     this.pinger = null;
     this.lastFrame = 0;
     this.status = "connecting";
+    this._wake = () => this.wake();
+    this._shown = () => {
+      if (document.visibilityState === "visible") this.wake();
+    };
+    window.addEventListener("online", this._wake);
+    document.addEventListener("visibilitychange", this._shown);
   }
 
   get url() {
@@ -71,6 +79,21 @@ export class Socket {
     ws.onerror = () => {
       /* onclose follows and schedules the retry */
     };
+  }
+
+  /**
+   * The network is back or the page is shown again: a connection waiting for its back-off is
+   * made now, and an open one is checked with a ping (a dead one is then noticed sooner).
+   */
+  wake() {
+    if (this.stopped) return;
+    if (this.ws) {
+      if (this.ws.readyState === WebSocket.OPEN) this.send("ping", {});
+      return; // open, or still connecting
+    }
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.connect();
   }
 
   _retry() {
@@ -123,6 +146,8 @@ export class Socket {
   /** Close for good (leaving the page). */
   close() {
     this.stopped = true;
+    window.removeEventListener("online", this._wake);
+    document.removeEventListener("visibilitychange", this._shown);
     clearTimeout(this.timer);
     this._stopPing();
     if (this.ws) this.ws.close(1000, "bye");

@@ -1,0 +1,99 @@
+"""The entry page: it opens at its headline (or at the invitation), never scrolled down to the
+nickname field; and a guest who taps "Sair" signs in again as the same guest on this device."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from tests.web.conftest import DESKTOP, PHONE, shot, unique_name, watch
+from tests.web.matches import api
+from tests.web.play import open_lobby_as_guest, sign_in_guest
+
+IN_VIEW = """(sel) => {
+  const r = document.querySelector(sel).getBoundingClientRect();
+  return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight;
+}"""
+
+
+@pytest.fixture
+def phone(browser: Any, server: str) -> Iterator[Any]:
+    """A page as a phone has it: touch, no mouse (so no field grabs the focus)."""
+    ctx = browser.new_context(viewport=PHONE, base_url=server, locale="pt-BR", is_mobile=True,
+                              has_touch=True, reduced_motion="reduce")
+    ctx.set_default_timeout(20_000)
+    page = ctx.new_page()
+    errors = watch(page)
+    yield page
+    ctx.close()
+    assert not errors, errors
+
+
+def test_the_first_visit_opens_at_the_headline(phone: Any) -> None:
+    phone.goto("/")
+    phone.wait_for_selector("#entry:not([hidden]) #guest-name")
+    phone.wait_for_load_state("networkidle")
+    assert phone.evaluate("scrollY") == 0
+    assert phone.evaluate(IN_VIEW, ".hero h1")
+    # the nickname and its button are on the first screen too, without being focused (a
+    # focused field would open the phone's keyboard over the headline)
+    assert phone.evaluate(IN_VIEW, "#guest-name")
+    assert phone.evaluate(IN_VIEW, "#form-guest button[type=submit]")
+    assert phone.evaluate("document.activeElement === document.body")
+    shot(phone, "entry-phone")
+
+
+def test_an_invited_friend_reads_the_invitation_first(phone: Any, server: str) -> None:
+    host = api(server, "/api/guest", {"name": unique_name("Anfi")})["token"]
+    table = api(server, "/api/tables", {"ruleset": "mano-a-mano", "seats": ["me", "open"]},
+                token=host)
+    phone.goto(f"/?convite={table['invite']}")
+    phone.wait_for_selector("#entry:not([hidden]) #guest-name")
+    phone.wait_for_load_state("networkidle")
+    assert phone.evaluate("scrollY") == 0
+    assert "convidado" in phone.inner_text("#notice .notice")
+    assert phone.evaluate(IN_VIEW, "#notice .notice")
+    assert phone.evaluate(IN_VIEW, "#guest-name")
+    assert phone.evaluate(IN_VIEW, "#form-guest button[type=submit]")
+    shot(phone, "entry-phone-invited")
+    sign_in_guest(phone, unique_name("Amiga"))
+    phone.wait_for_url(f"**/mesa.html?id={table['id']}")
+
+
+def test_a_desktop_visit_keeps_the_form_beside_the_headline(new_context: Any) -> None:
+    page = new_context(DESKTOP).new_page()
+    errors = watch(page)
+    page.goto("/")
+    page.wait_for_selector("#entry:not([hidden]) #guest-name")
+    page.wait_for_load_state("networkidle")
+    assert page.evaluate("scrollY") == 0
+    for sel in (".hero h1", "#guest-name", "#form-guest button[type=submit]"):
+        assert page.evaluate(IN_VIEW, sel), sel
+    shot(page, "entry-desktop")
+    assert not errors, errors
+
+
+def test_a_guest_who_taps_sair_comes_back_as_the_same_guest(new_context: Any) -> None:
+    name = unique_name("Zé ")
+    page = new_context(PHONE).new_page()
+    errors = watch(page)
+    open_lobby_as_guest(page, name)
+    page.click("#who button:has-text('Sair')")
+    page.wait_for_selector("#entry:not([hidden]) #guest-name")
+    assert page.input_value("#guest-name") == name
+    assert "continua seu" in page.inner_text("#guest-help")
+    shot(page, "entry-phone-returning")
+
+    # someone else, in another browser, cannot take the nickname
+    other = new_context(PHONE).new_page()
+    other.goto("/")
+    sign_in_guest(other, name)
+    other.wait_for_selector("#guest-error:has-text('já está em uso')")
+
+    # this browser kept the guest's key: the same guest, with the same games, is back
+    page.click("#form-guest button[type=submit]")
+    page.wait_for_selector("#home:not([hidden]) #rs-list input")
+    assert page.inner_text("#who .who-name").startswith(name)
+    assert page.inner_text("#guest-error") == ""
+    assert not errors, errors

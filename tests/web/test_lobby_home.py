@@ -1,0 +1,81 @@
+"""The signed-in lobby: one tap to a table (a big "Jogar" for the last ruleset, a "Jogar" on each
+ruleset), and the rest — friends' table, tables, ranking, profile — behind tabs on a phone, all
+side by side on a wide screen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.web.conftest import DESKTOP, PHONE, shot, unique_name, watch
+from tests.web.play import TABLE, open_lobby_as_guest
+
+# The phone lobby was 3,900 px of forms; now the play card is the first screen, then one panel.
+PHONE_LOBBY_MAX_PX = 2100
+
+RECT = "(el) => { const r = el.getBoundingClientRect(); return [r.top, r.bottom, r.height]; }"
+
+
+def test_phone_lobby_plays_in_one_tap_and_keeps_the_rest_behind_tabs(new_context: Any) -> None:
+    page = new_context(PHONE).new_page()
+    errors = watch(page)
+    open_lobby_as_guest(page, unique_name("Rui"))
+    page.wait_for_selector("#casual-what:has-text('Duplas de pontos')")
+
+    # the big Jogar sits in the first screen, large, and says what it plays
+    top, bottom, height = page.locator("#btn-casual").evaluate(RECT)
+    assert top >= 0 and bottom <= PHONE["height"] and height >= 64, (top, bottom, height)
+    # each ruleset has its own Jogar, a touch target of its own
+    plays = page.locator(".rs-play")
+    assert plays.count() == 6
+    for i in range(plays.count()):
+        assert plays.nth(i).evaluate(RECT)[2] >= 44
+    # the rest is behind tabs: one panel at a time
+    tabs = page.get_by_role("tab")
+    assert [t.strip() for t in page.locator("#lobby-tabs [role=tab]").all_inner_texts()] == [
+        "Amigos", "Mesas", "Ranking", "Perfil"]
+    assert tabs.count() >= 4
+    visible = """() => [...document.querySelectorAll('.panel')]
+        .filter((p) => p.getClientRects().length).map((p) => p.dataset.panel)"""
+    assert page.evaluate(visible) == ["amigos"]
+    page.wait_for_load_state("networkidle")
+    length = page.evaluate("document.documentElement.scrollHeight")
+    assert length <= PHONE_LOBBY_MAX_PX, f"the phone lobby is {length} px long"
+    shot(page, "lobby-phone")
+    shot(page, "lobby-phone-full", full_page=True)
+
+    page.click("#tab-perfil")
+    page.wait_for_selector("#panel-perfil #profile .ratings")
+    assert page.evaluate(visible) == ["perfil"]
+    assert page.get_attribute("#tab-perfil", "aria-selected") == "true"
+    page.keyboard.press("ArrowRight")  # wraps around to the first tab, focus following
+    assert page.evaluate(visible) == ["amigos"]
+    assert page.evaluate("document.activeElement.id") == "tab-amigos"
+    page.click("#tab-mesas")
+    assert page.evaluate(visible) == ["mesas"]
+    shot(page, "lobby-phone-mesas")
+
+    # one tap: Bloqueio's own Jogar opens a Bloqueio table…
+    page.click(".rs-option[data-ruleset=bloqueio] .rs-play")
+    page.wait_for_url("**/mesa.html?id=*")
+    page.wait_for_selector(f"{TABLE}[data-status=playing]")
+    assert page.get_attribute(TABLE, "data-ruleset") == "bloqueio"
+    # …and back in the lobby the big button plays it again
+    page.goto("/")
+    page.wait_for_selector("#casual-what:has-text('Bloqueio')")
+    assert page.is_checked("input[name=ruleset][value=bloqueio]")
+    assert not errors, errors
+
+
+def test_desktop_lobby_shows_everything_without_tabs(new_context: Any) -> None:
+    page = new_context(DESKTOP).new_page()
+    errors = watch(page)
+    open_lobby_as_guest(page, unique_name("Lia"))
+    page.wait_for_selector("#profile .ratings")
+    assert not page.locator("#lobby-tabs").is_visible()
+    for panel in ("amigos", "mesas", "ranking", "perfil"):
+        assert page.locator(f"#panel-{panel}").is_visible(), panel
+    top, bottom, _ = page.locator("#btn-casual").evaluate(RECT)
+    assert bottom <= DESKTOP["height"], (top, bottom)
+    page.wait_for_load_state("networkidle")
+    shot(page, "lobby-desktop")
+    assert not errors, errors
