@@ -46,6 +46,7 @@ class Server:
         self.database = database
         env = {k: v for k, v in os.environ.items() if not k.startswith("CARROCA_")} | {
             "CARROCA_HAND_PAUSE_SECONDS": "0",  # no pause between hands unless a test asks
+            "CARROCA_SOCKET_FRAMES_PER_SECOND": "0",  # test clients play at machine speed
         } | (env or {})
         for attempt in range(3):
             self.port = free_port()

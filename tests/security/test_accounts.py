@@ -52,6 +52,17 @@ def test_wrong_passwords_are_limited_per_account_but_not_for_its_devices(
         again = owner.post("/api/login", json={"name": "Alvo", "password": "senha-certa-123"})
         assert again.status_code == 200, again.text
     assert login(server, "Outro", "qualquer", "127.0.0.31").status_code == 401  # others not
+    # Other spellings of the name find the same account, and share its allowance.
+    for spelling in ("ＡＬＶＯ", "alvo", "Ａlvo"):
+        assert login(server, spelling, "chute", "127.0.0.32").status_code == 429
+
+
+def test_even_right_passwords_are_limited_per_address(servers: Callable[..., Server]) -> None:
+    server = servers(env={"CARROCA_LIMIT_PASSWORD_IP": "5/10 minutes"})
+    account(server, "Repete", "senha-certa-123", "127.0.0.40")  # one check: registering
+    codes = [login(server, "Repete", "senha-certa-123", "127.0.0.40").status_code
+             for _ in range(6)]
+    assert codes == [200, 200, 200, 200, 429, 429], codes
 
 
 def test_a_flood_of_guesses_neither_hashes_nor_blocks_honest_logins(

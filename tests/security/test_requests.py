@@ -12,7 +12,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tests.security.support import close_quietly, error_of, http, raw, read_all
-from tests.serverproc import Server
+from tests.serverproc import Server, wait_until
+
+from carroca.server.guard import address_key
 
 MiB = 1024 * 1024
 
@@ -121,8 +123,34 @@ def test_open_connections_per_address_are_capped(servers: Callable[..., Server])
             assert other.get("/api/health").status_code == 200
     finally:
         close_quietly(*held)
-    with http(server, "127.0.0.1") as again:  # and this one again once its connections close
-        assert again.get("/api/health").status_code == 200
+
+    def served_again() -> bool:  # once the server has seen those connections close
+        with http(server, "127.0.0.1") as again:
+            return again.get("/api/health").status_code == 200
+
+    wait_until(served_again, "the address to be served again")
+
+
+def test_bytes_that_start_no_request_do_not_keep_a_connection(
+    servers: Callable[..., Server]
+) -> None:
+    server = servers(env={"CARROCA_HEADER_TIMEOUT": "2"})
+    sock = raw(server)
+    try:
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        sock.settimeout(10)
+        assert sock.recv(65536).startswith(b"HTTP/1.1 200")
+        sock.sendall(b"\r\n")  # cancels the keep-alive timer, starts no request
+        assert read_all(sock, 15) is not None, "the connection was kept open"
+    finally:
+        close_quietly(sock)
+
+
+def test_addresses_are_counted_as_networks() -> None:
+    assert address_key("::ffff:10.1.2.3") == "10.1.2.3"
+    assert address_key("2001:db8:1:2:aaaa::1") == address_key("2001:db8:1:2:bbbb::9")
+    assert address_key("2001:db8:1:3::1") != address_key("2001:db8:1:2::1")
+    assert address_key("192.0.2.7") == "192.0.2.7"
 
 
 def test_every_error_has_the_json_shape(servers: Callable[..., Server]) -> None:

@@ -34,6 +34,7 @@ def test_a_foreign_origin_is_refused_before_the_upgrade(servers: Callable[..., S
             socket_for(server, cookie=token, origin=origin)
         assert refused.value.response.status_code == 403, origin
         assert b"bad_origin" in refused.value.response.body
+    assert "ERROR" not in server.log()  # a refusal is an answer, not a failure to log
     # The server's own pages, a listed origin, and programs that send no Origin all connect.
     for origin in (f"http://127.0.0.1:{server.port}", "https://app.example", None):
         with socket_for(server, cookie=token, origin=origin) as ws:
@@ -104,3 +105,18 @@ def test_chat_strips_control_and_bidi_characters(servers: Callable[..., Server])
         assert line == "oi[31m gnp.exex 👍🏽 \u200d".strip()
         a.send(json.dumps({"type": "chat", "data": {"text": "\u202e\u200b\x07"}}))
         assert frames_until(a, "error")["data"]["code"] == "bad_message"
+
+
+def test_a_flood_of_frames_closes_the_socket(servers: Callable[..., Server]) -> None:
+    server = servers(env={"CARROCA_SOCKET_FRAMES_PER_SECOND": "10"})  # the default
+    token = guest(server, "Metralha")
+    ws = socket_for(server, token=token)
+    frames_until(ws, "hello")
+    with pytest.raises(ConnectionClosed) as closed:
+        for _ in range(500):  # a person sends a few frames a second
+            ws.send(json.dumps({"type": "ping", "data": {}}))
+        while True:
+            ws.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    with socket_for(server, token=token) as again:  # the player may come back at once
+        assert frames_until(again, "hello")["type"] == "hello"

@@ -230,3 +230,36 @@ def test_table_creation_and_reviews_are_rate_limited(servers: Callable[..., Serv
         assert c.get(f"/api/matches/{ids[0]}/analysis").status_code in (200, 202)  # the same
         second = c.get(f"/api/matches/{ids[1]}/analysis")
         assert second.status_code == 429 and error_of(second)["code"] == "rate_limited"
+
+
+def test_caps_hold_under_concurrent_requests(servers: Callable[..., Server]) -> None:
+    import concurrent.futures
+
+    server = servers("--bot-delay-ms", "0")
+    token = guest(server, "Rajada")
+
+    def create(path_body: tuple[str, dict[str, Any]]) -> int:
+        with http(server, token=token) as c:
+            return c.post(path_body[0], json=path_body[1]).status_code
+
+    with concurrent.futures.ThreadPoolExecutor(10) as pool:
+        bots = list(pool.map(create, [("/api/matches", EXPERTS)] * 10))
+    assert bots.count(201) == 2, bots
+    waiting = {"ruleset": "bloqueio", "seats": ["me", "open"]}
+    with concurrent.futures.ThreadPoolExecutor(10) as pool:
+        tables = list(pool.map(create, [("/api/tables", waiting)] * 10))
+    assert tables.count(201) == 3, tables
+
+
+def test_friends_tables_with_searching_bots_count_like_bots_only_matches(
+    servers: Callable[..., Server]
+) -> None:
+    server = servers()
+    experts = {"ruleset": "bloqueio", "seats": ["me", "bot:expert"]}
+    with http(server, token=guest(server, "Mestra")) as c:
+        assert c.post("/api/tables", json=experts).status_code == 201
+        assert c.post("/api/tables", json=experts).status_code == 201
+        third = c.post("/api/tables", json=experts)
+        assert third.status_code == 429 and error_of(third)["code"] == "too_many_bot_matches"
+        easy = c.post("/api/tables", json={"ruleset": "bloqueio", "seats": ["me", "bot:greedy"]})
+        assert easy.status_code == 201  # bots that do not search cost nothing to speak of

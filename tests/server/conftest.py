@@ -71,6 +71,8 @@ def settings_for(database: str, **kw: object) -> Settings:
     base: dict[str, object] = {
         "database": database, "bot_delay_ms": 0, "turn_seconds": 20.0,
         "casual_wait_seconds": 0.2, "finished_keep_seconds": 60.0, "hand_pause_seconds": 0.0,
+        # Test clients are programs that play at machine speed, not people.
+        "socket_frames_per_second": 0.0,
     }
     base.update(kw)
     return Settings(**base)  # type: ignore[arg-type]

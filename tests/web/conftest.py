@@ -85,6 +85,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         # Every test's players come from this one address: the per-address limits are for
         # the open internet (tests/security checks them), not for a room of test players.
         limit_guest_ip="100000/minute", limit_register_ip="100000/hour",
+        limit_password_ip="100000/minute",
         limit_tables_player="100000/minute", max_connections_per_ip=0,
     )
     live = LiveServer(settings)

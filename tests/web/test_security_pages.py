@@ -134,6 +134,8 @@ FOREIGN = [
     "//other-host/x",
     "https://other-host/",
     "javascript:alert(1)",
+    "/.//other-host/x",  # resolves to the path "//other-host/x": protocol-relative if used alone
+    "/%2e//other-host/x",
 ]
 
 

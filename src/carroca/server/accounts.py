@@ -57,6 +57,10 @@ CACHE_SIZE = 100_000
 _hasher = PasswordHasher()
 
 
+# Letters that draw nothing (Hangul fillers, the halfwidth one): a name of them is invisible.
+INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
+
+
 def _name_error(name: str) -> str | None:
     """Why `name` (NFKC, stripped) is not a nickname, or None. Letters are Unicode letters (L*)
     with their combining accents (M*, after a letter); no control, format, symbol or other
@@ -71,6 +75,8 @@ def _name_error(name: str) -> str | None:
     previous = ""
     for ch in name:
         kind = unicodedata.category(ch)
+        if ch in INVISIBLE_LETTERS:
+            return BAD_NAME
         if kind[0] == "L":
             marks = 0
             script = unicodedata.name(ch, "").split(" ")[0]
@@ -173,6 +179,7 @@ class Accounts:
                              f"A senha precisa de pelo menos {MIN_PASSWORD} caracteres.")
         name = check_name(name)
         self.limits.register_ip.hit(ip)
+        self.limits.password_ip.hit(ip)
         digest: str = await self._hash(ip, _hasher.hash, password)
         if current is not None and current["kind"] == "guest" and \
                 current["name"].casefold() == name.casefold():
@@ -192,9 +199,13 @@ class Accounts:
         self, name: str, password: str, ip: str, device: str | None = None
     ) -> tuple[dict[str, Any], str, str | None]:
         """(player, session token, new device token or None when the device is known)."""
-        account = name.strip().casefold()[:64]
         self.limits.login_ip.check(ip)
+        self.limits.password_ip.hit(ip)  # every check costs argon2, right or wrong
         row = await self.store.player_by_name(unicodedata.normalize("NFKC", name.strip()))
+        # The account's limit by its id: every spelling that finds it ("Ｍａｒｉａ", "MARIA")
+        # shares one allowance; unknown names by their normal form.
+        account = f"id:{row['id']}" if row is not None else \
+            unicodedata.normalize("NFKC", name.strip()).casefold()[:64]
         known = False
         if row is not None and device and len(device) <= 100:
             known = await self.store.device_player(device) == row["id"]
@@ -239,6 +250,11 @@ class Accounts:
             self._cache.clear()
         self._cache[token] = (found, now + min(CACHE_SECONDS, expires - time.time()))
         return found
+
+    def recent_players(self) -> set[int]:
+        """Players whose session was looked up in the last minute (still in the cache)."""
+        now = time.monotonic()
+        return {player["id"] for player, until in self._cache.values() if until > now}
 
     async def logout(self, token: str) -> None:
         self._cache.pop(token, None)

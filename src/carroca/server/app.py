@@ -25,7 +25,7 @@ from carroca.server.accounts import COOKIE, DEVICE_COOKIE, DEVICE_DAYS, Accounts
 from carroca.server.connection import serve_socket
 from carroca.server.db import migrate
 from carroca.server.errors import NOT_STORED, LobbyError, RateLimited
-from carroca.server.guard import BodyLimit
+from carroca.server.guard import BodyLimit, address_key
 from carroca.server.headers import install_security_headers
 from carroca.server.hub import Hub
 from carroca.server.protocol import SEED_CHARS, explain
@@ -108,8 +108,9 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 
 
 def client_ip(request: Request | WebSocket) -> str:
-    """The client's address (behind trusted proxies, as they report it)."""
-    return request.client.host if request.client is not None else "?"
+    """The client's address as limits count it (behind trusted proxies, as they report it;
+    an IPv6 address by its /64)."""
+    return address_key(request.client.host) if request.client is not None else "?"
 
 
 def origin_allowed(origin: str, host: str | None, allowed: frozenset[str]) -> bool:
@@ -191,10 +192,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             login_ip=settings.limit_login_ip, login_account=settings.limit_login_account,
             guest_ip=settings.limit_guest_ip, register_ip=settings.limit_register_ip,
             tables_player=settings.limit_tables_player, reviews_ip=settings.limit_reviews_ip,
+            password_ip=settings.limit_password_ip,
         )
         hub.limits = limits
         app.state.store, app.state.hub, app.state.limits = store, hub, limits
         app.state.accounts = Accounts(store, settings, limits)
+        hub.recently_seen = app.state.accounts.recent_players
         app.state.reviews = Reviews(store)
         resumed = await hub.resume()
         hub.log.info("resumed %d unfinished matches", resumed)
@@ -222,6 +225,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         resp = _error(exc.status, exc.code, exc.message)
         if isinstance(exc, RateLimited):
             resp.headers["Retry-After"] = str(exc.retry_after)
+        elif exc.status == 503:
+            resp.headers["Retry-After"] = "5"
         return resp
 
     @app.exception_handler(StarletteHTTPException)
@@ -416,6 +421,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         reviews: Reviews = request.app.state.reviews
         if match_id in reviews.failed:
             raise LobbyError(500, "analysis_failed", "Não deu para analisar esta partida.")
+        if match_id in reviews.stored:  # stored since the row above was read
+            return Response(reviews.stored[match_id], media_type="application/json")
         try:
             if not reviews.running(match_id):
                 request.app.state.limits.reviews_ip.hit(client_ip(request))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -15,6 +16,10 @@ from carroca.server.hub import Hub
 from carroca.server.table import Table
 
 MAX_QUEUE = 256  # frames waiting for a slow client; beyond that it is dropped (it may reconnect)
+# Frames a client may send: a burst, refilled at a rate (settings `socket_frame_burst` and
+# `socket_frames_per_second`: a person plays a few a second at most); beyond that the socket is
+# closed with 1008 (policy violation).
+CLOSE_FLOODING = 1008
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_TOO_SLOW = 4408
 
@@ -141,6 +146,9 @@ class Connection:
         async with table.lock:
             if seat is not None and data.client_seed:
                 await table.set_client_seed(seat, data.client_seed)
+            if self.table is table and self.seat == seat:  # joined already: the view again
+                self.send(table.message(seat))
+                return
             first = seat is not None and table.connected.get(seat, 0) == 0
             self.attach(table, seat)
             if first:
@@ -163,10 +171,18 @@ async def serve_socket(
     pchannel = player_channel(player["id"])
     hub.fanout.subscribe(pchannel, conn.sink)
     conn.send(protocol.envelope("hello", {"player": player, "protocol": 1}))
+    rate, burst = hub.settings.socket_frames_per_second, float(hub.settings.socket_frame_burst)
+    budget, refilled = burst, time.monotonic()
     try:
         while not conn.closed:
             msg = await ws.receive()
             if msg["type"] == "websocket.disconnect":
+                break
+            now = time.monotonic()
+            budget = min(burst, budget + (now - refilled) * rate) - 1
+            refilled = now
+            if rate and budget < 0:
+                await conn._close(CLOSE_FLOODING)
                 break
             text = msg.get("text")
             if text is None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import math
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -64,12 +65,31 @@ HEADERS_TOO_LARGE = raw_response(431, "Request Header Fields Too Large", "header
                                  "Cabeçalhos do pedido grandes demais.")
 
 
-class ConnectionGuard:
-    """Open connections per client address, shared by the HTTP and WebSocket protocols."""
+def address_key(host: str) -> str:
+    """What limits count per address: an IPv4 address (IPv4-mapped IPv6 ones as IPv4), or an
+    IPv6 address's /64 network, which one home or phone usually holds whole."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
-    def __init__(self, per_ip: int, header_timeout: float) -> None:
+
+class ConnectionGuard:
+    """Open connections per client address, shared by the HTTP and WebSocket protocols.
+
+    Connections from trusted proxies are not counted: behind a proxy every connection comes from
+    it, so the proxy must cap connections per address itself (docs/server.md)."""
+
+    def __init__(self, per_ip: int, header_timeout: float, trusted: frozenset[str] = frozenset()
+                 ) -> None:
         self.per_ip = per_ip
         self.header_timeout = header_timeout
+        self.trusted = trusted
         self.open: dict[str, int] = {}
         self._members: dict[int, str] = {}  # id(transport) -> address
         self.refused = 0
@@ -77,7 +97,10 @@ class ConnectionGuard:
 
     def admit(self, transport: asyncio.BaseTransport) -> bool:
         peer = transport.get_extra_info("peername")
-        ip = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        host = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        if host in self.trusted:
+            return True
+        ip = address_key(host)
         count = self.open.get(ip, 0)
         if self.per_ip and count >= self.per_ip:
             self.refused += 1
@@ -152,6 +175,13 @@ def guarded_protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol],
             self._disarm()
             super().on_headers_complete()
 
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            # The next request's headers are due from now: bytes that start no request (a bare
+            # CRLF cancels uvicorn's keep-alive timer) must not keep the connection forever.
+            if not self.transport.is_closing():
+                self._arm()
+
         def connection_lost(self, exc: Exception | None) -> None:
             self._disarm()
             guard.release(self.transport)
@@ -161,6 +191,14 @@ def guarded_protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol],
         def connection_lost(self, exc: Exception | None) -> None:
             guard.release(self.transport)  # admitted as HTTP before the upgrade
             super().connection_lost(exc)
+
+        async def send(self, message: Any) -> None:
+            await super().send(message)
+            if message["type"] == "websocket.http.response.body" and \
+                    not message.get("more_body", False):
+                # A refusal (403 origin, 429 sockets) is a whole answer, not an unfinished
+                # handshake: uvicorn would log an error for each, which anyone could flood.
+                self.handshake_complete = True
 
     return GuardedHttp, GuardedWebSocket
 
@@ -241,9 +279,10 @@ class BodyLimit:
 
 def uvicorn_config(app: Any, settings: Settings, **extra: Any) -> uvicorn.Config:
     """The uvicorn configuration `carroca serve` runs (and the browser tests' server too)."""
-    guard = ConnectionGuard(settings.max_connections_per_ip, settings.header_timeout)
-    http, ws = guarded_protocols(guard)
     trusted = settings.forwarded_allow_ips.strip()
+    guard = ConnectionGuard(settings.max_connections_per_ip, settings.header_timeout,
+                            frozenset(t.strip() for t in trusted.split(",") if t.strip()))
+    http, ws = guarded_protocols(guard)
     options: dict[str, Any] = {
         "host": settings.host, "port": settings.port, "http": http, "ws": ws,
         "ws_max_size": WS_MAX_BYTES, "log_level": "warning",

@@ -19,7 +19,7 @@ import os
 import random
 import secrets
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +31,7 @@ from carroca.server.fanout import Fanout, LocalFanout
 from carroca.server.ratings import Ratings
 from carroca.server.settings import Settings
 from carroca.server.store import Store
-from carroca.server.table import Table
+from carroca.server.table import SLOW_BOTS, Table
 
 if TYPE_CHECKING:
     from carroca.server.connection import Connection
@@ -97,6 +97,8 @@ class Hub:
         self.demo_bots = BotWorkers(settings.bot_workers)  # bots-only matches
         self.limits: RateLimits | None = None  # set by the app
         self.sockets: dict[str, set[Connection]] = {}  # session (token hash) -> open sockets
+        # Players whose session was looked up lately (the app plugs in the session cache).
+        self.recently_seen: Callable[[], set[int]] = set
         self.log = logging.getLogger("carroca.server")
         self.lobby_lock = asyncio.Lock()
         self.ranked_queue: dict[str, list[dict[str, Any]]] = {}
@@ -181,6 +183,8 @@ class Hub:
                 self.tables.pop(table.id, None)
         keep = {pid for t in self.tables.values() for _, pid in t.humans()}
         keep.update(p["id"] for q in self.ranked_queue.values() for p in q)
+        keep.update(c.player["id"] for conns in self.sockets.values() for c in conns)
+        keep.update(self.recently_seen())  # signed in a moment ago: maybe sitting down now
         guests_before = time.time() - self.settings.guest_unplayed_hours * 3600
         sessions, guests = await self.store.purge(guests_before, keep)
         if expired or guests:
@@ -286,23 +290,24 @@ class Hub:
                 raise LobbyError(422, "bad_seats",
                                  "Nesta rota todos os lugares são bots: use 'bot:nível'.")
             specs.append(bot_seat(s[4:]))
-        live = [t for t in self.tables.values()
-                if t.mode == "bots" and t.status in ("waiting", "playing")]
-        mine = sum(1 for t in live if t.host_id == player["id"])
-        per_player = self.settings.max_bot_matches_per_player
-        if mine >= per_player:
-            raise RateLimited(
-                30, f"Você já tem {mine} partidas só de bots em andamento (o limite é "
-                f"{per_player}); espere uma terminar.", code="too_many_bot_matches",
+        async with self.lobby_lock:  # the caps are checked and the table made in one step
+            live = [t for t in self.tables.values()
+                    if t.mode == "bots" and t.status in ("waiting", "playing")]
+            mine = sum(1 for t in live if t.host_id == player["id"])
+            per_player = self.settings.max_bot_matches_per_player
+            if mine >= per_player:
+                raise RateLimited(
+                    30, f"Você já tem {mine} partidas só de bots em andamento (o limite é "
+                    f"{per_player}); espere uma terminar.", code="too_many_bot_matches",
+                )
+            if len(live) >= self.settings.max_bot_matches:
+                raise LobbyError(503, "too_many_matches",
+                                 "Muitas partidas só de bots em andamento; tente daqui a pouco.")
+            self._spend_table(player)
+            table = await self._new_table(
+                mode="bots", ruleset=ruleset, options=opts, seats=specs, turn_seconds=seconds,
+                bot_level=specs[0]["bot"], host_id=player["id"],
             )
-        if len(live) >= self.settings.max_bot_matches:
-            raise LobbyError(503, "too_many_matches",
-                             "Muitas partidas só de bots em andamento; tente daqui a pouco.")
-        self._spend_table(player)
-        table = await self._new_table(
-            mode="bots", ruleset=ruleset, options=opts, seats=specs, turn_seconds=seconds,
-            bot_level=specs[0]["bot"], host_id=player["id"],
-        )
         self.spawn(self._start(table))
         return table
 
@@ -336,10 +341,8 @@ class Hub:
             table = await self._new_table(
                 mode="casual", ruleset=ruleset, options=opts,
                 seats=[player_seat(player)] + [None] * (n - 1), turn_seconds=seconds,
-                bot_level=bot_level,
+                bot_level=bot_level, client_seeds=[client_seed] + [None] * (n - 1),
             )
-            if client_seed:
-                await table.set_client_seed(0, client_seed)
             self.spawn(self._fill_with_bots(table))
             return table, 0
 
@@ -391,24 +394,34 @@ class Hub:
                 specs.append(bot_seat(s[4:]))
             else:
                 raise LobbyError(422, "bad_seats", f"Lugar inválido: {s!r}.")
-        if specs.count(None):
-            waiting = sum(1 for t in self.tables.values() if t.mode == "friends"
-                          and t.status == "waiting" and t.host_id == host["id"])
+        me = seats.index("me")
+        searching = any(spec is not None and spec.get("bot") in SLOW_BOTS for spec in specs)
+        async with self.lobby_lock:  # the caps are checked and the table made in one step
+            hosted = [t for t in self.tables.values() if t.mode == "friends"
+                      and t.status in ("waiting", "playing") and t.host_id == host["id"]]
+            waiting = sum(1 for t in hosted if t.status == "waiting")
             most = self.settings.max_waiting_tables_per_player
-            if waiting >= most:
+            if specs.count(None) and waiting >= most:
                 raise RateLimited(
                     60, f"Você já tem {waiting} mesas esperando jogadores (o limite é {most}); "
                     "comece ou espere uma delas.", code="too_many_tables",
                 )
-        self._spend_table(host)
-        table = await self._new_table(
-            mode="friends", ruleset=ruleset, options=opts, seats=specs, turn_seconds=seconds,
-            bot_level=self.settings.autoplay_bot, host_id=host["id"],
-            invite=secrets.token_urlsafe(6),
-        )
-        me = seats.index("me")
-        if client_seed:
-            await table.set_client_seed(me, client_seed)
+            # Searching bots cost CPU however the table is made: as for bots-only matches, a
+            # player keeps only a few such tables live.
+            experts = sum(1 for t in hosted if t.searching_bots())
+            per_player = self.settings.max_bot_matches_per_player
+            if searching and experts >= per_player:
+                raise RateLimited(
+                    30, f"Você já tem {experts} mesas com bots Mestre em andamento (o limite é "
+                    f"{per_player}); termine uma antes.", code="too_many_bot_matches",
+                )
+            self._spend_table(host)
+            table = await self._new_table(
+                mode="friends", ruleset=ruleset, options=opts, seats=specs,
+                turn_seconds=seconds, bot_level=self.settings.autoplay_bot, host_id=host["id"],
+                invite=secrets.token_urlsafe(6),
+                client_seeds=[client_seed if i == me else None for i in range(n)],
+            )
         if not table.open_seats():
             self.spawn(self._start(table))
         return table, me

@@ -49,7 +49,8 @@ class RateLimits:
     """Every limit of the server, from its settings; the messages are what players read."""
 
     def __init__(self, *, login_ip: str, login_account: str, guest_ip: str, register_ip: str,
-                 tables_player: str, reviews_ip: str) -> None:
+                 tables_player: str, reviews_ip: str, password_ip: str = "30/10 minutes"
+                 ) -> None:
         limiter = MovingWindowRateLimiter(MemoryStorage())
         wait = "Espere um pouco e tente de novo."
 
@@ -65,6 +66,8 @@ class RateLimits:
             "de um aparelho onde você já entrou antes, ou")
         self.login_device = limit("login-device", login_ip,
                                   "Muitas tentativas de entrar erradas deste aparelho.")
+        self.password_ip = limit("password-ip", password_ip,
+                                 "Muitas tentativas de entrar deste endereço.")
         self.guest_ip = limit("guest-ip", guest_ip, "Muitos convidados criados deste endereço.")
         self.register_ip = limit("register-ip", register_ip,
                                  "Muitas contas criadas deste endereço.")

@@ -48,10 +48,13 @@ class Reviews:
         self._pool: ProcessPoolExecutor | None = None
         self._running: dict[str, asyncio.Task[None]] = {}
         self.failed: dict[str, str] = {}  # match -> why its review could not be produced
+        self.stored: dict[str, str] = {}  # reviews this process stored, latest last
         self._closing = False
 
     def running(self, match_id: str) -> bool:
-        return match_id in self._running
+        """Being produced, or stored a moment ago (a reader may still hold the older row)."""
+        return match_id in self._running or match_id in self.stored
+
 
     def request(self, match_id: str, record_text: str) -> None:
         """Start the review of a finished match unless it is already being produced."""
@@ -78,6 +81,9 @@ class Reviews:
         assert self._pool is not None
         text = await asyncio.get_running_loop().run_in_executor(self._pool, _review, record_text)
         await self.store.set_analysis(match_id, text)
+        self.stored[match_id] = text
+        while len(self.stored) > MAX_PENDING * 4:  # only the latest few: the database has them
+            del self.stored[next(iter(self.stored))]
 
     def close(self) -> None:
         """Stop: a review still running is abandoned (it is produced again when asked), and the

@@ -40,10 +40,13 @@ class Settings:
     keep_alive_seconds: float = 5.0  # an idle HTTP connection is closed after this
     max_connections_per_ip: int = 100  # open TCP connections (HTTP and WebSocket); 0: no cap
     max_sockets_per_session: int = 6  # open WebSockets of one sign-in
+    socket_frames_per_second: float = 10.0  # frames a client may send, on average (0: any)
+    socket_frame_burst: int = 40  # ... and at once
 
     # ---------------------------------------------------------------- rate limits (429)
     limit_login_ip: str = "10/10 minutes"  # failed logins from one address
     limit_login_account: str = "50/10 minutes"  # failed logins to one account, any address
+    limit_password_ip: str = "30/10 minutes"  # password checks from one address, right or wrong
     limit_guest_ip: str = "10/minute"  # guest sign-ups from one address
     limit_register_ip: str = "5/hour"  # accounts created from one address
     limit_tables_player: str = "30/10 minutes"  # friends' tables and bots-only matches created

@@ -33,6 +33,7 @@ MIN_BACKOFF, MAX_BACKOFF = 0.5, 10.0  # a bot's retries while the database refus
 # Control characters (NUL, ESC, …) and the invisible formatting ones that reorder or hide text
 # (bidi overrides and isolates, zero-width spaces), except the joiner that emoji sequences need.
 _KEEP_FORMAT = frozenset("\u200d")
+_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")  # letters and braille that draw nothing
 SLOW_BOTS = frozenset({"expert"})  # levels that search: they think on the bot threads
 
 
@@ -45,8 +46,8 @@ def clean_text(text: str) -> str:
     """Text a player typed, without control and invisible formatting characters."""
     return "".join(
         ch for ch in text
-        if ch in _KEEP_FORMAT or unicodedata.category(ch) not in ("Cc", "Cf", "Co", "Cs")
-        or ch in "\t\n"
+        if (ch in _KEEP_FORMAT or unicodedata.category(ch) not in ("Cc", "Cf", "Co", "Cs")
+            or ch in "\t\n") and ch not in _BLANK
     )
 
 
@@ -164,6 +165,10 @@ class Table:
     def is_bot(self, seat: int) -> bool:
         s = self.seats[seat]
         return s is not None and "bot" in s
+
+    def searching_bots(self) -> bool:
+        """Whether a bot at this table searches (costs real CPU on every move)."""
+        return any(s is not None and s.get("bot") in SLOW_BOTS for s in self.seats)
 
     def humans(self) -> list[tuple[int, int]]:
         return [(i, s["player"]) for i, s in enumerate(self.seats) if s and "player" in s]
@@ -583,9 +588,8 @@ class Table:
             seats=seats, turn_seconds=self.turn_seconds, bot_level=self.bot_level,
             host_id=player["id"],
             invite=secrets.token_urlsafe(6) if self.mode == "friends" else None,
+            client_seeds=[client_seed if i == seat else None for i in range(len(seats))],
         )
-        if client_seed:
-            await new.set_client_seed(seat, client_seed)
         self.rematch_id, self.rematch_by = new.id, player["name"]
         if not new.open_seats():
             hub.spawn(hub._start(new))

@@ -70,8 +70,9 @@ export const param = (name) => new URLSearchParams(location.search).get(name);
 
 /**
  * A return address from the query string made safe to navigate to: `target` resolved against
- * this page's origin, as path + query + fragment, or null unless it stays on this origin
- * (refuses "//host", "/\\host", "/\t/host", "https://host", "javascript:..." and the like).
+ * this page's origin, as an absolute URL (a path like "//host" alone would leave the site), or
+ * null unless it stays on this origin (refuses "//host", "/\\host", "/\t/host", "/.//host",
+ * "https://host", "javascript:..." and the like).
  */
 export function sameOriginPath(target) {
   if (!target) return null;
@@ -81,8 +82,8 @@ export function sameOriginPath(target) {
   } catch {
     return null;
   }
-  if (url.origin !== location.origin) return null;
-  return url.pathname + url.search + url.hash;
+  if (url.origin !== location.origin || url.pathname.startsWith("//")) return null;
+  return url.href;
 }
 
 /** A random seed for the verifiable shuffle: 16 URL-safe characters from the browser's CSPRNG. */
