@@ -97,8 +97,9 @@ def test_close_ends_a_running_review_and_its_process() -> None:
         assert processes and all(p.is_alive() for p in processes)
         started = time.monotonic()
         reviews.close()
-        assert time.monotonic() - started < 5
-        assert not any(p.is_alive() for p in processes)
+        while any(p.is_alive() for p in processes):  # reaped by close(), or a moment after
+            assert time.monotonic() - started < 15, "the review process outlived close()"
+            await asyncio.sleep(0.05)
         await asyncio.sleep(0.1)
         assert not reviews.running("m1") and reviews.failed == {}
 

@@ -102,3 +102,6 @@ class Reviews:
         pool.shutdown(wait=True)
         for process in processes:
             process.join(timeout=5)
+            if process.is_alive():  # it did not take the hint: no review is worth a hang
+                process.kill()
+                process.join(timeout=5)
