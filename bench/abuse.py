@@ -52,7 +52,6 @@ import os
 import random
 import secrets
 import shlex
-import signal
 import subprocess
 import sys
 import tempfile
@@ -67,7 +66,8 @@ from typing import Any
 import httpx2
 from websockets.asyncio.client import ClientConnection, connect
 
-from load import free_port, machine_cpu, percentile, raise_fd_limit  # bench/ is not a package
+from load import Server as LoadServer  # bench/ is not a package
+from load import free_port, machine_cpu, percentile, raise_fd_limit
 
 HOST = "127.0.0.1"
 ATTACK_BASE = "127.0.0.2"  # the attackers' first source address (the server listens on HOST)
@@ -208,8 +208,9 @@ def code_of(src: str | None) -> dict[str, Any]:
     return out
 
 
-class Server:
-    """`carroca serve` in a subprocess on a fresh SQLite database in a temporary directory."""
+class Server(LoadServer):
+    """`carroca serve` (or another command or checkout) on a fresh SQLite database; waiting,
+    logs and stopping as in bench/load.py."""
 
     def __init__(self, cmd: Sequence[str], src: str | None, env: dict[str, str],
                  extra: Sequence[str] = ()) -> None:
@@ -233,36 +234,8 @@ class Server:
         )  # fmt: skip
         self.pid = self.proc.pid
 
-    def wait_ready(self, timeout: float = 60.0) -> None:
-        deadline = time.monotonic() + timeout
-        with httpx2.Client(base_url=self.url, timeout=2.0, trust_env=False) as http:
-            while time.monotonic() < deadline:
-                if self.proc.poll() is not None:
-                    raise RuntimeError(f"the server exited:\n{self.tail()}")
-                with contextlib.suppress(httpx2.HTTPError):
-                    if http.get("/api/health").status_code == 200:
-                        return
-                time.sleep(0.1)
-        raise RuntimeError(f"the server did not answer in {timeout:g} s:\n{self.tail()}")
-
     def cpu(self) -> tuple[float, float]:
         return process_tree_cpu(self.pid)
-
-    def tail(self, lines: int = 30) -> str:
-        self.log.flush()
-        text = self.log_path.read_text(encoding="utf-8", errors="replace")
-        return "\n".join(text.splitlines()[-lines:])
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.log.close()
-        self.dir.cleanup()
 
 
 @dataclass

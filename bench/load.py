@@ -221,7 +221,7 @@ class Server:
 
     def wait_ready(self, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
-        with httpx2.Client(base_url=self.url, timeout=2.0) as client:
+        with httpx2.Client(base_url=self.url, timeout=2.0, trust_env=False) as client:
             while time.monotonic() < deadline:
                 if self.proc.poll() is not None:
                     raise RuntimeError(f"the server exited:\n{self.tail()}")
