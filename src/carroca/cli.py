@@ -677,6 +677,15 @@ def serve_command(
         float | None,
         typer.Option(min=0, help="Pause between hands, while the summary shows (default 5)."),
     ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option(help="Redis URL (CARROCA_REDIS), redis://host:port/0: run as one node of a "
+                          "cluster sharing the PostgreSQL --database (docs/server.md)."),
+    ] = None,
+    node: Annotated[
+        str | None,
+        typer.Option(help="This node's name in a cluster (CARROCA_NODE; default host:port)."),
+    ] = None,
 ) -> None:
     """Run the game server: web client, HTTP API and WebSocket tables.
 
@@ -694,10 +703,12 @@ def serve_command(
         settings = Settings.from_env(
             host=host, port=port, database=database, bot_delay_ms=bot_delay_ms,
             turn_seconds=turn_seconds, casual_wait_seconds=casual_wait,
-            hand_pause_seconds=hand_pause,
+            hand_pause_seconds=hand_pause, redis=redis, node=node,
         )
     except (TypeError, ValueError) as exc:
         _fail(f"a CARROCA_* setting cannot be read: {exc}")
+    if settings.redis and not settings.database.startswith(("postgresql", "postgres:")):
+        _fail("a cluster node (--redis) needs a PostgreSQL --database shared by every node")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)  # migrations: say only what is wrong
     try:

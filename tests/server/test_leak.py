@@ -413,9 +413,9 @@ def test_no_state_is_published_before_its_move_is_stored(client: TestClient) -> 
                 assert in_flight.wait(10)
                 other.ws.close()  # the other player drops while the move is being stored
                 deadline = time.monotonic() + 10
-                while table.connected.get(1 - mover) and time.monotonic() < deadline:
+                while table.seat_connected(1 - mover) and time.monotonic() < deadline:
                     time.sleep(0.005)
-                assert table.connected.get(1 - mover) == 0  # the server saw the socket go
+                assert not table.seat_connected(1 - mover)  # the server saw the socket go
                 spectator.ping()  # anything published meanwhile is read by now
             finally:
                 release.set()

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
+import secrets
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from socket import gethostname
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Request, Response, WebSocket
@@ -180,6 +183,18 @@ async def _collector_upkeep() -> None:
         gc.freeze()
 
 
+def join_cluster(hub: Hub, settings: Settings) -> None:
+    """Make this hub one node of a cluster (`--redis`): the Redis fan-out and its lease."""
+    from carroca.server.bus import RedisFanout
+    from carroca.server.cluster import Cluster
+
+    name = (settings.node or f"{gethostname()}:{settings.port}")[:30]
+    hub.node = f"{name}/{secrets.token_hex(4)}"  # one per process start: its lease's id
+    bus = RedisFanout(settings.redis, hub.node, settings.call_timeout)
+    hub.fanout = bus
+    hub.cluster = Cluster(hub, bus)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
 
@@ -188,19 +203,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await asyncio.to_thread(migrate, settings.database)
         store = Store(settings.database)
         hub = Hub(settings, store)
+        if settings.redis:
+            join_cluster(hub, settings)
         limits = RateLimits(
             login_ip=settings.limit_login_ip, login_account=settings.limit_login_account,
             guest_ip=settings.limit_guest_ip, register_ip=settings.limit_register_ip,
             tables_player=settings.limit_tables_player, reviews_ip=settings.limit_reviews_ip,
-            password_ip=settings.limit_password_ip,
+            password_ip=settings.limit_password_ip, storage=settings.redis,
         )
         hub.limits = limits
         app.state.store, app.state.hub, app.state.limits = store, hub, limits
         app.state.accounts = Accounts(store, settings, limits)
         hub.recently_seen = app.state.accounts.recent_players
         app.state.reviews = Reviews(store)
-        resumed = await hub.resume()
-        hub.log.info("resumed %d unfinished matches", resumed)
+        if hub.cluster is not None:
+            await hub.cluster.start(settings.node or f"{gethostname()}:{settings.port}")
+            hub.log.info("node %s joined the cluster", hub.node)
+        else:
+            resumed = await hub.resume()
+            hub.log.info("resumed %d unfinished matches", resumed)
         loop = asyncio.get_running_loop()
         upkeep = [loop.create_task(_collector_upkeep()), loop.create_task(hub.upkeep())]
         try:
@@ -209,6 +230,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             for task in upkeep:
                 task.cancel()
             await hub.stop()
+            if hub.cluster is not None:
+                await hub.cluster.stop()
             app.state.reviews.close()
             await asyncio.to_thread(store.close)
 
@@ -331,9 +354,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/me")
     async def me(player: Player, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
-        tables = [t.id for t in hub.tables.values()
-                  if t.status != "finished" and t.seat_of(player["id"]) is not None]
-        return {"player": player, "tables": tables, "queued": hub.queued(player["id"])}
+        return {"player": player, "tables": await hub.tables_of(player["id"]),
+                "queued": await hub.queued(player["id"])}
 
     @app.get("/api/session")
     async def session(player: MaybePlayer, request: Request) -> dict[str, Any]:
@@ -374,23 +396,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def live(request: Request) -> dict[str, Any]:
         hub = hub_of(request)
         recent = await request.app.state.store.recent_matches(20)
-        return {"live": hub.lobby(), "finished": recent}
+        return {"live": await hub.lobby(), "finished": recent}
 
     @app.get("/api/matches/{match_id}")
     async def match_info(match_id: str, request: Request) -> dict[str, Any]:
-        table = hub_of(request).tables.get(match_id)
+        hub = hub_of(request)
+        table = hub.tables.get(match_id)
         row = await request.app.state.store.get_match(match_id)
         if row is None:
             raise LobbyError(404, "not_found", "Partida não encontrada.")
-        status = table.status if table is not None else row["status"]
+        live: dict[str, Any] = {
+            "status": row["status"], "players": [s["name"] if s else None for s in row["seats"]],
+            "score": row["score"], "client_seed": row["client_seed"],
+        }
+        if table is not None:
+            live = table.info()
+        elif hub.cluster is not None and row["status"] in ("waiting", "playing"):
+            with contextlib.suppress(LobbyError):  # the owner node has the live score
+                live = await hub.cluster.call_owner(match_id, "info", {})
+        status = live["status"]
         info: dict[str, Any] = {
             "id": row["id"], "mode": row["mode"], "status": status, "ruleset": row["ruleset"],
-            "options": row["options"],
-            "players": [s["name"] if s else None for s in
-                        (table.seats if table is not None else row["seats"])],
-            "score": table.score if table is not None and table.match else row["score"],
-            "commitment": row["commitment"],
-            "client_seed": table.client_seed if table is not None else row["client_seed"],
+            "options": row["options"], "players": live["players"], "score": live["score"],
+            "commitment": row["commitment"], "client_seed": live["client_seed"],
             "result": row["result"],
         }
         if status == "finished":
@@ -437,38 +465,41 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                       body: RematchBody | None = None) -> dict[str, Any]:
         """Another match with a finished table's settings; the second player to ask (and
         anyone asking again) gets the same new table."""
-        table = hub_of(request).tables.get(match_id)
+        hub = hub_of(request)
+        table = hub.tables.get(match_id)
+        seed = body.client_seed if body else None
+        if table is None and hub.cluster is not None:
+            owner = await hub.cluster.owner_of(match_id)
+            if owner is not None and owner != hub.node:
+                answer: dict[str, Any] = await hub.cluster.call_owner(
+                    match_id, "rematch", {"player": player, "client_seed": seed})
+                return answer
         if table is None:
             if await request.app.state.store.get_match(match_id) is None:
                 raise LobbyError(404, "not_found", "Partida não encontrada.")
             raise LobbyError(409, "rematch_closed",
                              "Esta mesa já foi desfeita: comece outra partida no salão.")
-        new, seat = await table.rematch(player, body.client_seed if body else None)
-        answer: dict[str, Any] = {"id": new.id, "seat": seat, "mode": new.mode,
-                                  "commitment": new.commitment}
-        if new.invite:
-            answer["invite"] = new.invite
-        return answer
+        return await table.rematch(player, seed)
 
     @app.post("/api/casual")
     async def casual(body: CasualBody, player: Player, request: Request) -> dict[str, Any]:
-        table, seat = await hub_of(request).casual(
+        answer = await hub_of(request).casual(
             player, body.ruleset, body.bot_level, body.client_seed, body.match
         )
-        return {"id": table.id, "seat": seat, "commitment": table.commitment}
+        return {k: answer[k] for k in ("id", "seat", "commitment")}
 
     @app.post("/api/tables", status_code=201)
     async def friends(body: FriendsBody, player: Player, request: Request) -> dict[str, Any]:
-        table, seat = await hub_of(request).friends(
+        answer = await hub_of(request).friends(
             player, body.ruleset, body.options, body.seats, body.turn_seconds, body.client_seed
         )
-        return {"id": table.id, "seat": seat, "invite": table.invite,
-                "commitment": table.commitment}
+        return {k: answer.get(k) for k in ("id", "seat", "invite", "commitment")}
 
     @app.post("/api/tables/join")
     async def join(body: InviteBody, player: Player, request: Request) -> dict[str, Any]:
-        table, seat = await hub_of(request).join_invite(player, body.invite, body.client_seed)
-        return {"id": table.id, "seat": seat, "commitment": table.commitment}
+        answer = await hub_of(request).join_invite_anywhere(player, body.invite,
+                                                            body.client_seed)
+        return {k: answer[k] for k in ("id", "seat", "commitment")}
 
     @app.post("/api/ranked")
     async def ranked(body: RankedBody, player: Player, request: Request) -> dict[str, Any]:
@@ -479,7 +510,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.delete("/api/ranked")
     async def leave_ranked(player: Player, request: Request) -> dict[str, Any]:
-        return {"left": hub_of(request).leave_ranked(player["id"])}
+        return {"left": await hub_of(request).leave_ranked(player["id"])}
 
     @app.get("/api/stats")
     async def stats(request: Request) -> dict[str, Any]:

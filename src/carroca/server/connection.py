@@ -11,6 +11,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from carroca.server import protocol
+from carroca.server.errors import LobbyError
 from carroca.server.fanout import chat_channel, player_channel, seat_channel
 from carroca.server.hub import Hub
 from carroca.server.table import Table
@@ -30,12 +31,23 @@ class Connection:
         self.player = player
         self.hub = hub
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.table: Table | None = None
+        # The match followed, by id: the table may be run here or by another node, and may
+        # move between nodes while the socket stays open.
+        self.match_id: str | None = None
         self.seat: int | None = None
+        self.chat_on = False
         self.closed = False
         # Bound once: the fan-out matches sinks by identity when unsubscribing.
         self.sink = self.send
         self.chat_sink = self._chat
+
+    @property
+    def table(self) -> Table | None:
+        """The followed table when this node runs it."""
+        if self.match_id is None:
+            return None
+        table = self.hub.tables.get(self.match_id)
+        return None if table is None or table.closed else table
 
     def send(self, payload: str) -> None:
         if self.closed:
@@ -47,7 +59,7 @@ class Connection:
         self.queue.put_nowait(payload)
 
     def _chat(self, payload: str) -> None:
-        muted = self.table.mutes.get(self.player["id"]) if self.table is not None else None
+        muted = self.hub.mutes.get((self.match_id or "", self.player["id"]))
         if muted and json.loads(payload)["data"]["seat"] in muted:
             return
         self.send(payload)
@@ -75,28 +87,28 @@ class Connection:
 
     # ------------------------------------------------------------------ following a table
 
-    def attach(self, table: Table, seat: int | None) -> None:
+    def attach(self, match_id: str, seat: int | None, mode: str) -> None:
         self.detach()
-        self.table, self.seat = table, seat
+        self.match_id, self.seat = match_id, seat
         fanout = self.hub.fanout
-        fanout.subscribe(seat_channel(table.id, seat), self.sink)
-        if table.mode in ("casual", "friends"):
-            fanout.subscribe(chat_channel(table.id), self.chat_sink)
-        if seat is not None:
-            table.connected[seat] = table.connected.get(seat, 0) + 1
+        fanout.subscribe(seat_channel(match_id, seat), self.sink)
+        self.chat_on = mode in ("casual", "friends")
+        if self.chat_on:
+            fanout.subscribe(chat_channel(match_id), self.chat_sink)
 
     def detach(self) -> None:
-        table = self.table
-        if table is None:
+        match_id = self.match_id
+        if match_id is None:
             return
         fanout = self.hub.fanout
-        fanout.unsubscribe(seat_channel(table.id, self.seat), self.sink)
-        fanout.unsubscribe(chat_channel(table.id), self.chat_sink)
-        if self.seat is not None:
-            table.connected[self.seat] = max(0, table.connected.get(self.seat, 0) - 1)
-            if not table.closed and table.connected[self.seat] == 0:
-                self.hub.spawn(table.publish_locked())  # the others see the seat go quiet
-        self.table, self.seat = None, None
+        channel = seat_channel(match_id, self.seat)
+        fanout.unsubscribe(channel, self.sink)
+        if self.chat_on:
+            fanout.unsubscribe(chat_channel(match_id), self.chat_sink)
+        table = self.table
+        if table is not None and self.seat is not None and not fanout.listening(channel):
+            self.hub.spawn(table.publish_locked())  # the others see the seat go quiet
+        self.match_id, self.seat, self.chat_on = None, None, False
 
     # ------------------------------------------------------------------ messages
 
@@ -109,52 +121,92 @@ class Connection:
             self.detach()
             self.send(protocol.envelope("left", {}))
         elif isinstance(msg, protocol.Move):
-            table, seat = self.table, self.seat
-            if table is None or seat is None:
+            match_id, seat = self.match_id, self.seat
+            if match_id is None or seat is None:
                 self.send(protocol.error(
                     "not_seated", "Você não tem lugar nesta mesa: só pode assistir.", msg.data.id
                 ))
                 return
-            self.send(await table.human_move(seat, msg.data.id, msg.data.action,
-                                             msg.data.version))
+            table = self.table
+            if table is not None:
+                self.send(await table.human_move(seat, msg.data.id, msg.data.action,
+                                                 msg.data.version))
+                return
+            try:
+                self.send(await self._owner(match_id, "move", {
+                    "seat": seat, "id": msg.data.id, "action": msg.data.action,
+                    "version": msg.data.version}))
+            except LobbyError as exc:
+                self.send(protocol.error(exc.code, exc.message, msg.data.id))
         elif isinstance(msg, protocol.Chat):
-            table, seat = self.table, self.seat
-            if table is None or seat is None:
+            match_id, seat = self.match_id, self.seat
+            if match_id is None or seat is None:
                 self.send(protocol.error("not_seated", "Só quem joga na mesa pode conversar."))
                 return
-            refused = table.chat(seat, self.player["id"], msg.data.text)
+            table = self.table
+            try:
+                refused = table.chat(seat, self.player["id"], msg.data.text) \
+                    if table is not None else await self._owner(
+                        match_id, "chat",
+                        {"seat": seat, "player": self.player["id"], "text": msg.data.text})
+            except LobbyError as exc:
+                refused = protocol.error(exc.code, exc.message)
             if refused:
                 self.send(refused)
         elif isinstance(msg, protocol.Mute):
-            if self.table is None:
+            if self.match_id is None:
                 self.send(protocol.error("not_joined", "Entre numa mesa antes de silenciar."))
                 return
-            # Kept per player at the table, so a reload or a second tab keeps it.
-            muted = self.table.mutes.setdefault(self.player["id"], set())
+            # Kept per player and match, so a reload or a second tab keeps it.
+            muted = self.hub.mutes.setdefault((self.match_id, self.player["id"]), set())
             if msg.data.muted:
                 muted.add(msg.data.seat)
             else:
                 muted.discard(msg.data.seat)
             self.send(protocol.envelope("muted", {"seats": sorted(muted)}))
 
+    async def _owner(self, match_id: str, method: str, args: dict[str, Any]) -> Any:
+        cluster = self.hub.cluster
+        if cluster is None:  # one process: the table is gone
+            raise LobbyError(404, "not_found", "Partida não encontrada ou já encerrada.")
+        return await cluster.call_owner(match_id, method, args)
+
     async def _join(self, data: protocol.JoinData) -> None:
         table = self.hub.tables.get(data.match)
-        if table is None:
-            self.send(protocol.error("not_found", "Partida não encontrada ou já encerrada."))
+        if table is None or table.closed:
+            await self._join_elsewhere(data)
             return
         seat = table.seat_of(self.player["id"])
         async with table.lock:
             if seat is not None and data.client_seed:
                 await table.set_client_seed(seat, data.client_seed)
-            if self.table is table and self.seat == seat:  # joined already: the view again
+            if self.match_id == table.id and self.seat == seat:  # joined already: the view
                 self.send(table.message(seat))
                 return
-            first = seat is not None and table.connected.get(seat, 0) == 0
-            self.attach(table, seat)
+            first = seat is not None and not self.hub.fanout.listening(
+                seat_channel(table.id, seat))
+            self.attach(table.id, seat, table.mode)
             if first:
                 table.publish()  # everyone sees the seat come back, the joiner included
             else:
                 self.send(table.message(seat))
+
+    async def _join_elsewhere(self, data: protocol.JoinData) -> None:
+        """Follow a match another node runs: its frames reach this socket through Redis."""
+        try:
+            joined = await self._owner(data.match, "join", {
+                "player": self.player["id"], "client_seed": data.client_seed})
+        except LobbyError as exc:
+            if exc.code == "not_found":
+                self.send(protocol.error("not_found",
+                                         "Partida não encontrada ou já encerrada."))
+            else:
+                self.send(protocol.error(exc.code, exc.message))
+            return
+        seat = joined["seat"]
+        if self.match_id != data.match or self.seat != seat:
+            self.attach(data.match, seat, joined["mode"])
+        self.send(joined["frame"])
 
 
 async def serve_socket(

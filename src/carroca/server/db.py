@@ -73,6 +73,32 @@ matches = sa.Table(
     sa.Column("result", sa.JSON),
     sa.Column("record", sa.Text),  # the full record (record.md), written at the end
     sa.Column("analysis", sa.Text),  # carroca-analysis/1 JSON, produced on request
+    # Several nodes: the node (incarnation) running the match, and its fencing epoch, raised
+    # at every takeover; a move or an update is stored only under the epoch its writer holds.
+    sa.Column("owner", sa.String(40), index=True),
+    sa.Column("epoch", sa.Integer, nullable=False, server_default="0"),
+)
+
+# A cluster's nodes, one row per process start: a node is alive while `lease_until` (the
+# database's clock, epoch seconds) is in the future; it renews the lease every second or so.
+nodes = sa.Table(
+    "nodes",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    sa.Column("name", sa.String(100), nullable=False),
+    sa.Column("started_at", sa.Float, nullable=False),
+    sa.Column("lease_until", sa.Float, nullable=False, index=True),
+)
+
+# Players waiting for a ranked match, shared by every node (taken with SKIP LOCKED).
+ranked_queue = sa.Table(
+    "ranked_queue",
+    metadata,
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("ruleset", sa.String(20), nullable=False, index=True),
+    sa.Column("name", sa.String(24), nullable=False),
+    sa.Column("seed", sa.String(200)),
+    sa.Column("queued_at", sa.Float, nullable=False),
 )
 
 moves = sa.Table(
@@ -139,6 +165,9 @@ def make_engine(url: str) -> Engine:
     return sa.create_engine(url, pool_size=5, max_overflow=5, pool_pre_ping=True)
 
 
+MIGRATION_LOCK = 0x6361_7272  # a PostgreSQL advisory lock key ("carr")
+
+
 def migrate(url: str) -> None:
     """Bring the schema to the newest migration (Alembic `upgrade head`)."""
     from alembic import command
@@ -147,4 +176,17 @@ def migrate(url: str) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     cfg.set_main_option("sqlalchemy.url", normalize_url(url).replace("%", "%%"))
-    command.upgrade(cfg, "head")
+    if not normalize_url(url).startswith("postgresql"):
+        command.upgrade(cfg, "head")
+        return
+    # Nodes of a cluster start together: one migrates while the others wait on a lock.
+    engine = sa.create_engine(normalize_url(url), poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as conn:
+            conn.execute(sa.text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+            try:
+                command.upgrade(cfg, "head")
+            finally:
+                conn.execute(sa.text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+    finally:
+        engine.dispose()

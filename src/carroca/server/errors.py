@@ -12,6 +12,22 @@ class LobbyError(ValueError):
         self.code = code
         self.message = message
 
+    def describe(self) -> dict[str, object]:
+        """As sent from one node to another (`from_description` makes it again)."""
+        out: dict[str, object] = {"status": self.status, "code": self.code,
+                                  "message": self.message}
+        if isinstance(self, RateLimited):
+            out["retry_after"] = self.retry_after
+        return out
+
+    @staticmethod
+    def from_description(data: dict[str, object]) -> LobbyError:
+        message = str(data.get("message", ""))
+        code = str(data.get("code", "server_error"))
+        if "retry_after" in data:
+            return RateLimited(int(str(data["retry_after"])), message, code=code)
+        return LobbyError(int(str(data.get("status", 500))), code, message)
+
 
 class RateLimited(LobbyError):
     """429 with the seconds until the next attempt may succeed (the `Retry-After` header)."""
@@ -22,3 +38,4 @@ class RateLimited(LobbyError):
 
 
 NOT_STORED = "Não deu para registrar agora (erro no servidor); tente de novo em instantes."
+MOVING = "A mesa está mudando de servidor; tente de novo em instantes."

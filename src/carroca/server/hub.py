@@ -34,6 +34,7 @@ from carroca.server.store import Store
 from carroca.server.table import SLOW_BOTS, Table
 
 if TYPE_CHECKING:
+    from carroca.server.cluster import Cluster
     from carroca.server.connection import Connection
     from carroca.server.ratelimits import RateLimits
 
@@ -102,6 +103,10 @@ class Hub:
         self.log = logging.getLogger("carroca.server")
         self.lobby_lock = asyncio.Lock()
         self.ranked_queue: dict[str, list[dict[str, Any]]] = {}
+        self.mutes: dict[tuple[str, int], set[int]] = {}  # (match, player) -> muted seats
+        # Several nodes: this node's part (None: the server is one process).
+        self.cluster: Cluster | None = None
+        self.node: str | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._stopping = False
 
@@ -121,7 +126,10 @@ class Hub:
             self.log.error("background task failed", exc_info=task.exception())
 
     async def resume(self) -> int:
-        """Rebuild every unfinished match from its log and restart its clock."""
+        """Rebuild every unfinished match from its log and restart its clock (one process; a
+        cluster's nodes take over the matches of dead nodes instead, `Cluster.take_over`)."""
+        if self.cluster is not None:
+            return await self.cluster.take_over()
         count = 0
         cutoff = time.time() - self.settings.waiting_table_minutes * 60
         for row, moves in await self.store.unfinished():
@@ -129,22 +137,39 @@ class Hub:
                     and row["created_at"] < cutoff:
                 await self.store.expire_match(row["id"])
                 continue
-            table = Table(self, row)
-            table.restore(moves)
-            self.tables[table.id] = table
+            self.adopt(row, moves)
             count += 1
-            if table.status == "playing":
-                match = table.match
-                if match is not None and match.is_over:  # stopped between last move and end
-                    async with table.lock:
-                        await table._finish()
-                else:
-                    table.schedule()
-            elif not table.open_seats():  # full, stopped before the first deal
-                self.spawn(self._start(table))
-            elif table.mode == "casual":
-                self.spawn(self._fill_with_bots(table))
         return count
+
+    def adopt(self, row: dict[str, Any], moves: list[Any]) -> Table:
+        """Run a stored match here: rebuilt from its log, its clock (or its start) going on."""
+        table = Table(self, row)
+        table.restore(moves)
+        self.tables[table.id] = table
+        if table.status == "playing":
+            match = table.match
+            if match is not None and match.is_over:  # stopped between last move and end
+                self.spawn(self._finish_stored(table))
+            else:
+                table.schedule()
+        elif not table.open_seats():  # full, stopped before the first deal
+            self.spawn(self._start(table))
+        elif table.mode == "casual":
+            self.spawn(self._fill_with_bots(table))
+        return table
+
+    async def _finish_stored(self, table: Table) -> None:
+        async with table.lock:
+            await table._finish()
+
+    def lost(self, table: Table) -> None:
+        """The database refused a write of this table: another node runs it now."""
+        self.log.warning("match %s is run by another node now", table.id)
+        if self.cluster is not None:
+            self.cluster.give_up(table)
+        else:
+            table.close()
+            self.tables.pop(table.id, None)
 
     async def stop(self) -> None:
         self._stopping = True
@@ -175,7 +200,7 @@ class Hub:
             async with table.lock:
                 if table.status != "waiting":
                     continue
-                if await self.store.expire_match(table.id):
+                if await self.store.expire_match(table.id, table.fence):
                     expired += 1
                 table.status = "expired"
                 table.publish()
@@ -223,6 +248,8 @@ class Hub:
         if table is not None and table.status == "finished":
             table.close()
             del self.tables[table_id]
+            for key in [k for k in self.mutes if k[0] == table_id]:
+                del self.mutes[key]
 
     # ------------------------------------------------------------------ creating tables
 
@@ -243,6 +270,8 @@ class Hub:
         row = Table.new_row(**kw)
         if client_seeds is not None:
             row["client_seeds"] = client_seeds
+        if self.node is not None:
+            row["owner"] = self.node
         try:
             await self.store.insert_match(row)
         except Exception:  # logged once per outage by the store
@@ -314,29 +343,46 @@ class Hub:
     async def casual(
         self, player: dict[str, Any], ruleset: str, bot_level: str, client_seed: str | None,
         match_id: str | None = None,
-    ) -> tuple[Table, int]:
+    ) -> dict[str, Any]:
         """Seat the player at the chosen casual table, at an open one of the ruleset, or at a
-        new one."""
+        new one; the lobby's answer (`Table.answer`)."""
         opts, seconds = self._check(ruleset, None, None)
         bot_seat(bot_level)
         async with self.lobby_lock:
             for table in self.tables.values():
                 seat = table.seat_of(player["id"])
                 if table.mode == "casual" and seat is not None and table.status != "finished":
-                    return table, seat
+                    return table.answer(seat)
+            elsewhere = await self._elsewhere("casual")
+            for row in elsewhere:
+                seat = _seat_in(row, player["id"])
+                if seat is not None:
+                    return _answer(row, seat)
             if match_id is not None:  # a table chosen from the lobby's list
                 chosen = self.tables.get(match_id)
-                seat = None if chosen is None else await self._sit_casual(chosen, player,
-                                                                          client_seed)
-                if chosen is None or seat is None:
+                if chosen is not None:
+                    seat = await self._sit_casual(chosen, player, client_seed)
+                elif any(r["id"] == match_id for r in elsewhere):
+                    seat = await self._sit_elsewhere(match_id, player, client_seed)
+                else:
+                    seat = None
+                if seat is None:
                     raise LobbyError(409, "table_full",
                                      "Essa mesa já começou ou está cheia; escolha outra.")
-                return chosen, seat
+                if chosen is not None:
+                    return chosen.answer(seat)
+                return _answer(next(r for r in elsewhere if r["id"] == match_id), seat)
             for table in list(self.tables.values()):  # a snapshot: sitting awaits
                 if table.ruleset.name == ruleset and table.bot_level == bot_level:
                     seat = await self._sit_casual(table, player, client_seed)
                     if seat is not None:
-                        return table, seat
+                        return table.answer(seat)
+            for row in elsewhere:
+                if row["ruleset"] == ruleset and row["bot_level"] == bot_level \
+                        and row["status"] == "waiting" and None in row["seats"]:
+                    seat = await self._sit_elsewhere(row["id"], player, client_seed)
+                    if seat is not None:
+                        return _answer(row, seat)
             n = get_ruleset(ruleset).seats
             table = await self._new_table(
                 mode="casual", ruleset=ruleset, options=opts,
@@ -344,7 +390,31 @@ class Hub:
                 bot_level=bot_level, client_seeds=[client_seed] + [None] * (n - 1),
             )
             self.spawn(self._fill_with_bots(table))
-            return table, 0
+            return table.answer(0)
+
+    async def _elsewhere(self, mode: str | None = None) -> list[dict[str, Any]]:
+        """Live matches run by other nodes (none for a single process)."""
+        if self.cluster is None:
+            return []
+        try:
+            rows = await self.store.live_matches()
+        except Exception:
+            raise LobbyError(503, "not_stored", NOT_STORED) from None
+        return [r for r in rows if r["id"] not in self.tables
+                and (mode is None or r["mode"] == mode)]
+
+    async def _sit_elsewhere(
+        self, match_id: str, player: dict[str, Any], client_seed: str | None
+    ) -> int | None:
+        assert self.cluster is not None
+        try:
+            seat = await self.cluster.call_owner(
+                match_id, "sit", {"player": player, "client_seed": client_seed})
+        except LobbyError as exc:
+            if exc.code in ("moving", "not_found"):
+                return None
+            raise
+        return None if seat is None else int(seat)
 
     @staticmethod
     async def _sit_casual(
@@ -377,7 +447,7 @@ class Hub:
     async def friends(
         self, host: dict[str, Any], ruleset: str, options: dict[str, Any] | None,
         seats: list[str], turn_seconds: float | None, client_seed: str | None,
-    ) -> tuple[Table, int]:
+    ) -> dict[str, Any]:
         """A private table: `seats` holds "me", "open" or "bot:nível" for each seat."""
         opts, seconds = self._check(ruleset, options, turn_seconds)
         n = get_ruleset(ruleset).seats
@@ -399,7 +469,9 @@ class Hub:
         async with self.lobby_lock:  # the caps are checked and the table made in one step
             hosted = [t for t in self.tables.values() if t.mode == "friends"
                       and t.status in ("waiting", "playing") and t.host_id == host["id"]]
-            waiting = sum(1 for t in hosted if t.status == "waiting")
+            others = [r for r in await self._elsewhere("friends") if r["host_id"] == host["id"]]
+            waiting = sum(1 for t in hosted if t.status == "waiting") + \
+                sum(1 for r in others if r["status"] == "waiting")
             most = self.settings.max_waiting_tables_per_player
             if specs.count(None) and waiting >= most:
                 raise RateLimited(
@@ -424,10 +496,10 @@ class Hub:
             )
         if not table.open_seats():
             self.spawn(self._start(table))
-        return table, me
+        return table.answer(me)
 
     async def join_invite(
-        self, player: dict[str, Any], invite: str, client_seed: str | None
+        self, player: dict[str, Any], invite: str, client_seed: str | None, local: bool = False
     ) -> tuple[Table, int]:
         for table in self.tables.values():
             if table.invite == invite and table.mode == "friends":
@@ -445,6 +517,24 @@ class Hub:
             await table.sit(seat, player_seat(player), client_seed)
         return table, seat
 
+    async def join_invite_anywhere(
+        self, player: dict[str, Any], invite: str, client_seed: str | None
+    ) -> dict[str, Any]:
+        """Sit at a friends' table by its invitation, on whichever node runs it."""
+        if self.cluster is None or any(t.invite == invite for t in self.tables.values()):
+            table, seat = await self.join_invite(player, invite, client_seed)
+            return table.answer(seat)
+        try:
+            found = await self.store.match_by_invite(invite)
+        except Exception:
+            raise LobbyError(503, "not_stored", NOT_STORED) from None
+        if found is None:
+            raise LobbyError(404, "no_table", "Convite inválido ou mesa encerrada.")
+        answer: dict[str, Any] = await self.cluster.call_owner(
+            found[0], "invite",
+            {"player": player, "invite": invite, "client_seed": client_seed})
+        return answer
+
     async def queue_ranked(
         self, player: dict[str, Any], ruleset: str, client_seed: str | None
     ) -> Table | None:
@@ -454,26 +544,37 @@ class Hub:
             raise LobbyError(403, "account_required",
                              "As partidas ranqueadas são para quem tem conta: crie a sua "
                              "(você mantém o apelido e o histórico de convidado).")
+        n = get_ruleset(ruleset).seats
         async with self.lobby_lock:
             for table in self.tables.values():
                 if (table.mode == "ranked" and table.status != "finished"
                         and table.seat_of(player["id"]) is not None):
                     return table
-            for q in self.ranked_queue.values():
-                q[:] = [p for p in q if p["id"] != player["id"]]
-            queue = self.ranked_queue.setdefault(ruleset, [])
-            queue.append({"id": player["id"], "name": player["name"], "seed": client_seed})
-            n = get_ruleset(ruleset).seats
-            if len(queue) < n:
-                return None
-            group = queue[:n]
+            if self.cluster is not None:  # the queue every node shares, in the database
+                try:
+                    taken = await self.store.ranked_enqueue(player, ruleset, client_seed, n)
+                except Exception:
+                    raise LobbyError(503, "not_stored", NOT_STORED) from None
+                if taken is None:
+                    return None
+                group = [{"id": g["player_id"], "name": g["name"], "seed": g["seed"]}
+                         for g in taken]
+            else:
+                for q in self.ranked_queue.values():
+                    q[:] = [p for p in q if p["id"] != player["id"]]
+                queue = self.ranked_queue.setdefault(ruleset, [])
+                queue.append({"id": player["id"], "name": player["name"], "seed": client_seed})
+                if len(queue) < n:
+                    return None
+                group = queue[:n]
             random.shuffle(group)
             table = await self._new_table(
                 mode="ranked", ruleset=ruleset, options=opts,
                 seats=[player_seat(p) for p in group], turn_seconds=seconds,
                 bot_level=self.settings.autoplay_bot, client_seeds=[p["seed"] for p in group],
             )
-            queue[:] = [p for p in queue if p not in group]  # matched once stored
+            if self.cluster is None:
+                queue[:] = [p for p in queue if p not in group]  # matched once stored
             try:
                 async with table.lock:
                     await table.start()
@@ -481,7 +582,12 @@ class Hub:
                 self.spawn(self._start(table))
             return table
 
-    def leave_ranked(self, player_id: int) -> bool:
+    async def leave_ranked(self, player_id: int) -> bool:
+        if self.cluster is not None:
+            try:
+                return await self.store.ranked_leave(player_id)
+            except Exception:
+                raise LobbyError(503, "not_stored", NOT_STORED) from None
         left = False
         for q in self.ranked_queue.values():
             before = len(q)
@@ -489,13 +595,26 @@ class Hub:
             left = left or len(q) != before
         return left
 
-    def queued(self, player_id: int) -> str | None:
+    async def queued(self, player_id: int) -> str | None:
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):
+                return await self.store.ranked_queued(player_id)
+            return None
         for ruleset, q in self.ranked_queue.items():
             if any(p["id"] == player_id for p in q):
                 return ruleset
         return None
 
-    def lobby(self) -> list[dict[str, Any]]:
+    async def tables_of(self, player_id: int) -> list[str]:
+        """The live tables where the player has a seat, on any node."""
+        found = [t.id for t in self.tables.values()
+                 if t.status != "finished" and t.seat_of(player_id) is not None]
+        with contextlib.suppress(LobbyError):
+            found += [r["id"] for r in await self._elsewhere()
+                      if _seat_in(r, player_id) is not None]
+        return found
+
+    async def lobby(self) -> list[dict[str, Any]]:
         """Tables a player may join (casual with an open seat) or watch (in play)."""
         out = []
         for t in self.tables.values():
@@ -507,4 +626,30 @@ class Hub:
                 "players": t.names(), "open_seats": len(t.open_seats()),
                 "score": t.score if t.match else None,
             })
+        with contextlib.suppress(LobbyError):
+            for r in await self._elsewhere():
+                if r["mode"] == "friends":
+                    continue
+                out.append({
+                    "id": r["id"], "mode": r["mode"], "ruleset": r["ruleset"],
+                    "status": r["status"], "bot_level": r["bot_level"],
+                    "players": [s["name"] if s else "" for s in r["seats"]],
+                    "open_seats": sum(1 for s in r["seats"] if s is None), "score": None,
+                })
         return out
+
+
+def _seat_in(row: dict[str, Any], player_id: int) -> int | None:
+    for i, s in enumerate(row["seats"]):
+        if s is not None and s.get("player") == player_id:
+            return i
+    return None
+
+
+def _answer(row: dict[str, Any], seat: int) -> dict[str, Any]:
+    """`Table.answer` for a match another node runs."""
+    out: dict[str, Any] = {"id": row["id"], "seat": seat, "mode": row["mode"],
+                           "commitment": row["commitment"]}
+    if row.get("invite") and row["mode"] == "friends":
+        out["invite"] = row["invite"]
+    return out

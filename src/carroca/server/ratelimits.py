@@ -1,8 +1,10 @@
 """Rate limits answered with 429 and `Retry-After`, counted by the `limits` library.
 
 A moving window per key (an address, an account, a player) in memory: exact for one process,
-cheap (a deque of timestamps per key, bounded by the limit's amount), and the same library has
-Redis storage for several nodes. The limits themselves are settings (`limit_*`).
+cheap (a deque of timestamps per key, bounded by the limit's amount). The nodes of a cluster share
+the same windows in Redis (the library's Redis storage: a sorted set per key, updated by a Lua
+script); those calls are synchronous, which is acceptable for what they count: sign-ins, guests,
+new tables and reviews, never moves. The limits themselves are settings (`limit_*`).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import math
 import time
 
 from limits import RateLimitItem, parse
-from limits.storage import MemoryStorage
+from limits.storage import MemoryStorage, Storage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
 from carroca.server.errors import RateLimited
@@ -49,9 +51,12 @@ class RateLimits:
     """Every limit of the server, from its settings; the messages are what players read."""
 
     def __init__(self, *, login_ip: str, login_account: str, guest_ip: str, register_ip: str,
-                 tables_player: str, reviews_ip: str, password_ip: str = "30/10 minutes"
-                 ) -> None:
-        limiter = MovingWindowRateLimiter(MemoryStorage())
+                 tables_player: str, reviews_ip: str, password_ip: str = "30/10 minutes",
+                 storage: str = "") -> None:
+        store = storage_from_string(storage) if storage else MemoryStorage()
+        if not isinstance(store, Storage):
+            raise ValueError(f"not a synchronous rate-limit storage: {storage}")
+        limiter = MovingWindowRateLimiter(store)
         wait = "Espere um pouco e tente de novo."
 
         def limit(name: str, spec: str, what: str) -> Limit:

@@ -31,6 +31,14 @@ class Settings:
     # Between two hands, for the hand's summary: no clock runs and no bot moves (0: none).
     hand_pause_seconds: float = 5.0
 
+    # ---------------------------------------------------------------- several nodes
+    redis: str = ""  # redis://host:port/0: run as one node of a cluster (PostgreSQL required)
+    node: str = ""  # this node's name in logs and the nodes table (default: host:port)
+    lease_seconds: float = 5.0  # a node that has not renewed its lease this long is dead
+    lease_renew_seconds: float = 1.0  # how often a node renews its lease
+    takeover_seconds: float = 1.0  # how often a node looks for matches of dead nodes
+    call_timeout: float = 3.0  # a move or join forwarded to the match's owner node
+
     # ---------------------------------------------------------------- requests and connections
     allowed_origins: str = ""  # more origins allowed to open the WebSocket, comma-separated
     forwarded_allow_ips: str = ""  # proxies trusted for X-Forwarded-For (comma-separated)

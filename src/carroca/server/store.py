@@ -36,6 +36,25 @@ class MoveRow:
     auto: bool
     at: float
     client_id: int | None = None  # the player's move id, so a resent move stays a duplicate
+    epoch: int | None = None  # several nodes: stored only while the match has this epoch
+
+
+class Fenced(Exception):
+    """The match was taken over by another node (its epoch moved on): this node's write is
+    refused, and the match is no longer this node's to run."""
+
+
+def _with_moves(
+    conn: Connection, rows: list[dict[str, Any]]
+) -> list[tuple[dict[str, Any], list[MoveRow]]]:
+    """Each match row with its move log, in order."""
+    out = []
+    for r in rows:
+        logged = conn.execute(
+            sa.select(db.moves).where(db.moves.c.match_id == r["id"]).order_by(db.moves.c.seq)
+        ).mappings()
+        out.append((r, [MoveRow(**dict(m)) for m in logged]))
+    return out
 
 
 def token_hash(token: str) -> str:
@@ -82,6 +101,7 @@ class Store:
         self._lock = threading.Lock()
         self._pending: list[tuple[MoveRow, asyncio.Future[None]]] = []
         self._flush_queued = False
+        self.postgres = self.engine.dialect.name == "postgresql"
         self.commits = 0  # transactions that carried moves (for the load benchmark)
         self.moves_written = 0
         self.outage = Outage()
@@ -122,35 +142,58 @@ class Store:
         if not batch:
             return
         error: BaseException | None = None
+        fenced: set[str] = set()
         try:
             with self.engine.begin() as conn:
-                conn.execute(
-                    db.moves.insert(),
-                    [
-                        {"match_id": r.match_id, "seq": r.seq, "seat": r.seat,
-                         "action": r.action, "auto": r.auto, "at": r.at,
-                         "client_id": r.client_id}
-                        for r, _ in batch
-                    ],
-                )
+                fenced = self._fence(conn, [r for r, _ in batch])
+                rows = [
+                    {"match_id": r.match_id, "seq": r.seq, "seat": r.seat,
+                     "action": r.action, "auto": r.auto, "at": r.at,
+                     "client_id": r.client_id}
+                    for r, _ in batch if r.match_id not in fenced
+                ]
+                if rows:
+                    conn.execute(db.moves.insert(), rows)
             self.commits += 1
-            self.moves_written += len(batch)
+            self.moves_written += len(rows)
         except Exception as exc:  # every waiter learns that its move was not stored
             error = exc
-        loop.call_soon_threadsafe(self._settle, [f for _, f in batch], error)
+        results = [
+            error if error is not None else
+            Fenced(r.match_id) if r.match_id in fenced else None
+            for r, _ in batch
+        ]
+        loop.call_soon_threadsafe(self._settle, [f for _, f in batch], results, error)
 
-    def _settle(self, futures: list[asyncio.Future[None]], error: BaseException | None) -> None:
+    @staticmethod
+    def _fence(conn: Connection, rows: list[MoveRow]) -> set[str]:
+        """The matches of `rows` whose epoch moved on (taken over by another node).
+
+        The match rows are read FOR SHARE: a takeover (an UPDATE of the row) waits for this
+        transaction, or this one sees the new epoch; so a takeover never misses a move that
+        committed under the old epoch, and no move commits under the old epoch after it."""
+        held = {r.match_id: r.epoch for r in rows if r.epoch is not None}
+        if not held:
+            return set()
+        m = db.matches.c
+        current = dict(conn.execute(
+            sa.select(m.id, m.epoch).where(m.id.in_(list(held))).with_for_update(read=True)
+        ).tuples().all())
+        return {mid for mid, epoch in held.items() if current.get(mid) != epoch}
+
+    def _settle(self, futures: list[asyncio.Future[None]],
+                results: list[BaseException | None], error: BaseException | None) -> None:
         if error is None:
             self.outage.succeeded()
         else:
             self.outage.failed(error)
-        for f in futures:
+        for f, result in zip(futures, results, strict=True):
             if f.done():
                 continue
-            if error is None:
+            if result is None:
                 f.set_result(None)
             else:
-                f.set_exception(error)
+                f.set_exception(result)
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)
@@ -259,12 +302,17 @@ class Store:
     async def insert_match(self, row: dict[str, Any]) -> None:
         await self.run(lambda conn: conn.execute(db.matches.insert().values(**row)))
 
-    async def update_match(self, match_id: str, **fields: Any) -> None:
-        await self.run(
-            lambda conn: conn.execute(
-                db.matches.update().where(db.matches.c.id == match_id).values(**fields)
-            )
-        )
+    async def update_match(self, match_id: str, epoch: int | None = None, **fields: Any) -> None:
+        """Change a match's row; with `epoch`, only while the match still has it (`Fenced`)."""
+
+        def fn(conn: Connection) -> None:
+            query = db.matches.update().where(db.matches.c.id == match_id)
+            if epoch is not None:
+                query = query.where(db.matches.c.epoch == epoch)
+            if conn.execute(query.values(**fields)).rowcount == 0 and epoch is not None:
+                raise Fenced(match_id)
+
+        await self.run(fn)
 
     async def finish_match(
         self,
@@ -272,11 +320,16 @@ class Store:
         fields: dict[str, Any],
         participants: list[dict[str, Any]],
         ratings: list[dict[str, Any]],
+        epoch: int | None = None,
     ) -> None:
         """The end of a match, its participants and rating changes, in one transaction."""
 
         def fn(conn: Connection) -> None:
-            conn.execute(db.matches.update().where(db.matches.c.id == match_id).values(**fields))
+            query = db.matches.update().where(db.matches.c.id == match_id)
+            if epoch is not None:
+                query = query.where(db.matches.c.epoch == epoch)
+            if conn.execute(query.values(**fields)).rowcount == 0 and epoch is not None:
+                raise Fenced(match_id)
             if participants:
                 conn.execute(db.participants.insert(), participants)
             for r in ratings:
@@ -311,26 +364,146 @@ class Store:
                 sa.select(db.matches).where(db.matches.c.status.in_(("waiting", "playing")))
                 .order_by(db.matches.c.created_at)
             ).mappings().all()
-            out = []
-            for r in rows:
-                logged = conn.execute(
-                    sa.select(db.moves).where(db.moves.c.match_id == r["id"])
-                    .order_by(db.moves.c.seq)
-                ).mappings()
-                out.append((dict(r), [MoveRow(**dict(m)) for m in logged]))
-            return out
+            return _with_moves(conn, [dict(r) for r in rows])
 
         return await self.run(fn)
 
-    async def expire_match(self, match_id: str) -> bool:
+    # ------------------------------------------------------------------ several nodes
+
+    def _db_now(self) -> Any:
+        """The database's clock in epoch seconds: leases never depend on the nodes' clocks."""
+        if self.postgres:
+            return sa.func.extract("epoch", sa.func.clock_timestamp())
+        return sa.literal(time.time())
+
+    async def register_node(self, node_id: str, name: str, lease: float) -> None:
+        def fn(conn: Connection) -> None:
+            conn.execute(db.nodes.insert().values(
+                id=node_id, name=name, started_at=time.time(),
+                lease_until=self._db_now() + lease,
+            ))
+
+        await self.run(fn)
+
+    async def renew_lease(self, node_id: str, lease: float) -> bool:
+        """Extend this node's lease; False when it had already run out (the node is dead to
+        the others, who may have taken its matches: it must not run them any more)."""
+
+        def fn(conn: Connection) -> bool:
+            n = db.nodes.c
+            done = conn.execute(
+                db.nodes.update().where(n.id == node_id).where(n.lease_until > self._db_now())
+                .values(lease_until=self._db_now() + lease)
+            )
+            return bool(done.rowcount)
+
+        return await self.run(fn)
+
+    async def end_lease(self, node_id: str) -> None:
+        """A node that stops: its matches are free for the others at once."""
+        await self.run(lambda conn: conn.execute(
+            db.nodes.update().where(db.nodes.c.id == node_id).values(lease_until=0)
+        ))
+
+    async def release_matches(self, node_id: str) -> int:
+        """A node whose lease ran out gives back the matches nobody took meanwhile."""
+
+        def fn(conn: Connection) -> int:
+            m = db.matches.c
+            return int(conn.execute(
+                db.matches.update().where(m.owner == node_id)
+                .where(m.status.in_(("waiting", "playing"))).values(owner=None)
+            ).rowcount)
+
+        return await self.run(fn)
+
+    async def revive_node(self, node_id: str, lease: float) -> None:
+        await self.run(lambda conn: conn.execute(
+            db.nodes.update().where(db.nodes.c.id == node_id)
+            .values(lease_until=self._db_now() + lease)
+        ))
+
+    async def live_nodes(self) -> set[str]:
+        def fn(conn: Connection) -> set[str]:
+            n = db.nodes.c
+            return {r[0] for r in conn.execute(
+                sa.select(n.id).where(n.lease_until > self._db_now()))}
+
+        return await self.run(fn)
+
+    async def claim_orphans(
+        self, node_id: str, limit: int = 100
+    ) -> list[tuple[dict[str, Any], list[MoveRow]]]:
+        """Take unfinished matches whose owner's lease ran out (or that have none): each gets
+        this node as owner and a new epoch, which fences off the old owner's writes. Rows
+        locked by another claimer are skipped, so two nodes never take the same match."""
+
+        def fn(conn: Connection) -> list[tuple[dict[str, Any], list[MoveRow]]]:
+            m, n = db.matches.c, db.nodes.c
+            alive = sa.select(n.id).where(n.lease_until > self._db_now())
+            ids = [r[0] for r in conn.execute(
+                sa.select(m.id).where(m.status.in_(("waiting", "playing")))
+                .where(sa.or_(m.owner.is_(None), m.owner.not_in(alive)))
+                .order_by(m.created_at).limit(limit)
+                .with_for_update(skip_locked=True)
+            )]
+            if not ids:
+                return []
+            conn.execute(db.matches.update().where(m.id.in_(ids))
+                         .values(owner=node_id, epoch=m.epoch + 1))
+            rows = conn.execute(
+                sa.select(db.matches).where(m.id.in_(ids)).order_by(m.created_at)
+            ).mappings().all()
+            return _with_moves(conn, [dict(r) for r in rows])
+
+        return await self.run(fn)
+
+    async def owner_of(self, match_id: str) -> tuple[str | None, str] | None:
+        """(owner node, status) of a match, or None when there is no such match."""
+
+        def fn(conn: Connection) -> tuple[str | None, str] | None:
+            m = db.matches.c
+            row = conn.execute(sa.select(m.owner, m.status).where(m.id == match_id)).first()
+            return None if row is None else (row[0], row[1])
+
+        return await self.run(fn)
+
+    async def match_by_invite(self, invite: str) -> tuple[str, str | None] | None:
+        """(match id, owner node) of a live friends' table with this invitation."""
+
+        def fn(conn: Connection) -> tuple[str, str | None] | None:
+            m = db.matches.c
+            row = conn.execute(
+                sa.select(m.id, m.owner).where(m.invite == invite).where(m.mode == "friends")
+                .where(m.status.in_(("waiting", "playing")))
+            ).first()
+            return None if row is None else (row[0], row[1])
+
+        return await self.run(fn)
+
+    async def live_matches(self) -> list[dict[str, Any]]:
+        """Every match waiting or in play, on any node (the lobby of a cluster)."""
+
+        def fn(conn: Connection) -> list[dict[str, Any]]:
+            m = db.matches.c
+            rows = conn.execute(
+                sa.select(m.id, m.mode, m.ruleset, m.status, m.bot_level, m.seats, m.owner,
+                          m.host_id, m.created_at, m.commitment, m.invite)
+                .where(m.status.in_(("waiting", "playing"))).order_by(m.created_at)
+            ).mappings()
+            return [dict(r) for r in rows]
+
+        return await self.run(fn)
+
+    async def expire_match(self, match_id: str, epoch: int | None = None) -> bool:
         """Close a table that is still waiting for players (it never started)."""
 
         def fn(conn: Connection) -> bool:
-            done = conn.execute(
-                db.matches.update().where(db.matches.c.id == match_id)
+            query = db.matches.update().where(db.matches.c.id == match_id) \
                 .where(db.matches.c.status == "waiting")
-                .values(status="expired", finished_at=time.time())
-            )
+            if epoch is not None:
+                query = query.where(db.matches.c.epoch == epoch)
+            done = conn.execute(query.values(status="expired", finished_at=time.time()))
             return bool(done.rowcount)
 
         return await self.run(fn)
@@ -376,6 +549,48 @@ class Store:
             return [dict(r) for r in rows]
 
         return await self.run(fn)
+
+    # ------------------------------------------------------------------ ranked queue (cluster)
+
+    async def ranked_enqueue(
+        self, player: dict[str, Any], ruleset: str, seed: str | None, seats: int
+    ) -> list[dict[str, Any]] | None:
+        """Queue a player (again); when `seats` players wait for the ruleset, take the first
+        ones out and return them: the caller makes their match. One transaction, serialized
+        per ruleset, so a player is never matched twice, whichever node they queued on."""
+
+        def fn(conn: Connection) -> list[dict[str, Any]] | None:
+            q = db.ranked_queue.c
+            if self.postgres:
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(hashtext(:key))"),
+                             {"key": f"ranked:{ruleset}"})
+            conn.execute(db.ranked_queue.delete().where(q.player_id == player["id"]))
+            conn.execute(db.ranked_queue.insert().values(
+                player_id=player["id"], ruleset=ruleset, name=player["name"], seed=seed,
+                queued_at=time.time(),
+            ))
+            group = [dict(r) for r in conn.execute(
+                sa.select(db.ranked_queue).where(q.ruleset == ruleset)
+                .order_by(q.queued_at).limit(seats)
+            ).mappings()]
+            if len(group) < seats:
+                return None
+            conn.execute(db.ranked_queue.delete().where(
+                q.player_id.in_([g["player_id"] for g in group])))
+            return group
+
+        return await self.run(fn)
+
+    async def ranked_leave(self, player_id: int) -> bool:
+        return bool(await self.run(lambda conn: conn.execute(
+            db.ranked_queue.delete().where(db.ranked_queue.c.player_id == player_id)
+        ).rowcount))
+
+    async def ranked_queued(self, player_id: int) -> str | None:
+        return await self.run(lambda conn: conn.execute(
+            sa.select(db.ranked_queue.c.ruleset)
+            .where(db.ranked_queue.c.player_id == player_id)
+        ).scalar())
 
     # ------------------------------------------------------------------ ratings and history
 

@@ -21,9 +21,9 @@ from carroca.bots import Bot, make_bot
 from carroca.rules import Match, Phase, RulesError, actions, get_ruleset, observation
 from carroca.rules.rulesets import options_dict
 from carroca.server import protocol
-from carroca.server.errors import NOT_STORED, LobbyError
+from carroca.server.errors import MOVING, NOT_STORED, LobbyError
 from carroca.server.fanout import chat_channel, player_channel, seat_channel
-from carroca.server.store import MoveRow
+from carroca.server.store import Fenced, MoveRow
 
 if TYPE_CHECKING:
     from carroca.server.hub import Hub
@@ -69,6 +69,7 @@ class Table:
         self.client_seeds: list[str | None] = list(row["client_seeds"])
         self.client_seed: str | None = row.get("client_seed")
         self.created_at: float = row["created_at"]
+        self.epoch: int = row.get("epoch") or 0  # several nodes: the epoch this node holds
         self.match: Match | None = None
         self.score: list[int] = []
         self.seq = 0
@@ -79,8 +80,6 @@ class Table:
         self._bots: dict[int, Bot] = {}
         self._move_ids: dict[int, int] = {}
         self._chat_times: dict[int, deque[float]] = {}
-        self.mutes: dict[int, set[int]] = {}  # player -> seats whose chat they do not want
-        self.connected: dict[int, int] = {}  # seat -> open connections
         self.rating_changes: dict[int, tuple[float | None, float | None]] = {}
         self.closed = False
         self.backoff = 0.0  # seconds before a bot retries a move the database refused
@@ -150,6 +149,24 @@ class Table:
 
     # ------------------------------------------------------------------ seats
 
+    @property
+    def fence(self) -> int | None:
+        """The epoch the database must still have for this node's writes (several nodes)."""
+        return self.epoch if self.hub.cluster is not None else None
+
+    def answer(self, seat: int | None) -> dict[str, Any]:
+        """What the lobby's routes answer a player given a seat here."""
+        out: dict[str, Any] = {"id": self.id, "seat": seat, "mode": self.mode,
+                               "commitment": self.commitment}
+        if self.invite and self.mode == "friends":
+            out["invite"] = self.invite
+        return out
+
+    def info(self) -> dict[str, Any]:
+        """The live part of the public match page (`GET /api/matches/{id}`)."""
+        return {"status": self.status, "players": [s["name"] if s else None for s in self.seats],
+                "score": self.score if self.match else None, "client_seed": self.client_seed}
+
     def seat_of(self, player_id: int) -> int | None:
         for i, s in enumerate(self.seats):
             if s is not None and s.get("player") == player_id:
@@ -169,6 +186,11 @@ class Table:
     def searching_bots(self) -> bool:
         """Whether a bot at this table searches (costs real CPU on every move)."""
         return any(s is not None and s.get("bot") in SLOW_BOTS for s in self.seats)
+
+    def seat_connected(self, seat: int) -> bool:
+        """A bot, or a player with a socket open on any node (the seat's channel has a
+        listener somewhere)."""
+        return self.is_bot(seat) or self.hub.fanout.listening(seat_channel(self.id, seat))
 
     def humans(self) -> list[tuple[int, int]]:
         return [(i, s["player"]) for i, s in enumerate(self.seats) if s and "player" in s]
@@ -200,7 +222,11 @@ class Table:
         if client_seed and seeds[seat] is None:
             seeds[seat] = client_seed
         try:
-            await self.hub.store.update_match(self.id, seats=seats, client_seeds=seeds)
+            await self.hub.store.update_match(self.id, self.fence, seats=seats,
+                                              client_seeds=seeds)
+        except Fenced:
+            self.hub.lost(self)
+            raise LobbyError(503, "moving", MOVING) from None
         except Exception:
             raise LobbyError(503, "not_stored", NOT_STORED) from None
         self.seats, self.client_seeds = seats, seeds
@@ -216,7 +242,7 @@ class Table:
             return False
         seeds = list(self.client_seeds)
         seeds[seat] = seed
-        await self.hub.store.update_match(self.id, client_seeds=seeds)
+        await self.hub.store.update_match(self.id, self.fence, client_seeds=seeds)
         self.client_seeds = seeds
         return True
 
@@ -228,10 +254,14 @@ class Table:
         seats = list(self.seats if seats is None else seats)
         seeds: list[str | None] = [s or secrets.token_hex(8) for s in self.client_seeds]
         client_seed = ":".join(s or "" for s in seeds)
-        await self.hub.store.update_match(
-            self.id, status="playing", client_seeds=seeds, client_seed=client_seed,
-            started_at=time.time(), seats=seats,
-        )
+        try:
+            await self.hub.store.update_match(
+                self.id, self.fence, status="playing", client_seeds=seeds,
+                client_seed=client_seed, started_at=time.time(), seats=seats,
+            )
+        except Fenced:
+            self.hub.lost(self)
+            raise
         self.seats, self.client_seeds, self.client_seed = seats, seeds, client_seed
         self.status = "playing"
         self.restore([])
@@ -333,6 +363,8 @@ class Table:
     ) -> str:
         """A player's move: the reply is an ack or a typed error; a refusal changes nothing."""
         async with self.lock:
+            if self.closed and self.status != "finished":  # another node runs it (or soon will)
+                return protocol.error("moving", MOVING, move_id)
             last = self._move_ids.get(seat, -1)
             if move_id == last:
                 return protocol.envelope("ack", {"id": move_id, "version": self.version,
@@ -361,6 +393,8 @@ class Table:
                                             client_id=move_id)
             except RulesError as exc:
                 return protocol.error(exc.code, str(exc), move_id)
+            if not stored and self.closed:
+                return protocol.error("moving", MOVING, move_id)
             if not stored:
                 return protocol.error(
                     "not_stored", "A jogada não foi registrada por um erro no servidor; "
@@ -387,9 +421,12 @@ class Table:
             match.abandon(seat)
         else:
             match.apply(actions.parse(text), seat, auto=auto)
-        row = MoveRow(self.id, self.seq, seat, text, auto, time.time(), client_id)
+        row = MoveRow(self.id, self.seq, seat, text, auto, time.time(), client_id, self.fence)
         try:
             await self.hub.store.append_move(row)
+        except Fenced:  # another node runs this match now: its sockets get its frames
+            self.hub.lost(self)
+            return False
         except Exception:  # logged once per outage by the store
             self.backoff = min(MAX_BACKOFF, max(MIN_BACKOFF, self.backoff * 2))
             self.schedule()  # the clock, or the bot after its back-off, tries again
@@ -431,6 +468,7 @@ class Table:
              "result": result, "record": record.dumps(rec)},
             participants,
             rating_rows,
+            self.fence,
         )
         self.rating_changes = {p["seat"]: (p["rating_before"], p["rating_after"])
                                for p in participants}
@@ -455,8 +493,8 @@ class Table:
             if view is not None:
                 view["legal"] = []  # nobody moves before the next hand starts
         players = [
-            {"name": s["name"], "bot": "bot" in s, "connected": "bot" in s or
-             self.connected.get(i, 0) > 0} if s else None
+            {"name": s["name"], "bot": "bot" in s, "connected": self.seat_connected(i)}
+            if s else None
             for i, s in enumerate(self.seats)
         ]
         data: dict[str, Any] = {
@@ -536,11 +574,11 @@ class Table:
 
     async def rematch(
         self, player: dict[str, Any], client_seed: str | None = None
-    ) -> tuple[Table, int]:
+    ) -> dict[str, Any]:
         """Another match with this finished table's settings: the first player to ask creates
         it (same ruleset, options, clock, bots in the same seats; casual: the same bot level)
         and the others who played here are offered it (a `rematch` frame); asking again, or
-        asking second, sits at that same table. Returns (table, seat)."""
+        asking second, sits at that same table. Returns the lobby's answer (`answer`)."""
         seat = self.seat_of(player["id"])
         if seat is None:
             raise LobbyError(403, "not_seated", "Só quem jogou nesta mesa pode pedir a revanche.")
@@ -552,17 +590,17 @@ class Table:
         async with self.lock:  # two players asking at once: one creates, the other joins
             new = self.hub.tables.get(self.rematch_id) if self.rematch_id else None
             if new is None or new.closed:
-                return await self._new_rematch(player, seat, client_seed), seat
+                return (await self._new_rematch(player, seat, client_seed)).answer(seat)
         async with new.lock:
             mine = new.seat_of(player["id"])
             if mine is not None:
-                return new, mine
+                return new.answer(mine)
             free = new.open_seats()
             if new.status == "waiting" and free:
                 target = seat if seat in free else free[0]
                 await new.sit(target, {"player": player["id"], "name": player["name"]},
                               client_seed)
-                return new, target
+                return new.answer(target)
         if self.mode == "casual":  # bots took the seat: another casual table, as the lobby would
             return await self.hub.casual(player, self.ruleset.name, self.bot_level, client_seed)
         raise LobbyError(409, "table_full", "A revanche já começou sem você; você pode assistir.")

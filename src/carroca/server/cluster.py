@@ -1,0 +1,271 @@
+"""This node's part in a cluster: its lease, the matches it owns and takes over, and the calls
+other nodes make to the owner of a match.
+
+Ownership (docs/server.md, "Several nodes"): each live match has one owner node (`matches.owner`),
+which runs its clock and bots and commits its moves. A node is alive while its lease in the
+`nodes` table (the database's clock) is in the future; it renews the lease every
+`lease_renew_seconds`. A node whose lease ran out is dead to the others: every
+`takeover_seconds` each node claims the unfinished matches of dead owners (`SKIP LOCKED`: one
+claimer each), raising their epoch, and rebuilds them from their move log. The epoch fences the
+old owner: its moves and updates are refused by the database (`Fenced`), so two nodes never both
+run a match, even when the old one wakes up from a pause. A node that could not renew its lease in
+time stops running its matches by itself; once the database answers again it gives back what it
+still owned and takes part again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from carroca.server.bus import CallFailed, RedisFanout, RemoteError
+from carroca.server.errors import MOVING, LobbyError
+
+if TYPE_CHECKING:
+    from carroca.server.hub import Hub
+    from carroca.server.table import Table
+
+CLAIM_BATCH = 200  # matches taken over per database round trip
+
+
+class NotOwner(LobbyError):
+    def __init__(self) -> None:
+        super().__init__(503, "not_owner", MOVING)
+
+
+class Cluster:
+    def __init__(self, hub: Hub, bus: RedisFanout) -> None:
+        self.hub = hub
+        self.bus = bus
+        self.node = bus.node
+        self.settings = hub.settings
+        self.store = hub.store
+        self.log = logging.getLogger("carroca.server")
+        self.owners: dict[str, str] = {}  # match -> owner node, as last heard
+        self.leased = False  # whether this node may run matches now
+        self._renewed = 0.0  # monotonic time a renewal that succeeded was sent
+        self.taken_over = 0  # matches this node took from dead nodes
+        self.given_up = 0  # matches this node stopped running (lease lost or fenced)
+
+    # ------------------------------------------------------------------ life cycle
+
+    async def start(self, name: str) -> None:
+        self._renewed = time.monotonic()
+        await self.store.register_node(self.node, name, self.settings.lease_seconds)
+        self.leased = True
+        bus = self.bus
+        bus.handlers.update({
+            "join": self._on_join, "move": self._on_move, "chat": self._on_chat,
+            "invite": self._on_invite, "sit": self._on_sit, "rematch": self._on_rematch,
+            "info": self._on_info,
+        })
+        bus.on_interest = self._interest
+        bus.on_reconnect = self._reconnected
+        bus.on_owner = self._owner
+        await bus.start()
+        self.hub.spawn(self._lease_loop())
+        self.hub.spawn(self._takeover_loop())
+        await self.take_over()
+
+    async def stop(self) -> None:
+        """After the hub closed its tables: the others may take them at once."""
+        with contextlib.suppress(Exception):
+            await self.store.end_lease(self.node)
+        self.bus.broadcast({"k": "gone", "node": self.node})
+        await asyncio.sleep(0.05)  # let the writer send it
+        await self.bus.stop()
+
+    # ------------------------------------------------------------------ lease
+
+    async def _lease_loop(self) -> None:
+        lease, every = self.settings.lease_seconds, self.settings.lease_renew_seconds
+        while True:
+            await asyncio.sleep(every)
+            sent = time.monotonic()
+            ok: bool | None
+            try:
+                ok = await self.store.renew_lease(self.node, lease)
+            except Exception:  # the store logs the outage once
+                ok = None
+            if ok:
+                self._renewed = sent
+                continue
+            if self.leased and (ok is False or sent - self._renewed > lease - 2 * every):
+                # The others may take our matches any moment now: stop running them first.
+                self.leased = False
+                self._give_up_all("lease lost" if ok is False else "lease not renewed")
+            if ok is False:
+                with contextlib.suppress(Exception):
+                    await self.store.release_matches(self.node)
+                    await self.store.revive_node(self.node, lease)
+                    self._renewed = sent
+                    self.leased = True
+                    self.log.warning("node %s takes part again", self.node)
+
+    def _give_up_all(self, why: str) -> None:
+        tables = list(self.hub.tables.values())
+        for table in tables:
+            self.give_up(table)
+        self.log.error("%s: stopped running %d matches", why, len(tables))
+
+    def give_up(self, table: Table) -> None:
+        """Stop running a match here (another node has it, or will)."""
+        table.close()
+        if self.hub.tables.get(table.id) is table:
+            del self.hub.tables[table.id]
+        self.owners.pop(table.id, None)
+        self.given_up += 1
+
+    # ------------------------------------------------------------------ takeover
+
+    async def _takeover_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.takeover_seconds)
+            if not self.leased:
+                continue
+            try:
+                await self.take_over()
+                live = await self.store.live_nodes()
+            except Exception:  # the store logs the outage once
+                continue
+            for node in self.bus.nodes_heard() - live:
+                self.bus.forget(node)
+
+    async def take_over(self) -> int:
+        """Claim and run the matches of dead nodes; returns how many."""
+        count = 0
+        while self.leased:
+            started = time.monotonic()
+            claimed = await self.store.claim_orphans(self.node, CLAIM_BATCH)
+            for row, moves in claimed:
+                old = self.hub.tables.pop(row["id"], None)
+                if old is not None:
+                    old.close()
+                table = self.hub.adopt(row, moves)
+                self.owners[table.id] = self.node
+                self.bus.broadcast({"k": "owner", "m": table.id})
+                if table.status != "waiting" or table.seats:
+                    table.publish()  # sockets on every node get the whole view again
+            count += len(claimed)
+            if claimed:
+                self.log.warning("took over %d matches in %.2f s", len(claimed),
+                                 time.monotonic() - started)
+            if len(claimed) < CLAIM_BATCH:
+                break
+        self.taken_over += count
+        return count
+
+    # ------------------------------------------------------------------ hooks from the bus
+
+    def _interest(self, channel: str) -> None:
+        """Another node's sockets started or stopped following a seat: its player is back or
+        gone, which the others see."""
+        seat = seat_of_channel(channel)
+        if seat is None:
+            return
+        table = self.hub.tables.get(seat[0])
+        if table is not None and not table.closed:
+            self.hub.spawn(table.publish_locked())
+
+    def _reconnected(self) -> None:
+        for table in list(self.hub.tables.values()):
+            if not table.closed:
+                self.hub.spawn(table.publish_locked())
+
+    def _owner(self, match_id: str, node: str) -> None:
+        self.owners[match_id] = node
+        table = self.hub.tables.get(match_id)
+        if table is not None and node != self.node:  # we were paused and it moved on
+            self.give_up(table)
+
+    # ------------------------------------------------------------------ calling the owner
+
+    async def owner_of(self, match_id: str) -> str | None:
+        owner = self.owners.get(match_id)
+        if owner is None:
+            found = await self.store.owner_of(match_id)
+            if found is None:
+                return None
+            owner = found[0]
+            if owner is not None:
+                self.owners[match_id] = owner
+        return owner
+
+    async def call_owner(self, match_id: str, method: str, args: dict[str, Any]) -> Any:
+        """Run `method` on the match's owner node. Raises LobbyError: the owner's own, 404
+        when there is no such match, 503 `moving` while it changes nodes."""
+        for _ in range(2):
+            try:
+                owner = await self.owner_of(match_id)
+            except Exception:
+                raise LobbyError(503, "not_stored", MOVING) from None
+            if owner is None:
+                raise LobbyError(404, "not_found", "Partida não encontrada ou já encerrada.")
+            if owner == self.node:  # ours, but not running here (given up, or taken back)
+                self.owners.pop(match_id, None)
+                raise LobbyError(503, "moving", MOVING)
+            try:
+                return await self.bus.call(owner, method, {**args, "match": match_id})
+            except RemoteError as exc:
+                if exc.data.get("code") != "not_owner":
+                    raise LobbyError.from_description(exc.data) from None
+            except CallFailed:
+                pass
+            self.owners.pop(match_id, None)
+        raise LobbyError(503, "moving", MOVING)
+
+    # ------------------------------------------------------------------ answering as owner
+
+    def _table(self, args: dict[str, Any]) -> Table:
+        table = self.hub.tables.get(str(args.get("match")))
+        if table is None or table.closed:
+            raise NotOwner
+        return table
+
+    async def _on_join(self, args: dict[str, Any]) -> dict[str, Any]:
+        table = self._table(args)
+        seat = table.seat_of(int(args["player"]))
+        async with table.lock:
+            if seat is not None and args.get("client_seed"):
+                await table.set_client_seed(seat, str(args["client_seed"]))
+            return {"seat": seat, "mode": table.mode, "frame": table.message(seat)}
+
+    async def _on_move(self, args: dict[str, Any]) -> str:
+        table = self._table(args)
+        version = args.get("version")
+        return await table.human_move(int(args["seat"]), int(args["id"]), str(args["action"]),
+                                      None if version is None else int(version))
+
+    async def _on_chat(self, args: dict[str, Any]) -> str | None:
+        table = self._table(args)
+        return table.chat(int(args["seat"]), int(args["player"]), str(args["text"]))
+
+    async def _on_invite(self, args: dict[str, Any]) -> dict[str, Any]:
+        self._table(args)
+        table, seat = await self.hub.join_invite(args["player"], str(args["invite"]),
+                                                 args.get("client_seed"), local=True)
+        return {"id": table.id, "seat": seat, "commitment": table.commitment}
+
+    async def _on_sit(self, args: dict[str, Any]) -> int | None:
+        table = self._table(args)
+        return await self.hub._sit_casual(table, args["player"], args.get("client_seed"))
+
+    async def _on_rematch(self, args: dict[str, Any]) -> dict[str, Any]:
+        table = self._table(args)
+        return await table.rematch(args["player"], args.get("client_seed"))
+
+    async def _on_info(self, args: dict[str, Any]) -> dict[str, Any]:
+        table = self._table(args)
+        return table.info()
+
+
+def seat_of_channel(channel: str) -> tuple[str, int] | None:
+    """(match, seat) of a seat channel (`fanout.seat_channel`)."""
+    parts = channel.split(":")
+    if len(parts) == 3 and parts[0] == "t" and parts[2].isdigit():
+        return parts[1], int(parts[2])
+    return None
+
