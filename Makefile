@@ -12,8 +12,8 @@ INSTALL_DEPS := pyproject.toml setup.py Makefile constraints.txt
 RUNTIME := $(VENV)/.installed-runtime
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: run demo test lint typecheck browser unit unit-postgres unit-compiled bench load clean \
-	setup setup-runtime constraints
+.PHONY: run demo test lint typecheck browser unit unit-postgres unit-cluster unit-compiled bench \
+	load clean setup setup-runtime constraints cluster
 
 setup: $(STAMP)
 setup-runtime: $(RUNTIME)
@@ -24,6 +24,12 @@ $(RUNTIME): $(INSTALL_DEPS)
 	$(PYTHON) -m venv $(VENV)
 	$(PIP_PINNED) $(BIN)/pip install --quiet --upgrade pip
 	CARROCA_PURE=1 $(PIP_PINNED) $(BIN)/pip install --quiet -e .
+	touch $@
+
+# The PostgreSQL driver on top of it (pyproject's `postgres` extra): what `make cluster` needs.
+POSTGRES_STAMP := $(VENV)/.installed-postgres
+$(POSTGRES_STAMP): $(RUNTIME)
+	CARROCA_PURE=1 $(PIP_PINNED) $(BIN)/pip install --quiet -e '.[postgres]'
 	touch $@
 
 # The development set on top of it: what `make test` needs (pytest, ruff, mypy, Playwright,
@@ -63,6 +69,12 @@ $(FAST)/.installed: $(INSTALL_DEPS) $(SOURCES)
 run: $(RUNTIME)
 	$(BIN)/carroca serve
 
+## Several nodes: a throwaway PostgreSQL and Redis (in .cluster/), two nodes (ports 8001, 8002)
+## and HAProxy in front on port 8000 (CARROCA_PORT=9000: 9000, 9001, 9002), at the URL it
+## prints. Ctrl-C stops it all.
+cluster: $(POSTGRES_STAMP)
+	exec bash scripts/cluster.sh
+
 ## Bots play 200 matches; their records are written, verified and one hand replayed.
 demo: $(RUNTIME)
 	mkdir -p out
@@ -71,8 +83,8 @@ demo: $(RUNTIME)
 	$(BIN)/carroca replay out/duplas-pontos.jsonl --match 1 --hand 1
 
 ## Every test: lint, types, the whole pytest suite (browser tests included), the server's tests
-## again on PostgreSQL, then the engine's tests on the compiled build.
-test: lint typecheck browser unit unit-postgres unit-compiled
+## again on PostgreSQL, the cluster tests, then the engine's tests on the compiled build.
+test: lint typecheck browser unit unit-postgres unit-cluster unit-compiled
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
@@ -121,6 +133,41 @@ unit-postgres: $(STAMP)
 				"CARROCA_TEST_POSTGRES to a server URL)"; \
 		fi; \
 	fi
+
+# The cluster tests (tests/cluster: nodes behind HAProxy, sharing PostgreSQL and Redis), which
+# the whole-suite run above leaves out (tests/conftest.py). One at a time, not -n: each starts
+# several servers. PostgreSQL and Redis are started once for the run, unless CARROCA_TEST_POSTGRES
+# and CARROCA_TEST_REDIS name servers (the tests empty that Redis; CARROCA_TEST_REDIS_DIR, its
+# scripts/test-redis.sh directory, lets them restart it). HAProxy is installed by the tests when
+# missing (as root). Under CARROCA_CI what cannot be had is a failure, not a skip.
+unit-cluster: $(STAMP)
+	@pgdir=""; redisdir=""; \
+	cleanup() { \
+		[ -z "$$redisdir" ] || { bash scripts/test-redis.sh stop "$$redisdir" >/dev/null 2>&1; \
+			rm -rf "$$redisdir"; }; \
+		[ -z "$$pgdir" ] || { bash scripts/test-postgres.sh stop "$$pgdir" >/dev/null 2>&1; \
+			rm -rf "$$pgdir"; }; \
+	}; \
+	trap cleanup EXIT; trap "exit 130" INT TERM; \
+	missing() { \
+		if [ -n "$$CARROCA_CI" ]; then echo "unit-cluster: no $$1"; exit 1; fi; \
+		echo "unit-cluster: skipped, no $$1 (install it, or set $$2 to a server URL)"; exit 0; \
+	}; \
+	if [ -z "$$CARROCA_TEST_POSTGRES" ]; then \
+		pgdir=$$(mktemp -d); \
+		CARROCA_TEST_POSTGRES=$$(bash scripts/test-postgres.sh start "$$pgdir") || \
+			missing PostgreSQL CARROCA_TEST_POSTGRES; \
+	fi; \
+	if [ -z "$$CARROCA_TEST_REDIS" ]; then \
+		redisdir=$$(mktemp -d); \
+		CARROCA_TEST_REDIS=$$(bash scripts/test-redis.sh start "$$redisdir") || \
+			missing Redis CARROCA_TEST_REDIS; \
+		export CARROCA_TEST_REDIS_DIR="$$redisdir"; \
+	fi; \
+	echo "cluster tests on PostgreSQL at $${CARROCA_TEST_POSTGRES##*@}, Redis at" \
+		"$${CARROCA_TEST_REDIS##*//}"; \
+	CARROCA_TEST_POSTGRES="$$CARROCA_TEST_POSTGRES" CARROCA_TEST_REDIS="$$CARROCA_TEST_REDIS" \
+		$(BIN)/pytest -q -p no:cacheprovider tests/cluster
 
 unit-compiled: $(FAST)/.installed
 	CARROCA_EXPECT_COMPILED=1 $(FAST)/bin/python -m pytest -n auto -q -p no:cacheprovider \

@@ -41,20 +41,25 @@ class Server:
     """One `carroca serve` process on a free port, its output kept in a log file."""
 
     def __init__(self, database: str, workdir: Path, flags: list[str], name: str,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, *, port: int | None = None,
+                 group: bool = False) -> None:
+        """`port`: this one (a restarted node keeps its own), else a free one. `group`: the
+        process leads a process group of its own, and kill() kills its children too."""
         self.log_path = workdir / f"{name}.log"
         self.database = database
+        self.group = group
         env = {k: v for k, v in os.environ.items() if not k.startswith("CARROCA_")} | {
             "CARROCA_HAND_PAUSE_SECONDS": "0",  # no pause between hands unless a test asks
             "CARROCA_SOCKET_FRAMES_PER_SECOND": "0",  # test clients play at machine speed
         } | (env or {})
         for attempt in range(3):
-            self.port = free_port()
+            self.port = port or free_port()
             with self.log_path.open("wb") as log:
                 self.proc = subprocess.Popen(
                     [sys.executable, "-m", "carroca", "serve", "--port", str(self.port),
                      "--database", database, *flags],
                     cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT,
+                    start_new_session=group,
                 )
             if self._wait_ready():
                 return
@@ -90,9 +95,16 @@ class Server:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")[-4000:]
 
+    def tail(self, lines: int = 50) -> str:
+        """The log's last lines."""
+        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs, as when the machine's OOM killer strikes."""
-        if self.proc.poll() is None:
+        if self.group:
+            with contextlib.suppress(ProcessLookupError):  # no process of the group is left
+                os.killpg(self.proc.pid, signal.SIGKILL)
+        elif self.proc.poll() is None:
             os.kill(self.proc.pid, signal.SIGKILL)
         self.proc.wait(timeout=30)
 
