@@ -71,6 +71,9 @@ def check_finished(cluster: Cluster, match: str, players: list[Player], tmp: Pat
     record = json.loads(r.text)
     assert len(moves) >= sum(len(p.acked) for p in players)
     assert record["result"]["score"]
+    for node in cluster.nodes.values():  # failures are logged as such, never as a crash
+        text = node.log_path.read_text(errors="replace")
+        assert "Traceback" not in text and "Warning:" not in text, text[-3000:]
 
 
 def friends_table(cluster: Cluster, host_node: int, seats: list[str],

@@ -516,10 +516,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def stats(request: Request) -> dict[str, Any]:
         hub = hub_of(request)
         store: Store = request.app.state.store
-        return {"tables": len(hub.tables), "commits": store.commits,
-                "moves": store.moves_written, "time": time.time(),
-                "password_checks": request.app.state.accounts.hashed,
-                "storage_outages": store.outage.outages}
+        out: dict[str, Any] = {
+            "tables": len(hub.tables), "commits": store.commits, "moves": store.moves_written,
+            "time": time.time(), "password_checks": request.app.state.accounts.hashed,
+            "storage_outages": store.outage.outages,
+            "sockets": sum(len(conns) for conns in hub.sockets.values())}
+        if hub.cluster is not None:  # what crosses Redis (bench/load.py --nodes)
+            bus = hub.cluster.bus
+            out.update(node=bus.node, redis_published=bus.published, calls=dict(bus.calls))
+        return out
 
     # ------------------------------------------------------------------ WebSocket and client
 

@@ -88,6 +88,7 @@ class RedisFanout:
         self._down_since: float | None = None
         self._ever_connected = False
         self.published = 0  # payloads sent through Redis (for the load benchmark)
+        self.calls: dict[str, int] = {}  # calls made to other nodes, by method (likewise)
 
     # ------------------------------------------------------------------ life cycle
 
@@ -143,6 +144,7 @@ class RedisFanout:
                    timeout: float | None = None) -> Any:
         """Run `method` on `node`; raises `RemoteError` (its handler's error) or `CallFailed`."""
         call_id = next(self._ids)
+        self.calls[method] = self.calls.get(method, 0) + 1
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._calls[call_id] = fut
         self._send(node_channel(node), json.dumps(

@@ -44,6 +44,9 @@ class Fenced(Exception):
     refused, and the match is no longer this node's to run."""
 
 
+RANKED_WAIT = 10 * 60.0  # seconds a player stays in the shared ranked queue
+
+
 def _with_moves(
     conn: Connection, rows: list[dict[str, Any]]
 ) -> list[tuple[dict[str, Any], list[MoveRow]]]:
@@ -176,9 +179,9 @@ class Store:
         if not held:
             return set()
         m = db.matches.c
-        current = dict(conn.execute(
+        current = {row[0]: row[1] for row in conn.execute(
             sa.select(m.id, m.epoch).where(m.id.in_(list(held))).with_for_update(read=True)
-        ).tuples().all())
+        )}
         return {mid for mid, epoch in held.items() if current.get(mid) != epoch}
 
     def _settle(self, futures: list[asyncio.Future[None]],
@@ -564,7 +567,9 @@ class Store:
             if self.postgres:
                 conn.execute(sa.text("SELECT pg_advisory_xact_lock(hashtext(:key))"),
                              {"key": f"ranked:{ruleset}"})
-            conn.execute(db.ranked_queue.delete().where(q.player_id == player["id"]))
+            # A player who queued and went away long ago is not matched with the others.
+            conn.execute(db.ranked_queue.delete().where(
+                sa.or_(q.player_id == player["id"], q.queued_at < time.time() - RANKED_WAIT)))
             conn.execute(db.ranked_queue.insert().values(
                 player_id=player["id"], ruleset=ruleset, name=player["name"], seed=seed,
                 queued_at=time.time(),

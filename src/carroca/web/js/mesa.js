@@ -169,6 +169,15 @@ function onError(data) {
     showFinishedFromApi();
     return;
   }
+  if (data.code === "moving") {
+    // The table is changing servers (one of them stopped): join again in a moment, and the
+    // new one sends the whole table.
+    clearTimeout(ctx.rejoin);
+    ctx.rejoin = setTimeout(() => {
+      const seed = api.seedFor(ctx.matchId);
+      ctx.socket.send("join", seed ? { match: ctx.matchId, client_seed: seed } : { match: ctx.matchId });
+    }, 1000);
+  }
   if (ctx.busy && (data.id === undefined || data.id === ctx.busy.id)) {
     ctx.busy = null;
     ctx.selected = null;

@@ -1,0 +1,106 @@
+"""The lobby across nodes: the ranked queue, casual seating, chat, the list of tables and a
+player's tables, whichever node each request reaches."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx2
+import pytest
+from tests.cluster.players import guest, post
+from tests.clusterproc import NO_PROXY, Cluster
+from websockets.sync.client import ClientConnection, connect
+
+
+@pytest.fixture
+def cluster(cluster_factory: Callable[..., Cluster]) -> Cluster:
+    """Casual tables wait long for people before bots fill them."""
+    return cluster_factory(env={"CARROCA_CASUAL_WAIT_SECONDS": "60"})
+
+
+def account(base: str, name: str) -> str:
+    with httpx2.Client(base_url=base, timeout=30, trust_env=False) as c:
+        r = c.post("/api/register", json={"name": name, "password": "senha-secreta"})
+        assert r.status_code == 200, r.text
+        token: str = r.json()["token"]
+        return token
+
+
+def get(base: str, path: str, token: str | None = None) -> dict[str, Any]:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    with httpx2.Client(base_url=base, timeout=30, trust_env=False, headers=headers) as c:
+        r = c.get(path)
+        assert r.status_code == 200, r.text
+        answer: dict[str, Any] = r.json()
+        return answer
+
+
+def socket(base: str, token: str) -> ClientConnection:
+    ws: ClientConnection = connect(f"{base.replace('http', 'ws', 1)}/ws?token={token}",
+                                   open_timeout=30, close_timeout=1, legacy=True, **NO_PROXY)
+    return ws
+
+
+def until(ws: ClientConnection, kind: str, check: Callable[[dict[str, Any]], bool] = bool,
+          seconds: float = 15) -> dict[str, Any]:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        frame = json.loads(ws.recv(timeout=deadline - time.monotonic()))
+        if frame["type"] == kind and check(frame["data"]):
+            data: dict[str, Any] = frame["data"]
+            return data
+    raise AssertionError(f"no {kind} frame in {seconds} s")
+
+
+def test_ranked_players_queued_on_two_nodes_are_matched_once(cluster: Cluster) -> None:
+    ana, bia = account(cluster.node_url(1), "ana"), account(cluster.node_url(2), "bia")
+    lobby = socket(cluster.node_url(3), ana)  # Ana waits with her lobby open on n3
+    until(lobby, "hello")
+    first = post(cluster.node_url(1), ana, "/api/ranked", {"ruleset": "bloqueio"})
+    assert first["status"] == "queued"
+    assert get(cluster.node_url(2), "/api/me", ana)["queued"] == "bloqueio"
+    second = post(cluster.node_url(2), bia, "/api/ranked", {"ruleset": "bloqueio"})
+    assert second["status"] == "matched"
+    matched = until(lobby, "matched")  # through Redis: n2 made the match
+    assert matched["match"] == second["id"]
+    for token, node in ((ana, 3), (bia, 1)):
+        me = get(cluster.node_url(node), "/api/me", token)
+        assert me["tables"] == [second["id"]] and me["queued"] is None
+    # Queuing again while seated answers the same match, from any node.
+    again = post(cluster.node_url(3), ana, "/api/ranked", {"ruleset": "bloqueio"})
+    assert again.get("id") in (None, second["id"])
+    lobby.close()
+
+
+def test_casual_seating_chat_and_lists_across_nodes(cluster: Cluster) -> None:
+    ana, bia = guest(cluster.node_url(1), "ana"), guest(cluster.node_url(2), "bia")
+    made = post(cluster.node_url(1), ana, "/api/casual",
+                {"ruleset": "bloqueio", "bot_level": "greedy"})
+    assert made["seat"] == 0
+    listed = get(cluster.node_url(3), "/api/matches")["live"]
+    assert [t["open_seats"] for t in listed if t["id"] == made["id"]] == [1]
+    seated = post(cluster.node_url(2), bia, "/api/casual",
+                  {"ruleset": "bloqueio", "bot_level": "greedy"})
+    assert (seated["id"], seated["seat"]) == (made["id"], 1)  # her table, not a new one
+    again = post(cluster.node_url(3), bia, "/api/casual",
+                 {"ruleset": "bloqueio", "bot_level": "greedy"})
+    assert (again["id"], again["seat"]) == (made["id"], 1)  # seated already: the same seat
+    info = get(cluster.node_url(3), f"/api/matches/{made['id']}")
+    assert info["status"] == "playing" and info["players"] == ["ana", "bia"]
+    # Ana follows the table on n1 (its owner), Bia on n2: chat crosses Redis both ways.
+    wa, wb = socket(cluster.node_url(1), ana), socket(cluster.node_url(2), bia)
+    for ws in (wa, wb):
+        ws.send(json.dumps({"type": "join", "data": {"match": made["id"]}}))
+        assert until(ws, "state")["id"] == made["id"]
+    # Both are connected, whichever node their socket is on.
+    until(wa, "state", lambda d: all(p["connected"] for p in d["players"]))
+    wb.send(json.dumps({"type": "chat", "data": {"text": "boa sorte!"}}))
+    assert until(wa, "chat")["text"] == "boa sorte!"
+    wa.send(json.dumps({"type": "chat", "data": {"text": "pra você também"}}))
+    assert until(wb, "chat", lambda d: d["text"] != "boa sorte!")["text"] == "pra você também"
+    wb.close()  # Bia leaves: Ana sees it
+    until(wa, "state", lambda d: not d["players"][1]["connected"])
+    wa.close()

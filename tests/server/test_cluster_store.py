@@ -1,0 +1,131 @@
+"""The database side of several nodes: leases, takeover claims, epochs that fence a stale owner,
+and the shared ranked queue (on SQLite and, in `make unit-postgres`, on PostgreSQL)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from carroca.server.db import migrate
+from carroca.server.store import Fenced, MoveRow, Store
+from carroca.server.table import Table
+
+
+@pytest.fixture
+def store(database: str) -> Iterator[Store]:
+    migrate(database)
+    s = Store(database)
+    yield s
+    s.close()
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+async def _player(store: Store, name: str) -> dict[str, Any]:
+    made = await store.create_player(name, "account")
+    assert made is not None
+    return made
+
+
+async def _match(store: Store, owner: str | None) -> str:
+    row = Table.new_row(mode="friends", ruleset="bloqueio", options={}, seats=[None, None],
+                        turn_seconds=20, bot_level="medium")
+    row["owner"] = owner
+    row["status"] = "playing"
+    row["client_seed"] = "a:b"
+    await store.insert_match(row)
+    return str(row["id"])
+
+
+def test_a_stale_epoch_is_refused_and_stores_nothing(store: Store) -> None:
+    async def go() -> None:
+        await store.register_node("n1/a", "n1", 0.05)
+        match = await _match(store, "n1/a")
+        await store.append_move(MoveRow(match, 0, 0, "pass", False, time.time(), 1, 0))
+        await asyncio.sleep(0.1)  # n1's lease runs out
+        await store.register_node("n2/b", "n2", 30)
+        claimed = await store.claim_orphans("n2/b")
+        assert [(r["id"], r["owner"], r["epoch"]) for r, _ in claimed] == [(match, "n2/b", 1)]
+        assert [m.seq for m in claimed[0][1]] == [0]  # the log came with it
+        # n1 wakes up and goes on: every write under epoch 0 is refused.
+        with pytest.raises(Fenced):
+            await store.append_move(MoveRow(match, 1, 1, "pass", False, time.time(), 7, 0))
+        with pytest.raises(Fenced):
+            await store.update_match(match, 0, status="finished")
+        with pytest.raises(Fenced):
+            await store.finish_match(match, {"status": "finished"}, [], [], 0)
+        # The new owner writes under epoch 1; a move of another match in the same group commit
+        # is not held back by a fenced one.
+        other = await _match(store, "n2/b")
+        await asyncio.gather(
+            store.append_move(MoveRow(match, 1, 1, "draw", False, time.time(), 2, 1)),
+            store.append_move(MoveRow(other, 0, 0, "pass", False, time.time(), 1, 0)),
+        )
+        rows = await store.unfinished()
+        logs = {r["id"]: [(m.seq, m.action) for m in moves] for r, moves in rows}
+        assert logs[match] == [(0, "pass"), (1, "draw")]
+        assert logs[other] == [(0, "pass")]
+        assert (await store.get_match(match) or {})["status"] == "playing"
+
+    run(go())
+
+
+def test_a_live_nodes_matches_are_not_claimed(store: Store) -> None:
+    async def go() -> None:
+        await store.register_node("n1/a", "n1", 30)
+        await store.register_node("n2/b", "n2", 30)
+        mine = await _match(store, "n1/a")
+        assert await store.claim_orphans("n2/b") == []
+        assert await store.live_nodes() == {"n1/a", "n2/b"}
+        await store.end_lease("n1/a")  # a clean stop: its matches are free at once
+        assert [r["id"] for r, _ in await store.claim_orphans("n2/b")] == [mine]
+        assert await store.claim_orphans("n2/b") == []  # claimed once
+
+    run(go())
+
+
+def test_a_lapsed_lease_is_not_renewed_and_gives_back_what_nobody_took(store: Store) -> None:
+    async def go() -> None:
+        await store.register_node("n1/a", "n1", 0.05)
+        kept = await _match(store, "n1/a")
+        assert await store.renew_lease("n1/a", 0.05)
+        await asyncio.sleep(0.1)
+        assert not await store.renew_lease("n1/a", 30)  # too late: it must stop its matches
+        assert await store.release_matches("n1/a") == 1
+        await store.revive_node("n1/a", 30)
+        assert await store.renew_lease("n1/a", 30)
+        claimed = await store.claim_orphans("n1/a")
+        assert [(r["id"], r["epoch"]) for r, _ in claimed] == [(kept, 1)]
+
+    run(go())
+
+
+def test_the_shared_ranked_queue_matches_each_player_once(store: Store) -> None:
+    async def go() -> None:
+        players = [await _player(store, f"jogador{i}") for i in range(5)]
+        assert await store.ranked_enqueue(players[0], "bloqueio", "s0", 2) is None
+        assert await store.ranked_enqueue(players[0], "bloqueio", "s0b", 2) is None  # again
+        assert await store.ranked_queued(players[0]["id"]) == "bloqueio"
+        group = await store.ranked_enqueue(players[1], "bloqueio", None, 2)
+        assert group is not None
+        assert [g["player_id"] for g in group] == [players[0]["id"], players[1]["id"]]
+        assert group[0]["seed"] == "s0b"
+        assert await store.ranked_queued(players[0]["id"]) is None
+        # Three at once for two seats: one match, one player left waiting.
+        results = await asyncio.gather(*[
+            store.ranked_enqueue(p, "bloqueio", None, 2) for p in players[2:]])
+        groups = [g for g in results if g is not None]
+        assert len(groups) == 1
+        waiting = [p for p in players[2:]
+                   if await store.ranked_queued(p["id"]) == "bloqueio"]
+        assert len(waiting) == 1
+        assert await store.ranked_leave(waiting[0]["id"])
+        assert not await store.ranked_leave(waiting[0]["id"])
+
+    run(go())
