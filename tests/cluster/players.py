@@ -113,6 +113,8 @@ class Player:
         elif kind == "ack" and self.pending is not None and data["id"] == self.pending["id"]:
             self.acked.append((self.pending["id"], self.pending["action"]))
             self.pending = None
+            if self.state is not None:  # the state came first: our turn again, maybe
+                self._play()
         elif kind == "error":
             self.errors.append(data["code"])
             if data.get("id") is None and data["code"] in RETRYABLE:  # the join: again soon

@@ -71,7 +71,7 @@ def test_ranked_players_queued_on_two_nodes_are_matched_once(cluster: Cluster) -
         assert me["tables"] == [second["id"]] and me["queued"] is None
     # Queuing again while seated answers the same match, from any node.
     again = post(cluster.node_url(3), ana, "/api/ranked", {"ruleset": "bloqueio"})
-    assert again.get("id") in (None, second["id"])
+    assert (again["status"], again["id"]) == ("matched", second["id"])
     lobby.close()
 
 

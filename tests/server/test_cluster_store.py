@@ -92,10 +92,10 @@ def test_a_live_nodes_matches_are_not_claimed(store: Store) -> None:
 
 def test_a_lapsed_lease_is_not_renewed_and_gives_back_what_nobody_took(store: Store) -> None:
     async def go() -> None:
-        await store.register_node("n1/a", "n1", 0.05)
+        await store.register_node("n1/a", "n1", 30)
         kept = await _match(store, "n1/a")
-        assert await store.renew_lease("n1/a", 0.05)
-        await asyncio.sleep(0.1)
+        assert await store.renew_lease("n1/a", 0.3)
+        await asyncio.sleep(0.4)
         assert not await store.renew_lease("n1/a", 30)  # too late: it must stop its matches
         assert await store.release_matches("n1/a") == 1
         await store.revive_node("n1/a", 30)

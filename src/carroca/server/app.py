@@ -188,7 +188,7 @@ def join_cluster(hub: Hub, settings: Settings) -> None:
     from carroca.server.bus import RedisFanout
     from carroca.server.cluster import Cluster
 
-    name = (settings.node or f"{gethostname()}:{settings.port}")[:30]
+    name = (settings.node or f"{gethostname()}:{settings.port}").replace("|", "-")[:30]
     hub.node = f"{name}/{secrets.token_hex(4)}"  # one per process start: its lease's id
     bus = RedisFanout(settings.redis, hub.node, settings.call_timeout)
     hub.fanout = bus
@@ -468,12 +468,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = hub_of(request)
         table = hub.tables.get(match_id)
         seed = body.client_seed if body else None
-        if table is None and hub.cluster is not None:
-            owner = await hub.cluster.owner_of(match_id)
-            if owner is not None and owner != hub.node:
-                answer: dict[str, Any] = await hub.cluster.call_owner(
-                    match_id, "rematch", {"player": player, "client_seed": seed})
-                return answer
+        if table is None and hub.cluster is not None:  # finished on another node?
+            found = await request.app.state.store.owner_of(match_id)
+            if found is not None and found[0] not in (None, hub.node):
+                try:
+                    answer: dict[str, Any] = await hub.cluster.call(
+                        found[0], match_id, "rematch", {"player": player, "client_seed": seed})
+                    return answer
+                except LobbyError as exc:
+                    if exc.code not in ("not_owner", "moving"):
+                        raise
         if table is None:
             if await request.app.state.store.get_match(match_id) is None:
                 raise LobbyError(404, "not_found", "Partida não encontrada.")
@@ -503,10 +507,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/ranked")
     async def ranked(body: RankedBody, player: Player, request: Request) -> dict[str, Any]:
-        table = await hub_of(request).queue_ranked(player, body.ruleset, body.client_seed)
-        if table is None:
+        answer = await hub_of(request).queue_ranked(player, body.ruleset, body.client_seed)
+        if answer is None:
             return {"status": "queued", "ruleset": body.ruleset}
-        return {"status": "matched", "id": table.id, "commitment": table.commitment}
+        return {"status": "matched", "id": answer["id"], "commitment": answer["commitment"]}
 
     @app.delete("/api/ranked")
     async def leave_ranked(player: Player, request: Request) -> dict[str, Any]:

@@ -72,6 +72,7 @@ class RedisFanout:
         self.on_interest: Callable[[str], None] = lambda channel: None
         self.on_reconnect: Callable[[], None] = lambda: None
         self.on_owner: Callable[[str, str], None] = lambda match, node: None
+        self.on_hello: Callable[[list[str]], None] = lambda channels: None
         self.redis = aioredis.Redis.from_url(url, decode_responses=True,
                                              socket_connect_timeout=2.0)
         self._pubsub: Any = None
@@ -81,6 +82,7 @@ class RedisFanout:
         self._wake_writer = asyncio.Event()
         self._wake_control = asyncio.Event()
         self._confirm: dict[str, asyncio.Future[None]] = {}
+        self._settling: dict[str, list[asyncio.Future[None]]] = {}
         self._calls: dict[int, asyncio.Future[Any]] = {}
         self._ids = itertools.count(1)
         self._tasks: list[asyncio.Task[Any]] = []
@@ -159,6 +161,20 @@ class RedisFanout:
 
     def broadcast(self, message: dict[str, Any]) -> None:
         self._send(CONTROL, json.dumps({**message, "n": self.node}))
+
+    async def settled(self, channel: str, timeout: float = 5.0) -> None:
+        """Wait until this node's interest in `channel` is subscribed in Redis and announced:
+        whatever is published on it from then on reaches this node."""
+        if channel in self._subscribed and channel not in self._dirty:
+            return
+        fut = asyncio.get_running_loop().create_future()
+        self._settling.setdefault(channel, []).append(fut)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(fut, timeout)
+
+    def announce(self) -> None:
+        """Tell every node all the channels this one follows, and ask for theirs."""
+        self.broadcast({"k": "hello", "c": sorted(self._subscribed), "ask": True})
 
     def forget(self, node: str) -> None:
         """A node is dead: nothing is published for its sockets any more."""
@@ -240,6 +256,10 @@ class RedisFanout:
                     await self._subscribe(want)
                     self._subscribed |= want
                     self.broadcast({"k": "sub", "c": sorted(want)})
+                for channel in want | drop:
+                    for fut in self._settling.pop(channel, []):
+                        if not fut.done():
+                            fut.set_result(None)
             except Exception as exc:  # the reader reconnects and subscribes everything again
                 self._down(exc)
                 self._dirty |= want | drop
@@ -296,7 +316,7 @@ class RedisFanout:
         self._ever_connected = True
         self._connected.set()
         self._up()
-        self.broadcast({"k": "hello", "c": sorted(self._subscribed), "ask": True})
+        self.announce()
         if again:  # messages were lost meanwhile: the hub sends its matches' state again
             self.on_reconnect()
 
@@ -335,10 +355,12 @@ class RedisFanout:
                         del self.remote[channel]
                         self.on_interest(channel)
         elif kind == "hello":
+            channels = list(msg.get("c", []))
             self.forget(node)
-            self._control_message({"k": "sub", "n": node, "c": msg.get("c", [])})
-            if msg.get("ask"):
+            self._control_message({"k": "sub", "n": node, "c": channels})
+            if msg.get("ask"):  # it (re)connected: it may have missed frames, and our interest
                 self.broadcast({"k": "hello", "c": sorted(self._subscribed), "ask": False})
+                self.on_hello(channels)
         elif kind == "gone":
             self.forget(msg.get("node", ""))
         elif kind == "owner":

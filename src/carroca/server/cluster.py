@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from carroca.server.table import Table
 
 CLAIM_BATCH = 200  # matches taken over per database round trip
+OWNERS_KEPT = 50_000  # owners of matches remembered before the cache starts again
 
 
 class NotOwner(LobbyError):
@@ -49,6 +50,7 @@ class Cluster:
         self._renewed = 0.0  # monotonic time a renewal that succeeded was sent
         self.taken_over = 0  # matches this node took from dead nodes
         self.given_up = 0  # matches this node stopped running (lease lost or fenced)
+        self._forgotten: set[str] = set()  # nodes taken for dead
 
     # ------------------------------------------------------------------ life cycle
 
@@ -65,8 +67,10 @@ class Cluster:
         bus.on_interest = self._interest
         bus.on_reconnect = self._reconnected
         bus.on_owner = self._owner
+        bus.on_hello = self._hello
         await bus.start()
         self.hub.spawn(self._lease_loop())
+        self.hub.spawn(self._watchdog())
         self.hub.spawn(self._takeover_loop())
         await self.take_over()
 
@@ -90,20 +94,36 @@ class Cluster:
                 ok = await self.store.renew_lease(self.node, lease)
             except Exception:  # the store logs the outage once
                 ok = None
-            if ok:
+            if ok and self.leased:
                 self._renewed = sent
                 continue
-            if self.leased and (ok is False or sent - self._renewed > lease - 2 * every):
-                # The others may take our matches any moment now: stop running them first.
-                self.leased = False
-                self._give_up_all("lease lost" if ok is False else "lease not renewed")
-            if ok is False:
-                with contextlib.suppress(Exception):
-                    await self.store.release_matches(self.node)
+            self._check_lease()
+            if ok is None:
+                continue
+            # Renewed after this node stopped running its matches (False: too late, others may
+            # have taken some): give back those it still owns, and take part again.
+            with contextlib.suppress(Exception):
+                await self.store.release_matches(self.node)
+                if not ok:
                     await self.store.revive_node(self.node, lease)
-                    self._renewed = sent
-                    self.leased = True
-                    self.log.warning("node %s takes part again", self.node)
+                self._renewed = sent
+                self.leased = True
+                self.bus.announce()  # the others may have forgotten what our sockets follow
+                self.log.warning("node %s takes part again", self.node)
+
+    async def _watchdog(self) -> None:
+        """Stops running matches when the lease is about to run out, even while a renewal
+        hangs (a database that does not answer)."""
+        while True:
+            await asyncio.sleep(self.settings.lease_renew_seconds / 2)
+            self._check_lease()
+
+    def _check_lease(self) -> None:
+        lease, every = self.settings.lease_seconds, self.settings.lease_renew_seconds
+        if self.leased and time.monotonic() - self._renewed > lease - 2 * every:
+            # The others may take our matches any moment now: stop running them first.
+            self.leased = False
+            self._give_up_all("lease not renewed in time")
 
     def _give_up_all(self, why: str) -> None:
         tables = list(self.hub.tables.values())
@@ -133,6 +153,11 @@ class Cluster:
                 continue
             for node in self.bus.nodes_heard() - live:
                 self.bus.forget(node)
+                self._forgotten.add(node)
+            back = (self._forgotten & live) - {self.node}
+            if back:  # a node we took for dead renewed its lease: what do its sockets follow?
+                self._forgotten -= back
+                self.bus.announce()
 
     async def take_over(self) -> int:
         """Claim and run the matches of dead nodes; returns how many."""
@@ -144,7 +169,11 @@ class Cluster:
                 old = self.hub.tables.pop(row["id"], None)
                 if old is not None:
                     old.close()
-                table = self.hub.adopt(row, moves)
+                try:
+                    table = self.hub.adopt(row, moves)
+                except Exception:  # a log this version cannot replay: not ours to run
+                    self.log.exception("match %s cannot be rebuilt from its log", row["id"])
+                    continue
                 self.owners[table.id] = self.node
                 self.bus.broadcast({"k": "owner", "m": table.id})
                 if table.status != "waiting" or table.seats:
@@ -164,15 +193,27 @@ class Cluster:
         """Another node's sockets started or stopped following a seat: its player is back or
         gone, which the others see."""
         seat = seat_of_channel(channel)
-        if seat is None:
+        if seat is None or not self.leased:
             return
         table = self.hub.tables.get(seat[0])
         if table is not None and not table.closed:
             self.hub.spawn(table.publish_locked())
 
     def _reconnected(self) -> None:
+        if not self.leased:
+            return
         for table in list(self.hub.tables.values()):
             if not table.closed:
+                self.hub.spawn(table.publish_locked())
+
+    def _hello(self, channels: list[str]) -> None:
+        """A node (re)connected to Redis: its sockets get our matches' whole view again."""
+        if not self.leased:
+            return
+        ids = {c.split(":")[1] for c in channels if c.startswith("t:") and c.count(":") == 2}
+        for match_id in ids:
+            table = self.hub.tables.get(match_id)
+            if table is not None and not table.closed:
                 self.hub.spawn(table.publish_locked())
 
     def _owner(self, match_id: str, node: str) -> None:
@@ -183,27 +224,33 @@ class Cluster:
 
     # ------------------------------------------------------------------ calling the owner
 
-    async def owner_of(self, match_id: str) -> str | None:
+    async def owner_of(self, match_id: str) -> str:
+        """The node running a live match; LobbyError 404 when it is not live (none, or over),
+        503 `moving` while nobody runs it (between a node giving it back and a claim)."""
         owner = self.owners.get(match_id)
-        if owner is None:
-            found = await self.store.owner_of(match_id)
-            if found is None:
-                return None
-            owner = found[0]
-            if owner is not None:
-                self.owners[match_id] = owner
-        return owner
+        if owner is not None:
+            return owner
+        found = await self.store.owner_of(match_id)
+        if found is None or found[1] not in ("waiting", "playing"):
+            raise LobbyError(404, "not_found", "Partida não encontrada ou já encerrada.")
+        if found[0] is None:
+            raise LobbyError(503, "moving", MOVING)
+        if len(self.owners) > OWNERS_KEPT:  # a cache: lookups are cheap to make again
+            self.owners.clear()
+        self.owners[match_id] = found[0]
+        return found[0]
 
     async def call_owner(self, match_id: str, method: str, args: dict[str, Any]) -> Any:
         """Run `method` on the match's owner node. Raises LobbyError: the owner's own, 404
-        when there is no such match, 503 `moving` while it changes nodes."""
-        for _ in range(2):
+        when the match is not live, 503 `moving` while it changes nodes. A call that got no
+        answer is made once more only when making it twice is harmless (not `chat`)."""
+        for attempt in range(2):
             try:
                 owner = await self.owner_of(match_id)
+            except LobbyError:
+                raise
             except Exception:
                 raise LobbyError(503, "not_stored", MOVING) from None
-            if owner is None:
-                raise LobbyError(404, "not_found", "Partida não encontrada ou já encerrada.")
             if owner == self.node:  # ours, but not running here (given up, or taken back)
                 self.owners.pop(match_id, None)
                 raise LobbyError(503, "moving", MOVING)
@@ -213,9 +260,20 @@ class Cluster:
                 if exc.data.get("code") != "not_owner":
                     raise LobbyError.from_description(exc.data) from None
             except CallFailed:
-                pass
+                if method == "chat" or attempt:
+                    self.owners.pop(match_id, None)
+                    raise LobbyError(503, "moving", MOVING) from None
             self.owners.pop(match_id, None)
         raise LobbyError(503, "moving", MOVING)
+
+    async def call(self, node: str, match_id: str, method: str, args: dict[str, Any]) -> Any:
+        """One call to a given node about a match (a finished one's owner, say)."""
+        try:
+            return await self.bus.call(node, method, {**args, "match": match_id})
+        except RemoteError as exc:
+            raise LobbyError.from_description(exc.data) from None
+        except CallFailed:
+            raise LobbyError(503, "moving", MOVING) from None
 
     # ------------------------------------------------------------------ answering as owner
 

@@ -30,7 +30,7 @@ from carroca.server.errors import NOT_STORED, LobbyError, RateLimited
 from carroca.server.fanout import Fanout, LocalFanout
 from carroca.server.ratings import Ratings
 from carroca.server.settings import Settings
-from carroca.server.store import Store
+from carroca.server.store import Fenced, Store
 from carroca.server.table import SLOW_BOTS, Table
 
 if TYPE_CHECKING:
@@ -160,7 +160,10 @@ class Hub:
 
     async def _finish_stored(self, table: Table) -> None:
         async with table.lock:
-            await table._finish()
+            try:
+                await table._finish()
+            except Fenced:
+                self.lost(table)
 
     def lost(self, table: Table) -> None:
         """The database refused a write of this table: another node runs it now."""
@@ -202,11 +205,17 @@ class Hub:
                     continue
                 if await self.store.expire_match(table.id, table.fence):
                     expired += 1
+                elif self.cluster is not None:  # another node runs it now
+                    self.lost(table)
+                    continue
                 table.status = "expired"
                 table.publish()
                 table.close()
                 self.tables.pop(table.id, None)
         keep = {pid for t in self.tables.values() for _, pid in t.humans()}
+        with contextlib.suppress(LobbyError):  # seated at tables other nodes run
+            keep.update(s["player"] for r in await self._elsewhere()
+                        for s in r["seats"] if s is not None and "player" in s)
         keep.update(p["id"] for q in self.ranked_queue.values() for p in q)
         keep.update(c.player["id"] for conns in self.sockets.values() for c in conns)
         keep.update(self.recently_seen())  # signed in a moment ago: maybe sitting down now
@@ -411,19 +420,23 @@ class Hub:
             seat = await self.cluster.call_owner(
                 match_id, "sit", {"player": player, "client_seed": client_seed})
         except LobbyError as exc:
-            if exc.code in ("moving", "not_found"):
+            if exc.code == "not_found":
                 return None
-            raise
+            raise  # its owner is changing (the sit may have happened): the player asks again
         return None if seat is None else int(seat)
 
     @staticmethod
     async def _sit_casual(
         table: Table, player: dict[str, Any], client_seed: str | None
     ) -> int | None:
-        """The seat taken at a waiting casual table, or None when it has none left."""
-        if table.mode != "casual" or table.status != "waiting" or not table.open_seats():
+        """The seat taken at a waiting casual table (the player's own seat when they have one
+        there already: asking twice never takes two), or None when it has none left."""
+        if table.mode != "casual":
             return None
         async with table.lock:
+            mine = table.seat_of(player["id"])
+            if mine is not None:
+                return mine
             if table.status != "waiting" or not table.open_seats():  # its bots came first
                 return None
             seat = table.open_seats()[0]
@@ -537,8 +550,9 @@ class Hub:
 
     async def queue_ranked(
         self, player: dict[str, Any], ruleset: str, client_seed: str | None
-    ) -> Table | None:
-        """Queue for a ranked match; returns the table once enough players are waiting."""
+    ) -> dict[str, Any] | None:
+        """Queue for a ranked match; returns the lobby's answer for the table once enough
+        players are waiting (or the one the player has a seat at already)."""
         opts, seconds = self._check(ruleset, None, None)
         if self.settings.ranked_requires_account and player.get("kind") != "account":
             raise LobbyError(403, "account_required",
@@ -547,10 +561,14 @@ class Hub:
         n = get_ruleset(ruleset).seats
         async with self.lobby_lock:
             for table in self.tables.values():
-                if (table.mode == "ranked" and table.status != "finished"
-                        and table.seat_of(player["id"]) is not None):
-                    return table
+                mine = table.seat_of(player["id"])
+                if table.mode == "ranked" and table.status != "finished" and mine is not None:
+                    return table.answer(mine)
             if self.cluster is not None:  # the queue every node shares, in the database
+                for row in await self._elsewhere("ranked"):
+                    seat = _seat_in(row, player["id"])
+                    if seat is not None:
+                        return _answer(row, seat)
                 try:
                     taken = await self.store.ranked_enqueue(player, ruleset, client_seed, n)
                 except Exception:
@@ -580,7 +598,7 @@ class Hub:
                     await table.start()
             except Exception:  # the database refused: started as soon as it is back
                 self.spawn(self._start(table))
-            return table
+            return table.answer(table.seat_of(player["id"]))
 
     async def leave_ranked(self, player_id: int) -> bool:
         if self.cluster is not None:

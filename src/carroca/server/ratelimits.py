@@ -9,14 +9,18 @@ new tables and reviews, never moves. The limits themselves are settings (`limit_
 
 from __future__ import annotations
 
+import logging
 import math
 import time
+from collections.abc import Callable
 
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage, Storage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
 from carroca.server.errors import RateLimited
+
+STORAGE_DOWN = [False]  # whether the last question to the storage failed (logged once)
 
 
 class Limit:
@@ -35,13 +39,30 @@ class Limit:
 
     def check(self, key: str) -> None:
         """Refuse (429) when `key` has used its allowance, without spending any."""
-        if not self.limiter.test(self.item, self.name, key):
+        if not self._ask(self.limiter.test, key):
             raise RateLimited(self.retry_after(key), self.message)
 
     def hit(self, key: str) -> None:
         """Spend one; refuse (429) when nothing was left."""
-        if not self.limiter.hit(self.item, self.name, key):
+        if not self._ask(self.limiter.hit, key):
             raise RateLimited(self.retry_after(key), self.message)
+
+    def _ask(self, question: Callable[[RateLimitItem, str, str], bool], key: str) -> bool:
+        """The limiter's answer; while its storage (Redis, for several nodes) is unreachable,
+        requests are let through, logged once per outage: an outage of the limits must not
+        stop people from signing in."""
+        try:
+            answer = question(self.item, self.name, key)
+        except Exception as exc:
+            if not STORAGE_DOWN[0]:
+                STORAGE_DOWN[0] = True
+                logging.getLogger("carroca.server").error(
+                    "rate-limit storage unavailable, limits not applied: %s", exc)
+            return True
+        if STORAGE_DOWN[0]:
+            STORAGE_DOWN[0] = False
+            logging.getLogger("carroca.server").warning("rate-limit storage back")
+        return bool(answer)
 
     def clear(self, key: str) -> None:
         self.limiter.clear(self.item, self.name, key)
@@ -53,7 +74,9 @@ class RateLimits:
     def __init__(self, *, login_ip: str, login_account: str, guest_ip: str, register_ip: str,
                  tables_player: str, reviews_ip: str, password_ip: str = "30/10 minutes",
                  storage: str = "") -> None:
-        store = storage_from_string(storage) if storage else MemoryStorage()
+        # Redis: short timeouts, as these calls block the event loop while they wait.
+        store = storage_from_string(storage, socket_timeout=0.5, socket_connect_timeout=0.5) \
+            if storage else MemoryStorage()
         if not isinstance(store, Storage):
             raise ValueError(f"not a synchronous rate-limit storage: {storage}")
         limiter = MovingWindowRateLimiter(store)

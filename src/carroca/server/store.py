@@ -172,9 +172,10 @@ class Store:
     def _fence(conn: Connection, rows: list[MoveRow]) -> set[str]:
         """The matches of `rows` whose epoch moved on (taken over by another node).
 
-        The match rows are read FOR SHARE: a takeover (an UPDATE of the row) waits for this
-        transaction, or this one sees the new epoch; so a takeover never misses a move that
-        committed under the old epoch, and no move commits under the old epoch after it."""
+        The match rows are read FOR SHARE: a takeover's claim (`FOR UPDATE SKIP LOCKED`)
+        skips a row this transaction holds until the next scan, and this transaction waits
+        for a claim in progress and then sees the new epoch; so a takeover never misses a move
+        that committed under the old epoch, and no move commits under the old epoch after it."""
         held = {r.match_id: r.epoch for r in rows if r.epoch is not None}
         if not held:
             return set()
@@ -471,6 +472,18 @@ class Store:
 
         return await self.run(fn)
 
+    async def seating(self, match_id: str) -> dict[str, Any] | None:
+        """A match's mode, status and seats (who sits where), or None."""
+
+        def fn(conn: Connection) -> dict[str, Any] | None:
+            m = db.matches.c
+            row = conn.execute(
+                sa.select(m.mode, m.status, m.seats).where(m.id == match_id)
+            ).mappings().first()
+            return dict(row) if row else None
+
+        return await self.run(fn)
+
     async def match_by_invite(self, invite: str) -> tuple[str, str | None] | None:
         """(match id, owner node) of a live friends' table with this invitation."""
 
@@ -560,13 +573,15 @@ class Store:
     ) -> list[dict[str, Any]] | None:
         """Queue a player (again); when `seats` players wait for the ruleset, take the first
         ones out and return them: the caller makes their match. One transaction, serialized
-        per ruleset, so a player is never matched twice, whichever node they queued on."""
+        over the whole queue, so a player is never matched twice, whichever node they queued on."""
 
         def fn(conn: Connection) -> list[dict[str, Any]] | None:
             q = db.ranked_queue.c
             if self.postgres:
+                # One lock for the whole queue: a player moving to another ruleset's queue
+                # while their old group fills must not end up in two groups.
                 conn.execute(sa.text("SELECT pg_advisory_xact_lock(hashtext(:key))"),
-                             {"key": f"ranked:{ruleset}"})
+                             {"key": "ranked"})
             # A player who queued and went away long ago is not matched with the others.
             conn.execute(db.ranked_queue.delete().where(
                 sa.or_(q.player_id == player["id"], q.queued_at < time.time() - RANKED_WAIT)))
