@@ -129,3 +129,20 @@ def test_the_shared_ranked_queue_matches_each_player_once(store: Store) -> None:
         assert not await store.ranked_leave(waiting[0]["id"])
 
     run(go())
+
+
+def test_survivors_split_a_dead_nodes_matches(store: Store) -> None:
+    async def go() -> None:
+        await store.register_node("n1/a", "n1", 0.05)
+        dead = [await _match(store, "n1/a") for _ in range(5)]
+        await asyncio.sleep(0.1)
+        await store.register_node("n2/b", "n2", 30)
+        await store.register_node("n3/c", "n3", 30)
+        first = await store.claim_orphans("n2/b")
+        second = await store.claim_orphans("n3/c")
+        assert (len(first), len(second)) == (3, 1)  # ceil(5 / 2), then ceil(2 / 2)
+        third = await store.claim_orphans("n2/b")
+        taken = [r["id"] for r, _ in first + second + third]
+        assert sorted(taken) == sorted(dead)
+
+    run(go())

@@ -182,7 +182,7 @@ class Cluster:
             if claimed:
                 self.log.warning("took over %d matches in %.2f s", len(claimed),
                                  time.monotonic() - started)
-            if len(claimed) < CLAIM_BATCH:
+            if len(claimed) < CLAIM_BATCH:  # a share: the others take theirs meanwhile
                 break
         self.taken_over += count
         return count

@@ -440,15 +440,23 @@ class Store:
     ) -> list[tuple[dict[str, Any], list[MoveRow]]]:
         """Take unfinished matches whose owner's lease ran out (or that have none): each gets
         this node as owner and a new epoch, which fences off the old owner's writes. Rows
-        locked by another claimer are skipped, so two nodes never take the same match."""
+        locked by another claimer are skipped, so two nodes never take the same match; each
+        node takes its share (the orphans over the live nodes) per call."""
 
         def fn(conn: Connection) -> list[tuple[dict[str, Any], list[MoveRow]]]:
             m, n = db.matches.c, db.nodes.c
             alive = sa.select(n.id).where(n.lease_until > self._db_now())
+            orphaned = sa.and_(m.status.in_(("waiting", "playing")),
+                               sa.or_(m.owner.is_(None), m.owner.not_in(alive)))
+            # A fair share: the survivors of a dead node split its matches between them.
+            orphans = conn.execute(sa.select(sa.func.count()).where(orphaned)).scalar() or 0
+            live = conn.execute(sa.select(sa.func.count()).select_from(
+                alive.subquery())).scalar() or 1
+            share = min(limit, -(-int(orphans) // int(live)))
+            if share <= 0:
+                return []
             ids = [r[0] for r in conn.execute(
-                sa.select(m.id).where(m.status.in_(("waiting", "playing")))
-                .where(sa.or_(m.owner.is_(None), m.owner.not_in(alive)))
-                .order_by(m.created_at).limit(limit)
+                sa.select(m.id).where(orphaned).order_by(m.created_at).limit(share)
                 .with_for_update(skip_locked=True)
             )]
             if not ids:

@@ -221,6 +221,9 @@ function displayName(name, seat) {
 function onState(data) {
   if (data.id !== ctx.matchId) return;
   const prev = ctx.state;
+  // Frames can cross on their way from several servers: an older view never replaces a newer
+  // one (the same version may: who is connected changes without a move).
+  if (prev && data.version < prev.version && prev.status === data.status) return;
   const wasMyTurn = prev ? isMyTurn() : false;
   const wasPaused = Boolean(ctx.pause);
   ctx.state = data;
