@@ -44,6 +44,16 @@ class Fenced(Exception):
     refused, and the match is no longer this node's to run."""
 
 
+def _update_fenced(conn: Connection, match_id: str, epoch: int | None,
+                   fields: dict[str, Any]) -> None:
+    """Update a match's row; with `epoch`, only while the row still has it, else `Fenced`."""
+    query = db.matches.update().where(db.matches.c.id == match_id)
+    if epoch is not None:
+        query = query.where(db.matches.c.epoch == epoch)
+    if conn.execute(query.values(**fields)).rowcount == 0 and epoch is not None:
+        raise Fenced(match_id)
+
+
 RANKED_WAIT = 10 * 60.0  # seconds a player stays in the shared ranked queue
 
 
@@ -309,14 +319,7 @@ class Store:
     async def update_match(self, match_id: str, epoch: int | None = None, **fields: Any) -> None:
         """Change a match's row; with `epoch`, only while the match still has it (`Fenced`)."""
 
-        def fn(conn: Connection) -> None:
-            query = db.matches.update().where(db.matches.c.id == match_id)
-            if epoch is not None:
-                query = query.where(db.matches.c.epoch == epoch)
-            if conn.execute(query.values(**fields)).rowcount == 0 and epoch is not None:
-                raise Fenced(match_id)
-
-        await self.run(fn)
+        await self.run(lambda conn: _update_fenced(conn, match_id, epoch, fields))
 
     async def finish_match(
         self,
@@ -329,11 +332,7 @@ class Store:
         """The end of a match, its participants and rating changes, in one transaction."""
 
         def fn(conn: Connection) -> None:
-            query = db.matches.update().where(db.matches.c.id == match_id)
-            if epoch is not None:
-                query = query.where(db.matches.c.epoch == epoch)
-            if conn.execute(query.values(**fields)).rowcount == 0 and epoch is not None:
-                raise Fenced(match_id)
+            _update_fenced(conn, match_id, epoch, fields)
             if participants:
                 conn.execute(db.participants.insert(), participants)
             for r in ratings:
