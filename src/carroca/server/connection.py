@@ -30,7 +30,11 @@ class Connection:
         self.ws = ws
         self.player = player
         self.hub = hub
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        # Frames waiting to be written, and the task writing them, which runs only while some
+        # wait: most sockets are idle most of the time, and an idle socket's memory is most of
+        # the server's (a queue and a parked task cost about 4 KiB each socket).
+        self._out: list[str] = []
+        self._writer: asyncio.Task[None] | None = None
         # The match followed, by id: the table may be run here or by another node, and may
         # move between nodes while the socket stays open.
         self.match_id: str | None = None
@@ -52,11 +56,13 @@ class Connection:
     def send(self, payload: str) -> None:
         if self.closed:
             return
-        if self.queue.qsize() >= MAX_QUEUE:
+        if len(self._out) >= MAX_QUEUE:
             self.closed = True
             self.hub.spawn(self._close(CLOSE_TOO_SLOW))
             return
-        self.queue.put_nowait(payload)
+        self._out.append(payload)
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write())
 
     def _chat(self, payload: str) -> None:
         muted = self.hub.mutes.get((self.match_id or "", self.player["id"]))
@@ -74,16 +80,24 @@ class Connection:
             self.closed = True
             self.hub.spawn(self._close(CLOSE_UNAUTHENTICATED))
 
-    async def writer(self) -> None:
-        while True:
-            payload = await self.queue.get()
-            if payload is None:
-                return
-            try:
-                await self.ws.send_text(payload)
-            except Exception:
-                self.closed = True
-                return
+    async def _write(self) -> None:
+        """Write the waiting frames in order, then end (`send` starts it again). A sent frame
+        is not kept: a frame is a few KiB, and sockets wait for the next one for seconds."""
+        out = self._out
+        try:
+            while out:
+                await self.ws.send_text(out.pop(0))
+        except Exception:
+            self.closed = True
+            out.clear()
+        finally:
+            self._writer = None
+
+    async def drain(self, timeout: float) -> None:
+        """Let the frames already waiting go out, for at most `timeout` seconds."""
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._writer, timeout)
 
     # ------------------------------------------------------------------ following a table
 
@@ -179,7 +193,11 @@ class Connection:
         seat = table.seat_of(self.player["id"])
         async with table.lock:
             if seat is not None and data.client_seed:
-                await table.set_client_seed(seat, data.client_seed)
+                try:
+                    await table.set_client_seed(seat, data.client_seed)
+                except LobbyError as exc:  # another node runs it now
+                    self.send(protocol.error(exc.code, exc.message))
+                    return
             if self.match_id == table.id and self.seat == seat:  # joined already: the view
                 self.send(table.message(seat))
                 return
@@ -192,20 +210,27 @@ class Connection:
                 self.send(table.message(seat))
 
     async def _join_elsewhere(self, data: protocol.JoinData) -> None:
-        """Follow a match another node runs: its frames reach this socket through Redis."""
+        """Follow a match another node runs: its frames reach this socket through Redis. The
+        socket follows the channel (subscribed in Redis, the owner told) before it asks the
+        owner for the view, so no frame falls between the two."""
+        cluster = self.hub.cluster
+        seating = None if cluster is None else await self.hub.store.seating(data.match)
+        if seating is None or seating["status"] not in ("waiting", "playing"):
+            self.send(protocol.error("not_found", "Partida não encontrada ou já encerrada."))
+            return
+        seat = next((i for i, s in enumerate(seating["seats"])
+                     if s is not None and s.get("player") == self.player["id"]), None)
+        if self.match_id != data.match or self.seat != seat:
+            self.attach(data.match, seat, seating["mode"])
+        settled = getattr(self.hub.fanout, "settled", None)
+        if settled is not None:
+            await settled(seat_channel(data.match, seat))
         try:
             joined = await self._owner(data.match, "join", {
                 "player": self.player["id"], "client_seed": data.client_seed})
-        except LobbyError as exc:
-            if exc.code == "not_found":
-                self.send(protocol.error("not_found",
-                                         "Partida não encontrada ou já encerrada."))
-            else:
-                self.send(protocol.error(exc.code, exc.message))
+        except LobbyError as exc:  # `moving`: frames come when a node runs it again
+            self.send(protocol.error(exc.code, exc.message))
             return
-        seat = joined["seat"]
-        if self.match_id != data.match or self.seat != seat:
-            self.attach(data.match, seat, joined["mode"])
         self.send(joined["frame"])
 
 
@@ -219,7 +244,6 @@ async def serve_socket(
     conn = Connection(ws, player, hub)
     if session is not None:
         hub.socket_opened(session, conn)
-    writer = asyncio.create_task(conn.writer())
     pchannel = player_channel(player["id"])
     hub.fanout.subscribe(pchannel, conn.sink)
     conn.send(protocol.envelope("hello", {"player": player, "protocol": 1}))
@@ -261,6 +285,4 @@ async def serve_socket(
             hub.socket_closed(session, conn)
         hub.fanout.unsubscribe(pchannel, conn.sink)
         conn.detach()
-        conn.queue.put_nowait(None)
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(writer, 1.0)
+        await conn.drain(1.0)

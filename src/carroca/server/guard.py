@@ -187,6 +187,14 @@ def guarded_protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol],
             guard.release(self.transport)
             super().connection_lost(exc)
 
+        def handle_websocket_upgrade(self) -> None:
+            super().handle_websocket_upgrade()
+            # The connection is the WebSocket protocol's now. This HTTP protocol and its parser
+            # refer to each other: without the parser it is freed at once, instead of waiting for
+            # a collection, which the server's tuned collector (`app.py`) may put off for as
+            # long as the socket lives (~4 KiB each, half the sockets or more).
+            self.parser = None  # type: ignore[assignment]
+
     class GuardedWebSocket(WebSocketsSansIOProtocol):
         def connection_lost(self, exc: Exception | None) -> None:
             guard.release(self.transport)  # admitted as HTTP before the upgrade
@@ -194,6 +202,10 @@ def guarded_protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol],
 
         async def send(self, message: Any) -> None:
             await super().send(message)
+            if message["type"] == "websocket.accept":
+                # The handshake is over: its request and answer (headers and all) are not read
+                # again, and every open socket would keep them.
+                self.request = self.response = None  # type: ignore[assignment]
             if message["type"] == "websocket.http.response.body" and \
                     not message.get("more_body", False):
                 # A refusal (403 origin, 429 sockets) is a whole answer, not an unfinished

@@ -23,6 +23,7 @@ from carroca.rules.rulesets import options_dict
 from carroca.server import protocol
 from carroca.server.errors import MOVING, NOT_STORED, LobbyError
 from carroca.server.fanout import chat_channel, player_channel, seat_channel
+from carroca.server.frames import StateFrames
 from carroca.server.store import Fenced, MoveRow
 
 if TYPE_CHECKING:
@@ -242,7 +243,11 @@ class Table:
             return False
         seeds = list(self.client_seeds)
         seeds[seat] = seed
-        await self.hub.store.update_match(self.id, self.fence, client_seeds=seeds)
+        try:
+            await self.hub.store.update_match(self.id, self.fence, client_seeds=seeds)
+        except Fenced:
+            self.hub.lost(self)
+            raise LobbyError(503, "moving", MOVING) from None
         self.client_seeds = seeds
         return True
 
@@ -445,6 +450,8 @@ class Table:
         try:
             if match.is_over:
                 await self._finish()
+        except Fenced:  # another node runs it now, and finishes it
+            self.hub.lost(self)
         except Exception:  # stored but not closed: the next start finishes it from the log
             self.hub.log.exception("match %s could not be finished", self.id)
         finally:
@@ -478,7 +485,10 @@ class Table:
     # ------------------------------------------------------------------ views
 
     def state(self, seat: int | None) -> dict[str, Any]:
-        """What one seat (None: a spectator) is sent: built from that seat's observation."""
+        """What one seat (None: a spectator) is sent: built from that seat's observation.
+
+        The reference of the frames `publish` and `message` send: `StateFrames` builds them from
+        the spectators' state and `own_state`, and they parse equal to this for every seat."""
         match = self.match
         clock = None
         if self.clock is not None:
@@ -515,18 +525,23 @@ class Table:
             "chat": self.mode in ("casual", "friends"),
             "view": view,
         }
-        if seat is not None:
-            data["last_move_id"] = self._move_ids.get(seat)  # where the player's ids resume
         if self.status == "finished":
             data["server_seed"] = self.server_seed
-            changes = self.rating_changes
-            if seat is not None and seat in changes:
-                data["rating"] = {"before": changes[seat][0], "after": changes[seat][1]}
-        if self.invite and self.mode == "friends" and seat is not None:
-            data["invite"] = self.invite  # seated players only: a spectator could take a seat
-        if self.rematch_id is not None and seat is not None:
-            data["rematch"] = {"id": self.rematch_id, "by": self.rematch_by}
+        if seat is not None:
+            data.update(self.own_state(seat))
         return data
+
+    def own_state(self, seat: int) -> dict[str, Any]:
+        """The entries of a seated player's state that nobody else gets (besides the view's)."""
+        own: dict[str, Any] = {"last_move_id": self._move_ids.get(seat)}  # where its ids resume
+        if self.status == "finished" and seat in self.rating_changes:
+            before, after = self.rating_changes[seat]
+            own["rating"] = {"before": before, "after": after}
+        if self.invite and self.mode == "friends":
+            own["invite"] = self.invite  # seated players only: a spectator could take a seat
+        if self.rematch_id is not None:
+            own["rematch"] = {"id": self.rematch_id, "by": self.rematch_by}
+        return own
 
     async def publish_locked(self) -> None:
         """Publish from outside a move: wait for any move in flight to be stored first."""
@@ -535,15 +550,19 @@ class Table:
                 self.publish()
 
     def message(self, seat: int | None) -> str:
-        return protocol.envelope("state", self.state(seat))
+        """The `state` frame of one seat (None: a spectator), as `publish` would send it."""
+        return StateFrames(self).frame(seat)
 
     def publish(self) -> None:
-        """Send every listening seat and the spectators their own view of the table."""
+        """Send every listening seat and the spectators their own view of the table. The part
+        of the view they share is built and encoded once (`carroca.server.frames`)."""
         fanout = self.hub.fanout
+        frames: StateFrames | None = None
         for seat in (*range(len(self.seats)), None):
             channel = seat_channel(self.id, seat)
             if fanout.listening(channel):
-                fanout.publish(channel, self.message(seat))
+                frames = frames or StateFrames(self)
+                fanout.publish(channel, frames.frame(seat))
 
     def chat(self, seat: int, player_id: int, text: str) -> str | None:
         """Publish a chat line; returns an error frame when it is refused."""

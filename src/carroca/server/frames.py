@@ -1,0 +1,105 @@
+"""A table's `state` frames, encoded once for every seat.
+
+After every move a table sends its state to each of its seats and to its spectators. Built one
+seat at a time (`observation(match, seat).to_dict()`, then the whole frame JSON-encoded), the
+same work was done five times over at a table of four, though nearly everything in a state is
+the same for every seat (players, options, commitment, clock, pause, the table, the steps, the
+scores, the last hand).
+
+`StateFrames` builds the spectators' state once (`Table.state(None)`: it holds no hand and no
+drawn tile, by construction), encodes the part every seat shares once, and makes each seat's
+frame by appending that seat's own few fields:
+
+- in `view`: `seat`, `hand`, `legal` (only the seat to move has any) and `steps` (the same list,
+  except that the tiles the seat drew itself show; only where there is a boneyard);
+- in `data`: `seat` and what `Table.own_state` gives a seated player (`last_move_id`, `rating`,
+  `invite`, `rematch`).
+
+Those fields come last in their object, so a seat's frame is one shared prefix plus a short
+suffix. JSON objects have no order (the web client reads fields by name), and a frame parses
+equal to `protocol.envelope("state", table.state(seat))`: `tests/server/test_frames.py` checks it
+for every seat over random matches of every ruleset, and that no seat gets another's tiles.
+`bench/frames.py` measures both ways.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pydantic_core import to_json
+
+from carroca.rules import tiles as T
+from carroca.server import protocol
+
+if TYPE_CHECKING:
+    from carroca.server.table import Table
+
+# A seat's own fields in `view` (see `observation`): the rest of a view is the same for every
+# seat and the spectators.
+OWN_VIEW = ("seat", "hand", "steps", "legal")
+
+
+def _json(value: Any) -> str:
+    # The encoder of `protocol.envelope`: the same text for the same values.
+    return to_json(value).decode()
+
+
+class StateFrames:
+    """The `state` frame of each seat (and of the spectators) of one table at one moment."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        shared = table.state(None)  # fresh dicts, taken apart here
+        del shared["seat"]
+        view = shared.pop("view")
+        self._has_view = view is not None
+        if view is None:
+            shared["view"] = None
+            self._head = protocol.envelope("state", shared)[:-2]  # left open: `data`, the frame
+            return
+        self._public_steps: list[dict[str, Any]] = view["steps"]
+        self._steps = _json(self._public_steps)
+        # As `observation` has it: a hand, and one's own draws showing their tile, only while a
+        # hand is played; legal actions for the seat to move, and for nobody during a pause.
+        self._live = view["phase"] in ("play", "choice")
+        for key in OWN_VIEW:
+            del view[key]
+        shared["view"] = view  # last, so that the view's object ends the text
+        head = protocol.envelope("state", shared)
+        assert head.endswith("}}}")
+        self._head = head[:-3]  # left open: the view, `data`, the frame
+        match = table.match
+        assert match is not None
+        self._match = match
+        self._draws = [(i, step.seat, step.drawn) for i, step in enumerate(match.steps)
+                       if step.drawn >= 0] if self._live and match.ruleset.draws else []
+        self._to_move = match.current_player if table.pause is None else None
+
+    def _view(self, seat: int | None) -> str:
+        """The seat's own members of `view`, and the view's closing brace."""
+        if seat is None:
+            return f',"seat":null,"hand":[],"steps":{self._steps},"legal":[]}}'
+        match = self._match
+        hand = [T.NAMES[t] for t in T.tiles_of(match.hands[seat])] if self._live else []
+        legal = [str(a) for a in match.legal_actions()] if seat == self._to_move else []
+        steps = self._steps
+        drawn = [(i, tile) for i, who, tile in self._draws if who == seat]
+        if drawn:
+            mine = list(self._public_steps)
+            for i, tile in drawn:
+                mine[i] = {**mine[i], "tile": T.NAMES[tile]}
+            steps = _json(mine)
+        return f',"seat":{seat},"hand":{_json(hand)},"steps":{steps},"legal":{_json(legal)}}}'
+
+    def frame(self, seat: int | None) -> str:
+        """The frame of `seat` (None: a spectator), JSON text."""
+        parts = [self._head]
+        if self._has_view:
+            parts.append(self._view(seat))
+        if seat is None:
+            parts.append(',"seat":null')
+        else:
+            own = _json(self.table.own_state(seat))  # never empty: `last_move_id` at least
+            parts.append(f',"seat":{seat},{own[1:-1]}')
+        parts.append("}}")  # closes `data`, then the frame
+        return "".join(parts)
