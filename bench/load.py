@@ -1,4 +1,4 @@
-"""Load: N players on real WebSockets, playing at a human pace against a real server process.
+"""Load: N players on real WebSockets, playing at a human pace against real server processes.
 
 The benchmark starts `carroca serve` on a fresh SQLite database (or uses --server-url), signs in N
 guests, and seats them at friends' tables of duplas-pontos: four humans each, or two humans
@@ -8,13 +8,14 @@ player answers its turns with a random legal action after a think time drawn uni
 [0.5, 1.5] x --think seconds. The figures cover the --duration seconds after the ramp:
 
 - players connected at the end, tables, moves per second: acknowledged moves of the players, and
-  every move the server stored (bots' included) beside the pace the tables would keep if the
-  server answered at once;
+  every move the servers stored (bots' included) beside the pace the tables would keep if the
+  servers answered at once;
 - move round trip: from sending a `move` frame to receiving its `ack` (p50/p95/p99/max, and the
   worst of each second, which shows periodic stalls);
-- the server's memory (VmRSS) and CPU time, in all and on its event-loop thread; the generator's
-  CPU and event-loop lag; the machine's CPU: together they tell whether the server, the generator
-  or something else on the machine is the bottleneck;
+- each server's memory (VmRSS) and CPU time, in all and on its event-loop thread; Redis's and
+  PostgreSQL's CPU (the latter summed over its processes); the generator's CPU and event-loop
+  lag; the machine's CPU and the share of it nobody here used: together they tell whether a
+  server, the generator, a shared service or something else on the machine is the bottleneck;
 - errors, failed connections, disconnects and listen-queue overflows.
 
 The generator runs in --workers processes, each one event loop with the collector off, and speaks
@@ -22,9 +23,43 @@ WebSocket through the sans-I/O protocol of `websockets`: one protocol object per
 task per connection, so the client side stays cheap next to the server. A match that ends is
 replaced by a new table of the same players.
 
+Several nodes (--nodes N, 2 to 6): a cluster as deployed (docs/server.md), N `carroca serve
+--node nI` processes sharing a fresh PostgreSQL database and a Redis, started by
+tests/clusterproc.py's `Cluster` with the settings a single server gets here (the crowd's
+per-address limits lifted, production leases). PostgreSQL and Redis are throwaway servers
+(scripts/test-postgres.sh, scripts/test-redis.sh, in temporary directories), or the servers that
+--database and --redis name: a fresh database is created on that PostgreSQL server and dropped at
+the end, and that Redis's database is emptied. --postgres (or --database) runs one node on
+PostgreSQL too, without Redis: the like-for-like single node.
+
+How players reach the nodes (--front). `direct`, the default: the generator spreads the players
+over the nodes itself, as an L4 balancer would; the HAProxy that `Cluster` starts only checks the
+nodes' health. Each match is owned by the node its host created it on, and where its players
+connect decides what crosses Redis (--route):
+
+- `player` (default): the players of table t go to the nodes in turn, the host first, from node
+  t mod N (owners are spread evenly). At two nodes half the humans of every table are on a node
+  that does not own their match: their moves are forwarded to the owner through Redis, and the
+  table's frames reach them by Redis pub/sub. A round-robin balancer without stickiness does
+  this, or worse (it may put the host elsewhere too).
+- `table`: every player of a table on its owner, as a balancer routing by match would; nothing
+  but the nodes' control messages crosses Redis.
+
+`proxy`: everything through HAProxy (deploy/haproxy.cfg, round robin per request and per socket,
+as deployed), which costs CPU on the same machine. Its cap of 100 connections per client address
+is met by spreading the generator's connections over 127.0.0.0/8 source addresses, and it holds
+two descriptors per player (so about 9,900 players at 20,000 open files per process).
+
+The report counts, per node, the calls it forwarded to owners (`moves` among them) and the
+payloads it published to Redis (from /api/stats), and the share of the players' moves that were
+forwarded.
+
     python bench/load.py --players 1000 --duration 60 --think 2.0 --ramp 20 [--workers 2]
         [--bot-share 0.2] [--bot-delay-ms 1000] [--server-url http://HOST:PORT
         [--server-pid PID]] [--json]
+    python bench/load.py --nodes 2 --players 20000 --ramp 150 [--route player|table]
+        [--front direct|proxy] [--database postgresql://…] [--redis redis://…]
+    python bench/load.py --postgres --players 10000 --ramp 90   # one node on PostgreSQL
 """
 
 from __future__ import annotations
@@ -40,6 +75,7 @@ import os
 import random
 import resource
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -71,6 +107,13 @@ CROWD = {"CARROCA_LIMIT_GUEST_IP": "1000000/minute", "CARROCA_MAX_CONNECTIONS_PE
 TURN_SECONDS = 120.0  # the longest clock: a slow server does not make the clock play for anyone
 PROGRESS_SECONDS = 5.0
 LAG_TICK = 0.1  # seconds between the event-loop lag probes of a worker
+LINGER = 1.0  # seconds the players stay after the window (their moves then are not counted)
+ROOT = Path(__file__).resolve().parent.parent
+POSTGRES_SCRIPT = ROOT / "scripts" / "test-postgres.sh"
+REDIS_SCRIPT = ROOT / "scripts" / "test-redis.sh"
+# --front proxy: HAProxy refuses a client address's 101st connection (deploy/haproxy.cfg), so
+# the generator's connections come from many loopback addresses, this many from each.
+PER_SOURCE = 90
 
 
 # --------------------------------------------------------------------------- plan and helpers
@@ -80,12 +123,14 @@ LAG_TICK = 0.1  # seconds between the event-loop lag probes of a worker
 class Plan:
     """What every worker needs to know (pickled to the worker processes)."""
 
-    base_url: str
+    urls: tuple[str, ...]  # where the players go: the nodes (or the server, or the proxy)
     think: float
     bot_level: str
     http_concurrency: int
     tag: str  # a per-run prefix of the guests' names, so runs can share a server
     seed: int
+    route: str = "player"  # which node a seat goes to (several urls): "player" or "table"
+    sources: bool = False  # spread connections over loopback source addresses (--front proxy)
 
 
 def raise_fd_limit() -> int:
@@ -151,6 +196,25 @@ def machine_cpu() -> tuple[float, float]:
     return (sum(ticks[:8]) - idle) / hz, sum(ticks[:8]) / hz
 
 
+def tree_cpu(pid: int) -> tuple[float, int]:
+    """CPU seconds (user + system) of a process and of its children, alive or reaped (for
+    PostgreSQL: the postmaster, its backends and helpers), and how many children are alive."""
+    hz = os.sysconf("SC_CLK_TCK")
+    total, children = 0.0, 0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", encoding="ascii", errors="replace") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        if int(entry.name) == pid or int(fields[1]) == pid:
+            total += sum(int(x) for x in fields[11:15]) / hz  # utime stime cutime cstime
+            children += int(entry.name) != pid
+    return total, children
+
+
 def listen_overflows() -> int:
     """Connections the kernel refused because a listen queue was full (machine-wide): each one
     costs its client a SYN retransmission, 1 s then 3 s, 7 s, ... of connect time."""
@@ -163,16 +227,48 @@ def listen_overflows() -> int:
     return 0
 
 
-def snapshot(pid: int | None, client: httpx2.Client | None) -> dict[str, float]:
-    """The server's memory, CPU and counters, and the machine's CPU, at one moment."""
-    out: dict[str, float] = dict(zip(("machine_busy_s", "machine_total_s"), machine_cpu(),
-                                     strict=True))
+@dataclass(frozen=True)
+class Node:
+    """A server process the benchmark watches: its name, its own URL, its pid when known."""
+
+    name: str
+    url: str
+    pid: int | None
+
+
+def snapshot(nodes: Sequence[Node], clients: Sequence[httpx2.Client] | None,
+             servers: Servers | None = None) -> dict[str, Any]:
+    """Each server's memory, CPU and counters, Redis's, PostgreSQL's and HAProxy's CPU, and
+    the machine's CPU, at one moment."""
+    out: dict[str, Any] = dict(zip(("machine_busy_s", "machine_total_s"), machine_cpu(),
+                                   strict=True))
     out["listen_overflows"] = listen_overflows()
-    if pid:
-        out.update(proc_stats(pid))
-    if client is not None:
-        with contextlib.suppress(httpx2.HTTPError, ValueError):
-            out.update(client.get("/api/stats").json())
+    out["nodes"] = []
+    for i, node in enumerate(nodes):
+        figures: dict[str, Any] = {}
+        if node.pid:
+            with contextlib.suppress(OSError):
+                figures.update(proc_stats(node.pid))
+        if clients is not None:
+            with contextlib.suppress(httpx2.HTTPError, ValueError):
+                figures.update(clients[i].get("/api/stats").json())
+        out["nodes"].append(figures)
+    if servers is not None:
+        out.update(servers.stats())
+    return out
+
+
+def source() -> dict[str, Any]:
+    """The checkout's commit, and how many files under src/ differ from it (the servers run
+    this checkout's code)."""
+    out: dict[str, Any] = {}
+    with contextlib.suppress(OSError, subprocess.CalledProcessError):
+        git = ["git", "-C", str(ROOT)]
+        out["commit"] = subprocess.run([*git, "log", "-1", "--format=%h"], check=True,
+                                       capture_output=True, text=True).stdout.strip()
+        changed = subprocess.run([*git, "status", "--porcelain", "--", "src"], check=True,
+                                 capture_output=True, text=True).stdout.splitlines()
+        out["src_files_changed"] = sum(1 for line in changed if line.strip())
     return out
 
 
@@ -200,16 +296,17 @@ def offered_pace(tables: list[int], think: float, bot_delay_ms: int) -> float:
 
 
 class Server:
-    """`carroca serve` in a subprocess on a fresh SQLite database in a temporary directory."""
+    """`carroca serve` in a subprocess, on a fresh SQLite database in a temporary directory or
+    on `database` (a PostgreSQL URL)."""
 
-    def __init__(self, bot_delay_ms: int) -> None:
+    def __init__(self, bot_delay_ms: int, database: str | None = None) -> None:
         self.dir = tempfile.TemporaryDirectory(prefix="carroca-load-")
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = Path(self.dir.name) / "server.log"
         cmd = [
             sys.executable, "-m", "carroca", "serve", "--port", str(self.port),
-            "--database", f"sqlite:///{Path(self.dir.name) / 'load.db'}",
+            "--database", database or f"sqlite:///{Path(self.dir.name) / 'load.db'}",
             "--bot-delay-ms", str(bot_delay_ms),
         ]  # fmt: skip
         self.log = self.log_path.open("wb")
@@ -248,6 +345,204 @@ class Server:
         self.dir.cleanup()
 
 
+def _script(script: Path, *args: str) -> str:
+    """Runs scripts/test-postgres.sh or test-redis.sh; returns what it printed (a URL)."""
+    done = subprocess.run(["bash", str(script), *args], capture_output=True, text=True,
+                          timeout=900, check=False)
+    if done.returncode:
+        raise RuntimeError(f"{script.name} {' '.join(args)} failed:\n{done.stderr[-2000:]}")
+    return done.stdout.strip()
+
+
+class Services:
+    """A fresh PostgreSQL database and, for a cluster, a Redis: on throwaway servers in
+    temporary directories, or on the servers `database` and `redis_url` name (a fresh database
+    is created on that PostgreSQL server and dropped by stop())."""
+
+    def __init__(self, database: str | None, redis_url: str | None, with_redis: bool) -> None:
+        self.dirs: dict[Path, Path] = {}  # throwaway server's directory -> its script
+        self.dropped: tuple[str, str] | None = None  # (server URL, database) to drop at the end
+        self.redis: str | None = None
+        self.postmaster: int | None = None
+        try:
+            server = database or self._throwaway(POSTGRES_SCRIPT, "pg")
+            self.database = self._fresh(server, dropped=database is not None)
+            if with_redis:
+                self.redis = redis_url or self._throwaway(REDIS_SCRIPT, "redis")
+        except BaseException:
+            self.stop()
+            raise
+
+    def _throwaway(self, script: Path, what: str) -> str:
+        # Not under a directory only we may enter: PostgreSQL runs as `postgres` when we are root.
+        workdir = Path(tempfile.mkdtemp(prefix=f"carroca-load-{what}-"))
+        self.dirs[workdir] = script
+        return _script(script, "start", str(workdir))
+
+    def _fresh(self, server: str, dropped: bool) -> str:
+        """A new, empty database on the server (the nodes migrate it); its URL. Also finds the
+        postmaster, whose process tree's CPU is PostgreSQL's, when it runs on this machine."""
+        import sqlalchemy as sa
+
+        from carroca.server.db import normalize_url
+
+        name = f"carroca_load_{secrets.token_hex(4)}"
+        admin = sa.create_engine(normalize_url(server), isolation_level="AUTOCOMMIT",
+                                 poolclass=sa.pool.NullPool)
+        try:
+            with admin.connect() as conn:
+                conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+                if dropped:
+                    self.dropped = (server, name)
+                backend = conn.execute(sa.text("SELECT pg_backend_pid()")).scalar_one()
+                with contextlib.suppress(OSError, ValueError, IndexError):
+                    stat = Path(f"/proc/{backend}/stat").read_text().rsplit(")", 1)[1].split()
+                    parent = int(stat[1])
+                    if Path(f"/proc/{parent}/comm").read_text().strip() in ("postgres",
+                                                                            "postmaster"):
+                        self.postmaster = parent
+        finally:
+            admin.dispose()
+        url = sa.engine.make_url(normalize_url(server)).set(database=name)
+        return url.render_as_string(hide_password=False)
+
+    def stats(self) -> dict[str, Any]:
+        """PostgreSQL's CPU (its process tree) and Redis's CPU, memory and traffic, now."""
+        out: dict[str, Any] = {}
+        if self.postmaster:
+            cpu, children = tree_cpu(self.postmaster)
+            out["postgres"] = {"cpu_s": cpu, "processes": children + 1}
+        if self.redis:
+            import redis
+
+            with contextlib.suppress(redis.RedisError, OSError), \
+                    redis.Redis.from_url(self.redis, socket_timeout=5) as client:
+                info = client.info()
+                out["redis"] = {
+                    "cpu_s": float(info["used_cpu_sys"]) + float(info["used_cpu_user"]),
+                    "rss_mb": int(info["used_memory_rss"]) / 2**20,
+                    "commands": int(info["total_commands_processed"]),
+                    "net_in": int(info["total_net_input_bytes"]),
+                    "net_out": int(info["total_net_output_bytes"]),
+                    "channels": int(info.get("pubsub_channels", 0)),
+                    "clients": int(info.get("connected_clients", 0)),
+                }
+        return out
+
+    def stop(self) -> None:
+        if self.dropped is not None:
+            import sqlalchemy as sa
+
+            from carroca.server.db import normalize_url
+
+            server, name = self.dropped
+            self.dropped = None
+            admin = sa.create_engine(normalize_url(server), isolation_level="AUTOCOMMIT",
+                                     poolclass=sa.pool.NullPool)
+            try:
+                with contextlib.suppress(sa.exc.SQLAlchemyError), admin.connect() as conn:
+                    conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            finally:
+                admin.dispose()
+        for workdir, script in list(self.dirs.items()):
+            with contextlib.suppress(RuntimeError, subprocess.TimeoutExpired):
+                _script(script, "stop", str(workdir))
+            shutil.rmtree(workdir, ignore_errors=True)
+            del self.dirs[workdir]
+
+
+class Servers:
+    """Whatever the players play against: a running server (--server-url), one `carroca serve`
+    (SQLite, or PostgreSQL with --postgres or --database), or a cluster of --nodes nodes behind
+    HAProxy (tests/clusterproc.py). `nodes`: the processes watched; `urls`: where players go."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.server: Server | None = None
+        self.services: Services | None = None
+        self.cluster: Any = None
+        self.workdir: tempfile.TemporaryDirectory[str] | None = None
+        self.nodes: list[Node] = []
+        self.urls: list[str] = []
+        if args.server_url:
+            url = args.server_url.rstrip("/")
+            self.nodes, self.urls = [Node("server", url, args.server_pid)], [url]
+            return
+        try:
+            self._start(args)
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start(self, args: argparse.Namespace) -> None:
+        if args.nodes == 1:
+            if args.postgres or args.database:
+                self.services = Services(args.database, None, with_redis=False)
+            database = self.services.database if self.services is not None else None
+            self.server = Server(args.bot_delay_ms, database)
+            self.server.wait_ready()
+            self.nodes = [Node("server", self.server.url, self.server.pid)]
+            self.urls = [self.server.url]
+            return
+        self.services = Services(args.database, args.redis, with_redis=True)
+        if str(ROOT) not in sys.path:  # tests/ is found from the repository's root
+            sys.path.insert(0, str(ROOT))
+        from tests.clusterproc import Cluster
+
+        from carroca.server.settings import Settings
+
+        defaults = Settings()
+        # What the single server gets: the settings' defaults where tests/serverproc.py changes
+        # them for tests, this environment's CARROCA_* settings, the crowd's limits lifted.
+        env = {
+            "CARROCA_HAND_PAUSE_SECONDS": str(defaults.hand_pause_seconds),
+            "CARROCA_SOCKET_FRAMES_PER_SECOND": str(defaults.socket_frames_per_second),
+            # Players' addresses come from the proxy's X-Forwarded-For only behind it.
+            "CARROCA_FORWARDED_ALLOW_IPS": "127.0.0.1" if args.front == "proxy" else "",
+            **{k: v for k, v in os.environ.items() if k.startswith("CARROCA_")},
+            **CROWD,
+        }
+        self.workdir = tempfile.TemporaryDirectory(prefix="carroca-load-cluster-")
+        assert self.services.redis is not None
+        self.cluster = Cluster(
+            self.services.database, self.services.redis, Path(self.workdir.name),
+            nodes=args.nodes, lease_seconds=defaults.lease_seconds,
+            lease_renew_seconds=defaults.lease_renew_seconds,
+            takeover_seconds=defaults.takeover_seconds, env=env,
+            flags=["--bot-delay-ms", str(args.bot_delay_ms)],
+        )  # fmt: skip
+        self.nodes = [Node(f"n{i}", self.cluster.node_url(i), self.cluster.node(i).proc.pid)
+                      for i in range(1, args.nodes + 1)]
+        self.urls = [self.cluster.url] if args.front == "proxy" else [n.url for n in self.nodes]
+
+    def stats(self) -> dict[str, Any]:
+        """PostgreSQL's, Redis's and the proxy's figures now (`Services.stats`)."""
+        out = self.services.stats() if self.services is not None else {}
+        if self.cluster is not None and self.cluster.proxy is not None:
+            with contextlib.suppress(OSError):
+                out["haproxy"] = proc_stats(self.cluster.proxy.pid)
+        return out
+
+    def tail(self) -> str:
+        if self.server is not None:
+            return self.server.tail()
+        if self.cluster is not None:
+            with contextlib.suppress(OSError):
+                return str(self.cluster.logs())
+        return ""
+
+    def stop(self) -> None:
+        try:
+            if self.server is not None:
+                self.server.stop()
+            if self.cluster is not None:
+                self.cluster.stop()
+        finally:
+            if self.services is not None:
+                self.services.stop()
+            if self.workdir is not None:
+                self.workdir.cleanup()
+
+
 # --------------------------------------------------------------------------- one player
 
 
@@ -258,6 +553,8 @@ class Player(asyncio.Protocol):
         self.gen = gen
         self.group = group
         self.token = token
+        self.node = 0  # which of the plan's urls the player uses
+        self.source: tuple[str, int] | None = None  # the local address of its socket
         self.match_id = ""
         self.transport: asyncio.Transport | None = None
         self.ws: ClientProtocol | None = None
@@ -274,7 +571,7 @@ class Player(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # uvloop's are not subclasses
-        self.ws = ClientProtocol(parse_uri(f"{self.gen.ws_url}?token={self.token}"),
+        self.ws = ClientProtocol(parse_uri(f"{self.gen.ends[self.node][2]}?token={self.token}"),
                                  max_size=1 << 22)
         self.ws.send_request(self.ws.connect())
         self._flush()
@@ -357,7 +654,7 @@ class Player(asyncio.Protocol):
                 self.pending = -1
                 if "duplicate" in data:
                     gen.count("duplicate_ack")
-                if self.sent_at >= gen.window_start:
+                if gen.window_start <= self.sent_at < gen.window_end:
                     gen.rtt.append((time.perf_counter() - self.sent_at) * 1000)
                     gen.rtt_at.append(int(self.sent_at - gen.window_start))
         elif kind == "error":
@@ -396,7 +693,7 @@ class Player(asyncio.Protocol):
         self.move_id += 1
         self.pending = self.move_id
         self.sent_at = time.perf_counter()
-        if self.sent_at >= gen.window_start:
+        if gen.window_start <= self.sent_at < gen.window_end:
             gen.moves_sent += 1
         self._send("move", {"id": self.move_id, "action": gen.rng.choice(legal)})
 
@@ -448,20 +745,27 @@ class Generator:
         self.tables = tables
         self.think = plan.think
         self.rng = random.Random(plan.seed * 1000 + worker)
-        split = plan.base_url.split("://", 1)
-        self.host, _, port = split[1].partition(":")
-        self.port = int(port or 80)
-        self.ws_url = f"ws://{split[1]}/ws"
+        self.ends: list[tuple[str, int, str]] = []  # per url: host, port, WebSocket URL
+        for url in plan.urls:
+            split = url.split("://", 1)
+            host, _, port = split[1].partition(":")
+            self.ends.append((host, int(port or 80), f"ws://{split[1]}/ws"))
         self.loop = asyncio.get_running_loop()
-        self.http = httpx2.AsyncClient(
-            base_url=plan.base_url, timeout=120.0,
-            limits=httpx2.Limits(max_connections=plan.http_concurrency,
-                                 max_keepalive_connections=plan.http_concurrency),
-        )  # fmt: skip
-        self.gate = asyncio.Semaphore(plan.http_concurrency)
+        concurrency = plan.http_concurrency
+        if plan.sources:  # one source address for the worker's HTTP, under the proxy's cap
+            concurrency = min(concurrency, PER_SOURCE)
+        limits = httpx2.Limits(max_connections=concurrency,
+                               max_keepalive_connections=concurrency)
+        self.http = [
+            httpx2.AsyncClient(base_url=url, timeout=120.0, transport=httpx2.AsyncHTTPTransport(
+                limits=limits, local_address=f"127.{worker + 1}.255.1" if plan.sources else None))
+            for url in plan.urls
+        ]  # fmt: skip
+        self.gate = asyncio.Semaphore(concurrency)
         self.groups: list[Group] = []
         self.players: list[Player] = []
         self.window_start = math.inf
+        self.window_end = math.inf
         self.stopping = False
         self.connected = 0
         self.moves_sent = 0
@@ -487,13 +791,13 @@ class Generator:
 
     # ------------------------------------------------------------------ set-up over HTTP
 
-    async def _post(self, path: str, body: dict[str, Any], token: str | None = None
-                    ) -> dict[str, Any]:
+    async def _post(self, path: str, body: dict[str, Any], token: str | None = None,
+                    node: int = 0) -> dict[str, Any]:
         headers = {"authorization": f"Bearer {token}"} if token else None
         async with self.gate:
             for attempt in range(3):
                 try:
-                    r = await self.http.post(path, json=body, headers=headers)
+                    r = await self.http[node].post(path, json=body, headers=headers)
                 except httpx2.TransportError:
                     if attempt == 2:
                         raise
@@ -509,7 +813,7 @@ class Generator:
     async def _guest(self, group: Group) -> None:
         self._names += 1
         name = f"L{self.plan.tag}w{self.worker}n{self._names}"
-        reply = await self._post("/api/guest", {"name": name})
+        reply = await self._post("/api/guest", {"name": name}, node=self._names % len(self.http))
         group.players.append(Player(self, group, reply["token"]))
 
     async def seat(self, group: Group) -> None:
@@ -521,9 +825,9 @@ class Generator:
         made = await self._post("/api/tables", {
             "ruleset": RULESET, "options": OPTIONS, "seats": seats,
             "turn_seconds": TURN_SECONDS,
-        }, host.token)
+        }, host.token, host.node)  # the host's node owns the match
         for p in others:
-            await self._post("/api/tables/join", {"invite": made["invite"]}, p.token)
+            await self._post("/api/tables/join", {"invite": made["invite"]}, p.token, p.node)
         group.match_id = made["id"]
         for p in group.players:
             p.match_id = made["id"]
@@ -534,7 +838,20 @@ class Generator:
         self.groups = [Group(self, n) for n in self.tables]
         await asyncio.gather(*(self._guest(g) for g in self.groups for _ in range(g.seats)))
         self.players = [p for g in self.groups for p in g.players]
+        self._place()
         return {"guests": len(self.players), "guest_seconds": time.perf_counter() - start}
+
+    def _place(self) -> None:
+        """Each player's node (--route) and, behind the proxy, its socket's source address."""
+        nodes = len(self.ends)
+        for i, group in enumerate(self.groups):
+            first = i + self.worker  # owners spread evenly over the nodes, whatever the worker
+            for j, p in enumerate(group.players):
+                p.node = (first + (j if self.plan.route == "player" else 0)) % nodes
+        if self.plan.sources:
+            for k, p in enumerate(self.players):
+                block = k // PER_SOURCE
+                p.source = (f"127.{self.worker + 1}.{block // 250}.{block % 250 + 1}", 0)
 
     # ------------------------------------------------------------------ the run
 
@@ -552,8 +869,10 @@ class Generator:
         self.table_ms.append((time.perf_counter() - began) * 1000)
         for p in group.players:
             p.started = time.perf_counter()
+            host, port, _ = self.ends[p.node]
             try:
-                await self.loop.create_connection(partial(_same, p), self.host, self.port)
+                await self.loop.create_connection(partial(_same, p), host, port,
+                                                  local_addr=p.source)
             except OSError:
                 self.count("connect_failed")
 
@@ -571,7 +890,7 @@ class Generator:
         """Connect over the ramp from wall time t0, then play for `duration` seconds."""
         start = time.perf_counter() + (t0 - time.time())
         self.window_start = start + ramp
-        end = self.window_start + duration
+        end = self.window_end = self.window_start + duration
         n = len(self.groups)
         for i, g in enumerate(self.groups):
             at = start + ramp * i / max(1, n)
@@ -590,19 +909,24 @@ class Generator:
             await asyncio.sleep(min(0.05, end - now))
         cpu = time.process_time() - (time.process_time() if math.isnan(cpu0) else cpu0)
         connected = self.connected
+        frames, received = self.frames - frames0, self.bytes - bytes0
+        # The last moves get their answers, and the conductor's last look at the servers
+        # (at the window's end) still sees every socket; nothing more is counted.
+        await asyncio.sleep(LINGER)
         self.stopping = True
         for p in self.players:
             p.close()
         for task in list(self._tasks):
             task.cancel()
         await asyncio.sleep(0.1)
-        await self.http.aclose()
+        for client in self.http:
+            await client.aclose()
         return {
             "connected": connected,
             "moves_sent": self.moves_sent,
             "acks": len(self.rtt),
-            "frames": self.frames - frames0,
-            "bytes": self.bytes - bytes0,
+            "frames": frames,
+            "bytes": received,
             "finished": self.finished,
             "events": dict(self.events),
             "cpu_seconds": cpu,
@@ -653,23 +977,28 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     tables = tables_for(args.players, args.bot_share)
     workers = args.workers or max(1, min(os.cpu_count() or 1, math.ceil(args.players / 3000)))
     workers = min(workers, len(tables))
-    server = None if args.server_url else Server(args.bot_delay_ms)
-    pid = server.pid if server is not None else args.server_pid
-    base_url = server.url if server is not None else args.server_url.rstrip("/")
 
     def say(text: str) -> None:
         if not args.quiet:
             print(f"[load {time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
 
     procs: list[Any] = []
+    if args.nodes > 1 or args.postgres or args.database:
+        say("starting " + ("a PostgreSQL and a Redis" if args.nodes > 1 else "a PostgreSQL")
+            + (" and the nodes" if args.nodes > 1 else ""))
+    code = source()
+    servers = Servers(args)
+    nodes = servers.nodes
     try:
-        if server is not None:
-            server.wait_ready()
-            say(f"server pid {server.pid} at {server.url}")
-        idle = snapshot(pid, None)
-        plan = Plan(base_url=base_url, think=args.think, bot_level=args.bot_level,
+        for node in nodes:
+            if node.pid:
+                say(f"{node.name} pid {node.pid} at {node.url}")
+        if len(servers.urls) < len(nodes):
+            say(f"players go through the proxy at {servers.urls[0]}")
+        idle = snapshot(nodes, None, servers)
+        plan = Plan(urls=tuple(servers.urls), think=args.think, bot_level=args.bot_level,
                     http_concurrency=args.http_concurrency, tag=secrets.token_hex(2),
-                    seed=args.seed)
+                    seed=args.seed, route=args.route, sources=args.front == "proxy")
         ctx = mp.get_context("spawn")
         queue: Queue[Any] = ctx.Queue()
         go = ctx.Event()
@@ -691,23 +1020,24 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         setup_wall = time.perf_counter() - setup_start
         say(f"{args.players} guests signed in, {setup_wall:.1f} s; opening tables and "
             f"connecting over {args.ramp:g} s")
-        after_setup = snapshot(pid, None)
+        after_setup = snapshot(nodes, None, servers)
         t0.value = time.time() + 0.5
         go.set()
         window_start = t0.value + args.ramp
         window_end = window_start + args.duration
         results: dict[int, dict[str, Any]] = {}
         progress: dict[int, tuple[int, int]] = {}
-        begin: dict[str, float] = {}
-        end: dict[str, float] = {}
+        begin: dict[str, Any] = {}
+        end: dict[str, Any] = {}
         last_say = time.time()
-        with httpx2.Client(base_url=base_url, timeout=30.0) as client:
+        clients = [httpx2.Client(base_url=n.url, timeout=30.0, trust_env=False) for n in nodes]
+        try:
             while len(results) < workers:
                 now = time.time()
                 if not begin and now >= window_start:
-                    begin = snapshot(pid, client)
+                    begin = snapshot(nodes, clients, servers)
                 if not end and now >= window_end:
-                    end = snapshot(pid, client)
+                    end = snapshot(nodes, clients, servers)
                 if now > window_end + args.setup_timeout:
                     raise RuntimeError("the workers did not report their figures")
                 try:
@@ -725,24 +1055,77 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     say(f"connected {sum(c for c, _ in progress.values())}, moves sent "
                         f"{sum(m for _, m in progress.values())} in the window")
             if not end:
-                end = snapshot(pid, client)
+                end = snapshot(nodes, clients, servers)
+        finally:
+            for client in clients:
+                client.close()
     finally:
         for proc in procs:
             proc.join(5)
             if proc.is_alive():
                 proc.kill()
-        if server is not None:
-            server.stop()
+        servers.stop()
     out = report(args, tables, workers, setups, idle, after_setup, begin, end,
-                 list(results.values()), pid)
+                 list(results.values()), nodes)
     out["window_unix"] = [round(window_start, 3), round(window_end, 3)]  # to match server logs
+    if not args.server_url:
+        out["code"] = code
+    return out
+
+
+def _delta(begin: dict[str, Any], end: dict[str, Any], key: str) -> float | None:
+    if begin.get(key) is None or end.get(key) is None:
+        return None
+    return float(end[key] - begin[key])
+
+
+def node_report(node: Node, idle: dict[str, Any], after_setup: dict[str, Any],
+                begin: dict[str, Any], end: dict[str, Any], seconds: float,
+                players: float) -> dict[str, Any]:
+    """One server's figures over the window (`players`: connected to it, when it does not say
+    itself)."""
+    out: dict[str, Any] = {"name": node.name}
+    if node.pid:
+        out["pid"] = node.pid
+    if "sockets" in end:
+        players = end["sockets"]
+        out["sockets_end"] = players
+    cpu = _delta(begin, end, "cpu_s")
+    if cpu is not None:
+        rss_idle = idle.get("rss_mb", 0)
+        out.update({
+            "rss_idle_mb": round(rss_idle, 1),
+            "rss_after_guests_mb": round(after_setup.get("rss_mb", 0), 1),
+            "rss_end_mb": round(end["rss_mb"], 1),
+            "rss_peak_mb": round(end["peak_mb"], 1),
+            "kb_per_player": round((end["rss_mb"] - rss_idle) * 1024 / players, 1)
+            if players else None,
+            "cpu_s": round(cpu, 2),
+            "cpu_pct": round(100 * cpu / seconds, 1),
+            "loop_thread_cpu_pct": round(100 * (end["loop_cpu_s"] - begin["loop_cpu_s"])
+                                         / seconds, 1),
+        })
+    moves, commits = _delta(begin, end, "moves"), _delta(begin, end, "commits")
+    if moves is not None and commits is not None:
+        out["moves_stored"] = int(moves)
+        out["moves_per_s"] = round(moves / seconds, 1)
+        out["commits_per_s"] = round(commits / seconds, 1)
+        if cpu is not None:
+            out["cpu_ms_per_move"] = round(1000 * cpu / moves, 3) if moves else None
+    if "calls" in end and "calls" in begin:
+        out["calls"] = {m: n - begin["calls"].get(m, 0) for m, n in sorted(end["calls"].items())
+                        if n - begin["calls"].get(m, 0)}
+        published = end["redis_published"] - begin["redis_published"]
+        out["redis_published_per_s"] = round(published / seconds, 1)
+    if "tables" in end:
+        out["tables_end"] = end["tables"]
     return out
 
 
 def report(args: argparse.Namespace, tables: list[int], workers: int,
-           setups: list[dict[str, float]], idle: dict[str, float],
-           after_setup: dict[str, float], begin: dict[str, float], end: dict[str, float],
-           results: list[dict[str, Any]], pid: int | None) -> dict[str, Any]:
+           setups: list[dict[str, float]], idle: dict[str, Any],
+           after_setup: dict[str, Any], begin: dict[str, Any], end: dict[str, Any],
+           results: list[dict[str, Any]], nodes: Sequence[Node]) -> dict[str, Any]:
     def joined(key: str) -> list[float]:
         values = array("d")
         for r in results:
@@ -762,11 +1145,17 @@ def report(args: argparse.Namespace, tables: list[int], workers: int,
     connected = sum(r["connected"] for r in results)
     acks = sum(r["acks"] for r in results)
     guest_wall = max(s["guest_seconds"] for s in setups)
+    generator_cpu = sum(r["cpu_seconds"] for r in results)
     out: dict[str, Any] = {
         "players": args.players,
         "tables": len(tables),
         "tables_with_bots": sum(1 for t in tables if t < 4),
         "workers": workers,
+        "nodes": len(nodes),
+        "database": "postgresql" if args.nodes > 1 or args.postgres or args.database
+        else "sqlite" if not args.server_url else None,
+        "front": (args.front if args.nodes > 1 else "direct") if not args.server_url else None,
+        "route": args.route if args.nodes > 1 and args.front == "direct" else None,
         "think_s": args.think,
         "ramp_s": args.ramp,
         "duration_s": args.duration,
@@ -787,58 +1176,112 @@ def report(args: argparse.Namespace, tables: list[int], workers: int,
         "matches_finished": sum(r["finished"] for r in results),
         "events": dict(sorted(events.items())),
         "generator": {
-            "cpu_pct": round(100 * sum(r["cpu_seconds"] for r in results) / args.duration, 1),
+            "cpu_pct": round(100 * generator_cpu / args.duration, 1),
             "frames_per_s": round(sum(r["frames"] for r in results) / args.duration, 1),
             "kb_received_per_s": round(sum(r["bytes"] for r in results) / 1024 / args.duration, 1),
             "loop_lag_ms": spread(lag),
         },
     }
+    # Server-side figures over the time between the two snapshots, about --duration.
+    window = (end["machine_total_s"] - begin["machine_total_s"]) / (os.cpu_count() or 1)
+    window = window if window > 0 else args.duration
+    per_node = [
+        node_report(node, idle["nodes"][i], after_setup["nodes"][i], begin["nodes"][i],
+                    end["nodes"][i], window, connected / len(nodes))
+        for i, node in enumerate(nodes)
+    ]
+    if all("moves_stored" in n for n in per_node):
+        moves = sum(n["moves_stored"] for n in per_node)
+        commits = sum(n["commits_per_s"] for n in per_node)
+        out["server_moves_per_s"] = round(moves / window, 1)
+        out["server_commits_per_s"] = round(commits, 1)
+        out["moves_per_commit"] = round(moves / window / commits, 2) if commits else None
+    if len(per_node) == 1:
+        if "cpu_s" in per_node[0]:
+            server = {k: v for k, v in per_node[0].items() if k not in ("name", "moves_stored")}
+            server.setdefault("pid", nodes[0].pid)
+            out["server"] = server
+    else:
+        out["per_node"] = per_node
+        if all("cpu_s" in n for n in per_node):
+            cpu = sum(n["cpu_s"] for n in per_node)
+            moves_stored = sum(n.get("moves_stored", 0) for n in per_node)
+            out["server"] = {  # the nodes together; the event loop: the busiest node's
+                "pids": [n["pid"] for n in per_node],
+                **{key: round(sum(n[key] for n in per_node), 1)
+                   for key in ("rss_idle_mb", "rss_after_guests_mb", "rss_end_mb",
+                               "rss_peak_mb", "cpu_s", "cpu_pct")},
+                "kb_per_player": round(sum(n["rss_end_mb"] - n["rss_idle_mb"] for n in per_node)
+                                       * 1024 / connected, 1) if connected else None,
+                "cpu_ms_per_move": round(1000 * cpu / moves_stored, 3) if moves_stored
+                else None,
+                "loop_thread_cpu_pct": max(n["loop_thread_cpu_pct"] for n in per_node),
+            }
+        if all("calls" in n for n in per_node):
+            calls: Counter[str] = Counter()
+            for n in per_node:
+                calls.update(n["calls"])
+            out["forwarded"] = {
+                "calls": dict(sorted(calls.items())),
+                "move_share": round(calls["move"] / acks, 3) if acks else None,
+                "redis_published_per_s": round(sum(n["redis_published_per_s"]
+                                                   for n in per_node), 1),
+            }
+    used = generator_cpu / args.duration * 100 + sum(n.get("cpu_pct", 0) for n in per_node)
+    if "redis" in begin and "redis" in end:
+        b, e = begin["redis"], end["redis"]
+        out["redis"] = {
+            "cpu_pct": round(100 * (e["cpu_s"] - b["cpu_s"]) / window, 1),
+            "rss_end_mb": round(e["rss_mb"], 1),
+            "commands_per_s": round((e["commands"] - b["commands"]) / window, 1),
+            "kb_in_per_s": round((e["net_in"] - b["net_in"]) / 1024 / window, 1),
+            "kb_out_per_s": round((e["net_out"] - b["net_out"]) / 1024 / window, 1),
+            "channels_end": e["channels"],
+            "clients_end": e["clients"],
+        }
+        used += out["redis"]["cpu_pct"]
+    if "haproxy" in begin and "haproxy" in end:
+        cpu = end["haproxy"]["cpu_s"] - begin["haproxy"]["cpu_s"]
+        out["haproxy"] = {"cpu_pct": round(100 * cpu / window, 1),
+                          "rss_end_mb": round(end["haproxy"]["rss_mb"], 1)}
+        used += out["haproxy"]["cpu_pct"]
+    if "postgres" in begin and "postgres" in end:
+        cpu = end["postgres"]["cpu_s"] - begin["postgres"]["cpu_s"]
+        out["postgres"] = {"cpu_pct": round(100 * cpu / window, 1),
+                           "processes_end": end["postgres"]["processes"]}
+        used += out["postgres"]["cpu_pct"]
     busy = end["machine_busy_s"] - begin["machine_busy_s"]
     total = end["machine_total_s"] - begin["machine_total_s"]
     out["machine"] = {
         "cores": os.cpu_count(),
         "busy_pct": round(100 * busy / total, 1) if total else None,
+        # busy time in % of one core, and what of it none of the processes above used: other
+        # work on the machine, the kernel's own threads, this conductor
+        "busy_core_pct": round(100 * busy / window, 1),
+        "other_core_pct": round(100 * busy / window - used, 1),
         "loadavg_1m": float(Path("/proc/loadavg").read_text().split()[0]),
         "listen_overflows": end["listen_overflows"] - idle["listen_overflows"],
     }
-    if begin.get("moves") is not None and end.get("moves") is not None:
-        moves = end["moves"] - begin["moves"]
-        commits = end["commits"] - begin["commits"]
-        out["server_moves_per_s"] = round(moves / args.duration, 1)
-        out["server_commits_per_s"] = round(commits / args.duration, 1)
-        out["moves_per_commit"] = round(moves / commits, 2) if commits else None
-    if pid and "cpu_s" in begin and "cpu_s" in end:
-        cpu = end["cpu_s"] - begin["cpu_s"]
-        moves = out.get("server_moves_per_s", 0) * args.duration
-        out["server"] = {
-            "pid": pid,
-            "rss_idle_mb": round(idle.get("rss_mb", 0), 1),
-            "rss_after_guests_mb": round(after_setup.get("rss_mb", 0), 1),
-            "rss_end_mb": round(end["rss_mb"], 1),
-            "rss_peak_mb": round(end["peak_mb"], 1),
-            "kb_per_player": round((end["rss_mb"] - idle.get("rss_mb", 0)) * 1024 / connected, 1)
-            if connected else None,
-            "cpu_s": round(cpu, 2),
-            "cpu_pct": round(100 * cpu / args.duration, 1),
-            "cpu_ms_per_move": round(1000 * cpu / moves, 3) if moves else None,
-            "loop_thread_cpu_pct": round(100 * (end["loop_cpu_s"] - begin["loop_cpu_s"])
-                                         / args.duration, 1),
-        }
     return out
 
 
 def render(r: dict[str, Any]) -> str:
     rtt, s, g = r["rtt_ms"], r.get("server", {}), r["generator"]
+    where = f"{r['nodes']} node(s)" + (f" on {r['database']}" if r.get("database") else "")
+    if r.get("front") == "proxy":
+        where += ", through HAProxy"
+    elif r.get("route"):
+        where += f", players spread per {r['route']}"
     lines = [
         f"players {r['players']} at {r['tables']} tables ({r['tables_with_bots']} with bots), "
         f"{r['workers']} worker(s), think {r['think_s']:g} s, ramp {r['ramp_s']:g} s, "
-        f"window {r['duration_s']:g} s",
+        f"window {r['duration_s']:g} s; {where}",
         f"guests signed in: {r['guests']['seconds']:.1f} s = {r['guests']['per_s']} /s; a table "
         f"opened (create + joins) p50 {r['table_open_ms']['p50']} ms, p99 "
         f"{r['table_open_ms']['p99']} ms",
         f"connected at the end: {r['connected_end']}  (connect p50 {r['connect_ms']['p50']} ms, "
         f"p99 {r['connect_ms']['p99']} ms)",
-        f"moves: {r['moves_acked']} acked = {r['moves_per_s']} /s; server stored "
+        f"moves: {r['moves_acked']} acked = {r['moves_per_s']} /s; servers stored "
         f"{r.get('server_moves_per_s', '?')} /s (pace offered {r['offered_moves_per_s']} /s) in "
         f"{r.get('server_commits_per_s', '?')} commits/s",
         f"round trip ms: p50 {rtt['p50']}  p95 {rtt['p95']}  p99 {rtt['p99']}  max {rtt['max']}"
@@ -846,17 +1289,47 @@ def render(r: dict[str, Any]) -> str:
     ]
     if s:
         lines.append(
-            f"server: RSS {s['rss_end_mb']} MiB (idle {s['rss_idle_mb']}, peak {s['rss_peak_mb']})"
-            f" = {s['kb_per_player']} KiB/player; CPU {s['cpu_pct']}% of a core (event-loop "
-            f"thread {s['loop_thread_cpu_pct']}%), {s['cpu_ms_per_move']} ms/move")
+            f"server{'s together' if 'pids' in s else ''}: RSS {s['rss_end_mb']} MiB (idle "
+            f"{s['rss_idle_mb']}, peak {s['rss_peak_mb']}) = {s['kb_per_player']} KiB/player; "
+            f"CPU {s['cpu_pct']}% of a core (event-loop thread {s['loop_thread_cpu_pct']}%"
+            f"{', the busiest node' if 'pids' in s else ''}), {s['cpu_ms_per_move']} ms/move")
+    for n in r.get("per_node", []):
+        if "cpu_pct" not in n:
+            continue
+        lines.append(
+            f"  {n['name']}: {n.get('sockets_end', '?')} sockets, {n.get('tables_end', '?')} "
+            f"tables, stores {n.get('moves_per_s', '?')} moves/s; CPU {n['cpu_pct']}% (loop "
+            f"{n['loop_thread_cpu_pct']}%), RSS {n['rss_end_mb']} MiB; calls to owners "
+            f"{n.get('calls') or 'none'}, Redis publishes {n.get('redis_published_per_s', '?')}/s")
+    f = r.get("forwarded")
+    if f:
+        share = f["move_share"]
+        lines.append(f"forwarded to the owner: {'?' if share is None else f'{100 * share:.1f}%'}"
+                     f" of the acked moves; {f['redis_published_per_s']} Redis publishes/s")
+    if "redis" in r:
+        x = r["redis"]
+        lines.append(f"redis: CPU {x['cpu_pct']}%, RSS {x['rss_end_mb']} MiB, "
+                     f"{x['commands_per_s']} commands/s, {x['kb_in_per_s']} KiB/s in, "
+                     f"{x['kb_out_per_s']} KiB/s out, {x['channels_end']} channels")
+    if "postgres" in r:
+        x = r["postgres"]
+        lines.append(f"postgresql: CPU {x['cpu_pct']}% ({x['processes_end']} processes)")
+    if "haproxy" in r:
+        x = r["haproxy"]
+        lines.append(f"haproxy: CPU {x['cpu_pct']}%, RSS {x['rss_end_mb']} MiB")
     lines.append(
         f"generator: CPU {g['cpu_pct']}% of a core, {g['frames_per_s']} frames/s, loop lag p99 "
         f"{g['loop_lag_ms']['p99']} ms, max {g['loop_lag_ms']['max']} ms")
     m = r["machine"]
     lines.append(f"machine: {m['cores']} cores {m['busy_pct']}% busy over the window "
-                 f"(everything on it), load average {m['loadavg_1m']}, listen-queue overflows "
-                 f"{m['listen_overflows']}")
+                 f"(everything on it: {m['busy_core_pct']}% of a core, {m['other_core_pct']}% "
+                 f"not by the processes above), load average {m['loadavg_1m']}, listen-queue "
+                 f"overflows {m['listen_overflows']}")
     lines.append(f"matches finished {r['matches_finished']}; events {r['events'] or 'none'}")
+    if r.get("code"):
+        c = r["code"]
+        lines.append(f"code: {c.get('commit', '?')}, {c.get('src_files_changed', '?')} files "
+                     f"under src/ changed since")
     return "\n".join(lines)
 
 
@@ -882,6 +1355,22 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--server-url", default=None, help="use a running server")
     parser.add_argument("--server-pid", type=int, default=None,
                         help="with --server-url: its process, for memory and CPU figures")
+    parser.add_argument("--nodes", type=int, default=1,
+                        help="servers: 1 (default), or 2 to 6 nodes of a cluster on PostgreSQL "
+                             "and Redis")
+    parser.add_argument("--postgres", action="store_true",
+                        help="one node on a throwaway PostgreSQL instead of SQLite")
+    parser.add_argument("--database", default=None,
+                        help="a PostgreSQL server's URL instead of a throwaway one: a fresh "
+                             "database is created on it, and dropped at the end")
+    parser.add_argument("--redis", default=None,
+                        help="a Redis URL instead of a throwaway one (its database is EMPTIED)")
+    parser.add_argument("--front", choices=("direct", "proxy"), default="direct",
+                        help="with --nodes: players connect to the nodes themselves (direct), "
+                             "or through HAProxy")
+    parser.add_argument("--route", choices=("player", "table"), default="player",
+                        help="with --front direct: a table's players go to the nodes in turn "
+                             "(player), or all to its owner (table)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
@@ -890,6 +1379,15 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         parser.error("--players, --duration and --think must be positive, --ramp not negative")
     if not 0 <= args.bot_share <= 1:
         parser.error("--bot-share is a share of the players, from 0 to 1")
+    if not 1 <= args.nodes <= 6:
+        parser.error("--nodes: 1 to 6 (deploy/haproxy.cfg names six)")
+    if args.server_url and (args.nodes > 1 or args.postgres or args.database or args.redis):
+        parser.error("--server-url uses a running server: no --nodes, --postgres, --database, "
+                     "--redis")
+    if args.database and not args.database.startswith(("postgresql", "postgres:")):
+        parser.error("--database names a PostgreSQL server (postgresql://…)")
+    if args.redis and args.nodes == 1:
+        parser.error("--redis is for a cluster: --nodes 2 or more")
     gc.disable()
     result = run(args)
     print(json.dumps(result) if args.json else render(result), flush=True)

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import importlib
 import json
+import os
 import subprocess
 import sys
+from array import array
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 # bench/ is not a package: its scripts are found through sys.path, as they find each other
 _BENCH = Path(__file__).resolve().parents[2] / "bench"
@@ -61,3 +67,95 @@ def test_a_tiny_run_reports_moves_and_round_trips() -> None:
     assert report["server"]["rss_end_mb"] > 0 and report["server"]["cpu_s"] > 0
     failures = {k: v for k, v in report["events"].items() if k != "http_retry"}
     assert failures == {}
+
+
+def _placed(route: str, worker: int, urls: int = 2, sources: bool = False
+            ) -> list[list[Any]]:
+    """Each player's node (or, with `sources`, socket address) at tables of 4, 4, 2 and 2."""
+    async def place() -> list[list[Any]]:
+        plan = L.Plan(urls=tuple(f"http://127.0.0.1:{9000 + i}" for i in range(urls)),
+                      think=1.0, bot_level="greedy", http_concurrency=4, tag="t", seed=1,
+                      route=route, sources=sources)
+        gen = L.Generator(plan, worker, [4, 4, 2, 2])
+        gen.groups = [L.Group(gen, n) for n in gen.tables]
+        for group in gen.groups:
+            group.players = [L.Player(gen, group, "token") for _ in range(group.seats)]
+        gen.players = [p for g in gen.groups for p in g.players]
+        gen._place()
+        for client in gen.http:
+            await client.aclose()
+        return [[p.source if sources else p.node for p in g.players] for g in gen.groups]
+
+    return asyncio.run(place())
+
+
+def test_a_tables_players_take_the_nodes_in_turn_from_its_owner() -> None:
+    # --route player: the host (who creates the table, so its node owns the match) first, the
+    # others on the nodes in turn; owners alternate from table to table, and from worker to
+    # worker
+    assert _placed("player", 0) == [[0, 1, 0, 1], [1, 0, 1, 0], [0, 1], [1, 0]]
+    assert _placed("player", 1) == [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0], [0, 1]]
+    assert _placed("player", 0, urls=3) == [[0, 1, 2, 0], [1, 2, 0, 1], [2, 0], [0, 1]]
+    # --route table: everyone on the owner
+    assert _placed("table", 0) == [[0, 0, 0, 0], [1, 1, 1, 1], [0, 0], [1, 1]]
+    # one url (a single server, or the proxy): everyone there
+    assert _placed("player", 1, urls=1) == [[0] * 4, [0] * 4, [0] * 2, [0] * 2]
+
+
+def test_behind_the_proxy_sockets_come_from_many_loopback_addresses() -> None:
+    sources = [s for table in _placed("player", 0, urls=1, sources=True) for s in table]
+    assert all(host.startswith("127.1.") and port == 0 for host, port in sources)
+    assert max(Counter(sources).values()) <= L.PER_SOURCE
+
+
+def _snapshot(t: float, busy: float, nodes: list[dict[str, Any]], redis_cpu: float,
+              pg_cpu: float) -> dict[str, Any]:
+    return {
+        "machine_busy_s": busy, "machine_total_s": (os.cpu_count() or 1) * t,
+        "listen_overflows": 0,
+        "nodes": nodes,
+        "redis": {"cpu_s": redis_cpu, "rss_mb": 8.0, "commands": 100 * t, "net_in": 1024 * t,
+                  "net_out": 2048 * t, "channels": 40, "clients": 6},
+        "postgres": {"cpu_s": pg_cpu, "processes": 9},
+    }
+
+
+def _node(cpu: float, moves: int, calls: int, published: int, rss: float = 100.0
+          ) -> dict[str, Any]:
+    return {"rss_mb": rss, "peak_mb": rss, "cpu_s": cpu, "loop_cpu_s": cpu / 2, "moves": moves,
+            "commits": moves // 2, "calls": {"move": calls, "join": 3}, "sockets": 4,
+            "redis_published": published, "tables": 2}
+
+
+def test_the_report_adds_up_the_nodes_and_says_where_the_cpu_went() -> None:
+    args = argparse.Namespace(players=8, duration=10.0, think=2.0, ramp=1.0, bot_delay_ms=1000,
+                              nodes=2, postgres=False, database=None, server_url=None,
+                              front="direct", route="player")
+    idle = _snapshot(0, 0, [_node(0, 0, 0, 0, rss=90.0), _node(0, 0, 0, 0, rss=90.0)], 0, 0)
+    begin = _snapshot(100, 50, [_node(10, 0, 0, 0), _node(20, 0, 0, 0)], 1, 2)
+    end = _snapshot(110, 63, [_node(13, 60, 10, 100, rss=110.0), _node(24, 40, 20, 200)], 2, 4)
+    rtt = array("d", [5.0] * 60)
+    results = [{
+        "connected": 8, "moves_sent": 60, "acks": 60, "frames": 500, "bytes": 10240,
+        "finished": 0, "events": {}, "cpu_seconds": 1.0, "rtt_ms": rtt.tobytes(),
+        "rtt_at": array("H", [i // 6 for i in range(60)]).tobytes(),
+        "connect_ms": array("d", [1.0] * 8).tobytes(), "table_ms": array("d", [2.0]).tobytes(),
+        "lag_ms": array("d", [0.1]).tobytes(),
+    }]
+    nodes = [L.Node("n1", "http://a", 11), L.Node("n2", "http://b", 12)]
+    r = L.report(args, [4, 2, 2], 1, [{"guest_seconds": 1.0}], idle, idle, begin, end, results,
+                 nodes)
+    n1, n2 = r["per_node"]
+    assert (n1["cpu_pct"], n1["loop_thread_cpu_pct"], n2["cpu_pct"]) == (30.0, 15.0, 40.0)
+    assert (n1["moves_per_s"], n2["moves_per_s"], r["server_moves_per_s"]) == (6.0, 4.0, 10.0)
+    assert n1["calls"] == {"move": 10} and n1["redis_published_per_s"] == 10.0
+    assert n1["kb_per_player"] == 20 * 1024 / 4  # RSS over idle, per socket of its own
+    assert r["server"]["cpu_pct"] == 70.0 and r["server"]["loop_thread_cpu_pct"] == 20.0
+    assert r["server"]["cpu_ms_per_move"] == 70.0  # 7 CPU seconds for 100 stored moves
+    assert r["forwarded"] == {"calls": {"move": 30}, "move_share": 0.5,
+                              "redis_published_per_s": 30.0}
+    assert (r["redis"]["cpu_pct"], r["redis"]["commands_per_s"]) == (10.0, 100.0)
+    assert r["postgres"]["cpu_pct"] == 20.0 and r["generator"]["cpu_pct"] == 10.0
+    # 13 busy seconds in a 10-second window: 130% of a core, 70 + 10 + 20 + 10 of it accounted
+    assert r["machine"]["busy_core_pct"] == 130.0 and r["machine"]["other_core_pct"] == 20.0
+    assert "2 node(s) on postgresql" in L.render(r)
