@@ -104,3 +104,35 @@ def test_casual_seating_chat_and_lists_across_nodes(cluster: Cluster) -> None:
     wb.close()  # Bia leaves: Ana sees it
     until(wa, "state", lambda d: not d["players"][1]["connected"])
     wa.close()
+
+
+def test_a_socket_is_told_its_tables_owner_and_the_proxy_routes_to_it(cluster: Cluster) -> None:
+    ana = guest(cluster.node_url(1), "ana")
+    made = post(cluster.node_url(1), ana, "/api/casual",
+                {"ruleset": "bloqueio", "bot_level": "greedy"})
+    on_owner, elsewhere = socket(cluster.node_url(1), ana), socket(cluster.node_url(2), ana)
+    assert until(on_owner, "hello")["node"] == "n1"
+    assert until(elsewhere, "hello")["node"] == "n2"
+    for ws in (on_owner, elsewhere):
+        ws.send(json.dumps({"type": "join", "data": {"match": made["id"]}}))
+    assert until(elsewhere, "state")["id"] == made["id"]
+    assert until(elsewhere, "owner") == {"match": made["id"], "node": "n1"}
+    # The owner sends no `owner` frame: the state, then nothing about owners.
+    on_owner.send(json.dumps({"type": "ping", "data": {}}))
+    seen = []
+    while not seen or seen[-1] != "pong":
+        seen.append(json.loads(on_owner.recv(timeout=15))["type"])
+    assert "state" in seen and "owner" not in seen, seen
+    on_owner.close()
+    elsewhere.close()
+    # Through the proxy, `?node=` picks the node (round robin would visit all three).
+    for name in ("n1", "n3", "n1", "n2", "n3"):
+        ws = connect(f"{cluster.url.replace('http', 'ws', 1)}/ws?token={ana}&node={name}",
+                     open_timeout=30, close_timeout=1, legacy=True, **NO_PROXY)
+        assert until(ws, "hello")["node"] == name
+        ws.close()
+    # A node's name the proxy does not know: round robin, no error.
+    ws = connect(f"{cluster.url.replace('http', 'ws', 1)}/ws?token={ana}&node=n9",
+                 open_timeout=30, close_timeout=1, legacy=True, **NO_PROXY)
+    assert until(ws, "hello")["node"] in ("n1", "n2", "n3")
+    ws.close()

@@ -232,6 +232,10 @@ class Connection:
             self.send(protocol.error(exc.code, exc.message))
             return
         self.send(joined["frame"])
+        owner = None if cluster is None else cluster.owners.get(data.match)
+        if owner is not None:  # a front that routes `/ws?node=` can put the socket there
+            self.send(protocol.envelope("owner", {"match": data.match,
+                                                  "node": Hub.node_name(owner)}))
 
 
 async def serve_socket(
@@ -246,7 +250,8 @@ async def serve_socket(
         hub.socket_opened(session, conn)
     pchannel = player_channel(player["id"])
     hub.fanout.subscribe(pchannel, conn.sink)
-    conn.send(protocol.envelope("hello", {"player": player, "protocol": 1}))
+    conn.send(protocol.envelope("hello", {
+        "player": player, "protocol": 1, "node": Hub.node_name(hub.node) if hub.node else None}))
     rate, burst = hub.settings.socket_frames_per_second, float(hub.settings.socket_frame_burst)
     budget, refilled = burst, time.monotonic()
     try:

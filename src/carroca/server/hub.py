@@ -106,9 +106,15 @@ class Hub:
         self.mutes: dict[tuple[str, int], set[int]] = {}  # (match, player) -> muted seats
         # Several nodes: this node's part (None: the server is one process).
         self.cluster: Cluster | None = None
-        self.node: str | None = None
+        self.node: str | None = None  # its id: the name it was started with, a suffix per start
         self._tasks: set[asyncio.Task[Any]] = set()
         self._stopping = False
+
+    @staticmethod
+    def node_name(node: str) -> str:
+        """The name a node was started with (`--node`), as the front names it: a node's id is
+        that name and a suffix per start (`n1/5f0c2a9e`)."""
+        return node.rsplit("/", 1)[0]
 
     # ------------------------------------------------------------------ life cycle
 

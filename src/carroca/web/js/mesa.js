@@ -96,7 +96,9 @@ async function main() {
   ctx.sound = new Sound();
   bindUi();
   ctx.socket = new Socket({
-    onHello: () => {
+    onHello: (hello) => {
+      ctx.node = hello.node ?? null;
+      app.dataset.node = ctx.node ?? "";
       ctx.connects = (ctx.connects ?? 0) + 1;
       ctx.busy = null; // a move lost with the old connection can be made again
       app.dataset.connects = String(ctx.connects);
@@ -156,12 +158,27 @@ function onFrame(type, data) {
       ctx.muted = new Set(data.seats);
       renderMutes();
       break;
+    case "owner":
+      followOwner(data);
+      break;
     case "rematch":
       if (data.match === ctx.matchId) offerRematch({ id: data.id, by: data.by });
       break;
     default:
       break;
   }
+}
+
+/**
+ * Another server runs this table: connect to it through the front (once per server, so a front
+ * that does not route by node costs one extra connection, never a loop).
+ */
+function followOwner(data) {
+  if (data.match !== ctx.matchId || !data.node || data.node === ctx.node) return;
+  ctx.followed ??= new Set();
+  if (ctx.followed.has(data.node)) return;
+  ctx.followed.add(data.node);
+  ctx.socket.moveTo(data.node);
 }
 
 function onError(data) {

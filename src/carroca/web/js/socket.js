@@ -27,6 +27,7 @@ export class Socket {
     this.pinger = null;
     this.lastFrame = 0;
     this.status = "connecting";
+    this.node = null; // the server node to ask the front for (`/ws?node=`), when known
     this._wake = () => this.wake();
     this._shown = () => {
       if (document.visibilityState === "visible") this.wake();
@@ -37,7 +38,25 @@ export class Socket {
 
   get url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    return `${scheme}://${location.host}/ws`;
+    const node = this.node ? `?node=${encodeURIComponent(this.node)}` : "";
+    return `${scheme}://${location.host}/ws${node}`;
+  }
+
+  /**
+   * Connect again at once, asking the front for `node` (the server that runs the table, so that
+   * moves and frames need not cross between servers). The old connection closes quietly; the
+   * new one says hello and the page joins again.
+   */
+  moveTo(node) {
+    if (this.stopped) return;
+    this.node = node;
+    const old = this.ws;
+    this.ws = null; // its close is not a dropped connection
+    this._stopPing();
+    if (old) old.close(1000, "moving");
+    clearTimeout(this.timer);
+    this.attempt = 0;
+    this.connect();
   }
 
   connect() {
