@@ -146,3 +146,21 @@ def test_survivors_split_a_dead_nodes_matches(store: Store) -> None:
         assert sorted(taken) == sorted(dead)
 
     run(go())
+
+
+def test_long_dead_nodes_are_forgotten_unless_they_own_a_live_match(store: Store) -> None:
+    async def go() -> None:
+        for node in ("old/a", "old/b", "new/c"):
+            await store.register_node(node, node.split("/")[0], 0.01)
+        await store.register_node("live/d", "live", 30)
+        await _match(store, "old/b")  # unfinished: its row stays until someone takes it
+        await asyncio.sleep(0.3)
+        assert await store.forget_nodes(dead_for=60) == 0  # dead, but not for long
+        assert await store.forget_nodes(dead_for=0.2) == 2  # old/a and new/c
+        assert await store.forget_nodes(dead_for=0.2) == 0
+        assert await store.live_nodes() == {"live/d"}
+        claimed = await store.claim_orphans("live/d")
+        assert len(claimed) == 1
+        assert await store.forget_nodes(dead_for=0.2) == 1  # old/b, whose match moved on
+
+    run(go())

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 CLAIM_BATCH = 200  # matches taken over per database round trip
 OWNERS_KEPT = 50_000  # owners of matches remembered before the cache starts again
+NODE_ROWS_KEPT = 86_400.0  # seconds a dead node's row stays in `nodes` (for an operator's look)
+FORGET_EVERY = 600.0  # seconds between two clean-ups of those rows
 
 
 class NotOwner(LobbyError):
@@ -51,6 +53,7 @@ class Cluster:
         self.taken_over = 0  # matches this node took from dead nodes
         self.given_up = 0  # matches this node stopped running (lease lost or fenced)
         self._forgotten: set[str] = set()  # nodes taken for dead
+        self._next_forget = 0.0  # when to delete the rows of long-dead nodes again
 
     # ------------------------------------------------------------------ life cycle
 
@@ -149,6 +152,9 @@ class Cluster:
             try:
                 await self.take_over()
                 live = await self.store.live_nodes()
+                if time.monotonic() >= self._next_forget:
+                    self._next_forget = time.monotonic() + FORGET_EVERY
+                    await self.store.forget_nodes(NODE_ROWS_KEPT)
             except Exception:  # the store logs the outage once
                 continue
             for node in self.bus.nodes_heard() - live:

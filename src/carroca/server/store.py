@@ -426,6 +426,21 @@ class Store:
             .values(lease_until=self._db_now() + lease)
         ))
 
+    async def forget_nodes(self, dead_for: float) -> int:
+        """Delete the rows of nodes dead for `dead_for` seconds that own no unfinished match
+        (a row per process start would otherwise pile up); finished matches keep the name."""
+
+        def fn(conn: Connection) -> int:
+            n, m = db.nodes.c, db.matches.c
+            owning = sa.select(m.owner).where(m.owner.is_not(None)) \
+                .where(m.status.in_(("waiting", "playing")))
+            return int(conn.execute(
+                db.nodes.delete().where(n.lease_until < self._db_now() - dead_for)
+                .where(n.id.not_in(owning))
+            ).rowcount)
+
+        return await self.run(fn)
+
     async def live_nodes(self) -> set[str]:
         def fn(conn: Connection) -> set[str]:
             n = db.nodes.c
