@@ -46,7 +46,9 @@ connect decides what crosses Redis (--route):
   but the nodes' control messages crosses Redis.
 
 `proxy`: everything through HAProxy (deploy/haproxy.cfg, round robin per request and per socket,
-as deployed), which costs CPU on the same machine. Its cap of 100 connections per client address
+as deployed), which costs CPU on the same machine. As the web client does, a player whose socket
+landed on a node that does not run its match follows the `owner` frame: it connects again with
+`/ws?node=NAME`, which the proxy routes to the owner (counted as `moved_to_owner`). Its cap of 100 connections per client address
 is met by spreading the generator's connections over 127.0.0.0/8 source addresses, and it holds
 two descriptors per player (so about 9,900 players at 20,000 open files per process).
 
@@ -131,6 +133,7 @@ class Plan:
     seed: int
     route: str = "player"  # which node a seat goes to (several urls): "player" or "table"
     sources: bool = False  # spread connections over loopback source addresses (--front proxy)
+    follow: bool = False  # connect again to a match's owner when told (`owner`, --front proxy)
 
 
 def raise_fd_limit() -> int:
@@ -556,6 +559,8 @@ class Player(asyncio.Protocol):
         self.node = 0  # which of the plan's urls the player uses
         self.source: tuple[str, int] | None = None  # the local address of its socket
         self.match_id = ""
+        self.owner = ""  # the node that runs the match, once a node said so (`owner` frame)
+        self.moving = False  # closing its socket to connect again to the owner
         self.transport: asyncio.Transport | None = None
         self.ws: ClientProtocol | None = None
         self.hello = False
@@ -571,8 +576,10 @@ class Player(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # uvloop's are not subclasses
-        self.ws = ClientProtocol(parse_uri(f"{self.gen.ends[self.node][2]}?token={self.token}"),
-                                 max_size=1 << 22)
+        node = f"&node={self.owner}" if self.owner else ""
+        self.ws = ClientProtocol(
+            parse_uri(f"{self.gen.ends[self.node][2]}?token={self.token}{node}"),
+            max_size=1 << 22)
         self.ws.send_request(self.ws.connect())
         self._flush()
 
@@ -598,7 +605,13 @@ class Player(asyncio.Protocol):
         gen = self.gen
         self.transport = None
         self._cancel()
-        if self.hello:
+        if self.moving:  # on purpose: to the owner
+            self.moving = False
+            if self.hello:
+                self.hello = False
+                gen.connected -= 1
+            gen.spawn(gen.connect(self))
+        elif self.hello:
             self.hello = False
             gen.connected -= 1
             if not gen.stopping:
@@ -661,6 +674,12 @@ class Player(asyncio.Protocol):
             gen.count(f"error_{data['code']}")
             if data.get("id") == self.pending:
                 self.pending = -1
+        elif kind == "owner":
+            if gen.plan.follow and data["match"] == self.match_id and data["node"] != self.owner:
+                self.owner = data["node"]
+                gen.count("moved_to_owner")
+                self.moving = True
+                self.close()
         elif kind == "hello":
             self.hello = True
             gen.connected += 1
@@ -868,13 +887,16 @@ class Generator:
             return
         self.table_ms.append((time.perf_counter() - began) * 1000)
         for p in group.players:
-            p.started = time.perf_counter()
-            host, port, _ = self.ends[p.node]
-            try:
-                await self.loop.create_connection(partial(_same, p), host, port,
-                                                  local_addr=p.source)
-            except OSError:
-                self.count("connect_failed")
+            await self.connect(p)
+
+    async def connect(self, p: Player) -> None:
+        p.started = time.perf_counter()
+        host, port, _ = self.ends[p.node]
+        try:
+            await self.loop.create_connection(partial(_same, p), host, port,
+                                              local_addr=p.source)
+        except OSError:
+            self.count("connect_failed")
 
     async def _probe_lag(self, until: float) -> None:
         expected = time.perf_counter() + LAG_TICK
@@ -998,7 +1020,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         idle = snapshot(nodes, None, servers)
         plan = Plan(urls=tuple(servers.urls), think=args.think, bot_level=args.bot_level,
                     http_concurrency=args.http_concurrency, tag=secrets.token_hex(2),
-                    seed=args.seed, route=args.route, sources=args.front == "proxy")
+                    seed=args.seed, route=args.route, sources=args.front == "proxy",
+                    follow=args.front == "proxy")
         ctx = mp.get_context("spawn")
         queue: Queue[Any] = ctx.Queue()
         go = ctx.Event()
