@@ -48,9 +48,10 @@ connect decides what crosses Redis (--route):
 `proxy`: everything through HAProxy (deploy/haproxy.cfg, round robin per request and per socket,
 as deployed), which costs CPU on the same machine. As the web client does, a player whose socket
 landed on a node that does not run its match follows the `owner` frame: it connects again with
-`/ws?node=NAME`, which the proxy routes to the owner (counted as `moved_to_owner`). Its cap of 100 connections per client address
-is met by spreading the generator's connections over 127.0.0.0/8 source addresses, and it holds
-two descriptors per player (so about 9,900 players at 20,000 open files per process).
+`/ws?node=NAME`, which the proxy routes to the owner (counted as `moved_to_owner`). Its cap of
+100 connections per client address is met by spreading the generator's connections over
+127.0.0.0/8 source addresses, and it holds two descriptors per player (so about 9,900 players
+at 20,000 open files per process).
 
 The report counts, per node, the calls it forwarded to owners (`moves` among them) and the
 payloads it published to Redis (from /api/stats), and the share of the players' moves that were
@@ -70,6 +71,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import importlib.util
 import json
 import math
 import multiprocessing as mp
@@ -262,8 +264,8 @@ def snapshot(nodes: Sequence[Node], clients: Sequence[httpx2.Client] | None,
 
 
 def source() -> dict[str, Any]:
-    """The checkout's commit, and how many files under src/ differ from it (the servers run
-    this checkout's code)."""
+    """The checkout's commit, how many files under src/ differ from it, and which build of
+    carroca the servers run."""
     out: dict[str, Any] = {}
     with contextlib.suppress(OSError, subprocess.CalledProcessError):
         git = ["git", "-C", str(ROOT)]
@@ -272,6 +274,12 @@ def source() -> dict[str, Any]:
         changed = subprocess.run([*git, "status", "--porcelain", "--", "src"], check=True,
                                  capture_output=True, text=True).stdout.splitlines()
         out["src_files_changed"] = sum(1 for line in changed if line.strip())
+    # The servers run this interpreter's carroca: the checkout (an editable install) or an
+    # installed copy, with the engine compiled by mypyc (`make .venv-fast/.installed`) or not.
+    spec = importlib.util.find_spec("carroca.rules.game")
+    origin = (spec.origin or "") if spec else ""
+    out["engine"] = "compiled" if origin.endswith((".so", ".pyd")) else "pure"
+    out["installed_copy"] = not origin.startswith(str(ROOT / "src"))
     return out
 
 
@@ -1352,7 +1360,8 @@ def render(r: dict[str, Any]) -> str:
     if r.get("code"):
         c = r["code"]
         lines.append(f"code: {c.get('commit', '?')}, {c.get('src_files_changed', '?')} files "
-                     f"under src/ changed since")
+                     f"under src/ changed since; engine {c.get('engine', '?')}"
+                     f"{', an installed copy' if c.get('installed_copy') else ''}")
     return "\n".join(lines)
 
 
