@@ -98,6 +98,7 @@ from typing import Any, cast
 
 import httpx2
 from websockets.client import ClientProtocol
+from websockets.extensions.permessage_deflate import ClientPerMessageDeflateFactory
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
 from websockets.uri import parse_uri
@@ -136,6 +137,7 @@ class Plan:
     route: str = "player"  # which node a seat goes to (several urls): "player" or "table"
     sources: bool = False  # spread connections over loopback source addresses (--front proxy)
     follow: bool = False  # connect again to a match's owner when told (`owner`, --front proxy)
+    deflate: bool = False  # offer permessage-deflate, as browsers do (--deflate)
 
 
 def raise_fd_limit() -> int:
@@ -587,13 +589,15 @@ class Player(asyncio.Protocol):
         node = f"&node={self.owner}" if self.owner else ""
         self.ws = ClientProtocol(
             parse_uri(f"{self.gen.ends[self.node][2]}?token={self.token}{node}"),
-            max_size=1 << 22)
+            max_size=1 << 22,
+            extensions=[ClientPerMessageDeflateFactory()] if self.gen.plan.deflate else None)
         self.ws.send_request(self.ws.connect())
         self._flush()
 
     def data_received(self, data: bytes) -> None:
         ws = self.ws
         assert ws is not None
+        self.gen.wire += len(data)
         ws.receive_data(data)
         for event in ws.events_received():
             if isinstance(event, Frame):
@@ -797,7 +801,8 @@ class Generator:
         self.connected = 0
         self.moves_sent = 0
         self.frames = 0
-        self.bytes = 0
+        self.bytes = 0  # frames' payloads, as the players read them
+        self.wire = 0  # bytes off the sockets (compressed, with WebSocket framing)
         self.finished = 0
         self.events: Counter[str] = Counter()
         self.rtt = array("d")
@@ -927,19 +932,19 @@ class Generator:
             self.loop.call_later(max(0.0, at - time.perf_counter()), self._open, g)
         self.spawn(self._probe_lag(end))
         cpu0 = math.nan
-        frames0 = bytes0 = 0
+        frames0 = bytes0 = wire0 = 0
         next_report = time.perf_counter() + PROGRESS_SECONDS
         while (now := time.perf_counter()) < end:
             if math.isnan(cpu0) and now >= self.window_start:
                 cpu0 = time.process_time()
-                frames0, bytes0 = self.frames, self.bytes
+                frames0, bytes0, wire0 = self.frames, self.bytes, self.wire
             if now >= next_report:
                 progress(self.connected, self.moves_sent)
                 next_report += PROGRESS_SECONDS
             await asyncio.sleep(min(0.05, end - now))
         cpu = time.process_time() - (time.process_time() if math.isnan(cpu0) else cpu0)
         connected = self.connected
-        frames, received = self.frames - frames0, self.bytes - bytes0
+        frames, received, wire = self.frames - frames0, self.bytes - bytes0, self.wire - wire0
         # The last moves get their answers, and the conductor's last look at the servers
         # (at the window's end) still sees every socket; nothing more is counted.
         await asyncio.sleep(LINGER)
@@ -957,6 +962,7 @@ class Generator:
             "acks": len(self.rtt),
             "frames": frames,
             "bytes": received,
+            "wire": wire,
             "finished": self.finished,
             "events": dict(self.events),
             "cpu_seconds": cpu,
@@ -1029,7 +1035,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         plan = Plan(urls=tuple(servers.urls), think=args.think, bot_level=args.bot_level,
                     http_concurrency=args.http_concurrency, tag=secrets.token_hex(2),
                     seed=args.seed, route=args.route, sources=args.front == "proxy",
-                    follow=args.front == "proxy")
+                    follow=args.front == "proxy", deflate=args.deflate)
         ctx = mp.get_context("spawn")
         queue: Queue[Any] = ctx.Queue()
         go = ctx.Event()
@@ -1188,6 +1194,7 @@ def report(args: argparse.Namespace, tables: list[int], workers: int,
         "front": (args.front if args.nodes > 1 else "direct") if not args.server_url else None,
         "route": args.route if args.nodes > 1 and args.front == "direct" else None,
         "think_s": args.think,
+        "deflate": args.deflate,
         "ramp_s": args.ramp,
         "duration_s": args.duration,
         "bot_delay_ms": args.bot_delay_ms,
@@ -1210,6 +1217,8 @@ def report(args: argparse.Namespace, tables: list[int], workers: int,
             "cpu_pct": round(100 * generator_cpu / args.duration, 1),
             "frames_per_s": round(sum(r["frames"] for r in results) / args.duration, 1),
             "kb_received_per_s": round(sum(r["bytes"] for r in results) / 1024 / args.duration, 1),
+            "kb_wire_per_s": round(sum(r.get("wire", 0) for r in results) / 1024 / args.duration,
+                                   1),
             "loop_lag_ms": spread(lag),
         },
     }
@@ -1303,6 +1312,8 @@ def render(r: dict[str, Any]) -> str:
         where += ", through HAProxy"
     elif r.get("route"):
         where += f", players spread per {r['route']}"
+    if r.get("deflate"):
+        where += ", permessage-deflate offered"
     lines = [
         f"players {r['players']} at {r['tables']} tables ({r['tables_with_bots']} with bots), "
         f"{r['workers']} worker(s), think {r['think_s']:g} s, ramp {r['ramp_s']:g} s, "
@@ -1349,7 +1360,9 @@ def render(r: dict[str, Any]) -> str:
         x = r["haproxy"]
         lines.append(f"haproxy: CPU {x['cpu_pct']}%, RSS {x['rss_end_mb']} MiB")
     lines.append(
-        f"generator: CPU {g['cpu_pct']}% of a core, {g['frames_per_s']} frames/s, loop lag p99 "
+        f"generator: CPU {g['cpu_pct']}% of a core, {g['frames_per_s']} frames/s "
+        f"({g['kb_received_per_s']} KiB/s of payload, {g.get('kb_wire_per_s', '?')} KiB/s off "
+        f"the sockets), loop lag p99 "
         f"{g['loop_lag_ms']['p99']} ms, max {g['loop_lag_ms']['max']} ms")
     m = r["machine"]
     lines.append(f"machine: {m['cores']} cores {m['busy_pct']}% busy over the window "
@@ -1372,6 +1385,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--duration", type=float, default=60.0, help="measured seconds")
     parser.add_argument("--think", type=float, default=2.0, help="mean seconds before a move")
+    parser.add_argument("--deflate", action="store_true",
+                        help="the players offer permessage-deflate, as browsers do (Chromium's "
+                             "offer: client_max_window_bits, context takeover)")
     parser.add_argument("--ramp", type=float, default=20.0, help="seconds to connect everyone")
     parser.add_argument("--bot-share", type=float, default=0.2,
                         help="share of the players seated with two bots (default 0.2)")

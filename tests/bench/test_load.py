@@ -130,7 +130,7 @@ def _node(cpu: float, moves: int, calls: int, published: int, rss: float = 100.0
 def test_the_report_adds_up_the_nodes_and_says_where_the_cpu_went() -> None:
     args = argparse.Namespace(players=8, duration=10.0, think=2.0, ramp=1.0, bot_delay_ms=1000,
                               nodes=2, postgres=False, database=None, server_url=None,
-                              front="direct", route="player")
+                              front="direct", route="player", deflate=False)
     idle = _snapshot(0, 0, [_node(0, 0, 0, 0, rss=90.0), _node(0, 0, 0, 0, rss=90.0)], 0, 0)
     begin = _snapshot(100, 50, [_node(10, 0, 0, 0), _node(20, 0, 0, 0)], 1, 2)
     end = _snapshot(110, 63, [_node(13, 60, 10, 100, rss=110.0), _node(24, 40, 20, 200)], 2, 4)

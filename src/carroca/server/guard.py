@@ -28,6 +28,8 @@ from typing import Any
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+from websockets.server import ServerProtocol
 
 from carroca.server.settings import Settings
 
@@ -120,9 +122,18 @@ class ConnectionGuard:
             self.open.pop(ip, None)
 
 
-def guarded_protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol],
-                                                       type[asyncio.Protocol]]:
+#: permessage-deflate (`ws_compression`): `message` compresses each message on its own, so an
+#: open socket keeps no zlib state (~48 KiB each with `context`, which carries the compressor's
+#: window from one message to the next and compresses repeated states several times better).
+WS_COMPRESSION = ("message", "context", "off")
+
+
+def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
+                      ) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol]]:
     """uvicorn's httptools and sans-I/O WebSocket protocols, with the guard's limits."""
+    if compression not in WS_COMPRESSION:
+        raise ValueError(f"ws_compression: one of {', '.join(WS_COMPRESSION)}, "
+                         f"not {compression!r}")
 
     class GuardedHttp(HttpToolsProtocol):
         _header_timer: asyncio.TimerHandle | None = None
@@ -196,6 +207,18 @@ def guarded_protocols(guard: ConnectionGuard) -> tuple[type[asyncio.Protocol],
             self.parser = None  # type: ignore[assignment]
 
     class GuardedWebSocket(WebSocketsSansIOProtocol):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            if compression == "message" and self.config.ws_per_message_deflate:
+                # uvicorn's own offer (12-bit windows, memLevel 5), without context takeover
+                # either way: the compressor and decompressor live for one message only.
+                self.conn = ServerProtocol(
+                    extensions=[ServerPerMessageDeflateFactory(
+                        server_no_context_takeover=True, client_no_context_takeover=True,
+                        server_max_window_bits=12, client_max_window_bits=12,
+                        compress_settings={"memLevel": 5})],
+                    max_size=self.config.ws_max_size, logger=self.conn.logger)
+
         def connection_lost(self, exc: Exception | None) -> None:
             guard.release(self.transport)  # admitted as HTTP before the upgrade
             super().connection_lost(exc)
@@ -294,9 +317,10 @@ def uvicorn_config(app: Any, settings: Settings, **extra: Any) -> uvicorn.Config
     trusted = settings.forwarded_allow_ips.strip()
     guard = ConnectionGuard(settings.max_connections_per_ip, settings.header_timeout,
                             frozenset(t.strip() for t in trusted.split(",") if t.strip()))
-    http, ws = guarded_protocols(guard)
+    http, ws = guarded_protocols(guard, settings.ws_compression)
     options: dict[str, Any] = {
         "host": settings.host, "port": settings.port, "http": http, "ws": ws,
+        "ws_per_message_deflate": settings.ws_compression != "off",
         "ws_max_size": WS_MAX_BYTES, "log_level": "warning",
         "ws_ping_interval": 60.0, "ws_ping_timeout": 30.0,  # 20 s pings cost 500/s at 10k
         "timeout_graceful_shutdown": 5,

@@ -50,6 +50,9 @@ class Settings:
     max_sockets_per_session: int = 6  # open WebSockets of one sign-in
     socket_frames_per_second: float = 10.0  # frames a client may send, on average (0: any)
     socket_frame_burst: int = 40  # ... and at once
+    # permessage-deflate: "message" (each message alone: no memory kept per socket), "context"
+    # (the window carried between messages: smaller frames, ~48 KiB more per socket), "off"
+    ws_compression: str = "message"
 
     # ---------------------------------------------------------------- rate limits (429)
     limit_login_ip: str = "10/10 minutes"  # failed logins from one address
