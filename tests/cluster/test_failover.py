@@ -41,15 +41,26 @@ def stored_moves(cluster: Cluster, match: str) -> list[dict[str, Any]]:
         engine.dispose()
 
 
-def owner_of(cluster: Cluster, match: str) -> tuple[str, int]:
+def row_of(cluster: Cluster, match: str, columns: str) -> tuple[Any, ...]:
     engine = sa.create_engine(normalize_url(cluster.database), poolclass=sa.pool.NullPool)
     try:
         with engine.connect() as conn:
-            row = conn.execute(sa.text("SELECT owner, epoch FROM matches WHERE id = :m"),
-                               {"m": match}).one()
-            return str(row[0]), int(row[1])
+            return tuple(conn.execute(sa.text(f"SELECT {columns} FROM matches WHERE id = :m"),
+                                      {"m": match}).one())
     finally:
         engine.dispose()
+
+
+def owner_of(cluster: Cluster, match: str) -> tuple[str, int]:
+    owner, epoch = row_of(cluster, match, "owner, epoch")
+    return str(owner), int(epoch)
+
+
+def get_record(cluster: Cluster, match: str) -> str:
+    with httpx2.Client(base_url=cluster.url, timeout=30, trust_env=False) as c:
+        r = c.get(f"/api/matches/{match}/record")
+        assert r.status_code == 200, r.text
+        return r.text
 
 
 def check_finished(cluster: Cluster, match: str, players: list[Player], tmp: Path) -> None:
@@ -60,15 +71,13 @@ def check_finished(cluster: Cluster, match: str, players: list[Player], tmp: Pat
         mine = {(m["client_id"], m["action"]) for m in moves if m["seat"] == p.seat}
         lost = [a for a in p.acked if a not in mine]
         assert not lost, f"acknowledged moves of seat {p.seat} not stored: {lost}"
-    with httpx2.Client(base_url=cluster.url, timeout=30, trust_env=False) as c:
-        r = c.get(f"/api/matches/{match}/record")
-        assert r.status_code == 200, r.text
+    text = get_record(cluster, match)
     path = tmp / f"{match}.jsonl"
-    path.write_text(r.text)
+    path.write_text(text)
     done = subprocess.run([sys.executable, "-m", "carroca", "verify", str(path)],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
-    record = json.loads(r.text)
+    record = json.loads(text)
     assert len(moves) >= sum(len(p.acked) for p in players)
     assert record["result"]["score"]
     for node in cluster.nodes.values():  # failures are logged as such, never as a crash
@@ -99,10 +108,22 @@ def test_a_match_with_players_on_three_nodes(cluster: Cluster, tmp_path: Path) -
     bases: list[str | None] = [cluster.node_url(2), cluster.node_url(3), cluster.node_url(1),
                                None]
     players = [Player(cluster, t, match, b) for t, b in zip(tokens, bases, strict=True)]
-    play(players, lambda: all(p.finished for p in players), 120)
+    # Between hands the owner stores the score, which the other nodes' lobbies show.
+    scores: list[list[int]] = []
+
+    def score_stored() -> bool:
+        status, score = row_of(cluster, match, "status, score")
+        if status == "playing" and score:
+            scores.append(json.loads(score) if isinstance(score, str) else score)
+        return False
+
+    ask = now_and_then(score_stored)
+    play(players, lambda: ask() or all(p.finished for p in players), 120)
     assert sorted(p.seat for p in players) == [0, 1, 2, 3]  # type: ignore[type-var]
     check_finished(cluster, match, players, tmp_path)
     assert not [e for p in players for e in p.errors if e not in ("stale_state",)]
+    if len(json.loads(get_record(cluster, match))["hands"]) > 1:
+        assert scores and sum(scores[-1]) > 0, scores
 
 
 def test_owner_killed_mid_match(cluster: Cluster, tmp_path: Path) -> None:

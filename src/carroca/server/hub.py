@@ -658,7 +658,8 @@ class Hub:
                     "id": r["id"], "mode": r["mode"], "ruleset": r["ruleset"],
                     "status": r["status"], "bot_level": r["bot_level"],
                     "players": [s["name"] if s else "" for s in r["seats"]],
-                    "open_seats": sum(1 for s in r["seats"] if s is None), "score": None,
+                    "open_seats": sum(1 for s in r["seats"] if s is None),
+                    "score": r["score"] if r["status"] == "playing" else None,
                 })
         return out
 

@@ -526,7 +526,7 @@ class Store:
             m = db.matches.c
             rows = conn.execute(
                 sa.select(m.id, m.mode, m.ruleset, m.status, m.bot_level, m.seats, m.owner,
-                          m.host_id, m.created_at, m.commitment, m.invite)
+                          m.host_id, m.created_at, m.commitment, m.invite, m.score)
                 .where(m.status.in_(("waiting", "playing"))).order_by(m.created_at)
             ).mappings()
             return [dict(r) for r in rows]

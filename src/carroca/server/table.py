@@ -445,8 +445,11 @@ class Table:
         self.version = self.seq + 1
         self.score = list(match.score)
         pause = self.hand_pause()
-        if len(match.history) != hands_before and not match.is_over and pause > 0:
-            self.pause = {"until": time.time() + pause, "seconds": pause}
+        if len(match.history) != hands_before and not match.is_over:
+            if pause > 0:
+                self.pause = {"until": time.time() + pause, "seconds": pause}
+            if self.hub.cluster is not None:  # the lobby of other nodes shows it
+                self.hub.spawn(self._store_score(list(match.score)))
         try:
             if match.is_over:
                 await self._finish()
@@ -458,6 +461,14 @@ class Table:
             self.schedule()  # first: the frames carry the clock of the seat now to move
             self.publish()
         return True
+
+    async def _store_score(self, score: list[int]) -> None:
+        try:
+            await self.hub.store.update_match(self.id, self.fence, score=score)
+        except Fenced:
+            self.hub.lost(self)
+        except Exception:  # only the lobby's figure: the next hand's end writes it again
+            pass
 
     async def _finish(self) -> None:
         """Store the end, the record and the ratings; only then is the table `finished`."""
