@@ -622,7 +622,8 @@ class Player(asyncio.Protocol):
             if self.hello:
                 self.hello = False
                 gen.connected -= 1
-            gen.spawn(gen.connect(self))
+            if not gen.stopping:
+                gen.spawn(gen.connect(self))
         elif self.hello:
             self.hello = False
             gen.connected -= 1

@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from tests.cluster.players import guest, post
+from tests.cluster.players import Player, guest, play, post
 from tests.clusterproc import NO_PROXY, Cluster
 from websockets.sync.client import ClientConnection, connect
 
@@ -136,3 +136,34 @@ def test_a_socket_is_told_its_tables_owner_and_the_proxy_routes_to_it(cluster: C
                  open_timeout=30, close_timeout=1, legacy=True, **NO_PROXY)
     assert until(ws, "hello")["node"] in ("n1", "n2", "n3")
     ws.close()
+
+
+def test_the_lobby_of_every_node_shows_the_score_between_hands(cluster: Cluster) -> None:
+    ana, bia = guest(cluster.node_url(1), "ana"), guest(cluster.node_url(2), "bia")
+    made = post(cluster.node_url(1), ana, "/api/casual",
+                {"ruleset": "bloqueio", "bot_level": "greedy"})
+    post(cluster.node_url(2), bia, "/api/casual", {"ruleset": "bloqueio", "bot_level": "greedy"})
+
+    def listed(node: int) -> dict[str, Any]:
+        rows = [t for t in get(cluster.node_url(node), "/api/matches")["live"]
+                if t["id"] == made["id"]]
+        assert len(rows) == 1, rows
+        return rows[0]
+
+    assert listed(1)["score"] == listed(3)["score"] == [0, 0]  # owner and not: same figure
+    players = [Player(cluster, ana, made["id"], cluster.node_url(2)),
+               Player(cluster, bia, made["id"], cluster.node_url(3))]
+    # The first hand's end, as the players saw it: the match goes on with points scored.
+    def after_a_hand(p: Player) -> bool:
+        return bool(p.state and p.state["status"] == "playing" and p.state["view"]
+                    and p.state["view"]["last_hand"])
+
+    play(players, lambda: any(after_a_hand(p) for p in players), 60)
+    seen = next(p.state["view"]["score"] for p in players if after_a_hand(p) and p.state)
+    for p in players:
+        assert p.ws is not None
+        p.ws.close()
+    deadline = time.monotonic() + 15
+    while listed(3)["score"] != listed(1)["score"] and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert listed(3)["score"] == listed(1)["score"] == seen

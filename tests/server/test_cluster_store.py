@@ -98,7 +98,7 @@ def test_a_lapsed_lease_is_not_renewed_and_gives_back_what_nobody_took(store: St
         await asyncio.sleep(0.4)
         assert not await store.renew_lease("n1/a", 30)  # too late: it must stop its matches
         assert await store.release_matches("n1/a") == 1
-        await store.revive_node("n1/a", 30)
+        await store.revive_node("n1/a", "n1", 30)
         assert await store.renew_lease("n1/a", 30)
         claimed = await store.claim_orphans("n1/a")
         assert [(r["id"], r["epoch"]) for r, _ in claimed] == [(kept, 1)]
@@ -162,5 +162,10 @@ def test_long_dead_nodes_are_forgotten_unless_they_own_a_live_match(store: Store
         claimed = await store.claim_orphans("live/d")
         assert len(claimed) == 1
         assert await store.forget_nodes(dead_for=0.2) == 1  # old/b, whose match moved on
+        # A node cut off for that long comes back: it is alive again, its row made anew.
+        assert not await store.renew_lease("old/a", 30)
+        await store.revive_node("old/a", "old", 30)
+        assert await store.live_nodes() == {"live/d", "old/a"}
+        assert await store.renew_lease("old/a", 30)
 
     run(go())

@@ -108,7 +108,8 @@ class Cluster:
             with contextlib.suppress(Exception):
                 await self.store.release_matches(self.node)
                 if not ok:
-                    await self.store.revive_node(self.node, lease)
+                    await self.store.revive_node(self.node, self.hub.node_name(self.node),
+                                                 lease)
                 self._renewed = sent
                 self.leased = True
                 self.bus.announce()  # the others may have forgotten what our sockets follow

@@ -659,7 +659,8 @@ class Hub:
                     "status": r["status"], "bot_level": r["bot_level"],
                     "players": [s["name"] if s else "" for s in r["seats"]],
                     "open_seats": sum(1 for s in r["seats"] if s is None),
-                    "score": r["score"] if r["status"] == "playing" else None,
+                    # The owner stores it between hands (none yet: the first hand is on).
+                    "score": (r["score"] or [0, 0]) if r["status"] == "playing" else None,
                 })
         return out
 

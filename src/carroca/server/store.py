@@ -420,11 +420,19 @@ class Store:
 
         return await self.run(fn)
 
-    async def revive_node(self, node_id: str, lease: float) -> None:
-        await self.run(lambda conn: conn.execute(
-            db.nodes.update().where(db.nodes.c.id == node_id)
-            .values(lease_until=self._db_now() + lease)
-        ))
+    async def revive_node(self, node_id: str, name: str, lease: float) -> None:
+        """A new lease for a node whose lease ran out; its row again if a live node deleted it
+        meanwhile (dead for a day: `forget_nodes`)."""
+
+        def fn(conn: Connection) -> None:
+            until = self._db_now() + lease
+            done = conn.execute(db.nodes.update().where(db.nodes.c.id == node_id)
+                                .values(lease_until=until))
+            if not done.rowcount:
+                conn.execute(db.nodes.insert().values(id=node_id, name=name,
+                                                      started_at=time.time(), lease_until=until))
+
+        await self.run(fn)
 
     async def forget_nodes(self, dead_for: float) -> int:
         """Delete the rows of nodes dead for `dead_for` seconds that own no unfinished match

@@ -99,6 +99,9 @@ async function main() {
     onHello: (hello) => {
       ctx.node = hello.node ?? null;
       app.dataset.node = ctx.node ?? "";
+      // Asked the front for a node and got another: it does not route by node, so stay.
+      if (ctx.asked && ctx.asked !== ctx.node) ctx.unrouted = true;
+      ctx.asked = null;
       ctx.connects = (ctx.connects ?? 0) + 1;
       ctx.busy = null; // a move lost with the old connection can be made again
       app.dataset.connects = String(ctx.connects);
@@ -167,17 +170,31 @@ function onFrame(type, data) {
     default:
       break;
   }
+  if (ctx.ownerLater && !ctx.busy) {
+    const later = ctx.ownerLater;
+    ctx.ownerLater = null;
+    followOwner(later);
+  }
 }
 
+const FOLLOW_GAP_MS = 5000;
+
 /**
- * Another server runs this table: connect to it through the front (once per server, so a front
- * that does not route by node costs one extra connection, never a loop).
+ * Another server runs this table: connect to it through the front, so that moves and frames
+ * need not cross servers. Not while a move waits for its answer (it would come to the old
+ * connection), at most once in a few seconds, and never again on a front that does not route
+ * by node (the server then is the one the front chose: the socket stays and works there).
  */
 function followOwner(data) {
-  if (data.match !== ctx.matchId || !data.node || data.node === ctx.node) return;
-  ctx.followed ??= new Set();
-  if (ctx.followed.has(data.node)) return;
-  ctx.followed.add(data.node);
+  if (data.match !== ctx.matchId || !data.node || data.node === ctx.node || ctx.unrouted) return;
+  if (ctx.busy) {
+    ctx.ownerLater = data;
+    return;
+  }
+  const now = Date.now();
+  if (now - (ctx.followedAt ?? 0) < FOLLOW_GAP_MS) return;
+  ctx.followedAt = now;
+  ctx.asked = data.node;
   ctx.socket.moveTo(data.node);
 }
 
