@@ -54,6 +54,7 @@ def _update_fenced(conn: Connection, match_id: str, epoch: int | None,
         raise Fenced(match_id)
 
 
+SIDE_THREADS = 4  # database threads for players, sessions and lookups (PostgreSQL)
 RANKED_WAIT = 10 * 60.0  # seconds a player stays in the shared ranked queue
 
 
@@ -110,31 +111,47 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = db.make_engine(url)
+        self.postgres = self.engine.dialect.name == "postgresql"
+        # Matches' writes (moves, seats, ends, claims) on one thread, in order. On PostgreSQL,
+        # whose every commit waits for its fsync, what needs no order with them (players,
+        # sessions, lookups, the ranked queue) runs beside on a few threads, and the lease on
+        # a thread of its own: a long queue of writes must never make a node miss its renewal.
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="carroca-db")
+        self._side = ThreadPoolExecutor(SIDE_THREADS, thread_name_prefix="carroca-db-side") \
+            if self.postgres else self._pool
+        self._lease = ThreadPoolExecutor(1, thread_name_prefix="carroca-db-lease") \
+            if self.postgres else self._pool
         self._lock = threading.Lock()
         self._pending: list[tuple[MoveRow, asyncio.Future[None]]] = []
         self._flush_queued = False
-        self.postgres = self.engine.dialect.name == "postgresql"
         self.commits = 0  # transactions that carried moves (for the load benchmark)
         self.moves_written = 0
         self.outage = Outage()
 
     # ------------------------------------------------------------------ plumbing
 
-    async def run(self, fn: Callable[[Connection], T]) -> T:
-        """Run `fn(conn)` in one transaction on the database thread."""
+    async def run(self, fn: Callable[[Connection], T],
+                  pool: ThreadPoolExecutor | None = None) -> T:
+        """Run `fn(conn)` in one transaction on the database thread (or on `pool`)."""
 
         def job() -> T:
             with self.engine.begin() as conn:
                 return fn(conn)
 
         try:
-            result = await asyncio.get_running_loop().run_in_executor(self._pool, job)
+            result = await asyncio.get_running_loop().run_in_executor(pool or self._pool, job)
         except Exception as exc:
             self.outage.failed(exc)
             raise
         self.outage.succeeded()
         return result
+
+    async def _run_side(self, fn: Callable[[Connection], T]) -> T:
+        """Work that needs no order with the matches' writes (see `__init__`)."""
+        return await self.run(fn, self._side)
+
+    async def _run_lease(self, fn: Callable[[Connection], T]) -> T:
+        return await self.run(fn, self._lease)
 
     def append_move(self, row: MoveRow) -> asyncio.Future[None]:
         """Queue a move; the future resolves once the transaction holding it has committed."""
@@ -210,7 +227,8 @@ class Store:
                 f.set_exception(result)
 
     def close(self) -> None:
-        self._pool.shutdown(wait=True)
+        for pool in {self._pool, self._side, self._lease}:
+            pool.shutdown(wait=True)
         self.engine.dispose()
 
     # ------------------------------------------------------------------ players and sessions
@@ -237,7 +255,7 @@ class Store:
             pid = inserted[0]
             return {"id": pid, "name": name, "kind": kind}
 
-        return await self.run(fn)
+        return await self._run_side(fn)
 
     async def player_by_name(self, name: str) -> dict[str, Any] | None:
         def fn(conn: Connection) -> dict[str, Any] | None:
@@ -246,7 +264,7 @@ class Store:
             ).mappings().first()
             return dict(row) if row else None
 
-        return await self.run(fn)
+        return await self._run_side(fn)
 
     async def set_password(self, player_id: int, password_hash: str) -> None:
         def fn(conn: Connection) -> None:
@@ -255,7 +273,7 @@ class Store:
                 .values(password_hash=password_hash, kind="account", guest_key_hash=None)
             )
 
-        await self.run(fn)
+        await self._run_side(fn)
 
     async def create_session(self, token: str, player_id: int, ttl: float) -> None:
         now = time.time()
@@ -266,7 +284,7 @@ class Store:
                 expires_at=now + ttl,
             ))
 
-        await self.run(fn)
+        await self._run_side(fn)
 
     async def session_player(self, token: str) -> dict[str, Any] | None:
         def fn(conn: Connection) -> dict[str, Any] | None:
@@ -279,7 +297,7 @@ class Store:
             ).mappings().first()
             return dict(row) if row else None
 
-        return await self.run(fn)
+        return await self._run_side(fn)
 
     async def add_device(self, token: str, player_id: int, ttl: float) -> None:
         now = time.time()
@@ -290,7 +308,7 @@ class Store:
                 expires_at=now + ttl,
             ))
 
-        await self.run(fn)
+        await self._run_side(fn)
 
     async def device_player(self, token: str) -> int | None:
         """The account a device cookie was given to, while it lasts."""
@@ -303,13 +321,13 @@ class Store:
             ).scalar()
             return int(found) if found is not None else None
 
-        return await self.run(fn)
+        return await self._run_side(fn)
 
     async def delete_session(self, token: str) -> None:
         def fn(conn: Connection) -> None:
             conn.execute(db.sessions.delete().where(db.sessions.c.token_hash == token_hash(token)))
 
-        await self.run(fn)
+        await self._run_side(fn)
 
     # ------------------------------------------------------------------ matches
 
@@ -357,7 +375,7 @@ class Store:
             ).mappings().first()
             return dict(row) if row else None
 
-        return await self.run(fn)
+        return await self._run_side(fn)
 
     async def unfinished(self) -> list[tuple[dict[str, Any], list[MoveRow]]]:
         """Every match not finished, with its move log: what a restart resumes."""
@@ -386,7 +404,7 @@ class Store:
                 lease_until=self._db_now() + lease,
             ))
 
-        await self.run(fn)
+        await self._run_lease(fn)
 
     async def renew_lease(self, node_id: str, lease: float) -> bool:
         """Extend this node's lease; False when it had already run out (the node is dead to
@@ -400,11 +418,11 @@ class Store:
             )
             return bool(done.rowcount)
 
-        return await self.run(fn)
+        return await self._run_lease(fn)
 
     async def end_lease(self, node_id: str) -> None:
         """A node that stops: its matches are free for the others at once."""
-        await self.run(lambda conn: conn.execute(
+        await self._run_lease(lambda conn: conn.execute(
             db.nodes.update().where(db.nodes.c.id == node_id).values(lease_until=0)
         ))
 
@@ -432,7 +450,7 @@ class Store:
                 conn.execute(db.nodes.insert().values(id=node_id, name=name,
                                                       started_at=time.time(), lease_until=until))
 
-        await self.run(fn)
+        await self._run_lease(fn)
 
     async def forget_nodes(self, dead_for: float) -> int:
         """Delete the rows of nodes dead for `dead_for` seconds that own no unfinished match
@@ -447,7 +465,7 @@ class Store:
                 .where(n.id.not_in(owning))
             ).rowcount)
 
-        return await self.run(fn)
+        return await self._run_lease(fn)
 
     async def live_nodes(self) -> set[str]:
         def fn(conn: Connection) -> set[str]:
@@ -455,7 +473,7 @@ class Store:
             return {r[0] for r in conn.execute(
                 sa.select(n.id).where(n.lease_until > self._db_now()))}
 
-        return await self.run(fn)
+        return await self._run_lease(fn)
 
     async def claim_orphans(
         self, node_id: str, limit: int = 100
@@ -500,7 +518,7 @@ class Store:
             row = conn.execute(sa.select(m.owner, m.status).where(m.id == match_id)).first()
             return None if row is None else (row[0], row[1])
 
-        return await self.run(fn)
+        return await self._run_side(fn)
 
     async def seating(self, match_id: str) -> dict[str, Any] | None:
         """A match's mode, status and seats (who sits where), or None."""
@@ -512,7 +530,7 @@ class Store:
             ).mappings().first()
             return dict(row) if row else None
 
-        return await self.run(fn)
+        return await self._run_side(fn)
 
     async def match_by_invite(self, invite: str) -> tuple[str, str | None] | None:
         """(match id, owner node) of a live friends' table with this invitation."""
@@ -525,7 +543,7 @@ class Store:
             ).first()
             return None if row is None else (row[0], row[1])
 
-        return await self.run(fn)
+        return await self._run_side(fn)
 
     async def live_matches(self) -> list[dict[str, Any]]:
         """Every match waiting or in play, on any node (the lobby of a cluster)."""
@@ -539,7 +557,7 @@ class Store:
             ).mappings()
             return [dict(r) for r in rows]
 
-        return await self.run(fn)
+        return await self._run_side(fn)
 
     async def expire_match(self, match_id: str, epoch: int | None = None) -> bool:
         """Close a table that is still waiting for players (it never started)."""
@@ -594,7 +612,7 @@ class Store:
             ).mappings()
             return [dict(r) for r in rows]
 
-        return await self.run(fn)
+        return await self._run_side(fn)
 
     # ------------------------------------------------------------------ ranked queue (cluster)
 
@@ -629,15 +647,15 @@ class Store:
                 q.player_id.in_([g["player_id"] for g in group])))
             return group
 
-        return await self.run(fn)
+        return await self._run_side(fn)
 
     async def ranked_leave(self, player_id: int) -> bool:
-        return bool(await self.run(lambda conn: conn.execute(
+        return bool(await self._run_side(lambda conn: conn.execute(
             db.ranked_queue.delete().where(db.ranked_queue.c.player_id == player_id)
         ).rowcount))
 
     async def ranked_queued(self, player_id: int) -> str | None:
-        return await self.run(lambda conn: conn.execute(
+        return await self._run_side(lambda conn: conn.execute(
             sa.select(db.ranked_queue.c.ruleset)
             .where(db.ranked_queue.c.player_id == player_id)
         ).scalar())
@@ -652,7 +670,7 @@ class Store:
             ).mappings()
             return {r["player_id"]: dict(r) for r in rows}
 
-        return await self.run(fn)
+        return await self._run_side(fn)
 
     async def player_profile(self, name: str, history: int = 20) -> dict[str, Any] | None:
         def fn(conn: Connection) -> dict[str, Any] | None:
@@ -685,7 +703,7 @@ class Store:
                 "history": [dict(g) for g in games],
             }
 
-        return await self.run(fn)
+        return await self._run_side(fn)
 
     async def leaderboard(self, family: str, limit: int = 50) -> list[dict[str, Any]]:
         def fn(conn: Connection) -> list[dict[str, Any]]:
@@ -702,5 +720,5 @@ class Store:
                 for x in rows
             ]
 
-        return await self.run(fn)
+        return await self._run_side(fn)
 
