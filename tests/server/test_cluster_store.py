@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import zlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -140,10 +141,36 @@ def test_survivors_split_a_dead_nodes_matches(store: Store) -> None:
         await store.register_node("n3/c", "n3", 30)
         first = await store.claim_orphans("n2/b")
         second = await store.claim_orphans("n3/c")
-        assert (len(first), len(second)) == (3, 1)  # ceil(5 / 2), then ceil(2 / 2)
-        third = await store.claim_orphans("n2/b")
-        taken = [r["id"] for r, _ in first + second + third]
-        assert sorted(taken) == sorted(dead)
+        # One scan each: every match goes to the node its id hashes to among the live ones.
+        live = ["n2/b", "n3/c"]
+        for node, claimed in (("n2/b", first), ("n3/c", second)):
+            assert sorted(r["id"] for r, _ in claimed) == sorted(
+                d for d in dead if zlib.crc32(d.encode()) % 2 == live.index(node))
+        assert sorted(r["id"] for r, _ in first + second) == sorted(dead)
+        assert await store.claim_orphans("n2/b") == []
+
+    run(go())
+
+
+def test_a_part_nobody_came_for_is_taken_after_the_grace(store: Store) -> None:
+    async def go() -> None:
+        await store.register_node("n1/a", "n1", 0.05)
+        dead = [await _match(store, "n1/a") for _ in range(4)]
+        while all(zlib.crc32(d.encode()) % 2 == 0 for d in dead):  # n3 must have a part
+            dead.append(await _match(store, "n1/a"))
+        await asyncio.sleep(0.1)
+        for node in ("n2/b", "n3/c"):  # n3 is alive but never scans (stuck)
+            await store.register_node(node, node.split("/")[0], 30)
+        mine = await store.claim_orphans("n2/b", grace=30)
+        assert len(mine) < len(dead)  # its part only: n3's part waits for n3
+        await asyncio.sleep(0.3)
+        rest = await store.claim_orphans("n2/b", grace=0.2)  # n1's lease is 0.2 s past
+        assert sorted(r["id"] for r, _ in mine + rest) == sorted(dead)
+        # A node whose lease ran out takes nothing.
+        await store.register_node("n4/d", "n4", 0.01)
+        await asyncio.sleep(0.05)
+        await _match(store, None)
+        assert await store.claim_orphans("n4/d", grace=0) == []
 
     run(go())
 
@@ -167,5 +194,35 @@ def test_long_dead_nodes_are_forgotten_unless_they_own_a_live_match(store: Store
         await store.revive_node("old/a", "old", 30)
         assert await store.live_nodes() == {"live/d", "old/a"}
         assert await store.renew_lease("old/a", 30)
+
+    run(go())
+
+
+def test_live_matches_are_narrowed_by_the_database(store: Store) -> None:
+    async def go() -> None:
+        ana, bia = await _player(store, "ana"), await _player(store, "bia")
+        rows = []
+        for mode, seats, status in (("casual", [ana, None], "waiting"),
+                                    ("friends", [bia, ana], "playing"),
+                                    ("ranked", [bia, None], "playing"),
+                                    ("casual", [bia, None], "finished")):
+            row = Table.new_row(mode=mode, ruleset="bloqueio", options={},
+                                seats=[{"player": p["id"], "name": p["name"]} if p else None
+                                       for p in seats], turn_seconds=20, bot_level="medium")
+            row["status"], row["host_id"] = status, seats[0]["id"]
+            await store.insert_match(row)
+            rows.append(row["id"])
+
+        def ids(found: list[dict[str, object]]) -> list[object]:
+            return [r["id"] for r in found]
+
+        assert ids(await store.live_matches()) == rows[:3]
+        assert ids(await store.live_matches(player_id=ana["id"])) == rows[:2]
+        assert ids(await store.live_matches("ranked", player_id=bia["id"])) == [rows[2]]
+        assert ids(await store.live_matches(player_id=bia["id"] + 100)) == []
+        assert ids(await store.live_matches("friends", host_id=bia["id"])) == [rows[1]]
+        assert ids(await store.live_matches("casual", ruleset="bloqueio", bot_level="medium",
+                                            waiting=True)) == [rows[0]]
+        assert ids(await store.live_matches(match_id=rows[3])) == []  # finished
 
     run(go())

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from carroca.server.table import Table
 
 CLAIM_BATCH = 200  # matches taken over per database round trip
+CLAIM_GRACE_SCANS = 3  # scans after which any node takes orphans another live node should have
 OWNERS_KEPT = 50_000  # owners of matches remembered before the cache starts again
 NODE_ROWS_KEPT = 86_400.0  # seconds a dead node's row stays in `nodes` (for an operator's look)
 FORGET_EVERY = 600.0  # seconds between two clean-ups of those rows
@@ -171,7 +172,8 @@ class Cluster:
         count = 0
         while self.leased:
             started = time.monotonic()
-            claimed = await self.store.claim_orphans(self.node, CLAIM_BATCH)
+            claimed = await self.store.claim_orphans(
+                self.node, CLAIM_BATCH, grace=CLAIM_GRACE_SCANS * self.settings.takeover_seconds)
             for row, moves in claimed:
                 old = self.hub.tables.pop(row["id"], None)
                 if old is not None:
@@ -189,7 +191,7 @@ class Cluster:
             if claimed:
                 self.log.warning("took over %d matches in %.2f s", len(claimed),
                                  time.monotonic() - started)
-            if len(claimed) < CLAIM_BATCH:  # a share: the others take theirs meanwhile
+            if len(claimed) < CLAIM_BATCH:  # our part: the others take theirs meanwhile
                 break
         self.taken_over += count
         return count

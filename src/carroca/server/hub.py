@@ -368,16 +368,17 @@ class Hub:
                 seat = table.seat_of(player["id"])
                 if table.mode == "casual" and seat is not None and table.status != "finished":
                     return table.answer(seat)
-            elsewhere = await self._elsewhere("casual")
-            for row in elsewhere:
+            for row in await self._elsewhere("casual", player_id=player["id"]):
                 seat = _seat_in(row, player["id"])
                 if seat is not None:
                     return _answer(row, seat)
             if match_id is not None:  # a table chosen from the lobby's list
                 chosen = self.tables.get(match_id)
+                elsewhere = [] if chosen is not None else \
+                    await self._elsewhere("casual", match_id=match_id)
                 if chosen is not None:
                     seat = await self._sit_casual(chosen, player, client_seed)
-                elif any(r["id"] == match_id for r in elsewhere):
+                elif elsewhere:
                     seat = await self._sit_elsewhere(match_id, player, client_seed)
                 else:
                     seat = None
@@ -392,9 +393,9 @@ class Hub:
                     seat = await self._sit_casual(table, player, client_seed)
                     if seat is not None:
                         return table.answer(seat)
-            for row in elsewhere:
-                if row["ruleset"] == ruleset and row["bot_level"] == bot_level \
-                        and row["status"] == "waiting" and None in row["seats"]:
+            for row in await self._elsewhere("casual", ruleset=ruleset, bot_level=bot_level,
+                                             waiting=True):
+                if None in row["seats"]:
                     seat = await self._sit_elsewhere(row["id"], player, client_seed)
                     if seat is not None:
                         return _answer(row, seat)
@@ -407,12 +408,13 @@ class Hub:
             self.spawn(self._fill_with_bots(table))
             return table.answer(0)
 
-    async def _elsewhere(self, mode: str | None = None) -> list[dict[str, Any]]:
-        """Live matches run by other nodes (none for a single process)."""
+    async def _elsewhere(self, mode: str | None = None, **where: Any) -> list[dict[str, Any]]:
+        """Live matches run by other nodes (none for a single process), narrowed by `where`
+        (`Store.live_matches`)."""
         if self.cluster is None:
             return []
         try:
-            rows = await self.store.live_matches()
+            rows = await self.store.live_matches(mode, **where)
         except Exception:
             raise LobbyError(503, "not_stored", NOT_STORED) from None
         return [r for r in rows if r["id"] not in self.tables
@@ -488,7 +490,7 @@ class Hub:
         async with self.lobby_lock:  # the caps are checked and the table made in one step
             hosted = [t for t in self.tables.values() if t.mode == "friends"
                       and t.status in ("waiting", "playing") and t.host_id == host["id"]]
-            others = [r for r in await self._elsewhere("friends") if r["host_id"] == host["id"]]
+            others = await self._elsewhere("friends", host_id=host["id"])
             waiting = sum(1 for t in hosted if t.status == "waiting") + \
                 sum(1 for r in others if r["status"] == "waiting")
             most = self.settings.max_waiting_tables_per_player
@@ -571,7 +573,7 @@ class Hub:
                 if table.mode == "ranked" and table.status != "finished" and mine is not None:
                     return table.answer(mine)
             if self.cluster is not None:  # the queue every node shares, in the database
-                for row in await self._elsewhere("ranked"):
+                for row in await self._elsewhere("ranked", player_id=player["id"]):
                     seat = _seat_in(row, player["id"])
                     if seat is not None:
                         return _answer(row, seat)
@@ -634,8 +636,7 @@ class Hub:
         found = [t.id for t in self.tables.values()
                  if t.status != "finished" and t.seat_of(player_id) is not None]
         with contextlib.suppress(LobbyError):
-            found += [r["id"] for r in await self._elsewhere()
-                      if _seat_in(r, player_id) is not None]
+            found += [r["id"] for r in await self._elsewhere(player_id=player_id)]
         return found
 
     async def lobby(self) -> list[dict[str, Any]]:

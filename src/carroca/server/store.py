@@ -14,12 +14,14 @@ import hashlib
 import logging
 import threading
 import time
+import zlib
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Connection
 
 from carroca.server import db
@@ -476,27 +478,41 @@ class Store:
         return await self._run_lease(fn)
 
     async def claim_orphans(
-        self, node_id: str, limit: int = 100
+        self, node_id: str, limit: int = 100, grace: float = 3.0
     ) -> list[tuple[dict[str, Any], list[MoveRow]]]:
         """Take unfinished matches whose owner's lease ran out (or that have none): each gets
         this node as owner and a new epoch, which fences off the old owner's writes. Rows
-        locked by another claimer are skipped, so two nodes never take the same match; each
-        node takes its share (the orphans over the live nodes) per call."""
+        locked by another claimer are skipped, so two nodes never take the same match.
+
+        The survivors split a dead node's matches at once: each live node takes those that a
+        hash of the match id gives it among the live nodes (in one scan each, however many
+        there are), and any live node takes the rest once the owner's lease is `grace` seconds
+        past (a part whose node did not come for it: it died too, say)."""
 
         def fn(conn: Connection) -> list[tuple[dict[str, Any], list[MoveRow]]]:
             m, n = db.matches.c, db.nodes.c
-            alive = sa.select(n.id).where(n.lease_until > self._db_now())
-            orphaned = sa.and_(m.status.in_(("waiting", "playing")),
-                               sa.or_(m.owner.is_(None), m.owner.not_in(alive)))
-            # A fair share: the survivors of a dead node split its matches between them.
-            orphans = conn.execute(sa.select(sa.func.count()).where(orphaned)).scalar() or 0
-            live = conn.execute(sa.select(sa.func.count()).select_from(
-                alive.subquery())).scalar() or 1
-            share = min(limit, -(-int(orphans) // int(live)))
-            if share <= 0:
+            now = float(conn.execute(sa.select(self._db_now())).scalar() or 0.0)
+            live = [r[0] for r in conn.execute(
+                sa.select(n.id).where(n.lease_until > now).order_by(n.id))]
+            if node_id not in live:  # a node without a lease takes nothing
+                return []
+            me = live.index(node_id)
+            orphaned = sa.and_(
+                m.status.in_(("waiting", "playing")),
+                sa.or_(m.owner.is_(None), m.owner.not_in(
+                    sa.select(n.id).where(n.lease_until > now))))
+            candidates = conn.execute(
+                sa.select(m.id, n.lease_until)
+                .select_from(db.matches.outerjoin(db.nodes, n.id == m.owner))
+                .where(orphaned).order_by(m.created_at)
+            ).all()
+            mine = [match for match, lease in candidates
+                    if zlib.crc32(match.encode()) % len(live) == me
+                    or (lease is not None and lease < now - grace)][:limit]
+            if not mine:
                 return []
             ids = [r[0] for r in conn.execute(
-                sa.select(m.id).where(orphaned).order_by(m.created_at).limit(share)
+                sa.select(m.id).where(m.id.in_(mine)).where(orphaned)
                 .with_for_update(skip_locked=True)
             )]
             if not ids:
@@ -545,17 +561,30 @@ class Store:
 
         return await self._run_side(fn)
 
-    async def live_matches(self) -> list[dict[str, Any]]:
-        """Every match waiting or in play, on any node (the lobby of a cluster)."""
+    async def live_matches(
+        self, mode: str | None = None, *, match_id: str | None = None,
+        host_id: int | None = None, player_id: int | None = None, ruleset: str | None = None,
+        bot_level: str | None = None, waiting: bool = False,
+    ) -> list[dict[str, Any]]:
+        """Matches waiting or in play, on any node (the lobby of a cluster), narrowed by the
+        database: a lobby call must not read every live match (thousands) to find a few."""
 
         def fn(conn: Connection) -> list[dict[str, Any]]:
             m = db.matches.c
-            rows = conn.execute(
-                sa.select(m.id, m.mode, m.ruleset, m.status, m.bot_level, m.seats, m.owner,
-                          m.host_id, m.created_at, m.commitment, m.invite, m.score)
-                .where(m.status.in_(("waiting", "playing"))).order_by(m.created_at)
-            ).mappings()
-            return [dict(r) for r in rows]
+            query = sa.select(m.id, m.mode, m.ruleset, m.status, m.bot_level, m.seats, m.owner,
+                              m.host_id, m.created_at, m.commitment, m.invite, m.score) \
+                .where(m.status.in_(("waiting",) if waiting else ("waiting", "playing")))
+            for column, value in ((m.mode, mode), (m.id, match_id), (m.host_id, host_id),
+                                  (m.ruleset, ruleset), (m.bot_level, bot_level)):
+                if value is not None:
+                    query = query.where(column == value)
+            if player_id is not None and self.postgres:  # a seat holding {"player": id}
+                query = query.where(sa.cast(m.seats, JSONB).contains([{"player": player_id}]))
+            rows = [dict(r) for r in conn.execute(query.order_by(m.created_at)).mappings()]
+            if player_id is not None and not self.postgres:
+                rows = [r for r in rows
+                        if any(s and s.get("player") == player_id for s in r["seats"])]
+            return rows
 
         return await self._run_side(fn)
 
