@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from carroca.bots.expert import ExpertBot
+from carroca.bots import make_bot
 from carroca.rules import RULESETS, Action, Observation
 from carroca.rules import tiles as T
 from carroca.rules.actions import OPENING, PLAYS
@@ -415,6 +415,7 @@ class Job:
     simulations: int
     uct_c: float
     rules: str
+    level: str = "expert"  # the carroca level on the expert's seats
 
 
 _GAME: Any = None
@@ -454,8 +455,8 @@ def make_ismcts(game: Any, simulations: int, uct_c: float, seed: int) -> Any:
 class ExpertSeat:
     """carroca's expert on one OpenSpiel seat, through the adapter."""
 
-    def __init__(self, seed: int, think_ms: int, rules: str) -> None:
-        self.bot = ExpertBot(seed, think_ms)
+    def __init__(self, seed: int, think_ms: int, rules: str, level: str = "expert") -> None:
+        self.bot = make_bot(level, seed, think_ms)
         self.ruleset, self.options = expert_rules(rules)
 
     def step(self, state: Any) -> int:
@@ -498,7 +499,7 @@ def play_hand(job: Job, pair: int, expert_team: int) -> HandResult:
     for seat in range(SEATS):
         seed = derived_seed(job.seed, "bot", pair, expert_team, seat)
         if seat % 2 == expert_team:
-            bots.append(ExpertSeat(seed, job.think_ms, job.rules))
+            bots.append(ExpertSeat(seed, job.think_ms, job.rules, job.level))
         else:
             bots.append(make_ismcts(game, job.simulations, job.uct_c, seed))
     result = HandResult(pair, expert_team, 0.0, job.simulations)
@@ -545,7 +546,7 @@ def sample_positions(count: int, seed: int) -> list[Any]:
 
 
 def calibrate(
-    think_ms: int, uct_c: float, rules: str, positions: int, probe: int
+    think_ms: int, uct_c: float, rules: str, positions: int, probe: int, level: str = "expert"
 ) -> dict[str, float]:
     """Seconds (wall and CPU) of an expert decision and of one ISMCTS simulation, same mix.
 
@@ -554,7 +555,7 @@ def calibrate(
     """
     game = load_game()
     states = sample_positions(positions, derived_seed("calibrate", positions))
-    expert = ExpertSeat(derived_seed("calibrate-expert"), think_ms, rules)
+    expert = ExpertSeat(derived_seed("calibrate-expert"), think_ms, rules, level)
     ismcts = make_ismcts(game, probe, uct_c, derived_seed("calibrate-ismcts"))
     ismcts.step(states[0])  # warm-up: imports and first-call caches
     spent = dict.fromkeys(("expert_wall", "expert_cpu", "sim_wall", "sim_cpu"), 0.0)
@@ -569,7 +570,7 @@ def calibrate(
     }
 
 
-def _calibrate_packed(args: tuple[int, float, str, int, int]) -> dict[str, float]:
+def _calibrate_packed(args: tuple[int, float, str, int, int, str]) -> dict[str, float]:
     return calibrate(*args)
 
 
@@ -748,6 +749,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("--expert-rules", choices=("openspiel", "torneio"), default="openspiel")
     parser.add_argument(
+        "--level", default="expert", help="carroca's level on the expert's seats (e.g. expert-1)"
+    )
+    parser.add_argument(
         "--calibration-positions", type=int, default=40, help="positions timed per worker"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -763,7 +767,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         timed = _map(
             _calibrate_packed,
             [
-                (args.think_ms, args.uct_c, args.expert_rules, args.calibration_positions, probe)
+                (
+                    args.think_ms, args.uct_c, args.expert_rules, args.calibration_positions,
+                    probe, args.level,
+                )
             ] * max(1, args.workers),
             args.workers,
         )
@@ -777,7 +784,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 f"({1 / c['sim_cpu']:.0f} per CPU second) -> {simulations} simulations a move",
                 flush=True,
             )
-    job = Job(args.seed, args.think_ms, simulations, args.uct_c, args.expert_rules)
+    job = Job(args.seed, args.think_ms, simulations, args.uct_c, args.expert_rules, args.level)
     pairs = run(job, args.hands // 2, args.workers, track=args.simulations <= 0)
     d = summarise(pairs, job)
     d["calibration"] = calibration

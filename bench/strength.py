@@ -6,7 +6,12 @@ few hundred matches tell levels apart. Deals come from the verifiable shuffle, s
 be written as a record (`--out`) and checked with `carroca verify`.
 
     python bench/strength.py --ruleset duplas-torneio --a medium --b greedy --matches 400 \
-        [--think-ms 50] [--workers 2] [--seed 1] [--option target=100] [--out FILE.jsonl] [--json]
+        [--think-ms 50 | --worlds 300] [--workers 2] [--seed 1] [--option target=100] \
+        [--out FILE.jsonl] [--json]
+
+`--think-ms` gives the searching levels wall time per decision; `--worlds` alone, a count of
+sampled worlds, so that the moves follow from the seed on any machine; neither, each level's
+default. `bench/ladder.py` rates several levels at once from the same duplicate deals.
 
 Reported for A: match wins (95% Wilson interval), hands won/lost/none, mean points per hand of
 both levels and their difference (95% interval, each duplicate pair one sample), wall seconds and
@@ -157,6 +162,7 @@ class Job:
     seed: int | str
     think_ms: int | None
     record: bool
+    worlds: int | None = None  # sampled worlds per decision: a budget that follows the seed
 
 
 def play_game(job: Job, game: Game) -> GameResult:
@@ -165,7 +171,9 @@ def play_game(job: Job, game: Game) -> GameResult:
     levels = seat_levels(job.a, job.b, game.a_team, rs.seats)
     index = 2 * game.pair + game.a_team
     bots = [
-        TimedBot(make_bot(name, bot_seed(f"strength-{job.seed}", index, seat), job.think_ms))
+        TimedBot(
+            make_bot(name, bot_seed(f"strength-{job.seed}", index, seat), job.think_ms, job.worlds)
+        )
         for seat, name in enumerate(levels)
     ]
     match = driver.play_match(rs.name, options, bots, game.server_seed, game.client_seed)
@@ -327,7 +335,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--a", required=True, help="level measured")
     parser.add_argument("--b", required=True, help="level it plays against")
     parser.add_argument("--matches", type=int, default=400, help="even: two per duplicate pair")
-    parser.add_argument("--think-ms", type=int, default=None)
+    parser.add_argument("--think-ms", type=int, default=None, help="wall time per decision")
+    parser.add_argument("--worlds", type=int, default=None, help="sampled worlds per decision")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", default="1")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
@@ -338,10 +347,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error("--matches must be an even number >= 2 (two matches per pair)")
     name, options = parse_options(args.ruleset, args.option)
     for level in (args.a, args.b):
-        make_bot(level, 0, args.think_ms)  # an unknown level fails before any match
+        make_bot(level, 0, args.think_ms, args.worlds)  # an unknown level fails before any match
     job = Job(
         name, options_dict(options) if args.option else None, args.a, args.b, args.seed,
-        args.think_ms, args.out is not None,
+        args.think_ms, args.out is not None, args.worlds,
     )
     if args.out:
         with open(args.out, "w", encoding="utf-8") as out:

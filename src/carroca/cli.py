@@ -36,7 +36,7 @@ from rich.progress import (
 from rich.table import Table
 
 from carroca import record as rec
-from carroca.bots import BOT_LEVELS, UnknownBot
+from carroca.bots import BOT_LEVELS, SEARCHING_LEVELS, UnknownBot
 from carroca.bots.expert import DEFAULT_THINK_MS
 from carroca.driver import MatchTooLong
 from carroca.replay import ReplayError, render_match
@@ -271,7 +271,7 @@ def simulate_command(
     except (RulesError, UnknownBot, InputError) as exc:
         _fail(str(exc))
     budget = Budget(think_ms=think_ms, worlds=worlds)
-    searching = "expert" in seat_bots(bot_names, get_ruleset(name).seats)
+    searching = bool(SEARCHING_LEVELS & set(seat_bots(bot_names, get_ruleset(name).seats)))
     console = Console(highlight=False)
     with ExitStack() as stack:
         sink: TextIO | None = None

@@ -9,7 +9,7 @@ from carroca.bots.medium import MediumBot
 
 
 def test_levels() -> None:
-    assert list(BOT_LEVELS) == ["random", "greedy", "medium", "expert"]
+    assert list(BOT_LEVELS) == ["random", "greedy", "medium", "expert-1", "expert"]
     assert isinstance(make_bot("random", 1), RandomBot)
     assert isinstance(make_bot("greedy", 1), GreedyBot)
     assert isinstance(make_bot("medium", 1), MediumBot)
@@ -23,5 +23,6 @@ def test_unknown_level_names_the_known_ones() -> None:
     with pytest.raises(UnknownBot) as info:
         make_bot("grandmaster", 0)
     assert "grandmaster" in str(info.value)
-    assert "random, greedy, medium, expert" in str(info.value)
+    assert ("Iniciante (random), Fácil (greedy), Médio (medium), Difícil (expert-1) e Mestre "
+            "(expert)") in str(info.value)
     assert isinstance(info.value, ValueError)

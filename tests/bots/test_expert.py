@@ -1,4 +1,4 @@
-"""The expert: legal moves only, exact endgames, and no use of hidden information."""
+"""Both experts (`expert`, `expert-1`): legal moves only, exact endgames, no hidden information."""
 
 from __future__ import annotations
 
@@ -7,11 +7,13 @@ import random
 import pytest
 
 from carroca.bots import make_bot
-from carroca.bots.expert import ExpertBot
+from carroca.bots.expert import ExpertBot, FlatExpertBot
 from carroca.bots.expert.knowledge import read
 from carroca.bots.expert.sampler import sample
 from carroca.rules import RULESETS, Match, observation
 from carroca.rules import tiles as T
+
+EXPERTS = [ExpertBot, FlatExpertBot]
 
 
 def random_positions(name: str, count: int, seed: str) -> list[Match]:
@@ -30,9 +32,10 @@ def random_positions(name: str, count: int, seed: str) -> list[Match]:
     return out
 
 
+@pytest.mark.parametrize("level", EXPERTS)
 @pytest.mark.parametrize("name", sorted(RULESETS))
-def test_expert_plays_legal_moves(name: str) -> None:
-    bot = ExpertBot(seed=1, think_ms=0)
+def test_expert_plays_legal_moves(name: str, level: type[ExpertBot]) -> None:
+    bot = level(seed=1, think_ms=0)
     for m in random_positions(name, 400, f"legal-{name}"):
         obs = observation(m, m.turn)
         action = bot.choose(obs)
@@ -105,8 +108,9 @@ def perfect_information_endgames(count: int) -> list[Match]:
     return found
 
 
-def test_expert_finds_the_best_move_in_exact_endgames() -> None:
-    bot = ExpertBot(seed=3, think_ms=0)
+@pytest.mark.parametrize("level", EXPERTS)
+def test_expert_finds_the_best_move_in_exact_endgames(level: type[ExpertBot]) -> None:
+    bot = level(seed=3, think_ms=0)
     for m in perfect_information_endgames(25):
         team = m.turn
         best = -10**9
@@ -120,9 +124,10 @@ def test_expert_finds_the_best_move_in_exact_endgames() -> None:
         assert values[choice] == best, (choice, values)
 
 
-def test_expert_takes_a_lock_that_wins_on_count() -> None:
+@pytest.mark.parametrize("level", EXPERTS)
+def test_expert_takes_a_lock_that_wins_on_count(level: type[ExpertBot]) -> None:
     """Endgames where locking the table now wins on count: the expert locks."""
-    bot = ExpertBot(seed=4, think_ms=0)
+    bot = level(seed=4, think_ms=0)
     locks = 0
     for m in perfect_information_endgames(40):
         mover = m.turn
@@ -144,7 +149,8 @@ def test_expert_takes_a_lock_that_wins_on_count() -> None:
     assert locks >= 3
 
 
-def test_decisions_do_not_depend_on_hidden_tiles() -> None:
+@pytest.mark.parametrize("level", EXPERTS)
+def test_decisions_do_not_depend_on_hidden_tiles(level: type[ExpertBot]) -> None:
     """Same public position and own hand, other hands dealt differently: same choice and values."""
     rng = random.Random("hidden")
     checked = 0
@@ -167,16 +173,17 @@ def test_decisions_do_not_depend_on_hidden_tiles() -> None:
         real = Match.from_position(
             "duplas-pontos", None, hands=m.hands, table=m.table, turn=seat, score=m.score
         )
-        a = ExpertBot(seed=9, think_ms=0).evaluate(observation(real, seat))
-        b = ExpertBot(seed=9, think_ms=0).evaluate(observation(twin, seat))
+        a = level(seed=9, think_ms=0).evaluate(observation(real, seat))
+        b = level(seed=9, think_ms=0).evaluate(observation(twin, seat))
         assert a == b
         checked += 1
     assert checked > 20
 
 
-def test_registered_and_seeded() -> None:
+@pytest.mark.parametrize("level", ["expert", "expert-1"])
+def test_registered_and_seeded(level: str) -> None:
     m = random_positions("duplas-torneio", 1, "reg")[0]
     obs = observation(m, m.turn)
-    one = make_bot("expert", 5, 0).evaluate(obs)  # type: ignore[attr-defined]
-    two = make_bot("expert", 5, 0).evaluate(obs)  # type: ignore[attr-defined]
+    one = make_bot(level, 5, 0).evaluate(obs)  # type: ignore[attr-defined]
+    two = make_bot(level, 5, 0).evaluate(obs)  # type: ignore[attr-defined]
     assert one == two

@@ -86,5 +86,5 @@ def test_no_records_unless_asked() -> None:
 
 
 def test_unknown_bot_fails_before_playing() -> None:
-    with pytest.raises(UnknownBot, match="Bot desconhecido"):
+    with pytest.raises(UnknownBot, match="Nível de bot desconhecido"):
         simulate("pontos", None, ("nobody",), 3, 0)

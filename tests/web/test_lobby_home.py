@@ -79,3 +79,35 @@ def test_desktop_lobby_shows_everything_without_tabs(new_context: Any) -> None:
     page.wait_for_load_state("networkidle")
     shot(page, "lobby-desktop")
     assert not errors, errors
+
+
+# What players call each level (words.js BOT_LEVELS), weakest first; the ids stay the API's.
+LEVEL_NAMES = {"random": "Iniciante", "greedy": "Fácil", "medium": "Médio",
+               "expert-1": "Difícil", "expert": "Mestre"}
+SAVED_BOT = "localStorage.setItem('carroca:prefs', JSON.stringify({bot: %s}))"
+
+
+def test_bot_levels_are_named_weakest_first_and_a_saved_level_is_kept(new_context: Any) -> None:
+    ctx = new_context(DESKTOP)
+    ctx.add_init_script(SAVED_BOT % '"expert"')  # saved before the levels were renamed
+    page = ctx.new_page()
+    errors = watch(page)
+    open_lobby_as_guest(page, unique_name("Bia"))
+    served = page.evaluate("fetch('/api/bots').then((r) => r.json())")
+    expected = [name for level, name in LEVEL_NAMES.items() if level in served]
+    assert len(expected) == len(served), f"a level without a name for players: {served}"
+    options = page.locator("#bot-level option")
+    assert [t.strip() for t in options.all_inner_texts()] == expected
+    assert page.input_value("#bot-level") == "expert"  # still the player's choice, now "Mestre"
+    seat = page.locator("#seat-1 option")  # the friends' table names bots the same way
+    assert [t.strip() for t in seat.all_inner_texts() if t.startswith("Bot ")] == [
+        f"Bot {name}" for name in expected]
+    assert not errors, errors
+
+    # a level the server no longer offers falls back to Médio, not to the first option
+    stale = new_context(DESKTOP)
+    stale.add_init_script(SAVED_BOT % '"genio"')
+    page = stale.new_page()
+    open_lobby_as_guest(page, unique_name("Caio"))
+    page.wait_for_selector("#bot-level option", state="attached")
+    assert page.input_value("#bot-level") == "medium"

@@ -242,9 +242,10 @@ def test_review_pending_then_marked_and_a_record_that_disagrees(
     page.wait_for_selector(f"{APP}[data-status=ready]")
     assert position(page) == (0, 2)
     page.wait_for_selector(f"{APP}[data-analysis=pending]")
-    assert "em andamento" in page.inner_text("#analysis")
+    assert "O bot Mestre está revendo" in page.inner_text("#analysis")  # the expert's name
     page.wait_for_selector(f"{APP}[data-analysis=ready]")
     assert len(calls) == 3
+    assert "avaliada pelo bot Mestre" in page.inner_text("#analysis")
     flagged = page.locator("#timeline li.mistake")
     assert flagged.count() == 1 and flagged.get_attribute("data-index") == "1"
     assert "erro" in flagged.inner_text().lower()

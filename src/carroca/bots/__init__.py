@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from carroca.bots.base import Bot
-from carroca.bots.expert import ExpertBot
+from carroca.bots.expert import ExpertBot, FlatExpertBot
 from carroca.bots.greedy import GreedyBot
 from carroca.bots.medium import MediumBot
 from carroca.bots.random_bot import RandomBot
@@ -19,8 +19,29 @@ BOT_LEVELS: dict[str, BotFactory] = {
     "random": lambda seed, think_ms, worlds: RandomBot(seed),
     "greedy": lambda seed, think_ms, worlds: GreedyBot(seed),
     "medium": lambda seed, think_ms, worlds: MediumBot(seed),
+    "expert-1": FlatExpertBot,
     "expert": ExpertBot,
 }
+
+
+#: The levels as players know them (pt-BR), weakest first: the web client's words.js has the same.
+BOT_NAMES: dict[str, str] = {
+    "random": "Iniciante",
+    "greedy": "Fácil",
+    "medium": "Médio",
+    "expert-1": "Difícil",
+    "expert": "Mestre",
+}
+
+#: The levels that search (they think on the server's bot threads, and cost CPU per move).
+SEARCHING_LEVELS = frozenset({"expert-1", "expert"})
+
+
+def level_names(levels: list[str] | tuple[str, ...]) -> str:
+    """'Iniciante (random), Fácil (greedy) e Médio (medium)': names, with the ids the API
+    and the command line take."""
+    named = [f"{BOT_NAMES.get(level, level)} ({level})" for level in levels]
+    return named[0] if len(named) < 2 else f"{', '.join(named[:-1])} e {named[-1]}"
 
 
 class UnknownBot(ValueError):
@@ -29,7 +50,8 @@ class UnknownBot(ValueError):
     code = "unknown_bot"
 
     def __init__(self, name: str) -> None:
-        super().__init__(f"Bot desconhecido: {name!r}. Os bots são: {', '.join(BOT_LEVELS)}.")
+        super().__init__(f"Nível de bot desconhecido: {name!r}. Os níveis são: "
+                         f"{level_names(tuple(BOT_LEVELS))}.")
         self.name = name
         self.message = str(self)
 
@@ -48,12 +70,16 @@ def make_bot(
 
 __all__ = [
     "BOT_LEVELS",
+    "BOT_NAMES",
+    "SEARCHING_LEVELS",
     "Bot",
     "BotFactory",
     "ExpertBot",
+    "FlatExpertBot",
     "GreedyBot",
     "MediumBot",
     "RandomBot",
     "UnknownBot",
+    "level_names",
     "make_bot",
 ]

@@ -23,7 +23,7 @@ from collections.abc import Callable, Coroutine
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
-from carroca.bots import BOT_LEVELS, make_bot
+from carroca.bots import BOT_LEVELS, BOT_NAMES, level_names, make_bot
 from carroca.rules import Observation, get_ruleset
 from carroca.rules.rulesets import options_dict
 from carroca.server.errors import NOT_STORED, LobbyError, RateLimited
@@ -74,11 +74,17 @@ class BotWorkers:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
 
+def searching_levels() -> str:
+    """'Difícil ou Mestre': the levels that search, which count against the cap on such tables."""
+    return " ou ".join(BOT_NAMES.get(lv, lv) for lv in BOT_LEVELS if lv in SLOW_BOTS)
+
+
 def bot_seat(level: str) -> dict[str, Any]:
     if level not in BOT_LEVELS:
         raise LobbyError(
             422, "unknown_bot",
-            f"Bot desconhecido: {level!r}. Os bots são: {', '.join(BOT_LEVELS)}.",
+            f"Nível de bot desconhecido: {level!r}. Os níveis são: "
+            f"{level_names(tuple(BOT_LEVELS))}.",
         )
     return {"bot": level, "name": f"bot:{level}"}
 
@@ -505,8 +511,8 @@ class Hub:
             per_player = self.settings.max_bot_matches_per_player
             if searching and experts >= per_player:
                 raise RateLimited(
-                    30, f"Você já tem {experts} mesas com bots Mestre em andamento (o limite é "
-                    f"{per_player}); termine uma antes.", code="too_many_bot_matches",
+                    30, f"Você já tem {experts} mesas com bots {searching_levels()} em andamento "
+                    f"(o limite é {per_player}); termine uma antes.", code="too_many_bot_matches",
                 )
             self._spend_table(host)
             table = await self._new_table(

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from carroca import fair, record
-from carroca.bots import Bot, make_bot
+from carroca.bots import SEARCHING_LEVELS, Bot, make_bot
 from carroca.rules import Match, Phase, RulesError, actions, get_ruleset, observation
 from carroca.rules.rulesets import options_dict
 from carroca.server import protocol
@@ -35,7 +35,7 @@ MIN_BACKOFF, MAX_BACKOFF = 0.5, 10.0  # a bot's retries while the database refus
 # (bidi overrides and isolates, zero-width spaces), except the joiner that emoji sequences need.
 _KEEP_FORMAT = frozenset("\u200d")
 _BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")  # letters and braille that draw nothing
-SLOW_BOTS = frozenset({"expert"})  # levels that search: they think on the bot threads
+SLOW_BOTS = SEARCHING_LEVELS  # levels that search: they think on the bot threads
 
 
 def family_of(ruleset: str) -> str:

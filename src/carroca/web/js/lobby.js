@@ -131,7 +131,9 @@ async function signedIn(who) {
   $("#home").hidden = false;
   renderWho();
   try {
-    [state.rulesets, state.bots] = await Promise.all([api.rulesets(), api.bots()]);
+    let bots;
+    [state.rulesets, bots] = await Promise.all([api.rulesets(), api.bots()]);
+    state.bots = W.sortBotLevels(bots);
   } catch (e) {
     notice(e.message, "error");
     return;
@@ -285,7 +287,8 @@ function renderPlay() {
     ),
   );
   choose(chosen);
-  const level = prefs().bot || "medium";
+  // a saved level the server no longer offers falls back to Médio, not to the first option
+  const level = state.bots.includes(prefs().bot) ? prefs().bot : "medium";
   fill(
     $("#bot-level"),
     ...state.bots.map((b) => h("option", { value: b, selected: b === level }, W.botLevelName(b))),

@@ -643,7 +643,7 @@ async function loadAnalysis() {
         "p",
         { class: "pending" },
         h("span", { class: "spinner", "aria-hidden": "true" }),
-        h("span", {}, "Análise do especialista em andamento… O bot Difícil está revendo cada decisão da partida; isto leva alguns segundos."),
+        h("span", {}, `Análise do especialista em andamento… O bot ${W.botLevelName(W.ANALYSIS_LEVEL)} está revendo cada decisão da partida; isto leva alguns segundos.`),
       ),
     ]);
     ctx.polls = (ctx.polls ?? 0) + 1;
@@ -706,7 +706,7 @@ function showAnalysis(analysis) {
     h(
       "p",
       { class: "muted small" },
-      `Cada decisão foi avaliada pelo bot Difícil só com o que o jogador sabia naquela hora (${settings.worlds ?? "vários"} mundos sorteados por decisão). ` +
+      `Cada decisão foi avaliada pelo bot ${W.botLevelName(settings.level ?? W.ANALYSIS_LEVEL)} só com o que o jogador sabia naquela hora (${settings.worlds ?? "vários"} mundos sorteados por decisão). ` +
         `Erro: perder ${lossText(settings.threshold ?? 5)} pontos esperados ou mais.`,
     ),
     h(

@@ -17,13 +17,23 @@ export const DRAWS = new Set(["mano-a-mano", "classico", "pontos"]);
 /** The ruleset whose opening double is a spinner (the table grows in a cross). */
 export const SPINNER = new Set(["duplas-pontos"]);
 
+/** The server's bot levels (ids) by the names players see, weakest first. */
 export const BOT_LEVELS = {
   random: "Iniciante",
   greedy: "Fácil",
   medium: "Médio",
-  expert: "Difícil",
+  "expert-1": "Difícil",
+  expert: "Mestre",
 };
 export const botLevelName = (level) => BOT_LEVELS[level] ?? level;
+/** Levels from the server, weakest first (the order above; levels it does not name last). */
+export function sortBotLevels(levels) {
+  const order = Object.keys(BOT_LEVELS);
+  const rank = (level) => (order.includes(level) ? order.indexOf(level) : order.length);
+  return [...levels].sort((a, b) => rank(a) - rank(b));
+}
+/** The level that judges decisions in a match's analysis (carroca.analysis: the expert). */
+export const ANALYSIS_LEVEL = "expert";
 
 const BOT_NAMES = ["Zé", "Tião", "Dona Cida", "Juca"];
 

@@ -1,0 +1,51 @@
+"""The `expert-1` level: the first expert, flat Monte Carlo over uniformly sampled worlds.
+
+Kept as it was (same seeded moves) so that the newer `expert` can be measured against it and
+old records stay reproducible; see `carroca.bots.expert.search` for how it rates actions.
+"""
+
+from __future__ import annotations
+
+import random
+
+from carroca.bots.expert.search import MIN_WORLDS, Rated, rate_actions
+from carroca.rules import Action, Observation
+
+#: Default thinking time per decision, as for the current expert.
+DEFAULT_THINK_MS = 200
+
+
+class FlatExpertBot:
+    """Flat Monte Carlo: uniform worlds, every action rolled out once per world."""
+
+    name = "expert-1"
+
+    def __init__(
+        self, seed: int | None = None, think_ms: int | None = None, worlds: int | None = None
+    ) -> None:
+        if (think_ms is not None and think_ms < 0) or (worlds is not None and worlds < 1):
+            raise ValueError("think_ms must be >= 0 and worlds >= 1")
+        self.rng = random.Random(seed)
+        if think_ms is None:
+            think_ms = DEFAULT_THINK_MS if worlds is None else 0
+        self.think_ms = think_ms
+        self.worlds = MIN_WORLDS if worlds is None else worlds
+
+    @property
+    def deterministic(self) -> bool:
+        """True when the budget is a count of worlds only: the moves follow from the seed."""
+        return self.think_ms == 0
+
+    def rate(self, obs: Observation) -> list[Rated]:
+        return rate_actions(obs, self.rng, self.think_ms, self.worlds)
+
+    def evaluate(self, obs: Observation) -> list[tuple[Action, float]]:
+        """The legal actions with the points each is expected to win this hand, best first."""
+        return [(r.action, r.value) for r in self.rate(obs)]
+
+    def choose(self, obs: Observation) -> Action:
+        if not obs.legal:
+            raise ValueError("no legal action for this seat now")
+        if len(obs.legal) == 1:
+            return obs.legal[0]
+        return self.rate(obs)[0].action

@@ -1,0 +1,239 @@
+"""The current expert's search: flat Monte Carlo over worlds resampled by belief.
+
+Each batch deals `oversample` times more candidate worlds than it plays (dealing is cheap next to
+playing a world out), weighs each by how well it explains the other seats' plays (`belief`) and
+keeps a batch drawn in proportion to the weights (systematic resampling). Every legal action is
+then played to the end of the hand in each kept world — by a fast policy (heavy tiles, doubles,
+numbers kept), or exactly by alpha-beta once few tiles remain — and the best mean wins. Measured
+choices on top of `expert-1`'s flat search:
+
+- common random numbers: a world's playouts share one noise table (each seat's taste for each
+  tile), so two actions meet the same opponents and their difference is less noisy;
+- racing: an action whose paired difference to the leader is surely negative stops being played
+  out, so the budget goes to the contenders (and a decided move stops early);
+- a prior: a few points for the move `medium`'s table heuristics pick, which breaks the
+  near-ties that a few dozen noisy playouts cannot (worth most at small budgets); not in exact
+  endgames, where the values have no playout noise.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Final
+
+from carroca.bots.expert.belief import Belief, Params, resample
+from carroca.bots.expert.knowledge import read
+from carroca.bots.expert.sampler import sample
+from carroca.bots.expert.search import Rated, _rollout, _solve, world_position
+from carroca.bots.medium import MediumBot
+from carroca.rules import Action, Match, Observation, get_ruleset
+from carroca.rules import tiles as T
+
+_PIPS: Final = T.PIPS
+_DOUBLE: Final = T.IS_DOUBLE
+_BIT: Final = T.BIT
+_NM: Final = T.NUMBER_MASK
+_OTHER: Final = T.OTHER_HALF
+
+#: Worlds played out at the least, whatever the budget says.
+MIN_WORLDS: Final = 4
+#: Worlds played out per resampled batch.
+BATCH: Final = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The search's knobs (measured choices are the defaults)."""
+
+    params: Params = field(default_factory=Params)
+    oversample: int = 6  # candidate worlds dealt per world played out
+    exact_tiles: int = 9  # solve exactly at most this many tiles in hands (no boneyard)
+    policy: int = 1  # playouts: 0 heaviest tile with noise (expert-1's), 1 also keeps numbers
+    keep: float = 1.5  # policy 1: per tile kept of the number a play leaves open
+    double: float = 2.0  # policy 1: bonus for shedding a double
+    noise: float = 3.0  # policy 1: uniform noise added to each score
+    crn: bool = True  # one noise table per world for every action (common random numbers)
+    race: float = 2.5  # drop an action once its paired gap to the leader is z SEs below 0
+    race_after: int = 16  # worlds before the first drop
+    prior: float = 3.0  # points credited to the move `medium`'s heuristics pick (a tie-breaker)
+
+
+def _keeper(m: Match, legal: list[Action], rng: random.Random, cfg: Config,
+            table_points: bool) -> Action:
+    """Playout move: heavy tiles, doubles and plays that leave open a number still held."""
+    hand = m.hands[m.turn]
+    ends = m.ends
+    best = legal[0]
+    best_score = -1e9
+    rand = rng.random
+    for a in legal:
+        if a.kind != "play":
+            return a
+        t = a.tile
+        score = _PIPS[t] + rand() * cfg.noise
+        if _DOUBLE[t]:
+            score += cfg.double
+        if a.end < 4:
+            score += cfg.keep * ((hand ^ _BIT[t]) & _NM[_OTHER[t][ends[a.end]]]).bit_count()
+        if table_points:
+            count = m.count_after(a)
+            if count and not count % 5:
+                score += 2.0 * count
+        if score > best_score:
+            best, best_score = a, score
+    return best
+
+
+def _playout(m: Match, team: int, rng: random.Random, cfg: Config, table_points: bool) -> int:
+    while m.current_player is not None:
+        legal = m.legal_actions()
+        m.apply(legal[0] if len(legal) == 1 else _keeper(m, legal, rng, cfg, table_points))
+    return m.score[team] - m.score[1 - team]
+
+
+def _noise_table(rng: random.Random, seats: int, scale: float) -> list[float]:
+    """Per world: each seat's fixed taste for each tile, shared by every action's playout."""
+    rand = rng.random
+    return [rand() * scale for _ in range(seats * 32)]
+
+
+def _crn_playout(m: Match, team: int, noise: list[float], keep: float, double: float,
+                 table_points: bool) -> int:
+    """Playout whose noise depends on (seat, tile) only: actions meet the same opponents."""
+    while m.current_player is not None:
+        legal = m.legal_actions()
+        if len(legal) == 1 or legal[0].kind != "play":
+            m.apply(legal[0])
+            continue
+        turn = m.turn
+        hand = m.hands[turn]
+        ends = m.ends
+        row = turn * 32
+        best = legal[0]
+        best_score = -1e9
+        for a in legal:
+            t = a.tile
+            score = _PIPS[t] + noise[row + t]
+            if keep:
+                if _DOUBLE[t]:
+                    score += double
+                if a.end < 4:
+                    score += keep * ((hand ^ _BIT[t]) & _NM[_OTHER[t][ends[a.end]]]).bit_count()
+            if table_points:
+                count = m.count_after(a)
+                if count and not count % 5:
+                    score += 2.0 * count
+            if score > best_score:
+                best, best_score = a, score
+        m.apply(best)
+    return m.score[team] - m.score[1 - team]
+
+
+def _race(values: list[list[float]], active: list[int], z: float) -> list[int]:
+    """The actions still in the race: those not surely worse than the leader.
+
+    Every active action was played out in the same worlds, so the test is on paired
+    differences with the leader (common worlds cancel most of the luck of the deal).
+    """
+    n = len(values[active[0]])
+    means = {i: sum(values[i]) / n for i in active}
+    lead = max(active, key=lambda i: means[i])
+    lead_values = values[lead]
+    keep = []
+    for i in active:
+        if i == lead:
+            keep.append(i)
+            continue
+        diffs = [a - b for a, b in zip(values[i], lead_values, strict=True)]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if mean + z * (var / n) ** 0.5 >= 0.0:
+            keep.append(i)
+    return keep
+
+
+def _favourite(obs: Observation) -> Action | None:
+    """`medium`'s move, or None in a ruleset it has no weights for (e.g. a bench's own)."""
+    bot = MediumBot()
+    if obs.ruleset not in bot.weights:
+        return None
+    return bot.choose(obs)
+
+
+def rate_actions(
+    obs: Observation,
+    rng: random.Random,
+    think_ms: float,
+    worlds: int = MIN_WORLDS,
+    config: Config | None = None,
+) -> list[Rated]:
+    """Every legal action of the seat to move with its expected points, best first.
+
+    At least `worlds` worlds played out (never fewer than `MIN_WORLDS`), more while `think_ms`
+    of wall time has not passed; with `think_ms=0` the result follows from `rng` alone. With
+    racing on, an action surely worse than the leader stops being played out (its value is the
+    mean of the worlds it had), and the search ends once one action is left.
+    """
+    cfg = config or Config()
+    legal = list(obs.legal)
+    if len(legal) <= 1:
+        return [Rated(a, 0.0, 0) for a in legal]
+    if legal[0].kind == "five-doubles":  # ten points a double now beats a fresh deal
+        return [Rated(a, 0.0 if a.choice == "points" else -1.0, 0) for a in legal]
+    rs = get_ruleset(obs.ruleset)
+    k = read(obs, rs.spinner)
+    belief = Belief(obs, cfg.params)
+    oversample = cfg.oversample if belief.informative else 1
+    team = k.seat % 2
+    deadline = time.perf_counter() + think_ms / 1000.0
+    values: list[list[float]] = [[] for _ in legal]
+    active = list(range(len(legal)))
+    least = max(MIN_WORLDS, worlds)
+    done = 0
+    exact = k.boneyard == 0 and sum(k.sizes) <= cfg.exact_tiles
+    timed = think_ms > 0
+    keep = cfg.keep if cfg.policy else 0.0
+    while len(active) > 1 and (done < least or (timed and time.perf_counter() < deadline)):
+        size = BATCH if timed else min(BATCH, least - done)
+        if size <= 0:
+            size = BATCH
+        dealt = [sample(k, rng) for _ in range(size * oversample)]
+        if oversample > 1:
+            weights = [belief.log_weight(hands) for hands, _ in dealt]
+            chosen = [dealt[i] for i in resample(weights, size, rng.random())]
+        else:
+            chosen = dealt
+        for hands, boneyard in chosen:
+            position = world_position(k, obs, hands, boneyard)
+            base = position.score[team] - position.score[1 - team]
+            noise = _noise_table(rng, k.seats, cfg.noise) if cfg.crn and not exact else None
+            for i in active:
+                child = position.copy()
+                child.apply(legal[i])
+                if exact:
+                    value = _solve(child, team, -1e9, 1e9)
+                elif noise is not None:
+                    value = _crn_playout(child, team, noise, keep, cfg.double, rs.table_points)
+                elif cfg.policy:
+                    value = _playout(child, team, rng, cfg, rs.table_points)
+                else:
+                    value = _rollout(child, team, rng, rs.table_points)
+                values[i].append(value - base)
+            done += 1
+            if timed and done >= least and time.perf_counter() >= deadline:
+                break
+        if cfg.race and done >= cfg.race_after:
+            active = _race(values, active, cfg.race)
+    favourite = _favourite(obs) if cfg.prior and not exact else None
+    rated = [Rated(a, sum(values[i]) / len(values[i]), len(values[i])) for i, a in enumerate(legal)]
+    # The actions still racing first (a dropped one is not chosen on a lucky tail), best first
+    # counting the prior (the values stay the playouts' means); stable: ties keep legal order.
+    order = sorted(
+        range(len(legal)),
+        key=lambda i: (
+            i not in active, -(rated[i].value + (cfg.prior if legal[i] is favourite else 0.0))
+        ),
+    )
+    return [rated[i] for i in order]

@@ -1,0 +1,230 @@
+"""The current expert's beliefs and budgets: weights read only the observation, a hand-checked
+weighting, reproducible deterministic budgets and a wall-time budget that stops."""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+import pytest
+
+from carroca.bots.expert import ExpertBot
+from carroca.bots.expert.belief import ANY, Belief, Params, decisions, opening_kind, resample
+from carroca.bots.expert.knowledge import read
+from carroca.bots.expert.planner import BATCH, MIN_WORLDS, Config, rate_actions
+from carroca.rules import Action, IllegalMove, Match, observation
+from carroca.rules import tiles as T
+
+
+def _tiles(*names: str) -> list[int]:
+    return [T.parse(n) for n in names]
+
+
+def _second_hand(name: str, rng: random.Random) -> Match:
+    """A match whose first hand was played at random: the second opens by a chosen tile."""
+    m = Match(name)
+    order = list(range(28))
+    rng.shuffle(order)
+    m.deal(order)
+    while m.current_player is not None:
+        m.apply(rng.choice(m.legal_actions()))
+    return m
+
+
+def test_partner_who_opened_with_six_six_more_likely_holds_a_six() -> None:
+    """duplas-torneio, second hand, the opener chose 6-6 among seven tiles.
+
+    With only the `keep` term (1 per other tile sharing a number), the opener's hand
+    {6-6, 5-6, 0-1, 0-2, 1-3, 2-3, 4-4} scores 6-6 at 1 and gives P(6-6) = e / (1 + 2e + 4e²);
+    swap 5-6 for 4-5 and 6-6 scores 0: P(6-6) = 1 / (1 + 2e + 4e²). The log weights differ by
+    exactly 1; the next seat's 1-6, which fitted both ends showing 6, is 1/2 in every world.
+    """
+    m = _second_hand("duplas-torneio", random.Random("belief"))
+    assert m.hand_rule[0] == "any"
+    o = m.hand_rule[1]
+    held = {
+        o: _tiles("6-6", "5-6", "0-1", "0-2", "1-3", "2-3", "4-4"),
+        (o + 1) % 4: _tiles("1-6", "3-4", "5-5", "0-0", "1-1", "2-2", "3-5"),
+        (o + 2) % 4: _tiles("2-6", "0-3", "0-4", "0-5", "0-6", "1-4", "1-5"),
+        (o + 3) % 4: _tiles("1-2", "2-4", "2-5", "3-3", "3-6", "4-5", "4-6"),
+    }
+    m.deal([t for s in range(4) for t in held[s]])
+    assert m.turn == o
+    m.apply(m.legal_actions()[_tiles("0-1", "0-2", "1-3", "2-3", "4-4", "5-6", "6-6").index(
+        T.parse("6-6"))])
+    assert m.table[-1][1] == T.parse("6-6")
+    only = m.legal_actions()
+    assert len(only) == 2 and {a.tile for a in only} == {T.parse("1-6")}  # 1-6 on either end
+    m.apply(only[0])
+    seeing = (o + 2) % 4
+    obs = observation(m, seeing)
+    assert opening_kind(obs) == ANY
+    real = list(m.hands)
+    swapped = list(real)
+    swapped[o] = real[o] ^ T.BIT[T.parse("5-6")] | T.BIT[T.parse("4-5")]
+    swapped[(o + 3) % 4] = real[(o + 3) % 4] ^ T.BIT[T.parse("4-5")] | T.BIT[T.parse("5-6")]
+    keep_only = Belief(obs, Params(pips=0.0, double=0.0, keep=1.0, points=0.0))
+    assert [d.seat for d in keep_only.decisions] == [o, (o + 1) % 4]
+    e = math.e
+    expected = 1 - math.log(1 + 2 * e + 4 * e * e) - math.log(2)
+    assert keep_only.log_weight(real) == pytest.approx(expected)
+    assert keep_only.log_weight(real) - keep_only.log_weight(swapped) == pytest.approx(1.0)
+    default = Belief(obs)
+    assert default.log_weight(real) > default.log_weight(swapped)
+    assert Belief(obs, Params(scale=0.0)).log_weight(real) == 0.0
+
+
+def test_a_skipped_double_makes_holding_it_less_likely() -> None:
+    """A seat that played 1-2 where 6-6 also fitted: worlds where it held 6-6 weigh less."""
+    m = Match("bloqueio")
+    m.deal(
+        _tiles("6-1", "0-0", "0-1", "0-2", "0-3", "0-4", "0-5")
+        + _tiles("6-6", "1-2", "1-1", "1-3", "1-4", "1-5", "2-2")
+        + _tiles("0-6", "2-3", "2-4", "2-5", "2-6", "3-3", "3-4", "3-5", "3-6", "4-4", "4-5",
+                 "4-6", "5-5", "5-6")
+    )
+    assert m.turn == 1  # the 6-6 opens the first hand
+    m.apply(m.legal_actions()[0])
+    m.apply(next(a for a in m.legal_actions() if a.tile == T.parse("1-6")))
+    hand = m.hands[1]
+    m.apply(next(a for a in m.legal_actions() if a.tile == T.parse("1-2")))  # over 1-1, 1-3, …
+    obs = observation(m, 0)
+    belief = Belief(obs, Params(pips=0.0, double=1.0, keep=0.0, points=0.0))
+    [d] = decisions(obs)
+    assert (d.seat, d.tile) == (1, T.parse("1-2"))
+    real = list(m.hands)
+    assert real[1] == hand ^ T.BIT[T.parse("1-2")]
+    # the options were 1-1 (a double) and four other ones: P(1-2) = 1 / (4 + e)
+    assert belief.log_weight(real) == pytest.approx(-math.log(4 + math.e))
+
+
+def test_resample_follows_the_weights() -> None:
+    assert resample([0.0, 0.0], 4, 0.5) == [0, 0, 1, 1]
+    assert resample([0.0, -1e9, 0.0], 2, 0.1) == [0, 2]
+    picks = resample([math.log(3.0), 0.0], 8, 0.25)
+    assert picks.count(0) == 6 and picks.count(1) == 2
+
+
+def _replay(name: str, first: list[int], first_steps: list[Action], second: list[int],
+            steps: list[Action]) -> Match:
+    m = Match(name)
+    m.deal(first)
+    for a in first_steps:
+        m.apply(a)
+    m.deal(second)
+    for a in steps:
+        m.apply(a)
+    return m
+
+
+def _redeal(real: Match, rng: random.Random) -> list[int] | None:
+    """The second hand's deal with the seat's unknowns re-dealt: the other hands (and, in
+    bloqueio, the tiles out of play) swap tiles, each keeping its size and every exclusion its
+    passes proved; the tiles already played stay where they were."""
+    seat = real.turn
+    k = read(observation(real, seat), real.ruleset.spinner)
+    holders = [s for s in range(real.n) if s != seat]
+    pool = [t for s in holders for t in T.tiles_of(real.hands[s])] + list(real.boneyard)
+    for _ in range(50):
+        rng.shuffle(pool)
+        new: dict[int, int] = {}
+        start = 0
+        for s in holders:
+            size = real.hands[s].bit_count()
+            new[s] = T.mask_of(pool[start : start + size])
+            start += size
+        if any(new[s] & k.excluded[s] for s in holders):
+            continue
+        order: list[int] = []
+        for s in range(real.n):
+            played = T.mask_of(real.dealt[s]) ^ real.hands[s]
+            order += real.dealt[s] if s == seat else T.tiles_of(played | new[s])
+        return order + pool[start:]
+    return None
+
+
+@pytest.mark.parametrize("name", ["duplas-torneio", "duplas-pontos", "bloqueio"])
+def test_decisions_and_beliefs_read_only_the_observation(name: str) -> None:
+    """Second hands (so the opening tile is read too): other hands re-dealt, same public story
+    replayed, the same observation, decisions read and evaluation."""
+    rng = random.Random(f"twins-{name}")
+    checked = 0
+    for _ in range(300):
+        first = list(range(28))
+        rng.shuffle(first)
+        m = Match(name)
+        m.deal(first)
+        while m.current_player is not None:
+            m.apply(rng.choice(m.legal_actions()))
+        if not m.needs_deal:
+            continue
+        first_steps = [step.action for step in m.steps] or [s.action for s in m.history[-1].steps]
+        second = list(range(28))
+        rng.shuffle(second)
+        m.deal(second)
+        stop = rng.randrange(2, 16)
+        while m.current_player is not None and len(m.steps) < stop:
+            m.apply(rng.choice(m.legal_actions()))
+        if m.current_player is None or len(m.legal_actions()) < 2 or not m.table:
+            continue
+        other = _redeal(m, rng)
+        if other is None:
+            continue
+        steps = [step.action for step in m.steps]
+        try:
+            twin = _replay(name, first, first_steps, other, steps)
+        except IllegalMove:
+            continue  # e.g. a re-dealt opening seat or cinco carroças: another story
+        if twin.hands == m.hands:
+            continue
+        seat = m.turn
+        a_obs = observation(m, seat)
+        b_obs = observation(twin, seat)
+        assert a_obs == b_obs
+        assert decisions(a_obs) == decisions(b_obs)
+        a = ExpertBot(seed=9, worlds=24).evaluate(a_obs)
+        b = ExpertBot(seed=9, worlds=24).evaluate(b_obs)
+        assert a == b
+        checked += 1
+        if checked == 6:
+            break
+    assert checked == 6
+
+
+def test_deterministic_budget_counts_worlds_and_reproduces() -> None:
+    rng = random.Random("budget")
+    m = _second_hand("duplas-torneio", rng)
+    order = list(range(28))
+    rng.shuffle(order)
+    m.deal(order)
+    while len(m.legal_actions()) < 2 or m.opening_mask >= 0:
+        m.apply(rng.choice(m.legal_actions()))
+    obs = observation(m, m.turn)
+    for worlds in (1, 5, 13, 40):
+        plain = Config(race=0.0)  # every action in every world: the count is exact
+        rated = rate_actions(obs, random.Random(3), 0, worlds, plain)
+        assert {r.worlds for r in rated} == {max(MIN_WORLDS, worlds)}
+        assert rated == rate_actions(obs, random.Random(3), 0, worlds, plain)
+    raced = rate_actions(obs, random.Random(3), 0, 200)
+    assert raced == rate_actions(obs, random.Random(3), 0, 200)
+    assert max(r.worlds for r in raced) <= 200 and raced[0].worlds == max(r.worlds for r in raced)
+    assert ExpertBot(7, worlds=30).choose(obs) == ExpertBot(7, worlds=30).choose(obs)
+
+
+def test_wall_time_budget_stops_and_keeps_the_minimum() -> None:
+    """No tight clock: 20 ms of thinking ends (well within seconds) after at least the floor."""
+    m = _second_hand("duplas-pontos", random.Random("clock"))
+    order = list(range(28))
+    random.Random(1).shuffle(order)
+    m.deal(order)
+    rng = random.Random(2)
+    while len(m.legal_actions()) < 2 or m.opening_mask >= 0:
+        m.apply(rng.choice(m.legal_actions()))
+    obs = observation(m, m.turn)
+    start = time.perf_counter()
+    rated = rate_actions(obs, random.Random(0), 20, 6)
+    assert time.perf_counter() - start < 30
+    assert rated[0].worlds >= 6
+    # a wall budget plays out whole worlds, never fewer than asked, in batches of at most BATCH
+    assert rated[0].worlds >= 6 and BATCH >= 1
