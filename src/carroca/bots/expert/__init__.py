@@ -18,16 +18,12 @@ Given both, it plays out at least `worlds` worlds and goes on until `think_ms` h
 
 from __future__ import annotations
 
-import random
 from typing import Final
 
-from carroca.bots.expert.expert1 import FlatExpertBot
+from carroca.bots.expert.expert1 import DEFAULT_THINK_MS, FlatExpertBot, SearchingBot
 from carroca.bots.expert.planner import MIN_WORLDS, Config, rate_actions
 from carroca.bots.expert.search import Rated
-from carroca.rules import Action, Observation, get_ruleset
-
-#: Default thinking time per decision, so a move takes at most about 0.25 s.
-DEFAULT_THINK_MS: Final = 200
+from carroca.rules import Observation, get_ruleset
 
 #: Worlds per decision that cost, on average over a match's decisions, about what
 #: `DEFAULT_THINK_MS` of thinking does on an idle machine: `expert-1`'s calibrated counts
@@ -49,7 +45,7 @@ def default_worlds(ruleset: str) -> int:
     return DEFAULT_WORLDS[get_ruleset(ruleset).name]
 
 
-class ExpertBot:
+class ExpertBot(SearchingBot):
     """Belief-weighted determinized search (see the module docstring)."""
 
     name = "expert"
@@ -61,33 +57,11 @@ class ExpertBot:
         worlds: int | None = None,
         config: Config | None = None,
     ) -> None:
-        if (think_ms is not None and think_ms < 0) or (worlds is not None and worlds < 1):
-            raise ValueError("think_ms must be >= 0 and worlds >= 1")
-        self.rng = random.Random(seed)
-        if think_ms is None:
-            think_ms = DEFAULT_THINK_MS if worlds is None else 0
-        self.think_ms = think_ms
-        self.worlds = MIN_WORLDS if worlds is None else worlds
+        super().__init__(seed, think_ms, worlds)
         self.config = config or Config()
-
-    @property
-    def deterministic(self) -> bool:
-        """True when the budget is a count of worlds only: the moves follow from the seed."""
-        return self.think_ms == 0
 
     def rate(self, obs: Observation) -> list[Rated]:
         return rate_actions(obs, self.rng, self.think_ms, self.worlds, self.config)
-
-    def evaluate(self, obs: Observation) -> list[tuple[Action, float]]:
-        """The legal actions with the points each is expected to win this hand, best first."""
-        return [(r.action, r.value) for r in self.rate(obs)]
-
-    def choose(self, obs: Observation) -> Action:
-        if not obs.legal:
-            raise ValueError("no legal action for this seat now")
-        if len(obs.legal) == 1:
-            return obs.legal[0]
-        return self.rate(obs)[0].action
 
 
 __all__ = ["DEFAULT_THINK_MS", "DEFAULT_WORLDS", "MIN_WORLDS", "ExpertBot", "FlatExpertBot",

@@ -11,14 +11,16 @@ import random
 from carroca.bots.expert.search import MIN_WORLDS, Rated, rate_actions
 from carroca.rules import Action, Observation
 
-#: Default thinking time per decision, as for the current expert.
+#: Default thinking time per decision of the searching levels, so a move takes at most about
+#: 0.25 s.
 DEFAULT_THINK_MS = 200
 
 
-class FlatExpertBot:
-    """Flat Monte Carlo: uniform worlds, every action rolled out once per world."""
+class SearchingBot:
+    """What the searching levels share: a budget of wall time or worlds, and moves from the
+    ratings of `rate` (best first)."""
 
-    name = "expert-1"
+    name = "searching"
 
     def __init__(
         self, seed: int | None = None, think_ms: int | None = None, worlds: int | None = None
@@ -37,7 +39,7 @@ class FlatExpertBot:
         return self.think_ms == 0
 
     def rate(self, obs: Observation) -> list[Rated]:
-        return rate_actions(obs, self.rng, self.think_ms, self.worlds)
+        raise NotImplementedError
 
     def evaluate(self, obs: Observation) -> list[tuple[Action, float]]:
         """The legal actions with the points each is expected to win this hand, best first."""
@@ -49,3 +51,12 @@ class FlatExpertBot:
         if len(obs.legal) == 1:
             return obs.legal[0]
         return self.rate(obs)[0].action
+
+
+class FlatExpertBot(SearchingBot):
+    """Flat Monte Carlo: uniform worlds, every action rolled out once per world."""
+
+    name = "expert-1"
+
+    def rate(self, obs: Observation) -> list[Rated]:
+        return rate_actions(obs, self.rng, self.think_ms, self.worlds)
