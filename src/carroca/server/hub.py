@@ -23,7 +23,7 @@ from collections.abc import Callable, Coroutine
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
-from carroca.bots import BOT_LEVELS, BOT_NAMES, level_names, make_bot
+from carroca.bots import BOT_LEVELS, BOT_NAMES, SEARCHING_LEVELS, level_names, make_bot
 from carroca.rules import Observation, get_ruleset
 from carroca.rules.rulesets import options_dict
 from carroca.server.errors import NOT_STORED, LobbyError, RateLimited
@@ -31,7 +31,7 @@ from carroca.server.fanout import Fanout, LocalFanout
 from carroca.server.ratings import Ratings
 from carroca.server.settings import Settings
 from carroca.server.store import Fenced, Store
-from carroca.server.table import SLOW_BOTS, Table
+from carroca.server.table import Table
 
 if TYPE_CHECKING:
     from carroca.server.cluster import Cluster
@@ -76,7 +76,7 @@ class BotWorkers:
 
 def searching_levels() -> str:
     """'Difícil ou Mestre': the levels that search, which count against the cap on such tables."""
-    return " ou ".join(BOT_NAMES.get(lv, lv) for lv in BOT_LEVELS if lv in SLOW_BOTS)
+    return " ou ".join(BOT_NAMES.get(lv, lv) for lv in BOT_LEVELS if lv in SEARCHING_LEVELS)
 
 
 def bot_seat(level: str) -> dict[str, Any]:
@@ -492,7 +492,8 @@ class Hub:
             else:
                 raise LobbyError(422, "bad_seats", f"Lugar inválido: {s!r}.")
         me = seats.index("me")
-        searching = any(spec is not None and spec.get("bot") in SLOW_BOTS for spec in specs)
+        searching = any(spec is not None and spec.get("bot") in SEARCHING_LEVELS
+                        for spec in specs)
         async with self.lobby_lock:  # the caps are checked and the table made in one step
             hosted = [t for t in self.tables.values() if t.mode == "friends"
                       and t.status in ("waiting", "playing") and t.host_id == host["id"]]

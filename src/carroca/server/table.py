@@ -35,7 +35,6 @@ MIN_BACKOFF, MAX_BACKOFF = 0.5, 10.0  # a bot's retries while the database refus
 # (bidi overrides and isolates, zero-width spaces), except the joiner that emoji sequences need.
 _KEEP_FORMAT = frozenset("\u200d")
 _BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")  # letters and braille that draw nothing
-SLOW_BOTS = SEARCHING_LEVELS  # levels that search: they think on the bot threads
 
 
 def family_of(ruleset: str) -> str:
@@ -186,7 +185,7 @@ class Table:
 
     def searching_bots(self) -> bool:
         """Whether a bot at this table searches (costs real CPU on every move)."""
-        return any(s is not None and s.get("bot") in SLOW_BOTS for s in self.seats)
+        return any(s is not None and s.get("bot") in SEARCHING_LEVELS for s in self.seats)
 
     def seat_connected(self, seat: int) -> bool:
         """A bot, or a player with a socket open on any node (the seat's channel has a
@@ -331,10 +330,10 @@ class Table:
             bot = self._bot(seat)
             view = observation(match, seat)
         level = self.seats[seat]["bot"]  # type: ignore[index]
-        if level in SLOW_BOTS and self.mode == "bots":
+        if level in SEARCHING_LEVELS and self.mode == "bots":
             # A demo: thinks in a worker process at a lower priority than the people's tables.
             text = await self.hub.demo_bots.choose(level, view)
-        elif level in SLOW_BOTS:
+        elif level in SEARCHING_LEVELS:
             # Thinks on a bot thread without the lock: joins and reconnections go on meanwhile.
             text = str(await asyncio.get_running_loop().run_in_executor(
                 self.hub.bot_pool, bot.choose, view

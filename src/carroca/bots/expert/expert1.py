@@ -7,6 +7,7 @@ old records stay reproducible; see `carroca.bots.expert.search` for how it rates
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 
 from carroca.bots.expert.search import MIN_WORLDS, Rated, rate_actions
 from carroca.rules import Action, Observation
@@ -16,7 +17,7 @@ from carroca.rules import Action, Observation
 DEFAULT_THINK_MS = 200
 
 
-class SearchingBot:
+class SearchingBot(ABC):
     """What the searching levels share: a budget of wall time or worlds, and moves from the
     ratings of `rate` (best first)."""
 
@@ -38,8 +39,9 @@ class SearchingBot:
         """True when the budget is a count of worlds only: the moves follow from the seed."""
         return self.think_ms == 0
 
+    @abstractmethod
     def rate(self, obs: Observation) -> list[Rated]:
-        raise NotImplementedError
+        """Every legal action with the points it is expected to win, best first."""
 
     def evaluate(self, obs: Observation) -> list[tuple[Action, float]]:
         """The legal actions with the points each is expected to win this hand, best first."""
