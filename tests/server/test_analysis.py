@@ -93,7 +93,7 @@ def test_close_ends_a_running_review_and_its_process() -> None:
         reviews.request("m1", line)
         await asyncio.sleep(1.5)  # the review process is up and reviewing
         assert reviews.running("m1")
-        processes = list(reviews._pool._processes.values())  # type: ignore[union-attr]
+        processes = reviews.workers.processes
         assert processes and all(p.is_alive() for p in processes)
         started = time.monotonic()
         reviews.close()
@@ -102,5 +102,95 @@ def test_close_ends_a_running_review_and_its_process() -> None:
             await asyncio.sleep(0.05)
         await asyncio.sleep(0.1)
         assert not reviews.running("m1") and reviews.failed == {}
+
+    asyncio.run(scenario())
+
+
+def test_queued_reviews_given_up_then_the_process_dies() -> None:
+    """Reviews waiting behind a running one are given up (their tasks cancelled, as `close`
+    does) and the review process dies before the pool hears of any shutdown (a crash, or `close`
+    ending it): the pool fails the queue itself, nothing raises in its manager thread, and `close`
+    returns only once that thread is gone. (Cancelling the pool's futures from the event loop made
+    the manager thread raise `InvalidStateError` when it then failed them as broken.)"""
+    line = play_one("duplas-pontos", None, ("greedy",), 0, 0, record=True).line
+    assert line is not None
+
+    async def scenario() -> None:
+        reviews = Reviews(_NoStore())  # type: ignore[arg-type]
+        matches = ("m1", "m2", "m3", "m4")
+        for match_id in matches:
+            reviews.request(match_id, line)
+        await asyncio.sleep(1.5)  # the review process is up, m1 runs, the others wait
+        pool = reviews.workers.pool
+        assert pool is not None
+        manager = pool._executor_manager_thread  # type: ignore[attr-defined]
+        processes = reviews.workers.processes
+        assert manager is not None and manager.is_alive() and processes
+        for task in list(reviews._running.values()):
+            task.cancel()
+        await asyncio.sleep(0.1)  # the loop runs: the cancellations reach what they reach
+        for process in processes:
+            process.kill()
+        manager.join(timeout=15)  # the pool found its process dead and failed its queue
+        assert not manager.is_alive()
+        await asyncio.sleep(0.1)
+        reviews.close()
+        assert not any(reviews.running(m) for m in matches)
+        assert reviews.failed == {}
+
+    asyncio.run(scenario())
+
+
+def test_close_returns_once_the_pool_is_down() -> None:
+    """`close` waits for the pool's manager thread, not only for the review process: nothing of
+    the pool is left running to race the event loop afterwards."""
+    line = play_one("duplas-pontos", None, ("greedy",), 0, 0, record=True).line
+    assert line is not None
+
+    async def scenario() -> None:
+        reviews = Reviews(_NoStore())  # type: ignore[arg-type]
+        for match_id in ("m1", "m2", "m3", "m4"):
+            reviews.request(match_id, line)
+        await asyncio.sleep(1.5)
+        pool = reviews.workers.pool
+        assert pool is not None
+        manager = pool._executor_manager_thread  # type: ignore[attr-defined]
+        assert manager is not None and manager.is_alive()
+        reviews.close()
+        assert not manager.is_alive()
+        for _ in range(4):
+            await asyncio.sleep(0.05)
+        assert reviews.failed == {}
+
+    asyncio.run(scenario())
+
+
+def test_a_dead_review_process_is_replaced() -> None:
+    """The review process dies under a review (killed, out of memory): that review is failed and
+    the next one starts a new process instead of failing at once until the server restarts."""
+    line = play_one("duplas-pontos", None, ("greedy",), 0, 0, record=True).line
+    assert line is not None
+
+    async def scenario() -> None:
+        reviews = Reviews(_NoStore())  # type: ignore[arg-type]
+        reviews.request("m1", line)
+        await asyncio.sleep(1.5)
+        first = reviews.workers.pool
+        assert first is not None
+        for process in reviews.workers.processes:
+            process.kill()
+        end = time.monotonic() + 15
+        while reviews.running("m1"):
+            assert time.monotonic() < end, "the review of m1 outlived its process"
+            await asyncio.sleep(0.05)
+        assert "BrokenProcessPool" in reviews.failed["m1"]
+        reviews.request("m2", line)
+        await asyncio.sleep(1.5)
+        second = reviews.workers.pool
+        assert second is not None and second is not first
+        alive = reviews.workers.processes
+        assert alive and all(p.is_alive() for p in alive) and reviews.running("m2")
+        reviews.close()
+        await asyncio.sleep(0.1)
 
     asyncio.run(scenario())

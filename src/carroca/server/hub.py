@@ -14,13 +14,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
 import os
 import random
 import secrets
 import time
 from collections.abc import Callable, Coroutine
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from carroca.bots import BOT_LEVELS, BOT_NAMES, SEARCHING_LEVELS, level_names, make_bot
@@ -32,6 +31,7 @@ from carroca.server.ratings import Ratings
 from carroca.server.settings import Settings
 from carroca.server.store import Fenced, Store
 from carroca.server.table import Table
+from carroca.server.workers import ProcessWorkers
 
 if TYPE_CHECKING:
     from carroca.server.cluster import Cluster
@@ -56,22 +56,13 @@ class BotWorkers:
     """Processes at a lower priority for the searching bots of bots-only matches."""
 
     def __init__(self, workers: int) -> None:
-        self.workers = max(1, workers)
-        self._pool: ProcessPoolExecutor | None = None
+        self.processes = ProcessWorkers(workers, initializer=_lower_priority)
 
     async def choose(self, level: str, view: Observation) -> str:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_lower_priority,
-            )
-        return await asyncio.get_running_loop().run_in_executor(
-            self._pool, _think, level, secrets.randbits(32), view
-        )
+        return await self.processes.run(_think, level, secrets.randbits(32), view)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+        self.processes.close()  # a match stopped here resumes from its stored moves
 
 
 def searching_levels() -> str:

@@ -14,11 +14,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import multiprocessing
 import signal
-from concurrent.futures import ProcessPoolExecutor
 
 from carroca.server.store import Store
+from carroca.server.workers import ProcessWorkers
 
 
 def _review(record_text: str) -> str:
@@ -45,7 +44,7 @@ class ReviewsBusy(RuntimeError):
 class Reviews:
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._pool: ProcessPoolExecutor | None = None
+        self.workers = ProcessWorkers(1, initializer=_in_review_process)
         self._running: dict[str, asyncio.Task[None]] = {}
         self.failed: dict[str, str] = {}  # match -> why its review could not be produced
         self.stored: dict[str, str] = {}  # reviews this process stored, latest last
@@ -62,9 +61,6 @@ class Reviews:
             return
         if len(self._running) >= MAX_PENDING:
             raise ReviewsBusy(match_id)
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_in_review_process)
         task = asyncio.get_running_loop().create_task(self._run(match_id, record_text))
         self._running[match_id] = task
         task.add_done_callback(lambda t: self._done(match_id, t))
@@ -78,8 +74,7 @@ class Reviews:
         logging.getLogger("carroca.server").error("review of %s failed", match_id, exc_info=error)
 
     async def _run(self, match_id: str, record_text: str) -> None:
-        assert self._pool is not None
-        text = await asyncio.get_running_loop().run_in_executor(self._pool, _review, record_text)
+        text = await self.workers.run(_review, record_text)
         await self.store.set_analysis(match_id, text)
         self.stored[match_id] = text
         while len(self.stored) > MAX_PENDING * 4:  # only the latest few: the database has them
@@ -91,17 +86,4 @@ class Reviews:
         self._closing = True
         for task in self._running.values():
             task.cancel()
-        pool, self._pool = self._pool, None
-        if pool is None:
-            return
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:  # a review takes seconds of CPU: nobody waits for it now
-            if process.is_alive():
-                process.terminate()
-        pool.shutdown(wait=True)
-        for process in processes:
-            process.join(timeout=5)
-            if process.is_alive():  # it did not take the hint: no review is worth a hang
-                process.kill()
-                process.join(timeout=5)
+        self.workers.close()  # a review takes seconds of CPU: nobody waits for it now
