@@ -273,9 +273,11 @@ def play_ladder(
     tasks: list[tuple[Job, int]] = []
     for name in rulesets:
         ruleset = get_ruleset(name).name
-        think_ms, worlds = budget.for_ruleset(ruleset)
         for a, b in schedule(levels, kind):
-            job = Job(ruleset, None, a, b, seed, think_ms, out is not None, worlds)
+            think_ms, a_worlds = budget.for_ruleset(ruleset, a)
+            b_worlds = budget.for_ruleset(ruleset, b)[1]
+            job = Job(ruleset, None, a, b, seed, think_ms, out is not None, None, a_worlds,
+                      b_worlds)
             results.append(MatchupResult(ruleset, a, b))
             tasks += [(job, pair) for pair in range(matches // 2)]
     per = matches // 2

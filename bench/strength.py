@@ -6,16 +6,21 @@ few hundred matches tell levels apart. Deals come from the verifiable shuffle, s
 be written as a record (`--out`) and checked with `carroca verify`.
 
     python bench/strength.py --ruleset duplas-torneio --a medium --b greedy --matches 400 \
-        [--think-ms 50 | --worlds 300] [--workers 2] [--seed 1] [--option target=100] \
-        [--out FILE.jsonl] [--json]
+        [--think-ms 50 | --worlds 300] [--a-worlds N] [--b-worlds N] [--a-set KEY=VALUE] \
+        [--workers 2] [--seed 1] [--option target=100] [--out FILE.jsonl] [--json]
 
 `--think-ms` gives the searching levels wall time per decision; `--worlds` alone, a count of
 sampled worlds, so that the moves follow from the seed on any machine; neither, each level's
-default. `bench/ladder.py` rates several levels at once from the same duplicate deals.
+default. `--a-worlds`/`--b-worlds` give one side its own count: budgets matched on the CPU
+seconds per decision that the report prints make an equal-CPU comparison whose moves still follow
+from the seed, whatever else the machine is doing (wall time is what a loaded machine bends).
+`--a-set`/`--b-set KEY=VALUE` change a field of the `expert` level's search `Config` on that
+side (e.g. `prior=1.5`), to measure a setting against the default.
+`bench/ladder.py` rates several levels at once from the same duplicate deals.
 
 Reported for A: match wins (95% Wilson interval), hands won/lost/none, mean points per hand of
 both levels and their difference (95% interval, each duplicate pair one sample), wall seconds and
-the mean seconds per decision of each level (the time spent in its `choose`).
+the mean wall and CPU seconds per decision of each level (the time spent in its `choose`).
 """
 
 from __future__ import annotations
@@ -27,12 +32,13 @@ import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from carroca import driver, fair
 from carroca import record as rec
-from carroca.bots import Bot, make_bot
+from carroca.bots import Bot, ExpertBot, make_bot
+from carroca.bots.expert import Config
 from carroca.cli import parse_options
 from carroca.rules import Action, Match, Observation, get_ruleset, options_dict
 from carroca.simulate import bot_seed, match_seeds
@@ -106,20 +112,51 @@ def seat_levels(a: str, b: str, a_team: int, seats: int) -> tuple[str, ...]:
 
 
 class TimedBot:
-    """A bot whose `choose` is timed: the cost of the level alone, not of the engine."""
+    """A bot whose `choose` is timed, in wall and CPU seconds: the cost of the level alone, not
+    of the engine. (CPU: the process's own, one match at a time per worker process.)"""
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.name = bot.name
         self.seconds = 0.0
+        self.cpu = 0.0
+        self.longest = 0.0
         self.decisions = 0
 
     def choose(self, obs: Observation) -> Action:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         action = self.bot.choose(obs)
-        self.seconds += time.perf_counter() - start
+        took = time.perf_counter() - start
+        self.seconds += took
+        self.longest = max(self.longest, took)
+        self.cpu += time.process_time() - cpu
         self.decisions += 1
         return action
+
+
+Settings = tuple[tuple[str, str], ...]
+
+
+def expert_config(settings: Settings) -> Config:
+    """The expert's search `Config` with some fields set from text (`prior=1.5`)."""
+    known = {f.name: f for f in fields(Config)}
+    values: dict[str, Any] = {}
+    for key, text in settings:
+        if key not in known or key == "params":
+            raise ValueError(f"unknown expert setting {key!r}; known: "
+                             f"{', '.join(k for k in known if k != 'params')}")
+        kind = type(getattr(Config(), key))
+        values[key] = text.lower() in ("1", "true", "yes") if kind is bool else kind(text)
+    return replace(Config(), **values)
+
+
+def side_bot(level: str, seed: int, think_ms: int | None, worlds: int | None,
+             settings: Settings) -> Bot:
+    if not settings:
+        return make_bot(level, seed, think_ms, worlds)
+    if level != "expert":
+        raise ValueError(f"settings are for the expert level, not {level!r}")
+    return ExpertBot(seed, think_ms, worlds, expert_config(settings))
 
 
 @dataclass(slots=True)
@@ -131,6 +168,8 @@ class GameResult:
     seconds: dict[str, float]  # per side A/B: time in choose
     decisions: dict[str, int]
     line: str | None = None
+    cpu: dict[str, float] = field(default_factory=lambda: dict.fromkeys(SIDES, 0.0))
+    longest: dict[str, float] = field(default_factory=lambda: dict.fromkeys(SIDES, 0.0))
 
     @property
     def a_won(self) -> bool:
@@ -163,6 +202,14 @@ class Job:
     think_ms: int | None
     record: bool
     worlds: int | None = None  # sampled worlds per decision: a budget that follows the seed
+    a_worlds: int | None = None  # A's own count (else `worlds`)
+    b_worlds: int | None = None
+    a_set: Settings = ()  # fields of A's expert `Config`
+    b_set: Settings = ()
+
+    def side(self, a_side: bool) -> tuple[int | None, Settings]:
+        own = self.a_worlds if a_side else self.b_worlds
+        return (self.worlds if own is None else own), (self.a_set if a_side else self.b_set)
 
 
 def play_game(job: Job, game: Game) -> GameResult:
@@ -170,18 +217,21 @@ def play_game(job: Job, game: Game) -> GameResult:
     options = None if job.options is None else rs.make_options(job.options)
     levels = seat_levels(job.a, job.b, game.a_team, rs.seats)
     index = 2 * game.pair + game.a_team
-    bots = [
-        TimedBot(
-            make_bot(name, bot_seed(f"strength-{job.seed}", index, seat), job.think_ms, job.worlds)
-        )
-        for seat, name in enumerate(levels)
-    ]
+    bots = []
+    for seat, name in enumerate(levels):
+        worlds, settings = job.side(seat % 2 == game.a_team)
+        seed = bot_seed(f"strength-{job.seed}", index, seat)
+        bots.append(TimedBot(side_bot(name, seed, job.think_ms, worlds, settings)))
     match = driver.play_match(rs.name, options, bots, game.server_seed, game.client_seed)
     seconds = dict.fromkeys(SIDES, 0.0)
+    cpu = dict.fromkeys(SIDES, 0.0)
+    longest = dict.fromkeys(SIDES, 0.0)
     decisions = dict.fromkeys(SIDES, 0)
     for seat, bot in enumerate(bots):
         side = "A" if seat % 2 == game.a_team else "B"
         seconds[side] += bot.seconds
+        cpu[side] += bot.cpu
+        longest[side] = max(longest[side], bot.longest)
         decisions[side] += bot.decisions
     line = None
     if job.record:
@@ -193,7 +243,7 @@ def play_game(job: Job, game: Game) -> GameResult:
     winner = match.result.winner if match.result is not None else None
     return GameResult(
         game.pair, game.a_team, winner, hand_outcomes(match, game.a_team), seconds, decisions,
-        line,
+        line, cpu, longest,
     )
 
 
@@ -226,6 +276,8 @@ class Summary:
     pair_hands: list[float] = field(default_factory=list)
     seconds: float = 0.0
     think: dict[str, float] = field(default_factory=lambda: dict.fromkeys(SIDES, 0.0))
+    cpu: dict[str, float] = field(default_factory=lambda: dict.fromkeys(SIDES, 0.0))
+    longest: dict[str, float] = field(default_factory=lambda: dict.fromkeys(SIDES, 0.0))
     decisions: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SIDES, 0))
 
     def add_pair(self, games: Sequence[GameResult]) -> None:
@@ -248,6 +300,8 @@ class Summary:
                     self.hand_none += 1
             for side in SIDES:
                 self.think[side] += g.seconds[side]
+                self.cpu[side] += g.cpu[side]
+                self.longest[side] = max(self.longest[side], g.longest[side])
                 self.decisions[side] += g.decisions[side]
         self.hands += hands
         self.pair_diff.append(diff)
@@ -277,6 +331,10 @@ class Summary:
             "seconds": round(self.seconds, 2),
             "a_seconds_per_decision": _per(self.think["A"], self.decisions["A"]),
             "b_seconds_per_decision": _per(self.think["B"], self.decisions["B"]),
+            "a_cpu_per_decision": _per(self.cpu["A"], self.decisions["A"]),
+            "b_cpu_per_decision": _per(self.cpu["B"], self.decisions["B"]),
+            "a_longest_decision": round(self.longest["A"], 3),
+            "b_longest_decision": round(self.longest["B"], 3),
         }
 
 
@@ -299,7 +357,10 @@ def report(d: dict[str, Any], workers: int) -> str:
             f"A - B {d['diff_per_hand']:+.2f} [{d_low:+.2f}, {d_high:+.2f}] (95%)",
             f"seconds: {d['seconds']:.1f} ({workers} worker{'s' if workers != 1 else ''}); "
             f"per decision: {d['a']} (A) {d['a_seconds_per_decision']:.3g}, "
-            f"{d['b']} (B) {d['b_seconds_per_decision']:.3g}",
+            f"{d['b']} (B) {d['b_seconds_per_decision']:.3g}; CPU seconds per decision: "
+            f"A {d['a_cpu_per_decision']:.3g}, B {d['b_cpu_per_decision']:.3g}; longest "
+            f"decision (wall): A {d['a_longest_decision']:.3g} s, "
+            f"B {d['b_longest_decision']:.3g} s",
         ]
     )
 
@@ -337,6 +398,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--matches", type=int, default=400, help="even: two per duplicate pair")
     parser.add_argument("--think-ms", type=int, default=None, help="wall time per decision")
     parser.add_argument("--worlds", type=int, default=None, help="sampled worlds per decision")
+    parser.add_argument("--a-worlds", type=int, default=None, help="A's own worlds budget")
+    parser.add_argument("--b-worlds", type=int, default=None, help="B's own worlds budget")
+    parser.add_argument("--a-set", action="append", default=[], metavar="KEY=VALUE",
+                        help="a field of A's expert search Config (repeatable)")
+    parser.add_argument("--b-set", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", default="1")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
@@ -346,12 +412,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.matches < 2 or args.matches % 2:
         parser.error("--matches must be an even number >= 2 (two matches per pair)")
     name, options = parse_options(args.ruleset, args.option)
-    for level in (args.a, args.b):
-        make_bot(level, 0, args.think_ms, args.worlds)  # an unknown level fails before any match
+    sets = []
+    for pairs in (args.a_set, args.b_set):
+        if any("=" not in p for p in pairs):
+            parser.error("--a-set/--b-set take KEY=VALUE")
+        sets.append(tuple(tuple(p.split("=", 1)) for p in pairs))
     job = Job(
         name, options_dict(options) if args.option else None, args.a, args.b, args.seed,
-        args.think_ms, args.out is not None, args.worlds,
+        args.think_ms, args.out is not None, args.worlds, args.a_worlds, args.b_worlds,
+        sets[0], sets[1],
     )
+    for level, a_side in ((args.a, True), (args.b, False)):
+        worlds, settings = job.side(a_side)
+        try:  # an unknown level or setting fails before any match
+            side_bot(level, 0, args.think_ms, worlds, settings)
+        except ValueError as e:
+            parser.error(str(e))
     if args.out:
         with open(args.out, "w", encoding="utf-8") as out:
             summary = run(job, args.matches // 2, args.workers, out)

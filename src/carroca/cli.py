@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, TextIO
@@ -203,14 +203,16 @@ def _summary_line(summary: Summary) -> str:
     )
 
 
-def _budget_line(budget: Budget, ruleset: str) -> str:
-    think_ms, worlds = budget.for_ruleset(ruleset)
-    if think_ms is None:
-        return f"expert: {worlds} sampled worlds per decision (the same seed, the same records)"
-    least = f", at least {worlds} worlds" if worlds else ""
+def _budget_line(budget: Budget, ruleset: str, levels: Sequence[str]) -> str:
+    """The searching levels' budget per decision, for each such level in the simulation."""
+    searching = [lv for lv in dict.fromkeys(levels) if lv in SEARCHING_LEVELS]
+    if budget.think_ms is None:
+        each = ", ".join(f"{lv}: {budget.for_ruleset(ruleset, lv)[1]}" for lv in searching)
+        return f"sampled worlds per decision: {each} (the same seed, the same records)"
+    least = f", at least {budget.worlds} worlds" if budget.worlds else ""
     return (
-        f"expert: {think_ms} ms per decision{least} (wall time: the records depend on the "
-        f"machine's speed)"
+        f"{', '.join(searching)}: {budget.think_ms} ms per decision{least} (wall time: the "
+        f"records depend on the machine's speed)"
     )
 
 
@@ -271,7 +273,8 @@ def simulate_command(
     except (RulesError, UnknownBot, InputError) as exc:
         _fail(str(exc))
     budget = Budget(think_ms=think_ms, worlds=worlds)
-    searching = bool(SEARCHING_LEVELS & set(seat_bots(bot_names, get_ruleset(name).seats)))
+    seated = seat_bots(bot_names, get_ruleset(name).seats)
+    searching = bool(SEARCHING_LEVELS & set(seated))
     console = Console(highlight=False)
     with ExitStack() as stack:
         sink: TextIO | None = None
@@ -306,7 +309,7 @@ def simulate_command(
         console.print(_summary_table(summary, name, bot_names))
         console.print(_summary_line(summary))
         if searching:
-            console.print(_budget_line(budget, name), soft_wrap=True)
+            console.print(_budget_line(budget, name, seated), soft_wrap=True)
         if out is not None:
             console.print(f"records written to {out}", soft_wrap=True)
 

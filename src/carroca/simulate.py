@@ -121,10 +121,10 @@ class Budget:
         """Whether the moves follow from the seed alone (no wall-time budget)."""
         return self.think_ms is None
 
-    def for_ruleset(self, ruleset: str) -> tuple[int | None, int | None]:
-        """(think_ms, worlds) to give `make_bot` in `ruleset`."""
+    def for_ruleset(self, ruleset: str, level: str = "expert") -> tuple[int | None, int | None]:
+        """(think_ms, worlds) to give `make_bot` of `level` in `ruleset`."""
         if self.think_ms is None:
-            return None, self.worlds or default_worlds(ruleset)
+            return None, self.worlds or default_worlds(ruleset, level)
         return self.think_ms, self.worlds
 
 
@@ -139,9 +139,9 @@ def play_match(
     """Match `index` of the simulation, played here: (match, players, server_seed, client_seed)."""
     rs = get_ruleset(ruleset)
     levels = seat_bots(bot_names, rs.seats)
-    think_ms, worlds = (budget or Budget()).for_ruleset(rs.name)
+    budget = budget or Budget()
     bots = [
-        make_bot(name, bot_seed(seed, index, seat), think_ms, worlds)
+        make_bot(name, bot_seed(seed, index, seat), *budget.for_ruleset(rs.name, name))
         for seat, name in enumerate(levels)
     ]
     players = tuple(f"{name}-{seat}" for seat, name in enumerate(levels))

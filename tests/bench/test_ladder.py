@@ -143,7 +143,9 @@ def test_tiny_ladder_json_is_the_same_with_two_workers(
         d.pop("seconds")
         d.pop("workers")
         for m in d["matchups"]:
-            for key in ("seconds", "a_seconds_per_decision", "b_seconds_per_decision"):
+            for key in ("seconds", "a_seconds_per_decision", "b_seconds_per_decision",
+                        "a_cpu_per_decision", "b_cpu_per_decision", "a_longest_decision",
+                        "b_longest_decision"):
                 m.pop(key)
     assert one == two
     assert one["anchor"] == {"random": 1500}

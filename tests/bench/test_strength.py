@@ -106,7 +106,35 @@ def test_timed_bot_counts_decisions() -> None:
     timed.choose(None)
     timed.choose(None)
     assert timed.decisions == 2
-    assert timed.seconds >= 0
+    assert timed.seconds >= 0 and timed.cpu >= 0 and 0 <= timed.longest <= timed.seconds
+
+
+def test_each_side_its_own_budget_and_expert_settings() -> None:
+    job = S.Job("mano-a-mano", None, "expert", "expert-1", 1, None, False, 30, 12, None,
+                (("prior", "1.5"), ("crn", "false")), ())
+    assert job.side(True) == (12, (("prior", "1.5"), ("crn", "false")))
+    assert job.side(False) == (30, ())
+    config = S.expert_config(job.a_set)
+    assert config.prior == 1.5 and config.crn is False and config.race == S.Config().race
+    bot = S.side_bot("expert", 5, None, 12, job.a_set)
+    assert bot.worlds == 12 and bot.config == config  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="unknown expert setting 'priorr'"):
+        S.expert_config((("priorr", "1"),))
+    with pytest.raises(ValueError, match="for the expert level"):
+        S.side_bot("medium", 5, None, None, (("prior", "1"),))
+
+
+def test_a_run_with_budgets_per_side_reports_cpu(capsys: pytest.CaptureFixture[str]) -> None:
+    S.main(["--ruleset", "mano-a-mano", "--a", "expert", "--b", "expert-1", "--matches", "2",
+            "--a-worlds", "4", "--b-worlds", "6", "--a-set", "race=0", "--json",
+            "--option", "target=10"])  # fmt: skip
+    d = json.loads(capsys.readouterr().out)
+    assert d["matches"] == 2
+    assert d["a_cpu_per_decision"] > 0 and d["b_cpu_per_decision"] > 0
+    assert d["a_longest_decision"] >= d["a_seconds_per_decision"]
+    with pytest.raises(SystemExit):
+        S.main(["--ruleset", "mano-a-mano", "--a", "greedy", "--b", "random", "--matches", "2",
+                "--a-set", "prior=2"])
 
 
 def test_same_level_on_both_sides_is_exactly_even(tmp_path: Path) -> None:
@@ -140,6 +168,9 @@ def test_workers_give_the_same_result_in_the_same_order(capsys: pytest.CaptureFi
         d.pop("seconds")
         d.pop("a_seconds_per_decision")
         d.pop("b_seconds_per_decision")
+        for key in ("a_cpu_per_decision", "b_cpu_per_decision", "a_longest_decision",
+                    "b_longest_decision"):
+            d.pop(key)
     assert one == two
     assert one["matches"] == 4
     assert one["hands"] == one["a_hand_wins"] + one["a_hand_losses"] + one["hands_none"]

@@ -16,6 +16,7 @@ from carroca import record as rec
 from carroca.bots import make_bot
 from carroca.bots.expert import DEFAULT_THINK_MS, DEFAULT_WORLDS, ExpertBot, default_worlds
 from carroca.bots.expert import search as expert_search
+from carroca.bots.expert.expert1 import EXPERT1_WORLDS
 from carroca.cli import app
 from carroca.rules import RULESETS, Match, observation
 from carroca.simulate import Budget
@@ -76,6 +77,10 @@ def test_default_budgets() -> None:
     assert Budget().for_ruleset("bloqueio") == (None, default_worlds("bloqueio"))
     assert Budget(worlds=9).for_ruleset("pontos") == (None, 9)
     assert Budget(think_ms=150).for_ruleset("pontos") == (150, None)
+    # each searching level its own default: a world costs each its own CPU
+    assert Budget().for_ruleset("pontos", "expert-1") == (None, EXPERT1_WORLDS["pontos"])
+    assert Budget(worlds=9).for_ruleset("pontos", "expert-1") == (None, 9)
+    assert default_worlds("pontos", "expert-1") != default_worlds("pontos")
     assert Budget().deterministic and not Budget(think_ms=150).deterministic
     live = make_bot("expert", 1)  # tables and `play`: wall time
     assert isinstance(live, ExpertBot)
@@ -92,7 +97,12 @@ def test_summary_names_the_budget() -> None:
                             env=WIDE)
     assert default.exit_code == 0, default.output
     worlds = default_worlds("bloqueio")
-    assert f"expert: {worlds} sampled worlds per decision" in default.stdout
+    assert f"sampled worlds per decision: expert: {worlds} (" in default.stdout
+    both = runner.invoke(app, ["simulate", "-r", "bloqueio", "-n", "0", "-b", "expert,expert-1"],
+                         env=WIDE)
+    assert both.exit_code == 0, both.output
+    assert (f"expert: {worlds}, expert-1: {default_worlds('bloqueio', 'expert-1')} "
+            in both.stdout)
     timed = runner.invoke(
         app, ["simulate", "-r", "bloqueio", "-n", "0", "-b", "expert", "--think-ms", "50"],
         env=WIDE,

@@ -13,9 +13,10 @@ things the standard pool leaves to its user:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
@@ -45,9 +46,29 @@ class ProcessWorkers:
                 self.workers, mp_context=multiprocessing.get_context("spawn"),
                 initializer=self._initializer,
             )
-        done = asyncio.wrap_future(pool.submit(job, *args))
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[T] = loop.create_future()
+
+        def settle(done: Future[T]) -> None:  # in the pool's thread, or here if already done
+            def hand_over() -> None:
+                if waiter.done():  # cancelled: nobody wants the result or the error any more
+                    return
+                if done.cancelled():
+                    waiter.cancel()
+                elif (error := done.exception()) is not None:
+                    waiter.set_exception(error)
+                else:
+                    waiter.set_result(done.result())
+
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+                loop.call_soon_threadsafe(hand_over)
+
+        # Not `wrap_future`: cancelling the waiter must not cancel the pool's future, and a
+        # result or error that comes after the waiter was cancelled is dropped, not left in an
+        # asyncio future to be logged as never retrieved.
+        pool.submit(job, *args).add_done_callback(settle)
         try:
-            return await asyncio.shield(done)
+            return await waiter
         except BrokenProcessPool:
             if self._pool is pool:
                 self._pool = None

@@ -20,7 +20,12 @@ from __future__ import annotations
 
 from typing import Final
 
-from carroca.bots.expert.expert1 import DEFAULT_THINK_MS, FlatExpertBot, SearchingBot
+from carroca.bots.expert.expert1 import (
+    DEFAULT_THINK_MS,
+    EXPERT1_WORLDS,
+    FlatExpertBot,
+    SearchingBot,
+)
 from carroca.bots.expert.planner import MIN_WORLDS, Config, rate_actions
 from carroca.bots.expert.search import Rated
 from carroca.rules import Observation, get_ruleset
@@ -40,9 +45,11 @@ DEFAULT_WORLDS: Final[dict[str, int]] = {
 }
 
 
-def default_worlds(ruleset: str) -> int:
-    """The fixed budget, in worlds per decision, that stands for `DEFAULT_THINK_MS`."""
-    return DEFAULT_WORLDS[get_ruleset(ruleset).name]
+def default_worlds(ruleset: str, level: str = "expert") -> int:
+    """The fixed budget, in worlds per decision, that stands for `DEFAULT_THINK_MS` for that
+    searching level (a world costs each level its own CPU)."""
+    table = EXPERT1_WORLDS if level == FlatExpertBot.name else DEFAULT_WORLDS
+    return table[get_ruleset(ruleset).name]
 
 
 class ExpertBot(SearchingBot):

@@ -16,6 +16,17 @@ from carroca.rules import Action, Observation
 #: 0.25 s.
 DEFAULT_THINK_MS = 200
 
+#: `expert-1`'s worlds per decision that stand for `DEFAULT_THINK_MS` (its CPU time per world
+#: measured over 600-800 decisions of each ruleset on a 2-core machine: 0.27-0.83 ms).
+EXPERT1_WORLDS: dict[str, int] = {
+    "duplas-pontos": 270,
+    "duplas-torneio": 600,
+    "mano-a-mano": 500,
+    "classico": 550,
+    "bloqueio": 520,
+    "pontos": 470,
+}
+
 
 class SearchingBot(ABC):
     """What the searching levels share: a budget of wall time or worlds, and moves from the

@@ -36,6 +36,8 @@ _DOUBLE: Final = T.IS_DOUBLE
 _BIT: Final = T.BIT
 _NM: Final = T.NUMBER_MASK
 _OTHER: Final = T.OTHER_HALF
+_LOW: Final = T.LOW
+_HIGH: Final = T.HIGH
 
 #: Worlds played out at the least, whatever the budget says.
 MIN_WORLDS: Final = 4
@@ -58,6 +60,8 @@ class Config:
     race: float = 2.5  # drop an action once its paired gap to the leader is z SEs below 0
     race_after: int = 16  # worlds before the first drop
     prior: float = 3.0  # points credited to the move `medium`'s heuristics pick (a tie-breaker)
+    block: float = 0.0  # CRN playouts: bonus when the next seat has no tile for the ends left
+    partner: float = 0.0  # CRN playouts (2v2): malus when the partner has none
 
 
 def _keeper(m: Match, legal: list[Action], rng: random.Random, cfg: Config,
@@ -100,27 +104,51 @@ def _noise_table(rng: random.Random, seats: int, scale: float) -> list[float]:
 
 
 def _crn_playout(m: Match, team: int, noise: list[float], keep: float, double: float,
-                 table_points: bool) -> int:
-    """Playout whose noise depends on (seat, tile) only: actions meet the same opponents."""
+                 table_points: bool, block: float = 0.0, partner: float = 0.0) -> int:
+    """Playout whose noise depends on (seat, tile) only: actions meet the same opponents.
+
+    With `block`/`partner`, a play is also scored by what it leaves the next seat and the partner
+    in this world (their hands are known here): shutting the next opponent out, or the partner.
+    """
+    seats = m.n
+    reads = block or partner
     while m.current_player is not None:
         legal = m.legal_actions()
         if len(legal) == 1 or legal[0].kind != "play":
             m.apply(legal[0])
             continue
         turn = m.turn
-        hand = m.hands[turn]
+        hands = m.hands
+        hand = hands[turn]
         ends = m.ends
         row = turn * 32
         best = legal[0]
         best_score = -1e9
+        if reads:
+            nxt = hands[(turn + 1) % seats]
+            mate = hands[(turn + 2) % seats] if seats == 4 else -1
+            rest = [0, 0, 0, 0]  # per end: the tiles that fit the other open ends
+            for e in range(4):
+                mask = 0
+                for j in range(4):
+                    if j != e and ends[j] >= 0:
+                        mask |= _NM[ends[j]]
+                rest[e] = mask
         for a in legal:
             t = a.tile
+            e = a.end
             score = _PIPS[t] + noise[row + t]
             if keep:
                 if _DOUBLE[t]:
                     score += double
-                if a.end < 4:
-                    score += keep * ((hand ^ _BIT[t]) & _NM[_OTHER[t][ends[a.end]]]).bit_count()
+                if e < 4:
+                    score += keep * ((hand ^ _BIT[t]) & _NM[_OTHER[t][ends[e]]]).bit_count()
+            if reads:
+                fits = rest[e] | _NM[_OTHER[t][ends[e]]] if e < 4 else _NM[_LOW[t]] | _NM[_HIGH[t]]
+                if not nxt & fits:
+                    score += block
+                if not mate & fits:
+                    score -= partner
             if table_points:
                 count = m.count_after(a)
                 if count and not count % 5:
@@ -215,7 +243,8 @@ def rate_actions(
                 if exact:
                     value = _solve(child, team, -1e9, 1e9)
                 elif noise is not None:
-                    value = _crn_playout(child, team, noise, keep, cfg.double, rs.table_points)
+                    value = _crn_playout(child, team, noise, keep, cfg.double, rs.table_points,
+                                         cfg.block, cfg.partner)
                 elif cfg.policy:
                     value = _playout(child, team, rng, cfg, rs.table_points)
                 else:
