@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from carroca.bots import make_bot
 from carroca.bots.expert import ExpertBot, FlatExpertBot
 from carroca.bots.expert.knowledge import read
-from carroca.bots.expert.sampler import sample
+from carroca.bots.expert.sampler import deal, sample
 from carroca.rules import RULESETS, Match, observation
 from carroca.rules import tiles as T
 
@@ -43,8 +44,9 @@ def test_expert_plays_legal_moves(name: str, level: type[ExpertBot]) -> None:
         m.apply(action, m.turn)
 
 
+@pytest.mark.parametrize("dealer", [sample, deal], ids=["sample", "deal"])
 @pytest.mark.parametrize("name", sorted(RULESETS))
-def test_samples_respect_what_the_seat_knows(name: str) -> None:
+def test_samples_respect_what_the_seat_knows(name: str, dealer: Any) -> None:
     rng = random.Random(name)
     rs = RULESETS[name]
     for m in random_positions(name, 80, f"sample-{name}"):
@@ -55,7 +57,7 @@ def test_samples_respect_what_the_seat_knows(name: str) -> None:
             if s != seat and k.free[s] == 0:
                 assert m.hands[s] & k.excluded[s] == 0, (s, m.steps)
         for _ in range(5):
-            hands, boneyard = sample(k, rng)
+            hands, boneyard = dealer(k, rng)
             assert hands[seat] == m.hands[seat]
             assert [h.bit_count() for h in hands] == [h.bit_count() for h in m.hands]
             everything = T.mask_of(boneyard)
@@ -67,6 +69,36 @@ def test_samples_respect_what_the_seat_knows(name: str) -> None:
             for s in range(m.n):
                 if s != seat and k.free[s] == 0:
                     assert hands[s] & k.excluded[s] == 0
+
+
+@pytest.mark.parametrize("name", ["duplas-torneio", "pontos"])
+def test_the_fast_deal_has_the_samplers_distribution(name: str) -> None:
+    """`deal` (the new expert's) and `sample` (expert-1's) give each hidden tile to each seat
+    equally often, passes and draws honoured, on positions where some seats lack numbers."""
+    rs = RULESETS[name]
+    checked = 0
+    for m in random_positions(name, 60, f"deal-{name}"):
+        k = read(observation(m, m.turn), rs.spinner)
+        if not any(k.excluded[s] for s in range(m.n) if s != m.turn):
+            continue
+        counts = []
+        for dealer, seed in ((sample, 1), (deal, 2)):
+            rng = random.Random(seed)
+            seen = [[0] * T.TILE_COUNT for _ in range(m.n)]
+            for _ in range(2000):
+                hands, _boneyard = dealer(k, rng)
+                for s in range(m.n):
+                    for t in T.iter_tiles(hands[s]):
+                        seen[s][t] += 1
+            counts.append(seen)
+        for s in range(m.n):
+            for t in k.unseen:
+                a, b = counts[0][s][t] / 2000, counts[1][s][t] / 2000
+                assert abs(a - b) < 0.06, (name, s, t, a, b)
+        checked += 1
+        if checked == 4:
+            break
+    assert checked == 4
 
 
 def _exact(m: Match, team: int) -> int:

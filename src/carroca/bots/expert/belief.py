@@ -147,6 +147,11 @@ class Belief:
             self.table_points = False
         self.decisions = decisions(obs) if p.scale > 0 else []
         self._memo: dict[int, float] = {}  # (decision, hand then) -> log P: worlds repeat hands
+        by_seat: dict[int, list[tuple[int, Decision]]] = {}
+        for i, d in enumerate(self.decisions):
+            by_seat.setdefault(d.seat, []).append((i, d))
+        self._by_seat = sorted(by_seat.items())
+        self._seat_memo: dict[int, float] = {}  # (seat, hand now) -> that seat's Σ log P
 
     @property
     def informative(self) -> bool:
@@ -157,12 +162,21 @@ class Belief:
         """Σ over the other seats' past plays of log P(that play | the world's hand then)."""
         total = 0.0
         memo = self._memo
-        for i, d in enumerate(self.decisions):
-            key = (i << 28) | hands[d.seat] | d.later
-            value = memo.get(key)
-            if value is None:
-                value = memo[key] = self._log_p(d, hands[d.seat] | d.later)
-            total += value
+        seat_memo = self._seat_memo
+        for seat, items in self._by_seat:
+            hand = hands[seat]
+            seat_key = (seat << 28) | hand
+            part = seat_memo.get(seat_key)
+            if part is None:  # a new hand for this seat: its plays one by one (hands then repeat)
+                part = 0.0
+                for i, d in items:
+                    key = (i << 28) | hand | d.later
+                    value = memo.get(key)
+                    if value is None:
+                        value = memo[key] = self._log_p(d, hand | d.later)
+                    part += value
+                seat_memo[seat_key] = part
+            total += part
         return total
 
     def _log_p(self, d: Decision, hand: int) -> float:

@@ -25,7 +25,7 @@ from typing import Final
 
 from carroca.bots.expert.belief import Belief, Params, resample
 from carroca.bots.expert.knowledge import read
-from carroca.bots.expert.sampler import sample
+from carroca.bots.expert.sampler import deal
 from carroca.bots.expert.search import Rated, _rollout, _solve, world_position
 from carroca.bots.medium import MediumBot
 from carroca.rules import Action, Match, Observation, get_ruleset
@@ -62,6 +62,7 @@ class Config:
     prior: float = 3.0  # points credited to the move `medium`'s heuristics pick (a tie-breaker)
     block: float = 0.0  # CRN playouts: bonus when the next seat has no tile for the ends left
     partner: float = 0.0  # CRN playouts (2v2): malus when the partner has none
+    defer: float = 0.0  # >0: play `medium`'s move unless the search beats it by z SEs (paired)
 
 
 def _keeper(m: Match, legal: list[Action], rng: random.Random, cfg: Config,
@@ -227,7 +228,7 @@ def rate_actions(
         size = BATCH if timed else min(BATCH, least - done)
         if size <= 0:
             size = BATCH
-        dealt = [sample(k, rng) for _ in range(size * oversample)]
+        dealt = [deal(k, rng) for _ in range(size * oversample)]
         if oversample > 1:
             weights = [belief.log_weight(hands) for hands, _ in dealt]
             chosen = [dealt[i] for i in resample(weights, size, rng.random())]
@@ -255,8 +256,10 @@ def rate_actions(
                 break
         if cfg.race and done >= cfg.race_after:
             active = _race(values, active, cfg.race)
-    favourite = _favourite(obs) if cfg.prior and not exact else None
+    favourite = _favourite(obs) if (cfg.prior or cfg.defer) and not exact else None
     rated = [Rated(a, sum(values[i]) / len(values[i]), len(values[i])) for i, a in enumerate(legal)]
+    if cfg.defer and favourite is not None and favourite in legal:
+        return _deferred(rated, values, legal.index(favourite), cfg.defer)
     # The actions still racing first (a dropped one is not chosen on a lucky tail), best first
     # counting the prior (the values stay the playouts' means); stable: ties keep legal order.
     order = sorted(
@@ -266,3 +269,23 @@ def rate_actions(
         ),
     )
     return [rated[i] for i in order]
+
+
+def _deferred(rated: list[Rated], values: list[list[float]], fav: int, z: float) -> list[Rated]:
+    """`medium`'s move first unless another action beats it surely: its paired gap (over the
+    worlds both were played out in) more than `z` standard errors above 0. Then the best such
+    action by that gap, then the rest by value."""
+    base = values[fav]
+    gaps: dict[int, float] = {}
+    for i, vals in enumerate(values):
+        n = min(len(vals), len(base))
+        if i == fav or n < 2:
+            continue
+        diffs = [a - b for a, b in zip(vals[:n], base[:n], strict=True)]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if mean - z * (var / n) ** 0.5 > 0.0:
+            gaps[i] = mean
+    first = max(gaps, key=lambda i: gaps[i]) if gaps else fav
+    rest = sorted((i for i in range(len(rated)) if i != first), key=lambda i: -rated[i].value)
+    return [rated[first]] + [rated[i] for i in rest]
