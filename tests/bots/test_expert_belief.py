@@ -12,8 +12,10 @@ import pytest
 from carroca.bots.expert import ExpertBot
 from carroca.bots.expert.belief import ANY, Belief, Params, decisions, opening_kind, resample
 from carroca.bots.expert.knowledge import read
-from carroca.bots.expert.planner import BATCH, MIN_WORLDS, Config, rate_actions
+from carroca.bots.expert.planner import BATCH, MIN_WORLDS, Config, _deferred, rate_actions
+from carroca.bots.expert.search import Rated
 from carroca.rules import Action, IllegalMove, Match, observation
+from carroca.rules import actions as A
 from carroca.rules import tiles as T
 
 
@@ -228,3 +230,40 @@ def test_wall_time_budget_stops_and_keeps_the_minimum() -> None:
     assert rated[0].worlds >= 6
     # a wall budget plays out whole worlds, never fewer than asked, in batches of at most BATCH
     assert rated[0].worlds >= 6 and BATCH >= 1
+
+
+def test_defer_keeps_mediums_move_unless_the_search_is_sure() -> None:
+    """Hand-made playout values (paired by world): a small noisy edge leaves medium's move first;
+    an edge of several standard errors takes the best surely-better action; a dropped action is
+    never picked on its short record."""
+    moves = [Rated(A.PASS_ACTION, 0.0, 0) for _ in range(4)]
+    fav = [0.0, 10.0, -10.0, 5.0, -5.0, 0.0]
+    noisy = [v + d for v, d in zip(fav, [3.0, -2.0, 4.0, -1.0, 2.0, -3.0], strict=True)]  # +0.5
+    sure = [v + d for v, d in zip(fav, [4.0, 5.0, 6.0, 5.0, 4.0, 6.0], strict=True)]  # +5, SE 0.4
+    dropped = [40.0, 40.0]  # far better on two worlds, then dropped by racing
+    values = [fav, noisy, sure, dropped]
+    rated = [Rated(r.action, sum(v) / len(v), len(v)) for r, v in zip(moves, values, strict=True)]
+    first = _deferred(rated, values, [0, 1, 2], 0, 1.0)[0]
+    assert first is rated[2]  # sure beats medium's move by 12 SEs
+    assert _deferred(rated, [*values[:2], fav, dropped], [0, 1, 2], 0, 1.0)[0] is rated[0]
+    ranked = _deferred(rated, values, [0, 1], 0, 1.0)
+    assert ranked[0] is rated[0]  # only the noisy edge still races: medium's move stays
+    assert ranked[-1] is not rated[1] and rated[3] in ranked[2:]  # dropped ones last
+
+
+def test_defer_plays_legal_moves_and_reads_only_the_observation() -> None:
+    rng = random.Random("defer")
+    m = _second_hand("duplas-torneio", rng)
+    order = list(range(28))
+    rng.shuffle(order)
+    m.deal(order)
+    bot = ExpertBot(seed=4, worlds=16, config=Config(defer=1.0))
+    for _ in range(12):
+        if m.current_player is None:
+            break
+        obs = observation(m, m.turn)
+        action = bot.choose(obs)
+        assert action in m.legal_actions()
+        assert ExpertBot(seed=4, worlds=16, config=Config(defer=1.0)).choose(obs) == \
+            ExpertBot(seed=4, worlds=16, config=Config(defer=1.0)).choose(obs)
+        m.apply(action, m.turn)
