@@ -15,12 +15,14 @@ replacement, `--bootstrap` times, seeded by `--seed`: the same command prints th
 
     python bench/ladder.py [--rulesets duplas-pontos,duplas-torneio] \\
         [--levels random,greedy,medium,expert-1,expert] [--schedule all|adjacent] \\
-        [--matches 200] [--think-ms 100 | --worlds 300] [--workers 2] [--seed 1] \\
-        [--plot docs/img/ladder.png] [--out FILE.jsonl] [--json] [--quiet]
+        [--matches 200] [--think-ms 100 | --worlds 300 | --worlds-scale 0.25] [--workers 2] \\
+        [--seed 1] [--plot docs/img/ladder.png] [--out FILE.jsonl] [--json] [--quiet]
 
 Without `--think-ms` the searching levels get a count of sampled worlds per decision
 (`--worlds`, default `carroca.bots.expert.default_worlds` of the ruleset, as `carroca simulate`
-does), so the whole ladder follows from the seed. `--schedule adjacent` plays only neighbours
+does; `--worlds-scale 0.25` gives each level a quarter of its own default, so the levels keep
+the CPU parity of their defaults at a quarter of the cost), so the whole ladder follows from the
+seed. `--schedule adjacent` plays only neighbours
 in the `--levels` order (cheaper; the ratings then chain through every neighbour). A line on
 stderr after each matchup tells how far a long run is.
 """
@@ -442,6 +444,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--matches", type=int, default=200, help="per matchup; even")
     parser.add_argument("--think-ms", type=int, default=None, help="wall time per decision")
     parser.add_argument("--worlds", type=int, default=None, help="sampled worlds per decision")
+    parser.add_argument("--worlds-scale", type=float, default=1.0,
+                        help="each searching level's default worlds times this (CPU parity kept)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", default="1")
     parser.add_argument("--anchor", default=None, metavar="LEVEL=RATING",
@@ -464,7 +468,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     rulesets = _csv(args.rulesets)
     try:
         rulesets = [get_ruleset(rs).name for rs in rulesets]
-        budget = Budget(args.think_ms, args.worlds)
+        budget = Budget(args.think_ms, args.worlds, args.worlds_scale)
     except (KeyError, ValueError) as e:
         parser.error(str(e))
     if not rulesets:

@@ -109,12 +109,13 @@ class Budget:
 
     think_ms: int | None = None
     worlds: int | None = None
+    scale: float = 1.0  # the default worlds times this (each level keeps its CPU parity)
 
     def __post_init__(self) -> None:
         if (self.think_ms is not None and self.think_ms < 1) or (
             self.worlds is not None and self.worlds < 1
-        ):
-            raise ValueError("think_ms and worlds must be >= 1")
+        ) or self.scale <= 0:
+            raise ValueError("think_ms and worlds must be >= 1, scale > 0")
 
     @property
     def deterministic(self) -> bool:
@@ -124,7 +125,9 @@ class Budget:
     def for_ruleset(self, ruleset: str, level: str = "expert") -> tuple[int | None, int | None]:
         """(think_ms, worlds) to give `make_bot` of `level` in `ruleset`."""
         if self.think_ms is None:
-            return None, self.worlds or default_worlds(ruleset, level)
+            if self.worlds:
+                return None, self.worlds
+            return None, max(1, round(default_worlds(ruleset, level) * self.scale))
         return self.think_ms, self.worlds
 
 

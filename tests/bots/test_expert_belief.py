@@ -34,6 +34,15 @@ def _second_hand(name: str, rng: random.Random) -> Match:
     return m
 
 
+def _second_hand_dealt(name: str, rng: random.Random) -> Match:
+    """`_second_hand` with its second hand dealt."""
+    m = _second_hand(name, rng)
+    order = list(range(28))
+    rng.shuffle(order)
+    m.deal(order)
+    return m
+
+
 def test_partner_who_opened_with_six_six_more_likely_holds_a_six() -> None:
     """duplas-torneio, second hand, the opener chose 6-6 among seven tiles.
 
@@ -196,10 +205,7 @@ def test_decisions_and_beliefs_read_only_the_observation(name: str) -> None:
 
 def test_deterministic_budget_counts_worlds_and_reproduces() -> None:
     rng = random.Random("budget")
-    m = _second_hand("duplas-torneio", rng)
-    order = list(range(28))
-    rng.shuffle(order)
-    m.deal(order)
+    m = _second_hand_dealt("duplas-torneio", rng)
     while len(m.legal_actions()) < 2 or m.opening_mask >= 0:
         m.apply(rng.choice(m.legal_actions()))
     obs = observation(m, m.turn)
@@ -252,11 +258,7 @@ def test_defer_keeps_mediums_move_unless_the_search_is_sure() -> None:
 
 
 def test_defer_plays_legal_moves_and_reads_only_the_observation() -> None:
-    rng = random.Random("defer")
-    m = _second_hand("duplas-torneio", rng)
-    order = list(range(28))
-    rng.shuffle(order)
-    m.deal(order)
+    m = _second_hand_dealt("duplas-torneio", random.Random("defer"))
     bot = ExpertBot(seed=4, worlds=16, config=Config(defer=1.0))
     for _ in range(12):
         if m.current_player is None:

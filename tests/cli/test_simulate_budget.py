@@ -81,6 +81,11 @@ def test_default_budgets() -> None:
     assert Budget().for_ruleset("pontos", "expert-1") == (None, EXPERT1_WORLDS["pontos"])
     assert Budget(worlds=9).for_ruleset("pontos", "expert-1") == (None, 9)
     assert default_worlds("pontos", "expert-1") != default_worlds("pontos")
+    quarter = Budget(scale=0.25)
+    assert quarter.for_ruleset("pontos", "expert-1") == (None, round(EXPERT1_WORLDS["pontos"] / 4))
+    assert Budget(worlds=9, scale=0.25).for_ruleset("pontos") == (None, 9)  # a count is a count
+    with pytest.raises(ValueError):
+        Budget(scale=0)
     assert Budget().deterministic and not Budget(think_ms=150).deterministic
     live = make_bot("expert", 1)  # tables and `play`: wall time
     assert isinstance(live, ExpertBot)
