@@ -498,8 +498,10 @@ def main(argv: Sequence[str] | None = None) -> None:
                               args.schedule, None, log)
     seconds = time.perf_counter() - started
     ratings = rate(results, levels, anchor, anchor_rating, args.prior, args.bootstrap, args.seed)
+    default = ("default" if args.worlds_scale == 1 else
+               f"{args.worlds_scale:g} x each level's default")
     budget_text = (f"{args.think_ms} ms per decision" if args.think_ms is not None else
-                   f"{args.worlds or 'default'} worlds per decision (deterministic)")
+                   f"{args.worlds or default} worlds per decision (deterministic)")
     meta = {
         "method": "Bradley-Terry on match wins (draws half), Elo scale, maximum likelihood",
         "anchor": {anchor: anchor_rating}, "prior": args.prior, "bootstrap": args.bootstrap,
