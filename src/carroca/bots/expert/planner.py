@@ -39,8 +39,6 @@ _DOUBLE: Final = T.IS_DOUBLE
 _BIT: Final = T.BIT
 _NM: Final = T.NUMBER_MASK
 _OTHER: Final = T.OTHER_HALF
-_LOW: Final = T.LOW
-_HIGH: Final = T.HIGH
 
 #: Worlds played out at the least, whatever the budget says.
 MIN_WORLDS: Final = 4
@@ -63,8 +61,6 @@ class Config:
     race: float = 2.5  # drop an action once its paired gap to the leader is z SEs below 0
     race_after: int = 16  # worlds before the first drop
     prior: float = 3.0  # with defer 0: points credited to `medium`'s move (a tie-breaker)
-    block: float = 0.0  # CRN playouts: bonus when the next seat has no tile for the ends left
-    partner: float = 0.0  # CRN playouts (2v2): malus when the partner has none
     defer: float = 1.5  # >0: play `medium`'s move unless the search beats it by z SEs (paired)
 
 
@@ -108,36 +104,19 @@ def _noise_table(rng: random.Random, seats: int, scale: float) -> list[float]:
 
 
 def _crn_playout(m: Match, team: int, noise: list[float], keep: float, double: float,
-                 table_points: bool, block: float = 0.0, partner: float = 0.0) -> int:
-    """Playout whose noise depends on (seat, tile) only: actions meet the same opponents.
-
-    With `block`/`partner`, a play is also scored by what it leaves the next seat and the partner
-    in this world (their hands are known here): shutting the next opponent out, or the partner.
-    """
-    seats = m.n
-    reads = block or partner
+                 table_points: bool) -> int:
+    """Playout whose noise depends on (seat, tile) only: actions meet the same opponents."""
     while m.current_player is not None:
         legal = m.legal_actions()
         if len(legal) == 1 or legal[0].kind != "play":
             m.apply(legal[0])
             continue
         turn = m.turn
-        hands = m.hands
-        hand = hands[turn]
+        hand = m.hands[turn]
         ends = m.ends
         row = turn * 32
         best = legal[0]
         best_score = -1e9
-        if reads:
-            nxt = hands[(turn + 1) % seats]
-            mate = hands[(turn + 2) % seats] if seats == 4 else -1
-            rest = [0, 0, 0, 0]  # per end: the tiles that fit the other open ends
-            for e in range(4):
-                mask = 0
-                for j in range(4):
-                    if j != e and ends[j] >= 0:
-                        mask |= _NM[ends[j]]
-                rest[e] = mask
         for a in legal:
             t = a.tile
             e = a.end
@@ -147,12 +126,6 @@ def _crn_playout(m: Match, team: int, noise: list[float], keep: float, double: f
                     score += double
                 if e < 4:
                     score += keep * ((hand ^ _BIT[t]) & _NM[_OTHER[t][ends[e]]]).bit_count()
-            if reads:
-                fits = rest[e] | _NM[_OTHER[t][ends[e]]] if e < 4 else _NM[_LOW[t]] | _NM[_HIGH[t]]
-                if not nxt & fits:
-                    score += block
-                if not mate & fits:
-                    score -= partner
             if table_points:
                 count = m.count_after(a)
                 if count and not count % 5:
@@ -161,6 +134,17 @@ def _crn_playout(m: Match, team: int, noise: list[float], keep: float, double: f
                 best, best_score = a, score
         m.apply(best)
     return m.score[team] - m.score[1 - team]
+
+
+def _paired_gap(values: list[float], base: list[float]) -> tuple[float, float]:
+    """Mean and standard error of `values - base` over the worlds both were played out in.
+
+    Paired: the worlds are common, so the luck of the deal cancels from the difference."""
+    n = len(base)
+    diffs = [a - b for a, b in zip(values, base, strict=True)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, (var / n) ** 0.5
 
 
 def _race(values: list[list[float]], active: list[int], z: float) -> list[int]:
@@ -178,10 +162,8 @@ def _race(values: list[list[float]], active: list[int], z: float) -> list[int]:
         if i == lead:
             keep.append(i)
             continue
-        diffs = [a - b for a, b in zip(values[i], lead_values, strict=True)]
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        if mean + z * (var / n) ** 0.5 >= 0.0:
+        mean, se = _paired_gap(values[i], lead_values)
+        if mean + z * se >= 0.0:
             keep.append(i)
     return keep
 
@@ -247,8 +229,7 @@ def rate_actions(
                 if exact:
                     value = _solve(child, team, -1e9, 1e9)
                 elif noise is not None:
-                    value = _crn_playout(child, team, noise, keep, cfg.double, rs.table_points,
-                                         cfg.block, cfg.partner)
+                    value = _crn_playout(child, team, noise, keep, cfg.double, rs.table_points)
                 elif cfg.policy:
                     value = _playout(child, team, rng, cfg, rs.table_points)
                 else:
@@ -290,10 +271,8 @@ def _deferred(
     for i in active:
         if i == fav or n < 2:
             continue
-        diffs = [a - b for a, b in zip(values[i], base, strict=True)]
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        if mean - z * (var / n) ** 0.5 > 0.0:
+        mean, se = _paired_gap(values[i], base)
+        if mean - z * se > 0.0:
             gaps[i] = mean
     first = max(gaps, key=lambda i: gaps[i]) if gaps else fav
     rest = sorted((i for i in range(len(rated)) if i != first),
