@@ -54,7 +54,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from carroca.bots.expert import Config, ExpertBot
+from carroca.bots.expert import ExpertBot
 from carroca.rules import Action, HandEnd, Match, RulesError, Step, get_ruleset, observation
 from carroca.rules import actions as A
 from carroca.rules import tiles as T
@@ -206,10 +206,6 @@ def _hands(match: Match) -> Iterator[tuple[int, Iterator[_Point]]]:
         yield source[0], steps(source)
 
 
-#: Reviews speak in points: the search values playouts by points, not by match equity.
-_IN_POINTS: Final = Config(equity=False)
-
-
 def _decision_seed(seed: int, deal_index: int, index: int) -> int:
     digest = hashlib.sha256(f"carroca-analysis:{seed}:{deal_index}:{index}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
@@ -223,7 +219,7 @@ def rate(
     Ties keep the engine's legal order. See the module docstring for `worlds` and `think_ms`.
     """
     obs = observation(match, seat)
-    rated = ExpertBot(seed, think_ms, worlds, _IN_POINTS).rate(obs)
+    rated = ExpertBot(seed, think_ms, worlds).rate(obs)
     values = {r.action: r.value for r in rated}
     options = [Option(a, round(values[a], _ROUND)) for a in obs.legal]
     used = rated[0].worlds if rated else 0  # 0: a fixed rating (no sampling)

@@ -12,14 +12,7 @@ import pytest
 from carroca.bots.expert import ExpertBot
 from carroca.bots.expert.belief import ANY, Belief, Params, decisions, opening_kind, resample
 from carroca.bots.expert.knowledge import read
-from carroca.bots.expert.planner import (
-    BATCH,
-    MIN_WORLDS,
-    Config,
-    _crn_playout,
-    _deferred,
-    rate_actions,
-)
+from carroca.bots.expert.planner import BATCH, MIN_WORLDS, Config, _deferred, rate_actions
 from carroca.bots.expert.search import Rated
 from carroca.rules import Action, IllegalMove, Match, observation
 from carroca.rules import actions as A
@@ -276,26 +269,3 @@ def test_defer_plays_legal_moves_and_reads_only_the_observation() -> None:
         assert ExpertBot(seed=4, worlds=16, config=Config(defer=1.0)).choose(obs) == \
             ExpertBot(seed=4, worlds=16, config=Config(defer=1.0)).choose(obs)
         m.apply(action, m.turn)
-
-
-def _shut_out_position() -> Match:
-    """duplas-pontos, seat 2 to play on 6-6 / 6-3: 3-5 is heavier, but after 3-4 seat 3 (no 3,
-    4 or 6) must pass. Seat 2 keeps as many fours after 3-4 as fives after 3-5."""
-    hand2 = _tiles("3-4", "3-5", "1-4", "1-5", "2-4", "2-5", "4-5")
-    hand3 = _tiles("0-0", "1-1", "2-2", "0-1", "0-2", "1-2", "0-5")
-    table = [(0, T.parse("6-6"), 4), (1, T.parse("3-6"), 0)]
-    rest = [t for t in range(28) if t not in hand2 + hand3 and t not in (p[1] for p in table)]
-    hands = [T.mask_of(rest[:6]), T.mask_of(rest[6:]), T.mask_of(hand2), T.mask_of(hand3)]
-    return Match.from_position("duplas-pontos", None, hands=hands, table=table, turn=2,
-                               score=[0, 0])
-
-
-@pytest.mark.parametrize(("passe", "first"), [(0.0, "3-5"), (40.0, "3-4")])
-def test_playout_with_passe_points_shuts_the_next_seat_out(passe: float, first: str) -> None:
-    m = _shut_out_position()
-    assert sorted(T.name(a.tile) for a in m.legal_actions()) == ["3-4", "3-5"]
-    _crn_playout(m, 0, [0.0] * 128, 1.5, 2.0, True, passe, 2.5 * passe)
-    seat, tile, _ = m.table[2]
-    assert (seat, T.name(tile)) == (2, first)
-    reply = m.steps[1]  # the position's own steps start with seat 2's play
-    assert reply.seat == 3 and (reply.action.kind == "pass") == bool(passe)

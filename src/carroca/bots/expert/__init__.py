@@ -71,5 +71,5 @@ class ExpertBot(SearchingBot):
         return rate_actions(obs, self.rng, self.think_ms, self.worlds, self.config)
 
 
-__all__ = ["DEFAULT_THINK_MS", "DEFAULT_WORLDS", "MIN_WORLDS", "Config", "ExpertBot",
-           "FlatExpertBot", "Rated", "default_worlds"]
+__all__ = ["DEFAULT_THINK_MS", "DEFAULT_WORLDS", "MIN_WORLDS", "ExpertBot", "FlatExpertBot",
+           "Rated", "default_worlds"]

@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from carroca.bots.expert.belief import Belief, Params, resample
-from carroca.bots.expert.equity import K, goal_of, win_chance
 from carroca.bots.expert.knowledge import read
 from carroca.bots.expert.sampler import deal
 from carroca.bots.expert.search import Rated, _rollout, _solve, world_position
@@ -40,8 +39,6 @@ _DOUBLE: Final = T.IS_DOUBLE
 _BIT: Final = T.BIT
 _NM: Final = T.NUMBER_MASK
 _OTHER: Final = T.OTHER_HALF
-_LOW: Final = T.LOW
-_HIGH: Final = T.HIGH
 
 #: Worlds played out at the least, whatever the budget says.
 MIN_WORLDS: Final = 4
@@ -64,8 +61,6 @@ class Config:
     race: float = 2.5  # drop an action once its paired gap to the leader is z SEs below 0
     race_after: int = 16  # worlds before the first drop
     prior: float = 3.0  # with defer 0: points credited to `medium`'s move (a tie-breaker)
-    equity: bool = False  # playouts valued by the chance to win the match, not by points
-    passe: float = 0.0  # CRN playouts with passe points: weight of a point of passe/galo scored
     defer: float = 1.5  # >0: play `medium`'s move unless the search beats it by z SEs (paired)
 
 
@@ -109,33 +104,19 @@ def _noise_table(rng: random.Random, seats: int, scale: float) -> list[float]:
 
 
 def _crn_playout(m: Match, team: int, noise: list[float], keep: float, double: float,
-                 table_points: bool, passe: float = 0.0, galo: float = 0.0) -> int:
-    """Playout whose noise depends on (seat, tile) only: actions meet the same opponents.
-
-    With `passe` (duplas-pontos: the passe's points times the weight of a point), a play that
-    leaves the next seat nothing to play is credited with the passe it scores, and with `galo`
-    too when the other two seats have nothing either: every hand is known in a world.
-    """
-    seats = m.n
+                 table_points: bool) -> int:
+    """Playout whose noise depends on (seat, tile) only: actions meet the same opponents."""
     while m.current_player is not None:
         legal = m.legal_actions()
         if len(legal) == 1 or legal[0].kind != "play":
             m.apply(legal[0])
             continue
         turn = m.turn
-        hands = m.hands
-        hand = hands[turn]
+        hand = m.hands[turn]
         ends = m.ends
         row = turn * 32
         best = legal[0]
         best_score = -1e9
-        if passe:
-            nxt = hands[(turn + 1) % seats]
-            others = 0
-            for j in range(1, seats):
-                others |= hands[(turn + j) % seats]
-            open_masks = [_NM[v] if v >= 0 else 0 for v in ends]
-            spinner = m.spinner
         for a in legal:
             t = a.tile
             e = a.end
@@ -145,20 +126,6 @@ def _crn_playout(m: Match, team: int, noise: list[float], keep: float, double: f
                     score += double
                 if e < 4:
                     score += keep * ((hand ^ _BIT[t]) & _NM[_OTHER[t][ends[e]]]).bit_count()
-            if passe:
-                if e < 4:
-                    fits = _NM[_OTHER[t][ends[e]]]
-                    for j in range(4):
-                        if j != e:
-                            fits |= open_masks[j]
-                    if spinner >= 0 and e < 2 and (m.arms | (e + 1)) == 3:
-                        fits |= _NM[spinner]  # the spinner's up and down arms open
-                else:
-                    fits = _NM[_LOW[t]] | _NM[_HIGH[t]]
-                if not nxt & fits:
-                    score += passe
-                    if not others & fits:
-                        score += galo
             if table_points:
                 count = m.count_after(a)
                 if count and not count % 5:
@@ -241,16 +208,7 @@ def rate_actions(
     done = 0
     exact = k.boneyard == 0 and sum(k.sizes) <= cfg.exact_tiles
     timed = think_ms > 0
-    # In percent of match wins from the scores at the end of the hand (exact endgames stay in
-    # points: the decision's actions are all valued one way).
-    spread = K.get(rs.name) if cfg.equity and not exact else None
     keep = cfg.keep if cfg.policy else 0.0
-    options = rs.make_options(obs.options)
-    goal = goal_of(options)
-    passe = galo = 0.0
-    if rs.pass_points and cfg.passe:
-        passe = cfg.passe * getattr(options, "pass_points", 0)
-        galo = cfg.passe * getattr(options, "galo_points", 0)
     while len(active) > 1 and (done < least or (timed and time.perf_counter() < deadline)):
         size = BATCH if timed else min(BATCH, least - done)
         if size <= 0:
@@ -263,27 +221,19 @@ def rate_actions(
             chosen = dealt
         for hands, boneyard in chosen:
             position = world_position(k, obs, hands, boneyard)
-            base: float = position.score[team] - position.score[1 - team]
-            if spread is not None:
-                base = 100.0 * win_chance(position.score[team], position.score[1 - team], goal,
-                                          spread)
+            base = position.score[team] - position.score[1 - team]
             noise = _noise_table(rng, k.seats, cfg.noise) if cfg.crn and not exact else None
             for i in active:
                 child = position.copy()
                 child.apply(legal[i])
-                value: float
                 if exact:
                     value = _solve(child, team, -1e9, 1e9)
                 elif noise is not None:
-                    value = _crn_playout(child, team, noise, keep, cfg.double, rs.table_points,
-                                         passe, galo)
+                    value = _crn_playout(child, team, noise, keep, cfg.double, rs.table_points)
                 elif cfg.policy:
                     value = _playout(child, team, rng, cfg, rs.table_points)
                 else:
                     value = _rollout(child, team, rng, rs.table_points)
-                if spread is not None:
-                    value = 100.0 * win_chance(child.score[team], child.score[1 - team], goal,
-                                               spread)
                 values[i].append(value - base)
             done += 1
             if timed and done >= least and time.perf_counter() >= deadline:
