@@ -11,6 +11,7 @@ from carroca.bots import make_bot
 from carroca.bots.expert import ExpertBot, FlatExpertBot
 from carroca.bots.expert.knowledge import read
 from carroca.bots.expert.sampler import deal, sample
+from carroca.bots.expert.search import Table, _solve
 from carroca.rules import RULESETS, Match, observation
 from carroca.rules import tiles as T
 
@@ -219,3 +220,41 @@ def test_registered_and_seeded(level: str) -> None:
     one = make_bot(level, 5, 0).evaluate(obs)  # type: ignore[attr-defined]
     two = make_bot(level, 5, 0).evaluate(obs)  # type: ignore[attr-defined]
     assert one == two
+
+
+def _endgames(name: str, count: int, seed: str, tiles: int) -> list[Match]:
+    """Positions with nothing to draw and at most `tiles` in hands, some in a later hand (a
+    score already on the board, a saída by the last winner)."""
+    rng = random.Random(seed)
+    out: list[Match] = []
+    while len(out) < count:
+        m = Match(name)
+        for _ in range(rng.choice((1, 2))):
+            if m.is_over:
+                break
+            order = list(range(28))
+            rng.shuffle(order)
+            m.deal(order)
+            while m.current_player is not None and not (
+                    m.boneyard_left == 0 and sum(h.bit_count() for h in m.hands) <= tiles):
+                m.apply(rng.choice(m.legal_actions()))
+            if m.current_player is not None and len(out) < count:
+                out.append(m.copy())
+            while m.current_player is not None:
+                m.apply(rng.choice(m.legal_actions()))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_the_endgame_table_never_changes_a_value(name: str) -> None:
+    """The solver's table of positions reached again (shared by the actions of one world, as the
+    searches use it) gives every action the value that a search without it finds."""
+    for m in _endgames(name, 40, f"table-{name}", 12):
+        team = m.turn % 2
+        table: Table = {}
+        for a in m.legal_actions():
+            plain = m.copy()
+            plain.apply(a)
+            shared = plain.copy()
+            assert _solve(shared, team, -1e9, 1e9, table) == _solve(plain, team, -1e9, 1e9)
+            assert shared.steps == plain.steps  # push/pop left the position as it was

@@ -29,7 +29,7 @@ from typing import Final
 from carroca.bots.expert.belief import Belief, Params, resample
 from carroca.bots.expert.knowledge import read
 from carroca.bots.expert.sampler import deal
-from carroca.bots.expert.search import Rated, _rollout, _solve, world_position
+from carroca.bots.expert.search import Rated, Table, _rollout, _solve, world_position
 from carroca.bots.medium import MediumBot
 from carroca.rules import Action, Match, Observation, get_ruleset
 from carroca.rules import tiles as T
@@ -223,11 +223,12 @@ def rate_actions(
             position = world_position(k, obs, hands, boneyard)
             base = position.score[team] - position.score[1 - team]
             noise = _noise_table(rng, k.seats, cfg.noise) if cfg.crn and not exact else None
+            table: Table = {}  # exact: one per world, the actions' endgames share positions
             for i in active:
                 child = position.copy()
                 child.apply(legal[i])
                 if exact:
-                    value = _solve(child, team, -1e9, 1e9)
+                    value = _solve(child, team, -1e9, 1e9, table)
                 elif noise is not None:
                     value = _crn_playout(child, team, noise, keep, cfg.double, rs.table_points)
                 elif cfg.policy:

@@ -57,21 +57,48 @@ def _rollout(m: Match, team: int, rng: random.Random, table_points: bool) -> int
     return m.score[team] - m.score[1 - team]
 
 
-def _solve(m: Match, team: int, alpha: float, beta: float) -> float:
-    """Exact value (our score minus theirs at the end of the hand) by alpha-beta."""
+#: A position's bounds on the points still to come: (lower, upper), relative to its score now.
+Table = dict[tuple[int, ...], tuple[float, float]]
+
+
+def _solve(m: Match, team: int, alpha: float, beta: float, table: Table | None = None) -> float:
+    """Exact value (our score minus theirs at the end of the hand) by alpha-beta.
+
+    With `table`, positions reached again by another order of the same plays (a seat that plays
+    on while the others pass goes through every order of its tiles) are looked up, not searched
+    again. What a position is still worth does not depend on how it was reached: its key holds
+    the hands, the ends and what counts them, the turn, the run of passes and the last player
+    (the locker; who scores a passe); the points scored before it are left out of the value.
+    """
     if m.current_player is None:
         return m.score[team] - m.score[1 - team]
     legal = list(m.legal_actions())
-    maximizing = m.turn % 2 == team
     if len(legal) == 1:
         m.push(legal[0])
-        value = _solve(m, team, alpha, beta)
+        value = _solve(m, team, alpha, beta, table)
         m.pop()
         return value
+    key: tuple[int, ...] = ()
+    here = 0
+    low, high = -1e9, 1e9
+    if table is not None:
+        here = m.score[team] - m.score[1 - team]
+        key = (*m.hands, *m.ends, *m.mult, m.turn, m.pass_run, m.last_player, m.spinner, m.arms)
+        bounds = table.get(key)
+        if bounds is not None:
+            low, high = bounds
+            if low == high or here + low >= beta:
+                return here + low
+            if here + high <= alpha:
+                return here + high
+            alpha = max(alpha, here + low)
+            beta = min(beta, here + high)
+    first_alpha, first_beta = alpha, beta
+    maximizing = m.turn % 2 == team
     best = -1e9 if maximizing else 1e9
     for a in sorted(legal, key=lambda a: -T.PIPS[a.tile] if a.tile >= 0 else 0):
         m.push(a)
-        value = _solve(m, team, alpha, beta)
+        value = _solve(m, team, alpha, beta, table)
         m.pop()
         if maximizing:
             best = max(best, value)
@@ -81,6 +108,14 @@ def _solve(m: Match, team: int, alpha: float, beta: float) -> float:
             beta = min(beta, value)
         if alpha >= beta:
             break
+    if table is not None:  # fail low: an upper bound; fail high: a lower bound; else exact
+        if best <= first_alpha:
+            high = min(high, best - here)
+        elif best >= first_beta:
+            low = max(low, best - here)
+        else:
+            low = high = best - here
+        table[key] = (low, high)
     return best
 
 
@@ -129,11 +164,12 @@ def rate_actions(
         hands, boneyard = sample(k, rng)
         position = world_position(k, obs, hands, boneyard)
         base = position.score[team] - position.score[1 - team]
+        table: Table = {}  # one per world: the actions' endgames share positions
         for i, a in enumerate(legal):
             child = position.copy()
             child.apply(a)
             if exact:
-                value = _solve(child, team, -1e9, 1e9)
+                value = _solve(child, team, -1e9, 1e9, table)
             else:
                 value = _rollout(child, team, rng, rs.table_points)
             totals[i] += value - base
