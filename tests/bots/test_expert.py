@@ -11,8 +11,8 @@ from carroca.bots import make_bot
 from carroca.bots.expert import ExpertBot, FlatExpertBot
 from carroca.bots.expert.knowledge import read
 from carroca.bots.expert.sampler import deal, sample
-from carroca.bots.expert.search import Table, _solve
-from carroca.rules import RULESETS, Match, observation
+from carroca.bots.expert.search import Table, _solve, position_key
+from carroca.rules import RULESETS, Match, get_ruleset, observation
 from carroca.rules import tiles as T
 
 EXPERTS = [ExpertBot, FlatExpertBot]
@@ -222,13 +222,14 @@ def test_registered_and_seeded(level: str) -> None:
     assert one == two
 
 
-def _endgames(name: str, count: int, seed: str, tiles: int) -> list[Match]:
+def _endgames(name: str, count: int, seed: str, tiles: int,
+              options: dict[str, Any] | None = None) -> list[Match]:
     """Positions with nothing to draw and at most `tiles` in hands, some in a later hand (a
     score already on the board, a saída by the last winner)."""
     rng = random.Random(seed)
     out: list[Match] = []
     while len(out) < count:
-        m = Match(name)
+        m = Match(name, get_ruleset(name).make_options(options) if options else None)
         for _ in range(rng.choice((1, 2))):
             if m.is_over:
                 break
@@ -245,16 +246,68 @@ def _endgames(name: str, count: int, seed: str, tiles: int) -> list[Match]:
     return out
 
 
+_OPTIONS = {"duplas-torneio": {"capicu_bonus": 25, "count_partner": False},
+            "pontos": {"hand_end_pips": True}, "duplas-pontos": {"always_six_six": True}}
+
+
+@pytest.mark.parametrize("options", [False, True])
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_a_position_key_fixes_what_the_rest_of_the_hand_is_worth(name: str,
+                                                                 options: bool) -> None:
+    """Every position of small endgames, reached by any order of plays: positions with one key
+    have one value still to come (the final score difference minus the one at the position)."""
+    seen: dict[tuple[int, ...], set[float]] = {}
+    paths: dict[tuple[int, ...], set[tuple[Any, ...]]] = {}
+
+    def walk(m: Match, team: int, path: tuple[Any, ...]) -> None:
+        if m.current_player is None:
+            return
+        legal = list(m.legal_actions())
+        if len(legal) > 1:
+            key = (team, *position_key(m))  # values are from one team's side
+            here = m.score[team] - m.score[1 - team]
+            seen.setdefault(key, set()).add(_solve(m.copy(), team, -1e9, 1e9) - here)
+            paths.setdefault(key, set()).add(path)
+        for a in legal:
+            m.push(a)
+            walk(m, team, (*path, a))
+            m.pop()
+
+    chosen = _OPTIONS.get(name, {}) if options else {}
+    tiles = 9
+    for m in _endgames(name, 8, f"key-{name}-{options}", tiles, chosen):
+        walk(m, m.turn % 2, ())
+    assert all(len(values) == 1 for values in seen.values())
+    assert any(len(p) > 1 for p in paths.values())  # some key was reached by two orders
+
+
 @pytest.mark.parametrize("name", sorted(RULESETS))
 def test_the_endgame_table_never_changes_a_value(name: str) -> None:
     """The solver's table of positions reached again (shared by the actions of one world, as the
-    searches use it) gives every action the value that a search without it finds."""
+    searches use it) gives every action the value that a search without it finds, and with
+    narrow windows keeps alpha-beta's promise: at or below alpha an upper bound, at or above
+    beta a lower bound, in between the value."""
+    rng = random.Random(f"windows-{name}")
     for m in _endgames(name, 40, f"table-{name}", 12):
         team = m.turn % 2
         table: Table = {}
+        probes: Table = {}
         for a in m.legal_actions():
-            plain = m.copy()
-            plain.apply(a)
-            shared = plain.copy()
-            assert _solve(shared, team, -1e9, 1e9, table) == _solve(plain, team, -1e9, 1e9)
-            assert shared.steps == plain.steps  # push/pop left the position as it was
+            child = m.copy()
+            child.apply(a)
+            before = child._snapshot()
+            true = _solve(child.copy(), team, -1e9, 1e9)
+            assert _solve(child, team, -1e9, 1e9, table) == true
+            assert child._snapshot() == before  # push/pop left the position as it was
+            for _ in range(3):
+                low = true + rng.randint(-12, 8)
+                high = low + rng.randint(1, 10)
+                value = _solve(child, team, low, high, probes)
+                if value <= low:
+                    assert true <= value
+                elif value >= high:
+                    assert true >= value
+                else:
+                    assert value == true
+
+

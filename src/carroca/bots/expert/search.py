@@ -61,14 +61,20 @@ def _rollout(m: Match, team: int, rng: random.Random, table_points: bool) -> int
 Table = dict[tuple[int, ...], tuple[float, float]]
 
 
+def position_key(m: Match) -> tuple[int, ...]:
+    """What the rest of a hand depends on, once there is nothing to draw and the opening is past
+    (the only positions solved exactly): hands, ends and what counts them, the spinner's arms,
+    the turn, the run of passes and the last player (the locker; who scores a passe)."""
+    return (*m.hands, *m.ends, *m.mult, m.turn, m.pass_run, m.last_player, m.spinner, m.arms)
+
+
 def _solve(m: Match, team: int, alpha: float, beta: float, table: Table | None = None) -> float:
     """Exact value (our score minus theirs at the end of the hand) by alpha-beta.
 
     With `table`, positions reached again by another order of the same plays (a seat that plays
     on while the others pass goes through every order of its tiles) are looked up, not searched
-    again. What a position is still worth does not depend on how it was reached: its key holds
-    the hands, the ends and what counts them, the turn, the run of passes and the last player
-    (the locker; who scores a passe); the points scored before it are left out of the value.
+    again. What a position is still worth does not depend on how it was reached (its
+    `position_key`); the points scored before it are left out of the stored value.
     """
     if m.current_player is None:
         return m.score[team] - m.score[1 - team]
@@ -83,7 +89,7 @@ def _solve(m: Match, team: int, alpha: float, beta: float, table: Table | None =
     low, high = -1e9, 1e9
     if table is not None:
         here = m.score[team] - m.score[1 - team]
-        key = (*m.hands, *m.ends, *m.mult, m.turn, m.pass_run, m.last_player, m.spinner, m.arms)
+        key = position_key(m)
         bounds = table.get(key)
         if bounds is not None:
             low, high = bounds
