@@ -246,8 +246,11 @@ def _endgames(name: str, count: int, seed: str, tiles: int,
     return out
 
 
-_OPTIONS = {"duplas-torneio": {"capicu_bonus": 25, "count_partner": False},
-            "pontos": {"hand_end_pips": True}, "duplas-pontos": {"always_six_six": True}}
+_OPTIONS: dict[str, dict[str, Any]] = {
+    "duplas-torneio": {"capicu_bonus": 25, "count_partner": False},
+    "pontos": {"hand_end_pips": True},
+    "duplas-pontos": {"always_six_six": True},
+}
 
 
 @pytest.mark.parametrize("options", [False, True])
