@@ -3,6 +3,7 @@ the history and the leaderboard orders by the conservative estimate (mu − 3σ)
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from typing import Any
 
@@ -164,3 +165,33 @@ def test_unknown_players_have_no_profile(client: TestClient) -> None:
     guest(client, "Kiko")
     assert profile(client, "kiko") | {"history": []} == {
         "name": "Kiko", "kind": "guest", "ratings": {}, "history": []}
+
+
+def test_the_match_page_never_shows_finished_without_its_result(
+    fast: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page reads the stored row, then the live table: a table that finishes between the two
+    reads must not be shown `finished` with the row's result from before (still none)."""
+    store = fast.app.state.store  # type: ignore[attr-defined]
+    hub = fast.app.state.hub  # type: ignore[attr-defined]
+    read_row = store.get_match
+    raced: list[bool] = []
+
+    async def slow_read(match_id: str) -> Any:
+        row = await read_row(match_id)
+        table = hub.tables.get(match_id)
+        if row is not None and row["result"] is None and table is not None and not raced:
+            raced.append(True)
+            while table.status != "finished":  # the table finishes after the row was read
+                await asyncio.sleep(0.01)
+        return row
+
+    monkeypatch.setattr(store, "get_match", slow_read)
+    names = ["Gil", "Hebe"]
+    tokens = [account(fast, n) for n in names]
+    answers = [fast.post("/api/ranked", headers=auth(t), json={"ruleset": "mano-a-mano"}).json()
+               for t in tokens]
+    info = fast.get(f"/api/matches/{answers[-1]['id']}").json()
+    assert raced
+    assert info["status"] != "finished" or info["result"] is not None, info
+    assert wait_finished(fast, answers[-1]["id"])["result"]["reason"] == "abandon"

@@ -193,8 +193,8 @@ def test_a_match_whose_end_was_not_written_is_finished_at_restart(database: str)
     # The last move committed, then the server died before the end of the match was stored.
     update_match(database, match_id, status="playing", finished_at=None, score=None,
                  result=None, record=None)
-    with life(database) as second:
-        assert status_of(second, match_id) == "finished"
+    with life(database) as second:  # the restart finishes it in the background, at once
+        assert wait_finished(second, match_id, timeout=10)["result"] == info["result"]
         assert second.get(f"/api/matches/{match_id}/record").text == text
         assert second.get(f"/api/matches/{match_id}").json()["result"] == info["result"]
 

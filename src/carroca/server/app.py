@@ -402,6 +402,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def match_info(match_id: str, request: Request) -> dict[str, Any]:
         hub = hub_of(request)
         table = hub.tables.get(match_id)
+        # The live view before the stored row: a table is `finished` only once its result is
+        # stored, so a row read after it never lacks the result the view says is there.
+        here = table.info() if table is not None else None
         row = await request.app.state.store.get_match(match_id)
         if row is None:
             raise LobbyError(404, "not_found", "Partida não encontrada.")
@@ -409,8 +412,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "status": row["status"], "players": [s["name"] if s else None for s in row["seats"]],
             "score": row["score"], "client_seed": row["client_seed"],
         }
-        if table is not None:
-            live = table.info()
+        if here is not None:
+            live = here
         elif hub.cluster is not None and row["status"] in ("waiting", "playing"):
             with contextlib.suppress(LobbyError):  # the owner node has the live score
                 live = await hub.cluster.call_owner(match_id, "info", {})
