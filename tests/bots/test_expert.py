@@ -277,8 +277,7 @@ def test_a_position_key_fixes_what_the_rest_of_the_hand_is_worth(name: str,
             m.pop()
 
     chosen = _OPTIONS.get(name, {}) if options else {}
-    tiles = 9
-    for m in _endgames(name, 8, f"key-{name}-{options}", tiles, chosen):
+    for m in _endgames(name, 8, f"key-{name}-{options}", 9, chosen):
         walk(m, m.turn % 2, ())
     assert all(len(values) == 1 for values in seen.values())
     assert any(len(p) > 1 for p in paths.values())  # some key was reached by two orders
@@ -312,5 +311,3 @@ def test_the_endgame_table_never_changes_a_value(name: str) -> None:
                     assert true >= value
                 else:
                     assert value == true
-
-

@@ -170,8 +170,8 @@ def test_unknown_players_have_no_profile(client: TestClient) -> None:
 def test_the_match_page_never_shows_finished_without_its_result(
     fast: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The page reads the stored row, then the live table: a table that finishes between the two
-    reads must not be shown `finished` with the row's result from before (still none)."""
+    """The page reads the live table and the stored row: a table that finishes while the row is
+    being read must not be shown `finished` with the row's result from before (still none)."""
     store = fast.app.state.store  # type: ignore[attr-defined]
     hub = fast.app.state.hub  # type: ignore[attr-defined]
     read_row = store.get_match
