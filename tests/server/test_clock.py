@@ -94,10 +94,12 @@ def test_state_frames_carry_the_clock_of_the_seat_to_move(client: TestClient) ->
                 move_id += 1
     for state in seen:
         turn, clock = state["view"]["turn"], state["clock"]
-        if turn == 0:  # the human's turn: their clock, 20 s at most
+        if turn == 0:  # the human's turn: their clock, 20 s at most (15 s for a cinco-carroças
+            # choice, which about one deal in 260 gives seat 0)
             assert clock is not None and clock["seat"] == 0, state
-            assert clock["seconds"] == 20.0
-            assert 0 < clock["remaining_ms"] <= 20000
+            seconds = 15.0 if state["view"]["phase"] == "choice" else 20.0
+            assert clock["seconds"] == seconds, state
+            assert 0 < clock["remaining_ms"] <= seconds * 1000
         else:  # bots have no clock
             assert clock is None, state
 
