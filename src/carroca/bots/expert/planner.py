@@ -28,6 +28,7 @@ from typing import Final
 
 from carroca.bots.expert.belief import Belief, Params, resample
 from carroca.bots.expert.knowledge import read
+from carroca.bots.expert.playout import crn_playout
 from carroca.bots.expert.sampler import deal
 from carroca.bots.expert.search import Rated, Table, _rollout, _solve, world_position
 from carroca.bots.medium import MediumBot
@@ -62,6 +63,9 @@ class Config:
     race_after: int = 16  # worlds before the first drop
     prior: float = 3.0  # with defer 0: points credited to `medium`'s move (a tie-breaker)
     defer: float = 1.5  # >0: play `medium`'s move unless the search beats it by z SEs (paired)
+    extend: float = 1.0  # with defer: up to this many times the budget while a challenger leads
+    block: float = 0.0  # crn playouts: bonus for a play that leaves the next seat no tile to play
+    bitmask: bool = True  # crn playouts on bare bitmasks (False: through `Match`, same values)
 
 
 def _keeper(m: Match, legal: list[Action], rng: random.Random, cfg: Config,
@@ -104,8 +108,9 @@ def _noise_table(rng: random.Random, seats: int, scale: float) -> list[float]:
 
 
 def _crn_playout(m: Match, team: int, noise: list[float], keep: float, double: float,
-                 table_points: bool) -> int:
+                 table_points: bool, block: float = 0.0) -> int:
     """Playout whose noise depends on (seat, tile) only: actions meet the same opponents."""
+    seats = m.n
     while m.current_player is not None:
         legal = m.legal_actions()
         if len(legal) == 1 or legal[0].kind != "play":
@@ -117,6 +122,7 @@ def _crn_playout(m: Match, team: int, noise: list[float], keep: float, double: f
         row = turn * 32
         best = legal[0]
         best_score = -1e9
+        after = m.hands[(turn + 1) % seats]
         for a in legal:
             t = a.tile
             e = a.end
@@ -126,6 +132,14 @@ def _crn_playout(m: Match, team: int, noise: list[float], keep: float, double: f
                     score += double
                 if e < 4:
                     score += keep * ((hand ^ _BIT[t]) & _NM[_OTHER[t][ends[e]]]).bit_count()
+            if block and e < 4:
+                fits = 0
+                for j in range(4):
+                    v = _OTHER[t][ends[j]] if j == e else ends[j]
+                    if v >= 0:
+                        fits |= _NM[v]
+                if not after & fits:
+                    score += block
             if table_points:
                 count = m.count_after(a)
                 if count and not count % 5:
@@ -166,6 +180,20 @@ def _race(values: list[list[float]], active: list[int], z: float) -> list[int]:
         if mean + z * se >= 0.0:
             keep.append(i)
     return keep
+
+
+def _pending(values: list[list[float]], active: list[int], fav: int, z: float) -> bool:
+    """Some action still racing leads `medium`'s move (index `fav`) by a paired gap not yet
+    `z` standard errors above 0: more worlds could still change the move."""
+    base = values[fav]
+    if len(base) < 2:
+        return False
+    for i in active:
+        if i != fav:
+            mean, se = _paired_gap(values[i], base)
+            if 0.0 < mean <= z * se:
+                return True
+    return False
 
 
 def _favourite(obs: Observation) -> Action | None:
@@ -209,8 +237,22 @@ def rate_actions(
     exact = k.boneyard == 0 and sum(k.sizes) <= cfg.exact_tiles
     timed = think_ms > 0
     keep = cfg.keep if cfg.policy else 0.0
-    while len(active) > 1 and (done < least or (timed and time.perf_counter() < deadline)):
-        size = BATCH if timed else min(BATCH, least - done)
+    favourite = _favourite(obs) if (cfg.prior or cfg.defer) and not exact else None
+    fav = legal.index(favourite) if favourite is not None else -1
+    stretch = cfg.extend > 1.0 and cfg.defer > 0 and fav >= 0
+    limit, cap = deadline, least
+    while len(active) > 1:
+        if done >= least and not (timed and time.perf_counter() < deadline):
+            if not (stretch and fav in active and _pending(values, active, fav, cfg.defer)):
+                break
+            # Undecided: a challenger leads medium's move but not surely yet. More worlds
+            # settle it, up to `extend` times the budget.
+            limit = time.perf_counter() if not timed else \
+                deadline + (cfg.extend - 1.0) * think_ms / 1000.0
+            cap = int(least * cfg.extend)
+            if done >= cap or (timed and time.perf_counter() >= limit):
+                break
+        size = BATCH if timed else min(BATCH, max(least, cap) - done)
         if size <= 0:
             size = BATCH
         dealt = [deal(k, rng) for _ in range(size * oversample)]
@@ -225,26 +267,32 @@ def rate_actions(
             noise = _noise_table(rng, k.seats, cfg.noise) if cfg.crn and not exact else None
             table: Table = {}  # exact: one per world, the actions' endgames share positions
             for i in active:
+                action = legal[i]
+                if noise is not None and cfg.bitmask and action.end < 4:  # past the opening
+                    values[i].append(crn_playout(
+                        position, team, noise, keep, cfg.double, rs.table_points, cfg.block,
+                        (action.tile, action.end)) - base)
+                    continue
                 child = position.copy()
-                child.apply(legal[i])
+                child.apply(action)
                 if exact:
                     value = _solve(child, team, -1e9, 1e9, table)
                 elif noise is not None:
-                    value = _crn_playout(child, team, noise, keep, cfg.double, rs.table_points)
+                    value = _crn_playout(child, team, noise, keep, cfg.double, rs.table_points,
+                                         cfg.block)
                 elif cfg.policy:
                     value = _playout(child, team, rng, cfg, rs.table_points)
                 else:
                     value = _rollout(child, team, rng, rs.table_points)
                 values[i].append(value - base)
             done += 1
-            if timed and done >= least and time.perf_counter() >= deadline:
+            if timed and done >= least and time.perf_counter() >= max(deadline, limit):
                 break
         if cfg.race and done >= cfg.race_after:
             active = _race(values, active, cfg.race)
-    favourite = _favourite(obs) if (cfg.prior or cfg.defer) and not exact else None
     rated = [Rated(a, sum(values[i]) / len(values[i]), len(values[i])) for i, a in enumerate(legal)]
-    if cfg.defer and favourite is not None and legal.index(favourite) in active:
-        return _deferred(rated, values, active, legal.index(favourite), cfg.defer)
+    if cfg.defer and favourite is not None and fav in active:
+        return _deferred(rated, values, active, fav, cfg.defer)
     # The actions still racing first (a dropped one is not chosen on a lucky tail), best first
     # counting the prior (the values stay the playouts' means); stable: ties keep legal order.
     order = sorted(

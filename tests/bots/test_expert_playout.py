@@ -1,0 +1,71 @@
+"""The expert's bitmask playout plays and scores the rest of a hand exactly as the same policy
+driven through `Match` does (`planner._crn_playout`, the reference), in every ruleset."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from carroca.bots.expert.planner import _crn_playout
+from carroca.bots.expert.playout import crn_playout
+from carroca.rules import RULESETS, Match, get_ruleset
+
+_OPTIONS: dict[str, dict[str, Any]] = {
+    "duplas-torneio": {"capicu_bonus": 25, "count_partner": False},
+    "pontos": {"hand_end_pips": True},
+    "duplas-pontos": {"pass_points": 10, "galo_points": 30},
+}
+
+
+def _mid_hand(name: str, rng: random.Random, options: dict[str, Any] | None) -> Match:
+    """A position past the opening, from random play, sometimes in a later hand."""
+    while True:
+        m = Match(name, get_ruleset(name).make_options(options) if options else None)
+        for _ in range(rng.choice((1, 1, 2))):
+            if m.is_over:
+                break
+            order = list(range(28))
+            rng.shuffle(order)
+            m.deal(order)
+            stop = len(m.steps) + rng.randrange(1, 30)
+            while m.current_player is not None and (len(m.steps) < stop or m.opening_mask >= 0):
+                m.apply(rng.choice(m.legal_actions()))
+            if m.current_player is None:
+                continue
+            return m
+
+
+@pytest.mark.parametrize("options", [False, True])
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_the_bitmask_playout_equals_the_engine_driven_one(name: str, options: bool) -> None:
+    rng = random.Random(f"playout-{name}-{options}")
+    rs = get_ruleset(name)
+    checked = 0
+    for _ in range(300):
+        m = _mid_hand(name, rng, _OPTIONS.get(name) if options else None)
+        # Integer noise makes ties common, so the order in which plays are tried is checked too.
+        scale = rng.choice((0.0, 1.0, 3.0))
+        noise = [float(rng.randrange(4)) * scale if scale < 3 else rng.random() * scale
+                 for _ in range(m.n * 32)]
+        keep = rng.choice((0.0, 1.5))
+        double = rng.choice((0.0, 2.0))
+        block = rng.choice((0.0, 4.0))
+        table_points = rs.table_points if rng.random() < 0.8 else not rs.table_points
+        team = rng.randrange(2)
+        before = (list(m.hands), list(m.ends), list(m.mult), list(m.score), m.turn, m.bone_pos,
+                  m.pass_run, m.spinner, m.arms, len(m.steps))
+        plays = [a for a in m.legal_actions() if a.kind == "play"]
+        first = rng.choice(plays) if plays and rng.random() < 0.5 else None
+        fast = crn_playout(m, team, noise, keep, double, table_points, block,
+                           None if first is None else (first.tile, first.end))
+        assert (list(m.hands), list(m.ends), list(m.mult), list(m.score), m.turn, m.bone_pos,
+                m.pass_run, m.spinner, m.arms, len(m.steps)) == before  # `m` left as it was
+        reference = m.copy()
+        if first is not None:  # the rated action, then the policy
+            reference.apply(first)
+        slow = _crn_playout(reference, team, noise, keep, double, table_points, block)
+        assert fast == slow, (name, [s.action for s in m.steps], first)
+        checked += 1
+    assert checked == 300
