@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from carroca.bots.expert.planner import _crn_playout
+from carroca.bots.expert.planner import Config, _crn_playout, rate_actions
 from carroca.bots.expert.playout import crn_playout
-from carroca.rules import RULESETS, Match, get_ruleset
+from carroca.rules import RULESETS, Match, get_ruleset, observation
 
 _OPTIONS: dict[str, dict[str, Any]] = {
     "duplas-torneio": {"capicu_bonus": 25, "count_partner": False},
@@ -69,3 +69,20 @@ def test_the_bitmask_playout_equals_the_engine_driven_one(name: str, options: bo
         assert fast == slow, (name, [s.action for s in m.steps], first)
         checked += 1
     assert checked == 300
+
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_the_expert_rates_alike_with_either_playout(name: str) -> None:
+    """Whole decisions (worlds dealt, weighed, raced, deferred): the same ratings, the same
+    worlds, whether playouts run on bitmasks or through `Match`."""
+    rng = random.Random(f"rate-{name}")
+    rated = 0
+    while rated < 12:
+        m = _mid_hand(name, rng, None)
+        if len(m.legal_actions()) < 2:
+            continue
+        obs = observation(m, m.turn)
+        fast = rate_actions(obs, random.Random(rated), 0, 24, Config())
+        slow = rate_actions(obs, random.Random(rated), 0, 24, Config(bitmask=False))
+        assert fast == slow
+        rated += 1

@@ -241,6 +241,8 @@ def rate_actions(
     fav = legal.index(favourite) if favourite is not None else -1
     stretch = cfg.extend > 1.0 and cfg.defer > 0 and fav >= 0
     limit, cap = deadline, least
+    base = obs.score[team] - obs.score[1 - team]  # every world's score: the observed one
+    shared: Match | None = None
     while len(active) > 1:
         if done >= least and not (timed and time.perf_counter() < deadline):
             if not (stretch and fav in active and _pending(values, active, fav, cfg.defer)):
@@ -262,17 +264,22 @@ def rate_actions(
         else:
             chosen = dealt
         for hands, boneyard in chosen:
-            position = world_position(k, obs, hands, boneyard)
-            base = position.score[team] - position.score[1 - team]
             noise = _noise_table(rng, k.seats, cfg.noise) if cfg.crn and not exact else None
             table: Table = {}  # exact: one per world, the actions' endgames share positions
+            position: Match | None = None  # this world as a Match, built only if needed
             for i in active:
                 action = legal[i]
                 if noise is not None and cfg.bitmask and action.end < 4:  # past the opening
+                    # Only the hands and the boneyard differ between worlds: the first world's
+                    # position serves every world's bitmask playouts.
+                    if shared is None:
+                        shared = world_position(k, obs, hands, boneyard)
                     values[i].append(crn_playout(
-                        position, team, noise, keep, cfg.double, rs.table_points, cfg.block,
-                        (action.tile, action.end)) - base)
+                        shared, team, noise, keep, cfg.double, rs.table_points, cfg.block,
+                        (action.tile, action.end), hands, boneyard) - base)
                     continue
+                if position is None:
+                    position = world_position(k, obs, hands, boneyard)
                 child = position.copy()
                 child.apply(action)
                 if exact:

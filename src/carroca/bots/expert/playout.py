@@ -16,6 +16,7 @@ Ties go to the first play in the engine's legal order (ends 0-3, tiles ascending
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from carroca.rules import Match
@@ -37,12 +38,14 @@ _TILES_OF: Final[dict[int, tuple[int, ...]]] = {
 
 
 def crn_playout(m: Match, team: int, noise: list[float], keep: float, double: float,
-                table_points: bool, block: float = 0.0, first: tuple[int, int] | None = None
-                ) -> int:
+                table_points: bool, block: float = 0.0, first: tuple[int, int] | None = None,
+                hands: list[int] | None = None, boneyard: Sequence[int] | None = None) -> int:
     """Play the hand of `m` out (without changing `m`); the points `team` gains on the other.
 
     `first`: (tile, end) of a legal play of the seat to move, played before the policy takes
-    over (the action being rated: no copy of `m` is needed). `m` must be past the opening
+    over (the action being rated: no copy of `m` is needed). `hands` and `boneyard` (both or
+    neither), when given, stand for those of `m`, still undrawn: another world of the same
+    public position. `m` must be past the opening
     (`opening_mask < 0`); the result is `team`'s score minus the other team's when the hand
     ends, as `Match` would have it.
     """
@@ -51,7 +54,7 @@ def crn_playout(m: Match, team: int, noise: list[float], keep: float, double: fl
     rs = m.ruleset
     options = m.options
     n = m.n
-    hands = list(m.hands)
+    hands = list(m.hands if hands is None else hands)
     e0, e1, e2, e3 = m.ends
     m0, m1, m2, m3 = m.mult
     spinner = m.spinner
@@ -59,8 +62,11 @@ def crn_playout(m: Match, team: int, noise: list[float], keep: float, double: fl
     turn = m.turn
     pass_run = m.pass_run
     last = m.last_player
-    boneyard = m.boneyard
     bone_pos = m.bone_pos
+    if boneyard is None:
+        boneyard = m.boneyard
+    else:
+        bone_pos = 0
     bones = len(boneyard) if rs.draws else 0
     table_scores = rs.table_points  # `table_points` is the policy's, this the ruleset's
     pass_points = getattr(options, "pass_points", 0) if rs.pass_points else 0
