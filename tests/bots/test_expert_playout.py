@@ -51,21 +51,20 @@ def test_the_bitmask_playout_equals_the_engine_driven_one(name: str, options: bo
                  for _ in range(m.n * 32)]
         keep = rng.choice((0.0, 1.5))
         double = rng.choice((0.0, 2.0))
-        block = rng.choice((0.0, 4.0))
         table_points = rs.table_points if rng.random() < 0.8 else not rs.table_points
         team = rng.randrange(2)
         before = (list(m.hands), list(m.ends), list(m.mult), list(m.score), m.turn, m.bone_pos,
                   m.pass_run, m.spinner, m.arms, len(m.steps))
         plays = [a for a in m.legal_actions() if a.kind == "play"]
         first = rng.choice(plays) if plays and rng.random() < 0.5 else None
-        fast = crn_playout(m, team, noise, keep, double, table_points, block,
+        fast = crn_playout(m, team, noise, keep, double, table_points,
                            None if first is None else (first.tile, first.end))
         assert (list(m.hands), list(m.ends), list(m.mult), list(m.score), m.turn, m.bone_pos,
                 m.pass_run, m.spinner, m.arms, len(m.steps)) == before  # `m` left as it was
         reference = m.copy()
         if first is not None:  # the rated action, then the policy
             reference.apply(first)
-        slow = _crn_playout(reference, team, noise, keep, double, table_points, block)
+        slow = _crn_playout(reference, team, noise, keep, double, table_points)
         assert fast == slow, (name, [s.action for s in m.steps], first)
         checked += 1
     assert checked == 300

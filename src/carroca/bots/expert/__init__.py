@@ -30,18 +30,20 @@ from carroca.bots.expert.planner import MIN_WORLDS, Config, rate_actions
 from carroca.bots.expert.search import Rated
 from carroca.rules import Observation, get_ruleset
 
-#: Worlds per decision that cost, on average over a match's decisions, about what
-#: `DEFAULT_THINK_MS` of thinking does on an idle machine: `expert-1`'s calibrated counts
-#: (0.27-0.83 ms of CPU a world) scaled by the CPU the two levels spent on the same 40 positions
-#: of medium-vs-medium matches per ruleset (pure-Python engine). Belief weighting makes a world
-#: dearer, dropping actions that are surely worse (racing) makes it cheaper, most in 1v1.
+#: Worlds per decision that stand for `DEFAULT_THINK_MS` of thinking on an idle machine: the
+#: count at which the decisions that run to the budget (racing has not settled them; under wall
+#: time those are the ones that think until the deadline) cost the CPU of `expert-1`'s
+#: calibrated counts (0.27-0.83 ms of CPU a world, every world in full), both timed on the same
+#: 60 decisions of `medium`-vs-`medium` matches per ruleset (`bench/budget.py`, pure-Python
+#: engine). Belief weighting makes a world dearer than `expert-1`'s; bitmask playouts and the
+#: endgame table make it cheaper.
 DEFAULT_WORLDS: Final[dict[str, int]] = {
-    "duplas-pontos": 250,
-    "duplas-torneio": 480,
-    "mano-a-mano": 600,
-    "classico": 650,
+    "duplas-pontos": 400,
+    "duplas-torneio": 600,
+    "mano-a-mano": 680,
+    "classico": 590,
     "bloqueio": 620,
-    "pontos": 540,
+    "pontos": 740,
 }
 
 

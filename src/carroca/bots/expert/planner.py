@@ -64,7 +64,6 @@ class Config:
     prior: float = 3.0  # with defer 0: points credited to `medium`'s move (a tie-breaker)
     defer: float = 1.5  # >0: play `medium`'s move unless the search beats it by z SEs (paired)
     extend: float = 1.0  # with defer: up to this many times the budget while a challenger leads
-    block: float = 0.0  # crn playouts: bonus for a play that leaves the next seat no tile to play
     bitmask: bool = True  # crn playouts on bare bitmasks (False: through `Match`, same values)
 
 
@@ -108,9 +107,8 @@ def _noise_table(rng: random.Random, seats: int, scale: float) -> list[float]:
 
 
 def _crn_playout(m: Match, team: int, noise: list[float], keep: float, double: float,
-                 table_points: bool, block: float = 0.0) -> int:
+                 table_points: bool) -> int:
     """Playout whose noise depends on (seat, tile) only: actions meet the same opponents."""
-    seats = m.n
     while m.current_player is not None:
         legal = m.legal_actions()
         if len(legal) == 1 or legal[0].kind != "play":
@@ -122,7 +120,6 @@ def _crn_playout(m: Match, team: int, noise: list[float], keep: float, double: f
         row = turn * 32
         best = legal[0]
         best_score = -1e9
-        after = m.hands[(turn + 1) % seats]
         for a in legal:
             t = a.tile
             e = a.end
@@ -132,14 +129,6 @@ def _crn_playout(m: Match, team: int, noise: list[float], keep: float, double: f
                     score += double
                 if e < 4:
                     score += keep * ((hand ^ _BIT[t]) & _NM[_OTHER[t][ends[e]]]).bit_count()
-            if block and e < 4:
-                fits = 0
-                for j in range(4):
-                    v = _OTHER[t][ends[j]] if j == e else ends[j]
-                    if v >= 0:
-                        fits |= _NM[v]
-                if not after & fits:
-                    score += block
             if table_points:
                 count = m.count_after(a)
                 if count and not count % 5:
@@ -275,7 +264,7 @@ def rate_actions(
                     if shared is None:
                         shared = world_position(k, obs, hands, boneyard)
                     values[i].append(crn_playout(
-                        shared, team, noise, keep, cfg.double, rs.table_points, cfg.block,
+                        shared, team, noise, keep, cfg.double, rs.table_points,
                         (action.tile, action.end), hands, boneyard) - base)
                     continue
                 if position is None:
@@ -285,8 +274,7 @@ def rate_actions(
                 if exact:
                     value = _solve(child, team, -1e9, 1e9, table)
                 elif noise is not None:
-                    value = _crn_playout(child, team, noise, keep, cfg.double, rs.table_points,
-                                         cfg.block)
+                    value = _crn_playout(child, team, noise, keep, cfg.double, rs.table_points)
                 elif cfg.policy:
                     value = _playout(child, team, rng, cfg, rs.table_points)
                 else:

@@ -9,8 +9,8 @@ through `Match` (tests/bots/test_expert_playout.py checks every ruleset against 
 
 The policy (`crn_playout`): each seat plays its best-scoring tile by pips, plus a fixed noise per
 (seat, tile) shared by every action's playout of a world (common random numbers), a bonus for
-shedding a double, per tile kept of the number the play leaves open, for a play that leaves the
-next seat nothing to play (`block`) and, where the table scores, twice a multiple of five made.
+shedding a double, per tile kept of the number the play leaves open and, where the table
+scores, twice a multiple of five made.
 Ties go to the first play in the engine's legal order (ends 0-3, tiles ascending).
 """
 
@@ -38,7 +38,7 @@ _TILES_OF: Final[dict[int, tuple[int, ...]]] = {
 
 
 def crn_playout(m: Match, team: int, noise: list[float], keep: float, double: float,
-                table_points: bool, block: float = 0.0, first: tuple[int, int] | None = None,
+                table_points: bool, first: tuple[int, int] | None = None,
                 hands: list[int] | None = None, boneyard: Sequence[int] | None = None) -> int:
     """Play the hand of `m` out (without changing `m`); the points `team` gains on the other.
 
@@ -115,7 +115,7 @@ def crn_playout(m: Match, team: int, noise: list[float], keep: float, double: fl
             else:
                 best_tile, best_end = _choose(
                     hand, (p0, p1, p2, p3), (e0, e1, e2, e3), (m0, m1, m2, m3),
-                    noise, turn * 32, keep, double, block, hands[(turn + 1) % n], table_points)
+                    noise, turn * 32, keep, double, table_points)
         # play best_tile on best_end, as Match._play does
         t = best_tile
         seat = turn
@@ -160,7 +160,7 @@ def crn_playout(m: Match, team: int, noise: list[float], keep: float, double: fl
 
 def _choose(hand: int, playable: tuple[int, int, int, int], ends: tuple[int, int, int, int],
             mult: tuple[int, int, int, int], noise: list[float], row: int, keep: float,
-            double: float, block: float, after: int, table_points: bool) -> tuple[int, int]:
+            double: float, table_points: bool) -> tuple[int, int]:
     """The policy's (tile, end) among several plays; ties to the first in legal order."""
     best_tile = best_end = -1
     best_score = -1e9
@@ -175,11 +175,6 @@ def _choose(hand: int, playable: tuple[int, int, int, int], ends: tuple[int, int
             continue
         at = ends[e]
         other = _OTHER
-        if block:
-            rest = 0  # the tiles the other ends take
-            for j in range(4):
-                if j != e and ends[j] >= 0:
-                    rest |= _NM[ends[j]]
         if table_points:
             rest_count = count - at * mult[e]
         for t in _TILES_OF[can]:
@@ -189,8 +184,6 @@ def _choose(hand: int, playable: tuple[int, int, int, int], ends: tuple[int, int
                 if _DOUBLE[t]:
                     score += double
                 score += keep * ((hand ^ _BIT[t]) & _NM[new]).bit_count()
-            if block and not after & (rest | _NM[new]):
-                score += block
             if table_points:
                 made = rest_count + new * (2 if _DOUBLE[t] else 1)
                 if made and not made % 5:
