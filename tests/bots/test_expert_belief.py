@@ -17,7 +17,6 @@ from carroca.bots.expert.planner import (
     MIN_WORLDS,
     Config,
     _deferred,
-    _pending,
     rate_actions,
 )
 from carroca.bots.expert.search import Rated
@@ -262,47 +261,6 @@ def test_defer_keeps_mediums_move_unless_the_search_is_sure() -> None:
     ranked = _deferred(rated, values, [0, 1], 0, 1.0)
     assert ranked[0] is rated[0]  # only the noisy edge still races: medium's move stays
     assert ranked[-1] is not rated[1] and rated[3] in ranked[2:]  # dropped ones last
-
-
-def test_a_challenger_not_yet_sure_is_pending() -> None:
-    """Paired by world: a small noisy edge over medium's move is pending, a sure one or a
-    deficit is not; an action no longer racing does not count."""
-    fav = [0.0, 10.0, -10.0, 5.0, -5.0, 0.0]
-    noisy = [v + d for v, d in zip(fav, [3.0, -2.0, 4.0, -1.0, 2.0, -3.0], strict=True)]  # +0.5
-    sure = [v + d for v, d in zip(fav, [4.0, 5.0, 6.0, 5.0, 4.0, 6.0], strict=True)]  # +5
-    worse = [v - 1.0 for v in fav]
-    assert _pending([fav, noisy], [0, 1], 0, 1.5)
-    assert not _pending([fav, noisy], [0], 0, 1.5)
-    assert not _pending([fav, sure, worse], [0, 1, 2], 0, 1.5)
-    assert _pending([fav, sure, noisy], [0, 1, 2], 0, 1.5)
-    assert not _pending([fav[:1], noisy[:1]], [0, 1], 0, 1.5)  # one world: no spread yet
-
-
-def test_extending_goes_past_the_budget_only_while_undecided() -> None:
-    """With `extend`, a decision still undecided at its budget plays on, never past `extend`
-    times it, and the moves still follow from the seed alone."""
-    rng = random.Random("extend")
-    budget, extended = 24, 0
-    for _ in range(12):
-        m = _second_hand_dealt("duplas-torneio", rng)
-        for _ in range(rng.randrange(2, 12)):
-            if m.current_player is None:
-                break
-            m.apply(rng.choice(m.legal_actions()))
-        if m.current_player is None or len(m.legal_actions()) < 2:
-            continue
-        obs = observation(m, m.turn)
-        cfg = Config(extend=3.0)
-        rated = rate_actions(obs, random.Random(5), 0, budget, cfg)
-        assert rated == rate_actions(obs, random.Random(5), 0, budget, cfg)
-        most = max(r.worlds for r in rated)
-        assert most <= 3 * budget
-        plain = rate_actions(obs, random.Random(5), 0, budget, Config())
-        assert max(r.worlds for r in plain) <= budget
-        if most > budget:
-            extended += 1
-            assert max(r.worlds for r in plain) == budget  # it stopped on the budget
-    assert extended >= 1
 
 
 def test_defer_plays_legal_moves_and_reads_only_the_observation() -> None:

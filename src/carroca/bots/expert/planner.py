@@ -63,7 +63,6 @@ class Config:
     race_after: int = 16  # worlds before the first drop
     prior: float = 3.0  # with defer 0: points credited to `medium`'s move (a tie-breaker)
     defer: float = 1.5  # >0: play `medium`'s move unless the search beats it by z SEs (paired)
-    extend: float = 1.0  # with defer: up to this many times the budget while a challenger leads
     bitmask: bool = True  # crn playouts on bare bitmasks (False: through `Match`, same values)
 
 
@@ -171,20 +170,6 @@ def _race(values: list[list[float]], active: list[int], z: float) -> list[int]:
     return keep
 
 
-def _pending(values: list[list[float]], active: list[int], fav: int, z: float) -> bool:
-    """Some action still racing leads `medium`'s move (index `fav`) by a paired gap not yet
-    `z` standard errors above 0: more worlds could still change the move."""
-    base = values[fav]
-    if len(base) < 2:
-        return False
-    for i in active:
-        if i != fav:
-            mean, se = _paired_gap(values[i], base)
-            if 0.0 < mean <= z * se:
-                return True
-    return False
-
-
 def _favourite(obs: Observation) -> Action | None:
     """`medium`'s move, or None in a ruleset it has no weights for (e.g. a bench's own)."""
     bot = MediumBot()
@@ -228,22 +213,10 @@ def rate_actions(
     keep = cfg.keep if cfg.policy else 0.0
     favourite = _favourite(obs) if (cfg.prior or cfg.defer) and not exact else None
     fav = legal.index(favourite) if favourite is not None else -1
-    stretch = cfg.extend > 1.0 and cfg.defer > 0 and fav >= 0
-    limit, cap = deadline, least
     base = obs.score[team] - obs.score[1 - team]  # every world's score: the observed one
     shared: Match | None = None
-    while len(active) > 1:
-        if done >= least and not (timed and time.perf_counter() < deadline):
-            if not (stretch and fav in active and _pending(values, active, fav, cfg.defer)):
-                break
-            # Undecided: a challenger leads medium's move but not surely yet. More worlds
-            # settle it, up to `extend` times the budget.
-            limit = time.perf_counter() if not timed else \
-                deadline + (cfg.extend - 1.0) * think_ms / 1000.0
-            cap = int(least * cfg.extend)
-            if done >= cap or (timed and time.perf_counter() >= limit):
-                break
-        size = BATCH if timed else min(BATCH, max(least, cap) - done)
+    while len(active) > 1 and (done < least or (timed and time.perf_counter() < deadline)):
+        size = BATCH if timed else min(BATCH, least - done)
         if size <= 0:
             size = BATCH
         dealt = [deal(k, rng) for _ in range(size * oversample)]
@@ -281,7 +254,7 @@ def rate_actions(
                     value = _rollout(child, team, rng, rs.table_points)
                 values[i].append(value - base)
             done += 1
-            if timed and done >= least and time.perf_counter() >= max(deadline, limit):
+            if timed and done >= least and time.perf_counter() >= deadline:
                 break
         if cfg.race and done >= cfg.race_after:
             active = _race(values, active, cfg.race)
