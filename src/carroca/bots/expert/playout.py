@@ -10,8 +10,8 @@ through `Match` (tests/bots/test_expert_playout.py checks every ruleset against 
 The policy (`crn_playout`): each seat plays its best-scoring tile by pips, plus a fixed noise per
 (seat, tile) shared by every action's playout of a world (common random numbers), a bonus for
 shedding a double, per tile kept of the number the play leaves open and, where the table
-scores, twice a multiple of five made.
-Ties go to the first play in the engine's legal order (ends 0-3, tiles ascending).
+scores, twice a multiple of five made. Ties go to the first play in the engine's legal order
+(ends 0-3, tiles ascending).
 """
 
 from __future__ import annotations
@@ -45,9 +45,8 @@ def crn_playout(m: Match, team: int, noise: list[float], keep: float, double: fl
     `first`: (tile, end) of a legal play of the seat to move, played before the policy takes
     over (the action being rated: no copy of `m` is needed). `hands` and `boneyard` (both or
     neither), when given, stand for those of `m`, still undrawn: another world of the same
-    public position. `m` must be past the opening
-    (`opening_mask < 0`); the result is `team`'s score minus the other team's when the hand
-    ends, as `Match` would have it.
+    public position. `m` must be past the opening (`opening_mask < 0`); the result is `team`'s
+    score minus the other team's when the hand ends, as `Match` would have it.
     """
     if m.current_player is None:  # the action played out the hand
         return m.score[team] - m.score[1 - team]
