@@ -15,9 +15,9 @@ Channels in Redis:
 - `n:<node>`: calls to a node (`call`, answered by `reply` on the caller's channel).
 
 Redis keeps nothing: a restart of Redis loses the messages in flight only. Each node subscribes
-again, says `hello`, and republishes the state of its matches (`on_reconnect`), so every socket
-gets the whole view again; a forwarded move lost in flight fails at its caller, whose player sends
-it again (moves are idempotent by their id).
+again, says `hello`, and republishes the state of its matches (`on_reconnect`, also after a batch
+of publishes was lost), so every socket gets the whole view again; a forwarded move lost in flight
+fails at its caller, whose player sends it again (moves are idempotent by their id).
 """
 
 from __future__ import annotations
@@ -196,10 +196,27 @@ class RedisFanout:
         self._wake_writer.set()
 
     async def _writer(self) -> None:
-        """Publishes in order, on one connection, many per round trip."""
+        """Publishes in order, on one connection, many per round trip.
+
+        A batch Redis did not take is lost (a dead connection after a Redis restart, Redis
+        down): once Redis answers again, the hub sends its matches' whole view again
+        (`on_reconnect`), as after the reader reconnects — the republished state may be what
+        was lost."""
+        lost = False
         while True:
             await self._wake_writer.wait()
             self._wake_writer.clear()
+            if lost:
+                try:
+                    await self.redis.ping()
+                except Exception as exc:
+                    self._down(exc)
+                    await asyncio.sleep(0.2)
+                    self._wake_writer.set()
+                    continue
+                lost = False
+                self._up()
+                self.on_reconnect()
             while self._out:
                 batch, self._out = self._out[:BATCH], self._out[BATCH:]
                 try:
@@ -211,8 +228,10 @@ class RedisFanout:
                     self._down(exc)
                     for _, _, call_id in batch:  # a lost call fails now, not at its timeout
                         self._fail_call(call_id)
+                    lost = True
                     await asyncio.sleep(0.2)
-                    continue
+                    self._wake_writer.set()  # make it good even if nothing else is queued
+                    break
                 self.published += len(batch)
                 for (_, _, call_id), receivers in zip(batch, results, strict=True):
                     if call_id is not None and not receivers:  # nobody listens: node gone
