@@ -18,7 +18,7 @@ import pytest
 import redis.exceptions
 from tests.cluster.conftest import RedisServer
 
-from carroca.server.bus import RedisFanout
+from carroca.server.bus import CallFailed, RedisFanout
 
 
 async def _until(check: Callable[[], bool], seconds: float = 10.0) -> None:
@@ -30,7 +30,7 @@ async def _until(check: Callable[[], bool], seconds: float = 10.0) -> None:
 
 
 async def _lost_batch_is_made_good(url: str) -> None:
-    a, b = RedisFanout(url, "bus-a"), RedisFanout(url, "bus-b")
+    a, b = RedisFanout(url, "bus-a", call_timeout=30.0), RedisFanout(url, "bus-b")
     await a.start()
     await b.start()
     try:
@@ -38,25 +38,51 @@ async def _lost_batch_is_made_good(url: str) -> None:
         b.subscribe("t:m1:0", got.append)
         await b.settled("t:m1:0")
         await _until(lambda: a.listening("t:m1:0"))
+        ran: list[str] = []
+
+        async def chat(args: dict[str, Any]) -> str:
+            ran.append(args["text"])
+            return "ok"
+
+        b.handlers["chat"] = chat
         reconnects: list[int] = []
         a.on_reconnect = lambda: reconnects.append(1)
-        real = a.redis.pipeline
-        failures: list[int] = []
+        real_pipeline, real_ping = a.redis.pipeline, a.redis.ping
+        failures: list[str] = []
+        down = True
 
-        def closed_once(*args: Any, **kwargs: Any) -> Any:
-            if not failures:  # the first batch meets a connection the restart closed
-                failures.append(1)
+        def pipeline(*args: Any, **kwargs: Any) -> Any:
+            if down:  # a connection the restart closed, then Redis not answering
+                failures.append("publish")
                 raise redis.exceptions.ConnectionError("Connection closed by server.")
-            return real(*args, **kwargs)
+            return real_pipeline(*args, **kwargs)
 
-        a.redis.pipeline = closed_once  # type: ignore[method-assign]
+        async def ping() -> Any:
+            if down:
+                failures.append("ping")
+                raise redis.exceptions.ConnectionError("Connection refused.")
+            return await real_ping()
+
+        a.redis.pipeline = pipeline  # type: ignore[method-assign]
+        a.redis.ping = ping  # type: ignore[method-assign]
         a.publish("t:m1:0", "lost")
+        await _until(lambda: "publish" in failures)
+        # Meanwhile: a seat on `a` follows another channel (its `sub` to the others is lost),
+        # and a call is made (it fails at once rather than run after its caller gave up).
+        a.subscribe("t:m2:0", lambda payload: None)
+        await a.settled("t:m2:0")
+        with pytest.raises(CallFailed):
+            await a.call("bus-b", "chat", {"text": "stale"})
+        await _until(lambda: "ping" in failures)
+        assert reconnects == [] and got == [] and not b.listening("t:m2:0")
+        down = False
         await _until(lambda: reconnects == [1])  # nothing else queued: it comes back anyway
-        assert failures == [1] and got == []
+        await _until(lambda: b.listening("t:m2:0"))  # the interest lost is told again
         a.publish("t:m1:0", "after")
         await _until(lambda: got == ["after"])
+        assert await a.call("bus-b", "chat", {"text": "fresh"}) == "ok"
         await asyncio.sleep(0.3)
-        assert reconnects == [1]  # once per loss, not per batch
+        assert reconnects == [1] and ran == ["fresh"]  # once per loss; the stale call never ran
     finally:
         await a.stop()
         await b.stop()

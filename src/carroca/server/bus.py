@@ -199,9 +199,10 @@ class RedisFanout:
         """Publishes in order, on one connection, many per round trip.
 
         A batch Redis did not take is lost (a dead connection after a Redis restart, Redis
-        down): once Redis answers again, the hub sends its matches' whole view again
-        (`on_reconnect`), as after the reader reconnects — the republished state may be what
-        was lost."""
+        down), and so is what is queued while Redis does not answer (its calls fail at once,
+        never to run after their caller gave up). Once Redis answers again, the node tells
+        the others all it follows and the hub sends its matches' whole view again, as after
+        the reader reconnects: what was lost may be that very interest and state."""
         lost = False
         while True:
             await self._wake_writer.wait()
@@ -211,12 +212,17 @@ class RedisFanout:
                     await self.redis.ping()
                 except Exception as exc:
                     self._down(exc)
+                    self._drop_queued()
                     await asyncio.sleep(0.2)
                     self._wake_writer.set()
                     continue
                 lost = False
                 self._up()
-                self.on_reconnect()
+                self.announce()
+                try:
+                    self.on_reconnect()
+                except Exception:  # the writer must outlive a failing hook
+                    self.log.exception("republishing after lost publishes failed")
             while self._out:
                 batch, self._out = self._out[:BATCH], self._out[BATCH:]
                 try:
@@ -236,6 +242,11 @@ class RedisFanout:
                 for (_, _, call_id), receivers in zip(batch, results, strict=True):
                     if call_id is not None and not receivers:  # nobody listens: node gone
                         self._fail_call(call_id)
+
+    def _drop_queued(self) -> None:
+        queued, self._out = self._out, []
+        for _, _, call_id in queued:
+            self._fail_call(call_id)
 
     def _fail_call(self, call_id: int | None) -> None:
         fut = self._calls.get(call_id) if call_id is not None else None

@@ -48,6 +48,8 @@ def crn_playout(m: Match, team: int, noise: list[float], keep: float, double: fl
     public position. `m` must be past the opening (`opening_mask < 0`); the result is `team`'s
     score minus the other team's when the hand ends, as `Match` would have it.
     """
+    if (hands is None) != (boneyard is None):
+        raise ValueError("give a world's hands and boneyard together, or neither")
     if m.current_player is None:  # the action played out the hand
         return m.score[team] - m.score[1 - team]
     rs = m.ruleset
