@@ -175,11 +175,10 @@ def _choose(hand: int, playable: tuple[int, int, int, int], ends: tuple[int, int
         if not can:
             continue
         at = ends[e]
-        other = _OTHER
         if table_points:
             rest_count = count - at * mult[e]
         for t in _TILES_OF[can]:
-            new = other[t][at]
+            new = _OTHER[t][at]
             score = _PIPS[t] + noise[row + t]
             if keep:
                 if _DOUBLE[t]:
