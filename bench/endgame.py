@@ -1,14 +1,15 @@
-"""The exact endgame solver with and without its table of positions reached again.
+"""The exact endgame solvers: driven through `Match` against the bitmask one, the same values.
 
-Collects the positions where the searching levels solve exactly (nothing to draw, at most 9
-tiles in hands, two or more legal actions) from `medium`-vs-`medium` matches on seeded deals,
-deals one world per position from the seat's view, and solves every legal action of it twice in
-the same run: with one table shared by the world's actions (what the searches do) and without.
-Reports CPU milliseconds per position (mean, and the slowest) and checks the values agree; the
-two solvers take turns going first, so neither always finds the caches warm.
+Collects the positions where the expert solves exactly (nothing to draw, at most its
+`planner.EXACT_TILES` for the ruleset — or `--tiles` — in hands, two or more plays, past the
+opening) from `medium`-vs-`medium` matches on seeded deals, deals one world per position from
+the seat's view, and solves every play of it with both solvers in the same run, each with one
+table of positions shared by the world's plays (what the searches do). Reports CPU milliseconds
+per position (mean, and the slowest) by tiles in hands and checks the values agree; the two take
+turns going first, so neither always finds the caches warm.
 
-    python bench/endgame.py [--rulesets mano-a-mano,classico,duplas-torneio] [--matches 40]
-        [--seed 1]
+    python bench/endgame.py [--rulesets duplas-torneio,duplas-pontos] [--matches 20]
+        [--tiles N] [--seed 1]
 """
 
 from __future__ import annotations
@@ -17,17 +18,20 @@ import argparse
 import random
 import sys
 import time
+from collections import defaultdict
 
 from carroca import driver
 from carroca.bots.expert.knowledge import read
+from carroca.bots.expert.planner import Config, exact_tiles
 from carroca.bots.expert.sampler import deal
-from carroca.bots.expert.search import EXACT_TILES, Table, _solve, world_position
+from carroca.bots.expert.search import Table, _solve, world_position
+from carroca.bots.expert.solver import Bounds, solve
 from carroca.bots.medium import MediumBot
 from carroca.rules import Match, Observation, get_ruleset
 from carroca.simulate import match_seeds
 
 
-def positions(ruleset: str, matches: int, seed: int) -> list[tuple[Match, int]]:
+def positions(ruleset: str, matches: int, seed: int, tiles: int) -> list[tuple[Match, int]]:
     """(world, team) for every exact decision of the matches, one world dealt for each."""
     rs = get_ruleset(ruleset)
     rng = random.Random(seed)
@@ -36,7 +40,9 @@ def positions(ruleset: str, matches: int, seed: int) -> list[tuple[Match, int]]:
     class Collector(MediumBot):
         def choose(self, obs: Observation):  # type: ignore[no-untyped-def]
             k = read(obs, rs.spinner)
-            if len(obs.legal) > 1 and k.boneyard == 0 and sum(k.sizes) <= EXACT_TILES[k.seats]:
+            plays = [a for a in obs.legal if a.kind == "play"]
+            if (len(plays) > 1 and obs.table and k.boneyard == 0
+                    and sum(k.sizes) <= tiles):
                 hands, boneyard = deal(k, rng)
                 found.append((world_position(k, obs, hands, boneyard), k.seat % 2))
             return super().choose(obs)
@@ -47,46 +53,53 @@ def positions(ruleset: str, matches: int, seed: int) -> list[tuple[Match, int]]:
     return found
 
 
-def solve_all(world: Match, team: int, shared: bool) -> tuple[list[float], float]:
-    table: Table | None = {} if shared else None
-    values = []
+def solve_all(world: Match, team: int, bitmask: bool) -> tuple[list[float], float]:
     start = time.process_time()
-    for action in world.legal_actions():
-        child = world.copy()
-        child.apply(action)
-        values.append(_solve(child, team, -1e9, 1e9, table))
+    plays = [a for a in world.legal_actions() if a.kind == "play"]
+    if bitmask:
+        bounds: Bounds = {}
+        values = [float(solve(world, team, (a.tile, a.end), None, bounds)) for a in plays]
+    else:
+        table: Table = {}
+        values = []
+        for action in plays:
+            child = world.copy()
+            child.apply(action)
+            values.append(_solve(child, team, -1e9, 1e9, table))
     return values, time.process_time() - start
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rulesets", default="mano-a-mano,classico,duplas-torneio")
-    parser.add_argument("--matches", type=int, default=40)
+    parser.add_argument("--rulesets", default="duplas-torneio,duplas-pontos,mano-a-mano")
+    parser.add_argument("--matches", type=int, default=20)
+    parser.add_argument("--tiles", type=int, default=0, help="0: the expert's own threshold")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     for name in args.rulesets.split(","):
-        found = positions(name, args.matches, args.seed)
-        plain_times, table_times = [], []
+        tiles = args.tiles or exact_tiles(Config(), name)
+        found = positions(name, args.matches, args.seed, tiles)
+        spent: dict[int, list[tuple[float, float]]] = defaultdict(list)
         for i, (world, team) in enumerate(found):
-            if i % 2:
-                shared, t_table = solve_all(world, team, True)
-                plain, t_plain = solve_all(world, team, False)
-            else:
-                plain, t_plain = solve_all(world, team, False)
-                shared, t_table = solve_all(world, team, True)
-            if plain != shared:
-                raise SystemExit(f"{name}: the table changed a value: {plain} != {shared}")
-            plain_times.append(t_plain)
-            table_times.append(t_table)
-        n = len(found)
-        if not n:
+            order = (True, False) if i % 2 else (False, True)
+            results = {fast: solve_all(world, team, fast) for fast in order}
+            if results[True][0] != results[False][0]:
+                raise SystemExit(f"{name}: the solvers disagree: {results}")
+            in_hands = sum(h.bit_count() for h in world.hands)
+            spent[in_hands].append((results[False][1], results[True][1]))
+        if not found:
             print(f"{name}: no exact positions in {args.matches} matches", flush=True)
             continue
-        mean_plain, mean_table = sum(plain_times) / n, sum(table_times) / n
-        print(f"{name}: {n} exact positions; CPU ms per position without / with the table: "
-              f"mean {1000 * mean_plain:.2f} / {1000 * mean_table:.2f} "
-              f"({mean_plain / mean_table:.2f}x), slowest {1000 * max(plain_times):.1f} / "
-              f"{1000 * max(table_times):.1f}", flush=True)
+        print(f"{name} (exact at {tiles} tiles or fewer): CPU ms per position, Match-driven / "
+              f"bitmask", flush=True)
+        for in_hands in sorted(spent):
+            rows = spent[in_hands]
+            slow = sum(r[0] for r in rows) / len(rows)
+            fast = sum(r[1] for r in rows) / len(rows)
+            print(f"  {in_hands:2d} tiles: {len(rows):4d} positions, mean {1000 * slow:.2f} / "
+                  f"{1000 * fast:.2f} ({slow / fast if fast else 0:.2f}x), slowest "
+                  f"{1000 * max(r[0] for r in rows):.1f} / {1000 * max(r[1] for r in rows):.1f}",
+                  flush=True)
     return 0
 
 

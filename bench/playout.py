@@ -21,7 +21,7 @@ import time
 from carroca import driver
 from carroca.bots.expert import Config
 from carroca.bots.expert.knowledge import read
-from carroca.bots.expert.planner import rate_actions
+from carroca.bots.expert.planner import exact_tiles, rate_actions
 from carroca.bots.medium import MediumBot
 from carroca.rules import RULESETS, Observation, get_ruleset
 from carroca.simulate import match_seeds
@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> None:
     bitmask, engine = Config(), Config(bitmask=False)
     print(f"{'ruleset':15s} {'decisions':>9s} {'Match ms':>9s} {'bitmask ms':>10s} {'ratio':>6s}")
     for name in args.rulesets.split(","):
-        found = decisions(name, args.matches, args.seed, bitmask.exact_tiles)
+        found = decisions(name, args.matches, args.seed, exact_tiles(bitmask, name))
         spent = {True: 0.0, False: 0.0}
         for i, obs in enumerate(found):
             ratings = {}

@@ -1,4 +1,4 @@
-"""bench/endgame.py: a tiny run finds exact positions and reports both solvers."""
+"""bench/endgame.py: a tiny run finds exact positions and times both solvers on them."""
 
 from __future__ import annotations
 
@@ -15,10 +15,11 @@ if _BENCH not in sys.path:
 E = importlib.import_module("endgame")
 
 
-def test_a_tiny_run_reports_both_solvers(capsys: pytest.CaptureFixture[str]) -> None:
-    assert E.main(["--rulesets", "mano-a-mano", "--matches", "2", "--seed", "3"]) == 0
-    line = capsys.readouterr().out.strip()
-    found = re.fullmatch(r"mano-a-mano: (\d+) exact positions; CPU ms per position without / "
-                         r"with the table: mean [\d.]+ / [\d.]+ \([\d.]+x\), slowest [\d.]+ / "
-                         r"[\d.]+", line)
-    assert found and int(found.group(1)) > 0, line
+def test_a_tiny_run_times_both_solvers(capsys: pytest.CaptureFixture[str]) -> None:
+    assert E.main(["--rulesets", "duplas-torneio", "--matches", "2", "--seed", "3"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0].startswith("duplas-torneio (exact at 15 tiles or fewer)"), lines
+    rows = [re.fullmatch(r" +(\d+) tiles: +(\d+) positions, mean [\d.]+ / [\d.]+ \([\d.]+x\), "
+                         r"slowest [\d.]+ / [\d.]+", line) for line in lines[1:]]
+    assert rows and all(rows), lines
+    assert max(int(r.group(1)) for r in rows if r) > 9, lines

@@ -29,7 +29,7 @@ _BIT: Final = T.BIT
 _NM: Final = T.NUMBER_MASK
 _OTHER: Final = T.OTHER_HALF
 #: The tiles of a hand's plays on one end, ascending: every non-empty set of one number's tiles.
-_TILES_OF: Final[dict[int, tuple[int, ...]]] = {
+TILES_OF: Final[dict[int, tuple[int, ...]]] = {
     T.mask_of(chosen): tuple(sorted(chosen))
     for n in T.NUMBERS
     for subset in range(1, 128)
@@ -177,7 +177,7 @@ def _choose(hand: int, playable: tuple[int, int, int, int], ends: tuple[int, int
         at = ends[e]
         if table_points:
             rest_count = count - at * mult[e]
-        for t in _TILES_OF[can]:
+        for t in TILES_OF[can]:
             new = _OTHER[t][at]
             score = _PIPS[t] + noise[row + t]
             if keep:

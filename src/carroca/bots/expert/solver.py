@@ -1,0 +1,199 @@
+"""The expert's exact endgame: alpha-beta over the rest of a hand on bare bitmasks.
+
+Once nothing is left to draw and few tiles remain in the hands, a world is solved exactly, every
+seat playing its best with the world's hands in view. Solving earlier pays (the playout policy's
+bias is what holds the search back past a few hundred worlds), so the solver's speed sets how
+early it can start. `search._solve` drives `Match` (`push`/`pop`, an `Action` and a legal list
+per node); this one keeps what the rest of the hand needs as locals, as `playout.crn_playout`
+does, and hands a finished hand to the ruleset's own `score_hand`. Its values equal
+`search._solve`'s (tests/bots/test_expert_solver.py, every ruleset).
+
+Values are relative: a node returns the points its team gains on the other from there to the
+end of the hand, so the table of positions reached again (a seat that plays on while the others
+pass goes through every order of its tiles) stores them as they are.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from carroca.bots.expert.playout import TILES_OF
+from carroca.rules import Match
+from carroca.rules import tiles as T
+from carroca.rules.rulesets import HandEnding
+
+_PIPS: Final = T.PIPS
+_DOUBLE: Final = T.IS_DOUBLE
+_BIT: Final = T.BIT
+_NM: Final = T.NUMBER_MASK
+_OTHER: Final = T.OTHER_HALF
+
+#: Beyond any hand's points: the window of a search that knows nothing yet.
+_WIDE: Final = 1 << 30
+
+#: A position's bounds on the points still to come, (lower, upper), and the best play found
+#: there (tile, end), tried first when the position is met again.
+Bounds = dict[tuple[int, ...], tuple[int, int, tuple[int, int]]]
+
+
+def solve(m: Match, team: int, first: tuple[int, int] | None = None,
+          hands: list[int] | None = None, table: Bounds | None = None) -> int:
+    """Exact value of the hand of `m` (not changed): `team`'s score minus the other's at its end.
+
+    `first`: (tile, end) of a legal play of the seat to move, played before the search (the
+    action being rated). `hands`, when given, stand for those of `m` (another world of the same
+    public position). `table`: bounds of positions met before, shared by the actions of one
+    world (it must not be shared between worlds). `m` must be past the opening with nothing left
+    to draw.
+    """
+    if m.current_player is None:
+        return m.score[team] - m.score[1 - team]
+    if m.ruleset.draws and m.bone_pos < len(m.boneyard):
+        raise ValueError("the exact solver needs a hand with nothing left to draw")
+    rs = m.ruleset
+    options = m.options
+    score_hand = rs.score_hand
+    opener, hand_rule = m.opener, m.hand_rule
+    n = m.n
+    hands = list(m.hands if hands is None else hands)
+    table_scores = rs.table_points
+    pass_points = getattr(options, "pass_points", 0) if rs.pass_points else 0
+    galo_points = getattr(options, "galo_points", 0) if rs.pass_points else 0
+    bounds: Bounds = {} if table is None else table
+    held = 0
+    for h in hands:
+        held |= h
+
+    def ended(kind: str, seat: int, tile: int, before: tuple[int, int], end: int) -> int:
+        ending = HandEnding(kind, seat, tuple(hands), tile, before, end,  # type: ignore[arg-type]
+                            opener, hand_rule)
+        gained = 0
+        for points_team, points, _reason in score_hand(options, ending).points:
+            gained += points if points_team == team else -points
+        return gained
+
+    def node(e0: int, e1: int, e2: int, e3: int, m0: int, m1: int, m2: int, m3: int,
+             spinner: int, arms: int, turn: int, pass_run: int, last: int, alpha: int,
+             beta: int, only: tuple[int, int] | None = None) -> int:
+        """Points to come from this position, within the window (alpha, beta); with `only`,
+        once the seat to move has made that play (the root's rated action)."""
+        nonlocal held
+        hand = hands[turn]
+        p0 = hand & _NM[e0]
+        p1 = hand & _NM[e1]
+        p2 = hand & _NM[e2] if e2 >= 0 else 0
+        p3 = hand & _NM[e3] if e3 >= 0 else 0
+        if not (p0 or p1 or p2 or p3):  # a pass: someone else can play, or the hand had ended
+            gain = 0
+            if pass_points and pass_run == 0:
+                gain += pass_points
+            if galo_points and pass_run == n - 2:
+                gain += galo_points
+            if gain and last % 2 != team:
+                gain = -gain
+            return gain + node(e0, e1, e2, e3, m0, m1, m2, m3, spinner, arms, (turn + 1) % n,
+                               pass_run + 1, last, alpha - gain, beta - gain)
+        key: tuple[int, ...] = ()
+        low, high = -_WIDE, _WIDE
+        hint = None
+        if only is None:
+            key = (*hands, e0, e1, e2, e3, m0, m1, m2, m3, turn, pass_run, last, spinner, arms)
+            known = bounds.get(key)
+            if known is not None:
+                low, high, hint = known
+                if low == high or low >= beta:
+                    return low
+                if high <= alpha:
+                    return high
+                if low > alpha:
+                    alpha = low
+                if high < beta:
+                    beta = high
+            plays = [(t, end) for end, can in ((0, p0), (1, p1), (2, p2), (3, p3)) if can
+                     for t in TILES_OF[can]]
+            if len(plays) > 1:  # heaviest first (cut-offs come sooner); stable: legal order
+                plays.sort(key=lambda p: -_PIPS[p[0]])
+                if hint is not None and hint != plays[0]:  # the best play found before first
+                    plays.remove(hint)
+                    plays.insert(0, hint)
+        else:
+            plays = [only]
+        first_alpha, first_beta = alpha, beta
+        maximizing = turn % 2 == team
+        best = -_WIDE if maximizing else _WIDE
+        best_play = plays[0]
+        before = (e0, e1)
+        mine = turn % 2 == team
+        for play in plays:
+            t, end = play
+            # the play, as Match._play makes it
+            bit = _BIT[t]
+            hands[turn] ^= bit
+            held ^= bit
+            weight = 2 if _DOUBLE[t] else 1
+            f0, f1, f2, f3, n0, n1, n2, n3 = e0, e1, e2, e3, m0, m1, m2, m3
+            spin, covered = spinner, arms
+            if end == 0:
+                f0, n0 = _OTHER[t][e0], weight
+            elif end == 1:
+                f1, n1 = _OTHER[t][e1], weight
+            elif end == 2:
+                f2, n2 = _OTHER[t][e2], weight
+            else:
+                f3, n3 = _OTHER[t][e3], weight
+            if spin >= 0 and end < 2:
+                covered |= end + 1
+                if covered == 3:  # both arms covered: up and down open on the spinner, at 0
+                    f2 = f3 = spin
+                    spin = -1
+            gain = 0
+            if table_scores:
+                count = f0 * n0 + f1 * n1
+                if f2 >= 0:
+                    count += f2 * n2
+                if f3 >= 0:
+                    count += f3 * n3
+                if count and not count % 5:
+                    gain = count if mine else -count
+            if not hands[turn]:
+                value = gain + ended("batida", turn, t, before, end)
+            else:
+                fits = _NM[f0] | _NM[f1]
+                if f2 >= 0:
+                    fits |= _NM[f2] | _NM[f3]
+                if not held & fits:
+                    value = gain + ended("fechado", turn, t, before, end)
+                else:
+                    value = gain + node(f0, f1, f2, f3, n0, n1, n2, n3, spin, covered,
+                                        (turn + 1) % n, 0, turn, alpha - gain, beta - gain)
+            hands[turn] ^= bit
+            held ^= bit
+            if maximizing:
+                if value > best:
+                    best, best_play = value, play
+                    if value > alpha:
+                        alpha = value
+            else:
+                if value < best:
+                    best, best_play = value, play
+                    if value < beta:
+                        beta = value
+            if alpha >= beta:
+                break
+        if only is None:
+            if best <= first_alpha:  # fail low: an upper bound
+                if best < high:
+                    high = best
+            elif best >= first_beta:  # fail high: a lower bound
+                if best > low:
+                    low = best
+            else:
+                low = high = best
+            bounds[key] = (low, high, best_play)
+        return best
+
+    e0, e1, e2, e3 = m.ends
+    m0, m1, m2, m3 = m.mult
+    here = m.score[team] - m.score[1 - team]
+    return here + node(e0, e1, e2, e3, m0, m1, m2, m3, m.spinner, m.arms, m.turn, m.pass_run,
+                       m.last_player, -_WIDE, _WIDE, first)

@@ -1,0 +1,110 @@
+"""The expert's bitmask endgame solver gives `search._solve`'s values (the reference, driven
+through `Match`) in every ruleset, for the position, for each first play and for another world
+of the same position, and leaves the match untouched."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from carroca.bots.expert.planner import Config, exact_tiles, rate_actions
+from carroca.bots.expert.search import Table, _solve
+from carroca.bots.expert.solver import Bounds, solve
+from carroca.rules import RULESETS, Match, get_ruleset, observation
+from carroca.rules import tiles as T
+
+_OPTIONS: dict[str, dict[str, Any]] = {
+    "duplas-torneio": {"capicu_bonus": 25, "count_partner": False},
+    "pontos": {"hand_end_pips": True},
+    "duplas-pontos": {"pass_points": 10, "galo_points": 30},
+}
+
+
+def _endgame(name: str, rng: random.Random, options: dict[str, Any] | None,
+             most: int) -> Match:
+    """A position past the opening with nothing to draw and at most `most` tiles in hands."""
+    draws = get_ruleset(name).draws
+    while True:
+        m = Match(name, get_ruleset(name).make_options(options) if options else None)
+        for _ in range(rng.choice((1, 1, 2))):
+            if m.is_over:
+                break
+            order = list(range(28))
+            rng.shuffle(order)
+            m.deal(order)
+            while m.current_player is not None and (
+                m.opening_mask >= 0 or (draws and m.bone_pos < len(m.boneyard))
+                or sum(h.bit_count() for h in m.hands) > most
+            ):
+                m.apply(rng.choice(m.legal_actions()))
+            if m.current_player is not None:
+                return m
+
+
+def _other_world(m: Match, rng: random.Random) -> list[int]:
+    """The same tiles dealt again to the same hand sizes."""
+    tiles = [t for h in m.hands for t in T.tiles_of(h)]
+    rng.shuffle(tiles)
+    hands, at = [], 0
+    for h in m.hands:
+        size = h.bit_count()
+        hands.append(T.mask_of(tiles[at:at + size]))
+        at += size
+    return hands
+
+
+@pytest.mark.parametrize("options", [False, True])
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_the_bitmask_solver_equals_the_engine_driven_one(name: str, options: bool) -> None:
+    rng = random.Random(f"solver-{name}-{options}")
+    for _ in range(60):
+        m = _endgame(name, rng, _OPTIONS.get(name) if options else None, rng.choice((6, 9, 11)))
+        team = rng.randrange(2)
+        world = m
+        hands = None
+        if rng.random() < 0.5:
+            hands = _other_world(m, rng)
+            world = m.copy()
+            world.hands = list(hands)
+        before = (list(m.hands), list(m.ends), list(m.mult), list(m.score), m.turn, m.pass_run,
+                  m.spinner, m.arms, len(m.steps))
+        assert solve(m, team, hands=hands) == _solve(world.copy(), team, -1e9, 1e9)
+        mine: Bounds = {}
+        theirs: Table = {}
+        for action in world.legal_actions():
+            child = world.copy()
+            child.apply(action)
+            want = _solve(child, team, -1e9, 1e9, theirs)
+            if action.kind != "play":
+                continue
+            # One table shared by the actions of a world, as the search does.
+            assert solve(m, team, (action.tile, action.end), hands, mine) == want, action
+        assert (list(m.hands), list(m.ends), list(m.mult), list(m.score), m.turn, m.pass_run,
+                m.spinner, m.arms, len(m.steps)) == before
+
+
+def test_a_hand_with_tiles_to_draw_is_refused() -> None:
+    m = Match("mano-a-mano")
+    m.deal(list(range(28)))
+    while m.opening_mask >= 0:
+        m.apply(m.legal_actions()[0])
+    with pytest.raises(ValueError, match="nothing left to draw"):
+        solve(m, 0)
+
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_the_expert_rates_exact_decisions_alike_with_either_solver(name: str) -> None:
+    """Whole exact decisions (worlds dealt, weighed, raced): the same ratings whether the worlds
+    are solved on bitmasks or through `Match`, up to the ruleset's own threshold."""
+    rng = random.Random(f"exact-{name}")
+    most = exact_tiles(Config(), name)
+    for i in range(8):
+        m = _endgame(name, rng, None, most - rng.randrange(3))
+        if len(m.legal_actions()) < 2:
+            continue
+        obs = observation(m, m.turn)
+        fast = rate_actions(obs, random.Random(i), 0, 12, Config())
+        slow = rate_actions(obs, random.Random(i), 0, 12, Config(bitmask=False))
+        assert fast == slow
