@@ -9,10 +9,12 @@ A test reads like a game transcript::
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
-from carroca.rules import Match, observation
+from carroca.rules import Match, get_ruleset, observation
 from carroca.rules import actions as A
 from carroca.rules import tiles as T
 from carroca.rules.game import ABANDON_TIMEOUTS
@@ -167,3 +169,23 @@ def assert_abandon_refused(match: Match, seat: int, error: type[Exception]) -> E
         assert state() == before, f"abandon({seat}) was refused but changed the match"
         return exc
     raise AssertionError(f"abandon({seat}) was accepted; expected {error.__name__}")
+
+
+def random_position(name: str, rng: random.Random, options: dict[str, Any] | None,
+                    stop: Callable[[Match], bool]) -> Match:
+    """A hand in progress from random play (sometimes a later hand of the match): the first
+    position past the opening (a tile on the table) where `stop` holds; a hand that ends before
+    is dealt again."""
+    while True:
+        m = Match(name, get_ruleset(name).make_options(options) if options else None)
+        for _ in range(rng.choice((1, 1, 2))):
+            if m.is_over:
+                break
+            order = list(range(28))
+            rng.shuffle(order)
+            m.deal(order)
+            while m.current_player is not None and (
+                    m.opening_mask >= 0 or not m.table or not stop(m)):
+                m.apply(rng.choice(m.legal_actions()))
+            if m.current_player is not None:
+                return m

@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 import pytest
+from tests.helpers import random_position
 
 from carroca.bots.expert.planner import Config, _crn_playout, rate_actions
 from carroca.bots.expert.playout import crn_playout
@@ -20,21 +21,9 @@ _OPTIONS: dict[str, dict[str, Any]] = {
 
 
 def _mid_hand(name: str, rng: random.Random, options: dict[str, Any] | None) -> Match:
-    """A position past the opening, from random play, sometimes in a later hand."""
-    while True:
-        m = Match(name, get_ruleset(name).make_options(options) if options else None)
-        for _ in range(rng.choice((1, 1, 2))):
-            if m.is_over:
-                break
-            order = list(range(28))
-            rng.shuffle(order)
-            m.deal(order)
-            stop = len(m.steps) + rng.randrange(1, 30)
-            while m.current_player is not None and (len(m.steps) < stop or m.opening_mask >= 0):
-                m.apply(rng.choice(m.legal_actions()))
-            if m.current_player is None:
-                continue
-            return m
+    """A position past the opening, from random play, sometimes in a later hand: each step
+    stops there with chance 1/15."""
+    return random_position(name, rng, options, lambda m: rng.random() < 1 / 15)
 
 
 @pytest.mark.parametrize("options", [False, True])

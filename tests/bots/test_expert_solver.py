@@ -8,6 +8,7 @@ import random
 from typing import Any
 
 import pytest
+from tests.helpers import random_position
 
 from carroca.bots.expert.planner import Config, exact_tiles, rate_actions
 from carroca.bots.expert.search import Table, _solve
@@ -15,7 +16,7 @@ from carroca.bots.expert.solver import Bounds, solve
 from carroca.rules import RULESETS, Match, get_ruleset, observation
 from carroca.rules import tiles as T
 
-_OPTIONS: dict[str, dict[str, Any]] = {
+_OPTIONS: dict[str, dict[str, Any]] = {  # other options than the defaults, where they score
     "duplas-torneio": {"capicu_bonus": 25, "count_partner": False},
     "pontos": {"hand_end_pips": True},
     "duplas-pontos": {"pass_points": 10, "galo_points": 30},
@@ -26,21 +27,9 @@ def _endgame(name: str, rng: random.Random, options: dict[str, Any] | None,
              most: int) -> Match:
     """A position past the opening with nothing to draw and at most `most` tiles in hands."""
     draws = get_ruleset(name).draws
-    while True:
-        m = Match(name, get_ruleset(name).make_options(options) if options else None)
-        for _ in range(rng.choice((1, 1, 2))):
-            if m.is_over:
-                break
-            order = list(range(28))
-            rng.shuffle(order)
-            m.deal(order)
-            while m.current_player is not None and (
-                m.opening_mask >= 0 or (draws and m.bone_pos < len(m.boneyard))
-                or sum(h.bit_count() for h in m.hands) > most
-            ):
-                m.apply(rng.choice(m.legal_actions()))
-            if m.current_player is not None:
-                return m
+    return random_position(name, rng, options, lambda m: (
+        not (draws and m.bone_pos < len(m.boneyard))
+        and sum(h.bit_count() for h in m.hands) <= most))
 
 
 def _other_world(m: Match, rng: random.Random) -> list[int]:

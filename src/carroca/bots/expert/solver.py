@@ -126,7 +126,8 @@ def solve(m: Match, team: int, first: tuple[int, int] | None = None,
         mine = turn % 2 == team
         for play in plays:
             t, end = play
-            # the play, as Match._play makes it
+            # the play, as Match._play makes it (the playout's steps, inline: a call per node
+            # would cost more than the node)
             bit = _BIT[t]
             hands[turn] ^= bit
             held ^= bit
