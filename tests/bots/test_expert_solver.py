@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from tests.helpers import random_position
 
+from carroca.bots.expert import planner
 from carroca.bots.expert.planner import Config, exact_tiles, rate_actions
 from carroca.bots.expert.search import Table, _solve
 from carroca.bots.expert.solver import Bounds, solve
@@ -97,3 +98,23 @@ def test_the_expert_rates_exact_decisions_alike_with_either_solver(name: str) ->
         fast = rate_actions(obs, random.Random(i), 0, 12, Config())
         slow = rate_actions(obs, random.Random(i), 0, 12, Config(bitmask=False))
         assert fast == slow
+
+
+@pytest.mark.parametrize(("name", "settings", "expected"), [
+    ("duplas-torneio", {}, 40),  # its measured cap
+    ("duplas-torneio", {"exact_worlds": 0}, 64),  # no cap: the decision's own budget
+    ("duplas-torneio", {"exact_worlds": 24}, 24),
+    ("duplas-pontos", {}, 64),  # no cap measured there
+])
+def test_an_exact_decision_plays_the_capped_worlds(
+    name: str, settings: dict[str, int], expected: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(planner.EXACT_WORLDS, "duplas-torneio", 40)
+    rng = random.Random(f"cap-{name}")
+    while True:
+        m = _endgame(name, rng, None, 8)
+        if len([a for a in m.legal_actions() if a.kind == "play"]) >= 2:
+            break
+    config = Config(race=0, **settings)  # no racing: every action gets every world
+    rated = rate_actions(observation(m, m.turn), random.Random(1), 0, 64, config)
+    assert {r.worlds for r in rated} == {expected}
