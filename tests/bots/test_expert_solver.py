@@ -75,6 +75,36 @@ def test_the_bitmask_solver_equals_the_engine_driven_one(name: str, options: boo
                 m.spinner, m.arms, len(m.steps)) == before
 
 
+def test_open_spinner_arms_and_mirrored_ends_are_solved_alike() -> None:
+    """duplas-pontos early in a hand (the spinner's arms still open, both ends or both of its
+    arms showing the same number), hands cut down to a few tiles each so that it can be solved:
+    the positions natural endgames rarely reach, where ends that mirror each other are skipped
+    and where they must not be."""
+    rng = random.Random("spinner-arms")
+    seen = {"arms open": 0, "mirrored": 0, "up and down": 0}
+    while min(seen.values()) < 8 or sum(seen.values()) < 60:
+        m = random_position("duplas-pontos", rng, None, lambda m: rng.random() < 0.3)
+        for seat, hand in enumerate(m.hands):
+            tiles = T.tiles_of(hand)
+            rng.shuffle(tiles)
+            m.hands[seat] = T.mask_of(tiles[:rng.randint(1, 3)])
+        plays = [a for a in m.legal_actions() if a.kind == "play"]
+        if not plays:
+            continue
+        e0, e1, e2, e3 = m.ends
+        seen["arms open"] += m.spinner >= 0
+        seen["mirrored"] += e0 == e1 and m.mult[0] == m.mult[1] and (m.spinner < 0 or not m.arms)
+        seen["up and down"] += e2 >= 0 and e2 == e3 and m.mult[2] == m.mult[3]
+        team = rng.randrange(2)
+        assert solve(m, team) == _solve(m.copy(), team, -1e9, 1e9)
+        mine: Bounds = {}
+        for action in plays:
+            child = m.copy()
+            child.apply(action)
+            assert solve(m, team, (action.tile, action.end), None, mine) == _solve(
+                child, team, -1e9, 1e9), action
+
+
 def test_a_hand_with_tiles_to_draw_is_refused() -> None:
     m = Match("mano-a-mano")
     m.deal(list(range(28)))

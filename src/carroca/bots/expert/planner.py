@@ -99,6 +99,7 @@ class Config:
     race_after: int = 16  # worlds before the first drop
     prior: float = 3.0  # with defer 0: points credited to `medium`'s move (a tie-breaker)
     defer: float = 1.5  # >0: play `medium`'s move unless the search beats it by z SEs (paired)
+    defer_exact: float = 0.0  # the same in exact decisions (0: the best mean, no deferring)
     bitmask: bool = True  # playouts, solver on bare bitmasks (False: through `Match`, same values)
 
 
@@ -250,7 +251,8 @@ def rate_actions(
         least = max(MIN_WORLDS, min(least, cap))
     timed = think_ms > 0
     keep = cfg.keep if cfg.policy else 0.0
-    favourite = _favourite(obs) if (cfg.prior or cfg.defer) and not exact else None
+    defer = cfg.defer_exact if exact else cfg.defer
+    favourite = _favourite(obs) if (defer or (cfg.prior and not exact)) else None
     fav = legal.index(favourite) if favourite is not None else -1
     base = obs.score[team] - obs.score[1 - team]  # every world's score: the observed one
     shared: Match | None = None
@@ -305,14 +307,15 @@ def rate_actions(
         if cfg.race and done >= cfg.race_after:
             active = _race(values, active, cfg.race)
     rated = [Rated(a, sum(values[i]) / len(values[i]), len(values[i])) for i, a in enumerate(legal)]
-    if cfg.defer and favourite is not None and fav in active:
-        return _deferred(rated, values, active, fav, cfg.defer)
+    if defer and favourite is not None and fav in active:
+        return _deferred(rated, values, active, fav, defer)
     # The actions still racing first (a dropped one is not chosen on a lucky tail), best first
     # counting the prior (the values stay the playouts' means); stable: ties keep legal order.
     order = sorted(
         range(len(legal)),
         key=lambda i: (
-            i not in active, -(rated[i].value + (cfg.prior if legal[i] is favourite else 0.0))
+            i not in active,
+            -(rated[i].value + (cfg.prior if legal[i] is favourite and not exact else 0.0))
         ),
     )
     return [rated[i] for i in order]

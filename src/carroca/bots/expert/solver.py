@@ -8,6 +8,10 @@ per node); this one keeps what the rest of the hand needs as locals, as `playout
 does, and hands a finished hand to the ruleset's own `score_hand`. Its values equal
 `search._solve`'s (tests/bots/test_expert_solver.py, every ruleset).
 
+Ends that mirror each other (the same number shown as many times, no spinner arm telling them
+apart) give the same values, so only one of them is searched; the scoring hooks read the two
+ends before the last tile as a pair, never which was which.
+
 Values are relative: a node returns the points its team gains on the other from there to the
 end of the hand, so the table of positions reached again (a seat that plays on while the others
 pass goes through every order of its tiles) stores them as they are.
@@ -80,9 +84,11 @@ def solve(m: Match, team: int, first: tuple[int, int] | None = None,
         nonlocal held
         hand = hands[turn]
         p0 = hand & _NM[e0]
-        p1 = hand & _NM[e1]
+        # An end that mirrors another (same number, same count, no spinner arm telling them
+        # apart) gives the same values as it: its plays are left out.
+        p1 = hand & _NM[e1] if e1 != e0 or m1 != m0 or (spinner >= 0 and arms) else 0
         p2 = hand & _NM[e2] if e2 >= 0 else 0
-        p3 = hand & _NM[e3] if e3 >= 0 else 0
+        p3 = hand & _NM[e3] if e3 >= 0 and (e3 != e2 or m3 != m2) else 0
         if not (p0 or p1 or p2 or p3):  # a pass: someone else can play, or the hand had ended
             gain = 0
             if pass_points and pass_run == 0:
