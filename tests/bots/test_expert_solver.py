@@ -49,28 +49,26 @@ def _other_world(m: Match, rng: random.Random) -> list[int]:
 @pytest.mark.parametrize("name", sorted(RULESETS))
 def test_the_bitmask_solver_equals_the_engine_driven_one(name: str, options: bool) -> None:
     rng = random.Random(f"solver-{name}-{options}")
-    for _ in range(60):
+    for _ in range(40):
         m = _endgame(name, rng, _OPTIONS.get(name) if options else None, rng.choice((6, 9, 11)))
         team = rng.randrange(2)
-        world = m
-        hands = None
-        if rng.random() < 0.5:
-            hands = _other_world(m, rng)
-            world = m.copy()
-            world.hands = list(hands)
         before = (list(m.hands), list(m.ends), list(m.mult), list(m.score), m.turn, m.pass_run,
                   m.spinner, m.arms, len(m.steps))
-        assert solve(m, team, hands=hands) == _solve(world.copy(), team, -1e9, 1e9)
-        mine: Bounds = {}
-        theirs: Table = {}
-        for action in world.legal_actions():
-            child = world.copy()
-            child.apply(action)
-            want = _solve(child, team, -1e9, 1e9, theirs)
-            if action.kind != "play":
-                continue
-            # One table shared by the actions of a world, as the search does.
-            assert solve(m, team, (action.tile, action.end), hands, mine) == want, action
+        mine: Bounds = {}  # one table for the actions and the worlds, as the search has it
+        for hands in (None, _other_world(m, rng), _other_world(m, rng)):
+            world = m
+            if hands is not None:
+                world = m.copy()
+                world.hands = list(hands)
+            assert solve(m, team, hands=hands) == _solve(world.copy(), team, -1e9, 1e9)
+            theirs: Table = {}
+            for action in world.legal_actions():
+                child = world.copy()
+                child.apply(action)
+                want = _solve(child, team, -1e9, 1e9, theirs)
+                if action.kind != "play":
+                    continue
+                assert solve(m, team, (action.tile, action.end), hands, mine) == want, action
         assert (list(m.hands), list(m.ends), list(m.mult), list(m.score), m.turn, m.pass_run,
                 m.spinner, m.arms, len(m.steps)) == before
 
@@ -114,10 +112,15 @@ def test_a_hand_with_tiles_to_draw_is_refused() -> None:
         solve(m, 0)
 
 
+@pytest.mark.parametrize("kept", [planner.EXACT_TABLE, 0])
 @pytest.mark.parametrize("name", sorted(RULESETS))
-def test_the_expert_rates_exact_decisions_alike_with_either_solver(name: str) -> None:
+def test_the_expert_rates_exact_decisions_alike_with_either_solver(
+    name: str, kept: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Whole exact decisions (worlds dealt, weighed, raced): the same ratings whether the worlds
-    are solved on bitmasks or through `Match`, up to the ruleset's own threshold."""
+    are solved on bitmasks (one table for all worlds, or started afresh at every world) or
+    through `Match`, up to the ruleset's own threshold."""
+    monkeypatch.setattr(planner, "EXACT_TABLE", kept)
     rng = random.Random(f"exact-{name}")
     most = exact_tiles(Config(), name)
     for i in range(8):

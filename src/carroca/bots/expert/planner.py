@@ -70,6 +70,11 @@ EXACT_TILES: Final[dict[str, int]] = {
 EXACT_WORLDS: Final[dict[str, int]] = {
     "duplas-torneio": 120,
 }
+#: Positions the bitmask solver keeps at most (about 400 bytes each) before it starts afresh.
+#: One table serves every world of an exact decision: its keys hold every hand, and worlds meet
+#: the same positions once their hidden tiles are played (400 worlds of 13-tile duplas-pontos
+#: decisions: 2.2x less CPU than a table per world when unbounded, 1.7x at 100,000 positions).
+EXACT_TABLE: Final = 100_000
 
 
 def exact_tiles(cfg: Config, ruleset: str) -> int:
@@ -256,6 +261,7 @@ def rate_actions(
     fav = legal.index(favourite) if favourite is not None else -1
     base = obs.score[team] - obs.score[1 - team]  # every world's score: the observed one
     shared: Match | None = None
+    bounds: Bounds = {}
     while len(active) > 1 and (done < least or (timed and time.perf_counter() < deadline)):
         size = BATCH if timed else min(BATCH, least - done)
         if size <= 0:
@@ -269,7 +275,8 @@ def rate_actions(
         for hands, boneyard in chosen:
             noise = _noise_table(rng, k.seats, cfg.noise) if cfg.crn and not exact else None
             table: Table = {}  # exact: one per world, the actions' endgames share positions
-            bounds: Bounds = {}  # the same for the bitmask solver
+            if len(bounds) > EXACT_TABLE:  # the bitmask solver's: the worlds share it too
+                bounds.clear()
             position: Match | None = None  # this world as a Match, built only if needed
             for i in active:
                 action = legal[i]

@@ -46,8 +46,9 @@ def solve(m: Match, team: int, first: tuple[int, int] | None = None,
 
     `first`: (tile, end) of a legal play of the seat to move, played before the search (the
     action being rated). `hands`, when given, stand for those of `m` (another world of the same
-    public position). `table`: bounds of positions met before, shared by the actions of one
-    world (it must not be shared between worlds). `m` must be past the opening with nothing left
+    public position). `table`: bounds of positions met before, shared by the actions and the
+    worlds of one decision (a key holds every hand; the team, the options and the hand's opening
+    are the decision's), never by two decisions. `m` must be past the opening with nothing left
     to draw.
     """
     if m.current_player is None:
