@@ -36,8 +36,18 @@ _OTHER: Final = T.OTHER_HALF
 _WIDE: Final = 1 << 30
 
 #: A position's bounds on the points still to come, (lower, upper), and the best play found
-#: there (tile, end), tried first when the position is met again.
-Bounds = dict[tuple[int, ...], tuple[int, int, tuple[int, int]]]
+#: there (its code, below), tried first when the position is met again.
+Bounds = dict[tuple[int, ...], tuple[int, int, int]]
+
+# A play is coded `tile << 2 | end`. Per end, the plays of each subset of a number's tiles,
+# heaviest first (cut-offs come sooner), and each code's sort key: plays gathered from several
+# ends are ordered by one C-level sort, no Python key function per node.
+_PLAYS_AT: Final = tuple(
+    {mask: tuple(t << 2 | end for t in sorted(tiles, key=lambda t: -_PIPS[t]))
+     for mask, tiles in TILES_OF.items()}
+    for end in range(4)
+)
+_HEAVIER: Final = tuple(-_PIPS[code >> 2] for code in range(28 << 2))
 
 
 def solve(m: Match, team: int, first: tuple[int, int] | None = None,
@@ -68,6 +78,7 @@ def solve(m: Match, team: int, first: tuple[int, int] | None = None,
     held = 0
     for h in hands:
         held |= h
+    at0, at1, at2, at3 = _PLAYS_AT
 
     def ended(kind: str, seat: int, tile: int, before: tuple[int, int], end: int) -> int:
         ending = HandEnding(kind, seat, tuple(hands), tile, before, end,  # type: ignore[arg-type]
@@ -102,7 +113,7 @@ def solve(m: Match, team: int, first: tuple[int, int] | None = None,
                                pass_run + 1, last, alpha - gain, beta - gain)
         key: tuple[int, ...] = ()
         low, high = -_WIDE, _WIDE
-        hint = None
+        hint = -1
         if only is None:
             key = (*hands, e0, e1, e2, e3, m0, m1, m2, m3, turn, pass_run, last, spinner, arms)
             known = bounds.get(key)
@@ -116,15 +127,20 @@ def solve(m: Match, team: int, first: tuple[int, int] | None = None,
                     alpha = low
                 if high < beta:
                     beta = high
-            plays = [(t, end) for end, can in ((0, p0), (1, p1), (2, p2), (3, p3)) if can
-                     for t in TILES_OF[can]]
-            if len(plays) > 1:  # heaviest first (cut-offs come sooner); stable: legal order
-                plays.sort(key=lambda p: -_PIPS[p[0]])
-                if hint is not None and hint != plays[0]:  # the best play found before first
+            plays = list(at0[p0]) if p0 else []
+            if p1:
+                plays += at1[p1]
+            if p2:
+                plays += at2[p2]
+            if p3:
+                plays += at3[p3]
+            if len(plays) > 1:  # heaviest first; stable: ends in order
+                plays.sort(key=_HEAVIER.__getitem__)
+                if hint >= 0 and hint != plays[0]:  # the best play found before first
                     plays.remove(hint)
                     plays.insert(0, hint)
         else:
-            plays = [only]
+            plays = [only[0] << 2 | only[1]]
         first_alpha, first_beta = alpha, beta
         maximizing = turn % 2 == team
         best = -_WIDE if maximizing else _WIDE
@@ -132,7 +148,8 @@ def solve(m: Match, team: int, first: tuple[int, int] | None = None,
         before = (e0, e1)
         mine = turn % 2 == team
         for play in plays:
-            t, end = play
+            t = play >> 2
+            end = play & 3
             # the play, as Match._play makes it (the playout's steps, inline: a call per node
             # would cost more than the node)
             bit = _BIT[t]
