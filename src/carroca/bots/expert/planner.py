@@ -106,6 +106,7 @@ class Config:
     defer: float = 1.5  # >0: play `medium`'s move unless the search beats it by z SEs (paired)
     defer_exact: float = 0.0  # the same in exact decisions (0: the best mean, no deferring)
     bitmask: bool = True  # playouts, solver on bare bitmasks (False: through `Match`, same values)
+    playout_exact: int = 0  # playouts solve the rest exactly from this many tiles (0: never)
 
 
 def _keeper(m: Match, legal: list[Action], rng: random.Random, cfg: Config,
@@ -148,9 +149,13 @@ def _noise_table(rng: random.Random, seats: int, scale: float) -> list[float]:
 
 
 def _crn_playout(m: Match, team: int, noise: list[float], keep: float, double: float,
-                 table_points: bool) -> int:
-    """Playout whose noise depends on (seat, tile) only: actions meet the same opponents."""
+                 table_points: bool, exact_at: int = 0) -> int:
+    """Playout whose noise depends on (seat, tile) only: actions meet the same opponents.
+    From `exact_at` tiles in hands with nothing to draw, the rest is solved exactly."""
     while m.current_player is not None:
+        if exact_at and not (m.ruleset.draws and m.bone_pos < len(m.boneyard)) and sum(
+                h.bit_count() for h in m.hands) <= exact_at:
+            return int(_solve(m, team, -1e9, 1e9))
         legal = m.legal_actions()
         if len(legal) == 1 or legal[0].kind != "play":
             m.apply(legal[0])
@@ -287,7 +292,8 @@ def rate_actions(
                         shared = world_position(k, obs, hands, boneyard)
                     values[i].append(crn_playout(
                         shared, team, noise, keep, cfg.double, rs.table_points,
-                        (action.tile, action.end), hands, boneyard) - base)
+                        (action.tile, action.end), hands, boneyard, cfg.playout_exact,
+                        bounds) - base)
                     continue
                 if exact and cfg.bitmask and action.end < 4:
                     if shared is None:
@@ -302,7 +308,8 @@ def rate_actions(
                 if exact:
                     value = _solve(child, team, -1e9, 1e9, table)
                 elif noise is not None:
-                    value = _crn_playout(child, team, noise, keep, cfg.double, rs.table_points)
+                    value = _crn_playout(child, team, noise, keep, cfg.double, rs.table_points,
+                                         cfg.playout_exact)
                 elif cfg.policy:
                     value = _playout(child, team, rng, cfg, rs.table_points)
                 else:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from carroca.bots.expert.solver import TILES_OF, Bounds, solve_from
 from carroca.rules import Match
 from carroca.rules import tiles as T
 from carroca.rules.rulesets import HandEnding
@@ -28,18 +29,12 @@ _DOUBLE: Final = T.IS_DOUBLE
 _BIT: Final = T.BIT
 _NM: Final = T.NUMBER_MASK
 _OTHER: Final = T.OTHER_HALF
-#: The tiles of a hand's plays on one end, ascending: every non-empty set of one number's tiles.
-TILES_OF: Final[dict[int, tuple[int, ...]]] = {
-    T.mask_of(chosen): tuple(sorted(chosen))
-    for n in T.NUMBERS
-    for subset in range(1, 128)
-    for chosen in [[t for i, t in enumerate(T.TILES_WITH[n]) if subset >> i & 1]]
-}
 
 
 def crn_playout(m: Match, team: int, noise: list[float], keep: float, double: float,
                 table_points: bool, first: tuple[int, int] | None = None,
-                hands: list[int] | None = None, boneyard: Sequence[int] | None = None) -> int:
+                hands: list[int] | None = None, boneyard: Sequence[int] | None = None,
+                exact_at: int = 0, table: Bounds | None = None) -> int:
     """Play the hand of `m` out (without changing `m`); the points `team` gains on the other.
 
     `first`: (tile, end) of a legal play of the seat to move, played before the policy takes
@@ -47,6 +42,10 @@ def crn_playout(m: Match, team: int, noise: list[float], keep: float, double: fl
     neither), when given, stand for those of `m`, still undrawn: another world of the same
     public position. `m` must be past the opening (`opening_mask < 0`); the result is `team`'s
     score minus the other team's when the hand ends, as `Match` would have it.
+
+    `exact_at`: once at most that many tiles are in the hands and nothing is left to draw, the
+    rest of the hand is solved exactly (`solver.solve_from`, with `table`) instead of played
+    by the policy.
     """
     if (hands is None) != (boneyard is None):
         raise ValueError("give a world's hands and boneyard together, or neither")
@@ -83,6 +82,10 @@ def crn_playout(m: Match, team: int, noise: list[float], keep: float, double: fl
         if forced is not None:
             best_tile, best_end = forced
             forced = None
+        elif exact_at and bone_pos >= bones and held.bit_count() <= exact_at:
+            return score[team] - score[1 - team] + solve_from(
+                m, team, hands, (e0, e1, e2, e3, m0, m1, m2, m3, spinner, arms, turn, pass_run,
+                                 last), table)
         else:
             p0 = hand & _NM[e0]
             p1 = hand & _NM[e1]

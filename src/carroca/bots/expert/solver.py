@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from carroca.bots.expert.playout import TILES_OF
 from carroca.rules import Match
 from carroca.rules import tiles as T
 from carroca.rules.rulesets import HandEnding
@@ -32,12 +31,25 @@ _BIT: Final = T.BIT
 _NM: Final = T.NUMBER_MASK
 _OTHER: Final = T.OTHER_HALF
 
+#: The tiles of a hand's plays on one end, ascending: every non-empty set of one number's tiles.
+TILES_OF: Final[dict[int, tuple[int, ...]]] = {
+    T.mask_of(chosen): tuple(sorted(chosen))
+    for n in T.NUMBERS
+    for subset in range(1, 128)
+    for chosen in [[t for i, t in enumerate(T.TILES_WITH[n]) if subset >> i & 1]]
+}
+
 #: Beyond any hand's points: the window of a search that knows nothing yet.
 _WIDE: Final = 1 << 30
 
 #: A position's bounds on the points still to come, (lower, upper), and the best play found
 #: there (its code, below), tried first when the position is met again.
 Bounds = dict[tuple[int, ...], tuple[int, int, int]]
+
+#: A position of a hand as bare values: the four ends (-1: not open), how many times each
+#: counts, the spinner (-1: none or open), its covered arms, the seat to move, the passes since
+#: the last play and the seat that made it.
+State = tuple[int, int, int, int, int, int, int, int, int, int, int, int, int]
 
 # A play is coded `tile << 2 | end`. Per end, the plays of each subset of a number's tiles,
 # heaviest first (cut-offs come sooner), and each code's sort key: plays gathered from several
@@ -65,12 +77,30 @@ def solve(m: Match, team: int, first: tuple[int, int] | None = None,
         return m.score[team] - m.score[1 - team]
     if m.ruleset.draws and m.bone_pos < len(m.boneyard):
         raise ValueError("the exact solver needs a hand with nothing left to draw")
+    e0, e1, e2, e3 = m.ends
+    m0, m1, m2, m3 = m.mult
+    state = (e0, e1, e2, e3, m0, m1, m2, m3, m.spinner, m.arms, m.turn, m.pass_run,
+             m.last_player)
+    here = m.score[team] - m.score[1 - team]
+    return here + _search(m, team, list(m.hands if hands is None else hands), state, first,
+                          table)
+
+
+def solve_from(m: Match, team: int, hands: list[int], state: State,
+               table: Bounds | None = None) -> int:
+    """The points `team` gains on the other from a later position of the hand of `m` (a
+    playout's, given by its `hands` and `state`) to the hand's end, everyone playing their
+    best. The hand must go on there with nothing left to draw; `table` as for `solve`."""
+    return _search(m, team, list(hands), state, None, table)
+
+
+def _search(m: Match, team: int, hands: list[int], state: State, first: tuple[int, int] | None,
+            table: Bounds | None) -> int:
     rs = m.ruleset
     options = m.options
     score_hand = rs.score_hand
     opener, hand_rule = m.opener, m.hand_rule
     n = m.n
-    hands = list(m.hands if hands is None else hands)
     table_scores = rs.table_points
     pass_points = getattr(options, "pass_points", 0) if rs.pass_points else 0
     galo_points = getattr(options, "galo_points", 0) if rs.pass_points else 0
@@ -217,8 +247,4 @@ def solve(m: Match, team: int, first: tuple[int, int] | None = None,
             bounds[key] = (low, high, best_play)
         return best
 
-    e0, e1, e2, e3 = m.ends
-    m0, m1, m2, m3 = m.mult
-    here = m.score[team] - m.score[1 - team]
-    return here + node(e0, e1, e2, e3, m0, m1, m2, m3, m.spinner, m.arms, m.turn, m.pass_run,
-                       m.last_player, -_WIDE, _WIDE, first)
+    return node(*state, -_WIDE, _WIDE, first)
