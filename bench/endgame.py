@@ -2,14 +2,15 @@
 
 Collects the positions where the expert solves exactly (nothing to draw, at most its
 `planner.EXACT_TILES` for the ruleset — or `--tiles` — in hands, two or more plays, past the
-opening) from `medium`-vs-`medium` matches on seeded deals, deals one world per position from
-the seat's view, and solves every play of it with both solvers in the same run, each with one
-table of positions shared by the world's plays (what the searches do). Reports CPU milliseconds
-per position (mean, and the slowest) by tiles in hands and checks the values agree; the two take
-turns going first, so neither always finds the caches warm.
+opening) from `medium`-vs-`medium` matches on seeded deals, deals `--worlds` worlds per position
+from the seat's view, and solves every play of each with both solvers in the same run, as the
+searches do: through `Match` with a table of positions per world, on bitmasks with one table
+for all the worlds of the position. Reports CPU milliseconds per position (mean, and the
+slowest) by tiles in hands and checks the values agree; the two take turns going first, so
+neither always finds the caches warm.
 
     python bench/endgame.py [--rulesets duplas-torneio,duplas-pontos] [--matches 20]
-        [--tiles N] [--seed 1]
+        [--tiles N] [--worlds 1] [--seed 1]
 """
 
 from __future__ import annotations
@@ -31,11 +32,12 @@ from carroca.rules import Match, Observation, get_ruleset
 from carroca.simulate import match_seeds
 
 
-def positions(ruleset: str, matches: int, seed: int, tiles: int) -> list[tuple[Match, int]]:
-    """(world, team) for every exact decision of the matches, one world dealt for each."""
+def positions(ruleset: str, matches: int, seed: int, tiles: int,
+              worlds: int = 1) -> list[tuple[list[Match], int]]:
+    """(worlds, team) for every exact decision of the matches, `worlds` worlds dealt for each."""
     rs = get_ruleset(ruleset)
     rng = random.Random(seed)
-    found: list[tuple[Match, int]] = []
+    found: list[tuple[list[Match], int]] = []
 
     class Collector(MediumBot):
         def choose(self, obs: Observation):  # type: ignore[no-untyped-def]
@@ -43,8 +45,8 @@ def positions(ruleset: str, matches: int, seed: int, tiles: int) -> list[tuple[M
             plays = [a for a in obs.legal if a.kind == "play"]
             if (len(plays) > 1 and obs.table and k.boneyard == 0
                     and sum(k.sizes) <= tiles):
-                hands, boneyard = deal(k, rng)
-                found.append((world_position(k, obs, hands, boneyard), k.seat % 2))
+                found.append(([world_position(k, obs, *deal(k, rng)) for _ in range(worlds)],
+                               k.seat % 2))
             return super().choose(obs)
 
     for i in range(matches):
@@ -53,15 +55,16 @@ def positions(ruleset: str, matches: int, seed: int, tiles: int) -> list[tuple[M
     return found
 
 
-def solve_all(world: Match, team: int, bitmask: bool) -> tuple[list[float], float]:
+def solve_all(worlds: list[Match], team: int, bitmask: bool) -> tuple[list[float], float]:
     start = time.process_time()
-    plays = [a for a in world.legal_actions() if a.kind == "play"]
-    if bitmask:
-        bounds: Bounds = {}
-        values = [float(solve(world, team, (a.tile, a.end), None, bounds)) for a in plays]
-    else:
+    plays = [a for a in worlds[0].legal_actions() if a.kind == "play"]
+    values: list[float] = []
+    bounds: Bounds = {}
+    for world in worlds:
+        if bitmask:
+            values += [float(solve(world, team, (a.tile, a.end), None, bounds)) for a in plays]
+            continue
         table: Table = {}
-        values = []
         for action in plays:
             child = world.copy()
             child.apply(action)
@@ -74,24 +77,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rulesets", default="duplas-torneio,duplas-pontos,mano-a-mano")
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--tiles", type=int, default=0, help="0: the expert's own threshold")
+    parser.add_argument("--worlds", type=int, default=1, help="worlds dealt per position")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     for name in args.rulesets.split(","):
         tiles = args.tiles or exact_tiles(Config(), name)
-        found = positions(name, args.matches, args.seed, tiles)
+        found = positions(name, args.matches, args.seed, tiles, args.worlds)
         spent: dict[int, list[tuple[float, float]]] = defaultdict(list)
-        for i, (world, team) in enumerate(found):
+        for i, (worlds, team) in enumerate(found):
             order = (True, False) if i % 2 else (False, True)
-            results = {fast: solve_all(world, team, fast) for fast in order}
+            results = {fast: solve_all(worlds, team, fast) for fast in order}
             if results[True][0] != results[False][0]:
                 raise SystemExit(f"{name}: the solvers disagree: {results}")
-            in_hands = sum(h.bit_count() for h in world.hands)
+            in_hands = sum(h.bit_count() for h in worlds[0].hands)
             spent[in_hands].append((results[False][1], results[True][1]))
         if not found:
             print(f"{name}: no exact positions in {args.matches} matches", flush=True)
             continue
-        print(f"{name} (exact at {tiles} tiles or fewer): CPU ms per position, Match-driven / "
-              f"bitmask", flush=True)
+        print(f"{name} (exact at {tiles} tiles or fewer, {args.worlds} worlds a position): CPU "
+              f"ms per position, Match-driven / bitmask", flush=True)
         for in_hands in sorted(spent):
             rows = spent[in_hands]
             slow = sum(r[0] for r in rows) / len(rows)

@@ -16,9 +16,10 @@ E = importlib.import_module("endgame")
 
 
 def test_a_tiny_run_times_both_solvers(capsys: pytest.CaptureFixture[str]) -> None:
-    assert E.main(["--rulesets", "duplas-torneio", "--matches", "2", "--seed", "3"]) == 0
+    assert E.main(["--rulesets", "duplas-torneio", "--matches", "2", "--seed", "3",
+                   "--worlds", "2"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
-    assert lines[0].startswith("duplas-torneio (exact at 15 tiles or fewer)"), lines
+    assert lines[0].startswith("duplas-torneio (exact at 15 tiles or fewer, 2 worlds a "), lines
     rows = [re.fullmatch(r" +(\d+) tiles: +(\d+) positions, mean [\d.]+ / [\d.]+ \([\d.]+x\), "
                          r"slowest [\d.]+ / [\d.]+", line) for line in lines[1:]]
     assert rows and all(rows), lines
