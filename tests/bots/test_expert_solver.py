@@ -14,6 +14,7 @@ from carroca.bots.expert import planner
 from carroca.bots.expert.planner import Config, exact_tiles, rate_actions
 from carroca.bots.expert.search import Table, _solve
 from carroca.bots.expert.solver import Bounds, solve
+from carroca.bots.medium import MediumBot
 from carroca.rules import RULESETS, Match, get_ruleset, observation
 from carroca.rules import tiles as T
 
@@ -151,3 +152,23 @@ def test_an_exact_decision_plays_the_capped_worlds(
     config = Config(race=0, **settings)  # no racing: every action gets every world
     rated = rate_actions(observation(m, m.turn), random.Random(1), 0, 64, config)
     assert {r.worlds for r in rated} == {expected}
+
+
+def test_exact_decisions_defer_to_medium_only_when_asked() -> None:
+    """`defer_exact`: an exact decision keeps `medium`'s move unless an action beats it surely
+    (here never: 1,000 standard errors); by default it plays the best mean, whatever `medium`
+    would do, so some decisions differ."""
+    rng = random.Random("defer-exact")
+    differs = 0
+    for i in range(30):
+        m = _endgame("duplas-pontos", rng, None, 10)
+        if len([a for a in m.legal_actions() if a.kind == "play"]) < 2:
+            continue
+        obs = observation(m, m.turn)
+        favourite = MediumBot().choose(obs)
+        kept = rate_actions(obs, random.Random(i), 0, 16, Config(race=0, defer_exact=1000.0))
+        assert kept[0].action == favourite
+        best = rate_actions(obs, random.Random(i), 0, 16, Config(race=0))
+        assert best[0].value == max(r.value for r in best)
+        differs += best[0].action != favourite
+    assert differs > 0
