@@ -27,9 +27,11 @@ def _mid_hand(name: str, rng: random.Random, options: dict[str, Any] | None) -> 
     return random_position(name, rng, options, lambda m: rng.random() < 1 / 15)
 
 
-def reference_after(m: Match, first: Action) -> Match:
+def _after(m: Match, first: Action | None) -> Match:
+    """A copy of `m` with the rated action played (the Match-driven reference's start)."""
     child = m.copy()
-    child.apply(first)
+    if first is not None:
+        child.apply(first)
     return child
 
 
@@ -63,15 +65,11 @@ def test_the_bitmask_playout_equals_the_engine_driven_one(name: str, options: bo
         assert again == fast
         assert (list(m.hands), list(m.ends), list(m.mult), list(m.score), m.turn, m.bone_pos,
                 m.pass_run, m.spinner, m.arms, len(m.steps)) == before  # `m` left as it was
-        reference = m.copy()
-        if first is not None:  # the rated action, then the policy
-            reference.apply(first)
-        slow = _crn_playout(reference, team, noise, keep, double, table_points, exact_at)
+        slow = _crn_playout(_after(m, first), team, noise, keep, double, table_points, exact_at)
         assert fast == slow, (name, [s.action for s in m.steps], first, exact_at)
         checked += 1
         solved += exact_at > 0 and fast != _crn_playout(
-            m.copy() if first is None else reference_after(m, first), team, noise, keep, double,
-            table_points)
+            _after(m, first), team, noise, keep, double, table_points)
     assert checked == 300
     # The exact ends changed some playouts' values (in classico a hand is worth 1 either way).
     assert solved >= 3 or name == "classico"
