@@ -112,7 +112,14 @@ def check_names(page: Any, where: str) -> None:
         assert not ENGLISH.match(name), f"{where}: English name {c}"
 
 
+# CSS transitions still running (a button fading in as it turns usable): settled first, so that
+# the contrast measured is the one a player reads, not a frame halfway through the fade.
+SETTLED = """() => Promise.all(document.getAnimations()
+  .filter((a) => a instanceof CSSTransition).map((a) => a.finished.catch(() => null)))"""
+
+
 def check_contrast(page: Any, where: str) -> None:
+    page.evaluate(SETTLED)
     low = [r for r in page.evaluate(CONTRAST, MAIN_TEXTS) if r["ratio"] < 4.5]
     assert not low, f"{where}: text below 4.5:1: {low[:8]}"
 
