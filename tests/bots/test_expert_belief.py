@@ -20,7 +20,8 @@ from carroca.bots.expert.planner import (
     rate_actions,
 )
 from carroca.bots.expert.search import Rated
-from carroca.rules import Action, IllegalMove, Match, observation
+from carroca.bots.medium import MediumBot
+from carroca.rules import Action, IllegalMove, Match, Observation, observation
 from carroca.rules import actions as A
 from carroca.rules import tiles as T
 
@@ -275,3 +276,45 @@ def test_defer_plays_legal_moves_and_reads_only_the_observation() -> None:
         assert ExpertBot(seed=4, worlds=16, config=Config(defer=1.0)).choose(obs) == \
             ExpertBot(seed=4, worlds=16, config=Config(defer=1.0)).choose(obs)
         m.apply(action, m.turn)
+
+
+def _playout_decisions(name: str, seed: str, count: int) -> list[Observation]:
+    """Decisions with a choice early in first hands (before the exact solver takes over),
+    reached by random play."""
+    rng = random.Random(seed)
+    found: list[Observation] = []
+    while len(found) < count:
+        m = Match(name)
+        order = list(range(28))
+        rng.shuffle(order)
+        m.deal(order)
+        for _ in range(rng.randrange(2, 9)):
+            if m.current_player is None:
+                break
+            m.apply(rng.choice(m.legal_actions()))
+        if m.current_player is not None and m.opening_mask < 0 and len(
+                [a for a in m.legal_actions() if a.kind == A.PLAY]) >= 3:
+            found.append(observation(m, m.turn))
+    return found
+
+
+def test_near_searches_only_the_actions_medium_scores_close_to_its_move() -> None:
+    """`near`: an action `medium` scores more than that below its move is not played out; with
+    nothing that close, `medium`'s move comes back unsearched; a wide `near` changes nothing."""
+    left_out = alone = 0
+    for i, obs in enumerate(_playout_decisions("duplas-pontos", "near", 12)):
+        marks = MediumBot().scores(obs)
+        best = max(marks)
+        favourite = obs.legal[marks.index(best)]
+        rated = rate_actions(obs, random.Random(i), 0, 24, Config(near=10.0))
+        for r in rated:
+            close = best - marks[obs.legal.index(r.action)] <= 10.0
+            assert bool(r.worlds) == close or (close and r.worlds == 0 and rated[0].worlds == 0)
+            left_out += not close
+        tight = rate_actions(obs, random.Random(i), 0, 24, Config(near=1e-9))
+        if marks.count(best) == 1:
+            alone += 1
+            assert tight[0].action == favourite and not any(r.worlds for r in tight)
+        assert rate_actions(obs, random.Random(i), 0, 24, Config(near=1e9)) == rate_actions(
+            obs, random.Random(i), 0, 24, Config())
+    assert left_out and alone  # both cases met, or the test proves nothing

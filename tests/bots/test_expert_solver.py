@@ -138,12 +138,17 @@ def test_the_expert_rates_exact_decisions_alike_with_either_solver(
     ("duplas-torneio", {}, 40),  # its measured cap
     ("duplas-torneio", {"exact_worlds": 0}, 64),  # no cap: the decision's own budget
     ("duplas-torneio", {"exact_worlds": 24}, 24),
-    ("duplas-pontos", {}, 64),  # no cap measured there
+    ("duplas-torneio", {"exact_scale": 2.0}, 40),  # scaled, then capped
+    ("duplas-torneio", {"exact_scale": 2.0, "exact_worlds": 0}, 128),
+    ("duplas-pontos", {}, 80),  # its measured scale, no cap
+    ("duplas-pontos", {"exact_scale": 1.0}, 64),  # the decision's own budget
+    ("duplas-pontos", {"exact_worlds": 50}, 50),
 ])
-def test_an_exact_decision_plays_the_capped_worlds(
-    name: str, settings: dict[str, int], expected: int, monkeypatch: pytest.MonkeyPatch
+def test_an_exact_decision_plays_the_scaled_and_capped_worlds(
+    name: str, settings: dict[str, float], expected: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(planner.EXACT_WORLDS, "duplas-torneio", 40)
+    monkeypatch.setitem(planner.EXACT_SCALE, "duplas-pontos", 1.25)
     rng = random.Random(f"cap-{name}")
     while True:
         m = _endgame(name, rng, None, 8)
