@@ -8,6 +8,7 @@ import random
 import time
 
 import pytest
+from tests.helpers import random_position
 
 from carroca.bots.expert import ExpertBot
 from carroca.bots.expert.belief import ANY, Belief, Params, decisions, opening_kind, resample
@@ -279,21 +280,13 @@ def test_defer_plays_legal_moves_and_reads_only_the_observation() -> None:
 
 
 def _playout_decisions(name: str, seed: str, count: int) -> list[Observation]:
-    """Decisions with a choice early in first hands (before the exact solver takes over),
-    reached by random play."""
+    """Decisions among three plays or more early in a hand (before the exact solver)."""
     rng = random.Random(seed)
     found: list[Observation] = []
     while len(found) < count:
-        m = Match(name)
-        order = list(range(28))
-        rng.shuffle(order)
-        m.deal(order)
-        for _ in range(rng.randrange(2, 9)):
-            if m.current_player is None:
-                break
-            m.apply(rng.choice(m.legal_actions()))
-        if m.current_player is not None and m.opening_mask < 0 and len(
-                [a for a in m.legal_actions() if a.kind == A.PLAY]) >= 3:
+        m = random_position(name, rng, None, lambda m: len(m.table) >= rng.randrange(1, 9) and len(
+            [a for a in m.legal_actions() if a.kind == A.PLAY]) >= 3)
+        if sum(h.bit_count() for h in m.hands) > 16:
             found.append(observation(m, m.turn))
     return found
 
