@@ -232,12 +232,13 @@ def _race(values: list[list[float]], active: list[int], z: float) -> list[int]:
     return keep
 
 
-def _favourite(obs: Observation) -> Action | None:
-    """`medium`'s move, or None in a ruleset it has no weights for (e.g. a bench's own)."""
+def _medium_marks(obs: Observation) -> list[float] | None:
+    """`medium`'s score of each legal action (its move: the first best), or None in a ruleset
+    it has no weights for (e.g. a bench's own)."""
     bot = MediumBot()
     if obs.ruleset not in bot.weights:
         return None
-    return bot.choose(obs)
+    return bot.scores(obs)
 
 
 def rate_actions(
@@ -279,11 +280,12 @@ def rate_actions(
     timed = think_ms > 0
     keep = cfg.keep if cfg.policy else 0.0
     defer = cfg.defer_exact if exact else cfg.defer
-    favourite = _favourite(obs) if (defer or (cfg.prior and not exact)) else None
-    fav = legal.index(favourite) if favourite is not None else -1
-    if cfg.near and not exact and fav >= 0:
-        marks = MediumBot().scores(obs)
-        active = [i for i in active if marks[fav] - marks[i] <= cfg.near]
+    near = cfg.near if not exact else 0.0
+    marks = _medium_marks(obs) if (defer or near or (cfg.prior and not exact)) else None
+    fav = marks.index(max(marks)) if marks is not None else -1
+    favourite = legal[fav] if fav >= 0 else None
+    if near and marks is not None:
+        active = [i for i in active if marks[fav] - marks[i] <= near]
         if len(active) == 1:  # nothing close to `medium`'s move: no search
             return [Rated(legal[fav], 0.0, 0)] + [Rated(a, 0.0, 0) for i, a in enumerate(legal)
                                                    if i != fav]
