@@ -11,7 +11,15 @@ import pytest
 from tests.helpers import random_position
 
 from carroca.bots.expert import ExpertBot
-from carroca.bots.expert.belief import ANY, Belief, Params, decisions, opening_kind, resample
+from carroca.bots.expert.belief import (
+    ANY,
+    Belief,
+    Params,
+    decisions,
+    opening_kind,
+    params_for,
+    resample,
+)
 from carroca.bots.expert.knowledge import read
 from carroca.bots.expert.planner import (
     BATCH,
@@ -118,6 +126,52 @@ def test_a_skipped_double_makes_holding_it_less_likely() -> None:
     assert belief.log_weight(real) == pytest.approx(-math.log(4 + math.e))
 
 
+def test_leaving_the_next_seat_points_makes_holding_the_answer_likelier() -> None:
+    """duplas-pontos, first hand: 6-6 opens, the next seat plays 1-6 on the left holding 3-6.
+
+    With only the `threat` reason at 0.5 (0.1 a reply point), 1-6 on either arm leaves the next
+    seat 1-3 on the 1 for 3 + 12 = 15 points, 3-6 leaves 6-2 on the other arm for 3 + 2 = 5:
+    scores -1.5, -0.5, -1.5, -0.5 and P(1-6 left) = 1 / (2 + 2e). Had the seat held 1-3 itself,
+    the best reply to 1-6 would be 6-4 on the other arm, 1 + 4 = 5: all four at -0.5, P = 1/4.
+    So a world where it held the answer to its own play is the likelier one.
+    """
+    m = Match("duplas-pontos")
+    m.deal(_tiles("6-6", "0-0", "0-1", "0-2", "0-3", "0-4", "0-5")
+           + _tiles("1-6", "3-6", "1-1", "1-2", "2-2", "2-3", "2-4")
+           + _tiles("0-6", "1-4", "1-5", "3-3", "3-4", "3-5", "4-4")
+           + _tiles("1-3", "2-5", "2-6", "4-5", "4-6", "5-5", "5-6"))
+    assert m.turn == 0
+    m.apply(m.legal_actions()[0])
+    play = next(a for a in m.legal_actions() if a.tile == T.parse("1-6") and a.end_name == "left")
+    m.apply(play)
+    obs = observation(m, 2)
+    threat = Belief(obs, Params(pips=0.0, double=0.0, keep=0.0, points=0.0, threat=0.5))
+    [d] = threat.decisions
+    assert (d.seat, d.tile, d.end) == (1, T.parse("1-6"), 0)
+    real = list(m.hands)
+    scores, chosen = threat.scores(d, real[1] | d.later, threat.reads[0])
+    assert scores == pytest.approx([-1.5, -0.5, -1.5, -0.5]) and chosen == 0
+    assert threat.log_weight(real) == pytest.approx(-math.log(2 + 2 * math.e))
+    swap = T.BIT[T.parse("1-3")] | T.BIT[T.parse("2-4")]
+    held = [real[0], real[1] ^ swap, real[2], real[3] ^ swap]
+    assert threat.log_weight(held) == pytest.approx(-math.log(4))
+    # with only `soft_next`: (2/3)^n, n the tiles that could answer. 1-6 leaves 1 and 6 open:
+    # 13 such tiles, 6-6 and 1-6 on the table, 3-6, 1-1 and 1-2 in hand, so 8; 3-6 leaves 3
+    # and 6: 13, less 6-6, 3-6, 1-6 and 2-3, so 9
+    soft = Belief(obs, Params(pips=0.0, double=0.0, keep=0.0, points=0.0, soft_next=1.0))
+    scores, _ = soft.scores(d, real[1] | d.later, soft.reads[0])
+    assert scores == pytest.approx([(2 / 3) ** n for n in (8, 9, 8, 9)])
+    # the fitted model reads the same: the world with the answer in hand weighs more
+    fitted = Belief(obs, params_for("duplas-pontos"))
+    assert fitted.log_weight(held) > fitted.log_weight(real)
+    # the partner's model reads the partner's plays only: seat 1 is seat 3's partner
+    partner = Params(scale=0.0)
+    assert Belief(obs, threat.params, partner).models == [threat.params]
+    seen_by_partner = Belief(observation(m, 3), threat.params, partner)
+    assert seen_by_partner.models == [partner] and seen_by_partner.reads == [None]
+    assert seen_by_partner.log_weight(real) == pytest.approx(-math.log(4))  # uniform: 1/4
+
+
 def test_resample_follows_the_weights() -> None:
     assert resample([0.0, 0.0], 4, 0.5) == [0, 0, 1, 1]
     assert resample([0.0, -1e9, 0.0], 2, 0.1) == [0, 2]
@@ -202,6 +256,13 @@ def test_decisions_and_beliefs_read_only_the_observation(name: str) -> None:
         b_obs = observation(twin, seat)
         assert a_obs == b_obs
         assert decisions(a_obs) == decisions(b_obs)
+        every = Params(stuck_next=1.0, stuck_partner=1.0, threat=1.0, soft_next=1.0,
+                       soft_partner=1.0, soft_later=1.0, follow=1.0, follow_ends=1.0,
+                       variety=1.0)  # every reason read, the table's ones too
+        a_belief, b_belief = Belief(a_obs, every, Params()), Belief(b_obs, every, Params())
+        assert a_belief.reads == b_belief.reads and a_belief.models == b_belief.models
+        world = list(m.hands)
+        assert a_belief.log_weight(world) == b_belief.log_weight(world)
         a = ExpertBot(seed=9, worlds=24).evaluate(a_obs)
         b = ExpertBot(seed=9, worlds=24).evaluate(b_obs)
         assert a == b

@@ -3,10 +3,12 @@
 Passes and draws exclude tiles for certain (`knowledge`); choices say more, softly. A player who
 opened with a double, kept a number open or scored on the table usually did so because of the
 tiles in hand. Each other seat is modelled as a soft-max over a cheap score of the plays it had
-(heavier tiles and doubles first, leaving open a number it holds, table points), and a world is
-weighted by the product, over that seat's past plays, of P(the play it made | the plays that
-world's hand allowed then). A seat's hand at a past play is its hand in the world plus the tiles
-it played since — exact unless it drew since, so plays before a seat's last draw are left out.
+(heavier tiles and doubles first, leaving open a number it holds, table points; where fitted,
+also what the play left the next seats: a play for them, points to score in reply, tiles to
+follow), and a world is weighted by the product, over that seat's past plays, of P(the play it
+made | the plays that world's hand allowed then). A seat's hand at a past play is its hand in the
+world plus the tiles it played since — exact unless it drew since, so plays before a seat's last
+draw are left out. The partner may have a model of its own (`partner_for`).
 
 Everything here is read from the observation (public steps and the seat's own tiles), never from
 the match: the weights of two deals that agree with the observation depend only on the deals.
@@ -18,6 +20,7 @@ import math
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
+from carroca.bots.medium import infer_cannot
 from carroca.rules import Observation, get_ruleset
 from carroca.rules import tiles as T
 from carroca.rules.actions import END_NAMES, OPENING
@@ -45,6 +48,57 @@ class Params:
     keep: float = 0.35  # per tile left in hand with the number the play leaves open
     points: float = 1.2  # per 5 table points the play scores (rulesets with table points)
     scale: float = 1.0  # inverse temperature on top of the weights (0: uniform worlds)
+    stuck_next: float = 0.0  # the next seat has no tile for the ends left (as far as it shows)
+    stuck_partner: float = 0.0  # the same for the partner (2v2)
+    threat: float = 0.0  # per 5 table points the next seat could score in reply (table points)
+    # (2/3)^n, n the tiles that could answer the ends left, neither on the table, nor in the
+    # seat's hand, nor shown lacking by that seat: about the chance it holds none of them
+    soft_next: float = 0.0  # the next seat
+    soft_partner: float = 0.0  # the partner (2v2)
+    soft_later: float = 0.0  # the seat after the partner (2v2)
+    follow: float = 0.0  # the seat still holds a tile for the ends left
+    follow_ends: float = 0.0  # the share of the ends left that the seat can follow
+    variety: float = 0.0  # per number left in hand
+
+    @property
+    def reads_table(self) -> bool:
+        """Whether a play's score depends on more than the tile and the numbers it leaves."""
+        return bool(self.stuck_next or self.stuck_partner or self.threat or self.soft_next
+                    or self.soft_partner or self.soft_later or self.follow or self.follow_ends
+                    or self.variety)
+
+
+#: Per ruleset, where fitted (`bench/belief_fit.py`; elsewhere `Params()`): the other team's
+#: seats are read as table players, the model fitted to `medium`'s plays (300 matches), whose
+#: hands are known. In `duplas-pontos` a table player leaves the next seat without a play, not
+#: the partner, avoids leaving points to score in reply and keeps tiles for the ends: with those
+#: reasons the model explains `medium`'s plays at -0.48 nats a play, against -1.00 with `Params()`.
+FITTED: Final[dict[str, Params]] = {
+    "duplas-pontos": Params(pips=0.003, double=2.731, keep=0.235, points=4.197,
+                            stuck_next=-9.405, stuck_partner=-8.921, threat=1.935,
+                            soft_next=35.106, soft_partner=-6.573, soft_later=-3.982,
+                            follow=4.891, follow_ends=2.999, variety=0.186),
+}
+#: The partner's model where fitted: the `expert`'s own plays (`--level expert`, 40 matches), as
+#: a bot's partner at a bot table plays. The table player's model reads the expert's plays badly
+#: (-1.88 nats a play, worse than `Params()`'s -1.22; this one -1.03): its exact endgame and its
+#: searched moves are not a table player's, and a confident wrong model misleads more than none.
+PARTNER: Final[dict[str, Params]] = {
+    "duplas-pontos": Params(pips=0.02, double=0.981, keep=0.229, points=0.82,
+                            stuck_next=-2.851, stuck_partner=-0.798, threat=0.419,
+                            soft_next=7.805, soft_partner=-2.225, soft_later=-0.257,
+                            follow=-0.334, follow_ends=1.832, variety=-0.423),
+}
+
+
+def params_for(ruleset: str) -> Params:
+    """The other team's model in a ruleset: fitted, or the default one."""
+    return FITTED.get(ruleset, Params())
+
+
+def partner_for(ruleset: str) -> Params | None:
+    """The partner's model in a ruleset, where it has its own."""
+    return PARTNER.get(ruleset)
 
 
 class Decision(NamedTuple):
@@ -57,6 +111,10 @@ class Decision(NamedTuple):
     ends: tuple[int, int, int, int]
     mult: tuple[int, int, int, int]
     opening: int  # 0 not the opening, ANY or DOUBLES
+    spinner: int = -1  # the spinner's number while its arms are not both covered
+    arms: int = 0  # the spinner's arms covered (bits 1, 2)
+    table: int = 0  # tiles on the table before the play
+    cannot: tuple[int, ...] = ()  # per seat, the tiles it showed it lacks before the play
 
 
 def opening_kind(obs: Observation) -> int:
@@ -101,8 +159,9 @@ def decisions(obs: Observation) -> list[Decision]:
     mult = [0, 0, 0, 0]
     spinner = -1
     arms = 0
-    found: list[tuple[int, int, int, int, tuple[int, ...], tuple[int, ...], int]] = []
+    found: list[tuple[int, Decision]] = []  # (its step, the decision as yet without `later`)
     opening = opening_kind(obs)
+    table = 0
     for i, step in enumerate(steps):
         if step.kind != "play":
             continue
@@ -111,7 +170,10 @@ def decisions(obs: Observation) -> list[Decision]:
         if step.seat != obs.seat and i > last_draw[step.seat]:
             kind = opening if end == OPENING else 0
             if end != OPENING or kind:
-                found.append((i, step.seat, tile, end, tuple(ends), tuple(mult), kind))
+                found.append((i, Decision(step.seat, tile, end, 0, (ends[0], ends[1], ends[2],
+                                          ends[3]), (mult[0], mult[1], mult[2], mult[3]), kind,
+                                          spinner, arms, table)))
+        table |= _BIT[tile]
         if end == OPENING:
             ends[0], ends[1] = _LOW[tile], _HIGH[tile]
             mult[0] = mult[1] = 2 if _DOUBLE[tile] else 1
@@ -126,19 +188,21 @@ def decisions(obs: Observation) -> list[Decision]:
                     ends[2] = ends[3] = spinner
                     spinner = -1
     out: list[Decision] = []
-    for i, seat, tile, end, e, m, kind in found:
+    for i, d in found:
         later = 0
         for step in steps[i:]:
-            if step.seat == seat and step.kind == "play":
+            if step.seat == d.seat and step.kind == "play":
                 later |= _BIT[step.tile]
-        out.append(Decision(seat, tile, end, later, e, m, kind))  # type: ignore[arg-type]
+        cannot = tuple(infer_cannot(steps[:i], len(last_draw), spinner_rule))
+        out.append(d._replace(later=later, cannot=cannot))
     return out
 
 
 class Belief:
     """Log-likelihood of a world's hands under the play model, from one observation."""
 
-    def __init__(self, obs: Observation, params: Params | None = None) -> None:
+    def __init__(self, obs: Observation, params: Params | None = None,
+                 partner: Params | None = None) -> None:
         p = params or Params()
         self.params = p
         try:
@@ -146,6 +210,16 @@ class Belief:
         except Exception:
             self.table_points = False
         self.decisions = decisions(obs) if p.scale > 0 else []
+        # The model of each decision's seat: `partner` for the seat's partner (2v2), if given.
+        own = obs.seat if obs.seat is not None else -1
+        mate = (own + 2) % 4 if len(obs.hand_sizes) == 4 and partner is not None else -1
+        self.models = [partner if d.seat == mate and partner is not None else p
+                       for d in self.decisions]
+        # What each play would have left the next seats, per decision (public: no hand in it).
+        self.reads: list[dict[int, Read] | None] = [
+            _table_reads(d, q, self.table_points) if q.reads_table and d.opening == 0 else None
+            for d, q in zip(self.decisions, self.models, strict=True)
+        ]
         self._memo: dict[int, float] = {}  # (decision, hand then) -> log P: worlds repeat hands
         by_seat: dict[int, list[tuple[int, Decision]]] = {}
         for i, d in enumerate(self.decisions):
@@ -173,20 +247,35 @@ class Belief:
                     key = (i << 28) | hand | d.later
                     value = memo.get(key)
                     if value is None:
-                        value = memo[key] = self._log_p(d, hand | d.later)
+                        value = memo[key] = self._log_p(d, hand | d.later, self.reads[i],
+                                                        self.models[i])
                     part += value
                 seat_memo[seat_key] = part
             total += part
         return total
 
-    def _log_p(self, d: Decision, hand: int) -> float:
-        """log P(the play d made | the seat held `hand` then) under the soft-max."""
-        p = self.params
+    def _log_p(self, d: Decision, hand: int, reads: dict[int, Read] | None = None,
+               params: Params | None = None) -> float:
+        """log P(the play d made | the seat held `hand` then) under the soft-max; `reads`: what
+        each play would leave the next seats (`_table_reads`), scored on top."""
+        scores, chosen = self.scores(d, hand, reads, params)
+        if len(scores) < 2 or chosen < 0:
+            return 0.0
+        top = max(scores)
+        return scores[chosen] - top - math.log(sum(math.exp(x - top) for x in scores))
+
+    def scores(self, d: Decision, hand: int, reads: dict[int, Read] | None = None,
+               params: Params | None = None) -> tuple[list[float], int]:
+        """The score of each play the seat had at decision `d` with `hand`, and the index of
+        the one it made (-1 if `hand` could not make it). Linear in the weights: with all but one
+        of them 0 the scores are that reason's own values (`bench/belief_fit.py` reads them so).
+        `params`: the model (default: the belief's)."""
+        p = params or self.params
         s = p.scale
         wp, wd, wk, wt = p.pips * s, p.double * s, p.keep * s, p.points * s / 5.0
         points = self.table_points and wt != 0.0
         scores: list[float] = []
-        chosen = 0.0
+        chosen = -1
         if d.opening:
             m = hand if d.opening == ANY else hand & T.DOUBLES_MASK
             while m:
@@ -198,9 +287,9 @@ class Belief:
                 sc = wp * _PIPS[t] + (wd if _DOUBLE[t] else 0.0) + wk * keep
                 if points and not _PIPS[t] % 5:
                     sc += wt * _PIPS[t]
-                scores.append(sc)
                 if t == d.tile:
-                    chosen = sc
+                    chosen = len(scores)
+                scores.append(sc)
         else:
             ends = d.ends
             mult = d.mult
@@ -228,13 +317,127 @@ class Belief:
                         after = base - v * mult[e] + new * (2 if _DOUBLE[t] else 1)
                         if after and not after % 5:
                             sc += wt * after
-                    scores.append(sc)
+                    if reads is not None:
+                        sc += _read(reads[t * 4 + e], hand ^ low)
                     if t == d.tile and e == d.end:
-                        chosen = sc
-        if len(scores) < 2:
-            return 0.0
-        top = max(scores)
-        return chosen - top - math.log(sum(math.exp(x - top) for x in scores))
+                        chosen = len(scores)
+                    scores.append(sc)
+        return scores, chosen
+
+
+class Read(NamedTuple):
+    """What one play leaves the next seats, read from the table and what they showed they lack."""
+
+    public: float  # its score from the seats left without a play, as far as they show
+    replies: tuple[tuple[float, int], ...]  # the next seat's scoring replies, best first:
+    #                                         (their score, the bit of the tile)
+    answers: tuple[int, int, int]  # tiles that could answer it: next seat, partner, the other
+    fits: int  # tiles that fit the ends it leaves
+    ends: tuple[int, ...]  # per end it leaves, the tiles that fit it
+    weights: tuple[float, ...]  # the hand's reasons, scaled: soft_next, soft_partner,
+    #                             soft_later, follow, follow_ends per end, variety
+
+
+#: (2/3)^n for the n tiles that could answer a play.
+_SOFT: Final = tuple((2.0 / 3.0) ** n for n in range(29))
+_N0, _N1, _N2, _N3, _N4, _N5, _N6 = _NM
+
+
+def _read(r: Read, rest: int) -> float:
+    """A play's score from what it leaves the next seats, the seat holding `rest` after it."""
+    sc = r.public
+    for value, bit in r.replies:  # the best reply not in the seat's own hand
+        if not rest & bit:
+            sc += value
+            break
+    w_next, w_partner, w_later, w_follow, w_ends, w_variety = r.weights
+    nxt, partner, later = r.answers
+    if w_next:
+        sc += w_next * _SOFT[(nxt & ~rest).bit_count()]
+    if w_partner:
+        sc += w_partner * _SOFT[(partner & ~rest).bit_count()]
+    if w_later:
+        sc += w_later * _SOFT[(later & ~rest).bit_count()]
+    if w_follow and rest & r.fits:
+        sc += w_follow
+    if w_ends:
+        for fits in r.ends:
+            if rest & fits:
+                sc += w_ends
+    if w_variety:  # the numbers left in hand
+        sc += w_variety * ((rest & _N0 != 0) + (rest & _N1 != 0) + (rest & _N2 != 0)
+                           + (rest & _N3 != 0) + (rest & _N4 != 0) + (rest & _N5 != 0)
+                           + (rest & _N6 != 0))
+    return sc
+
+
+def _table_reads(d: Decision, p: Params, table_points: bool) -> dict[int, Read]:
+    """Per play `tile * 4 + end` open at decision `d`: the parts of its score that depend on
+    the table and on what the next seats showed they lack, not on the hand (but for the tile
+    played and the replies it holds itself, which `_log_p` skips)."""
+    s = p.scale
+    seats = len(d.cannot)
+    nxt = (d.seat + 1) % seats
+    partner = (d.seat + 2) % seats if seats == 4 else -1
+    out: dict[int, Read] = {}
+    weights = (p.soft_next * s, p.soft_partner * s, p.soft_later * s, p.follow * s)
+    free = T.ALL_TILES & ~d.table
+    for e in range(4):
+        v = d.ends[e]
+        if v < 0:
+            continue
+        m = free & _NM[v]
+        while m:
+            low = m & -m
+            t = low.bit_length() - 1
+            m ^= low
+            ends = list(d.ends)
+            mult = list(d.mult)
+            ends[e] = _OTHER[t][v]
+            mult[e] = 2 if _DOUBLE[t] else 1
+            if d.spinner >= 0 and e < 2 and (d.arms | (e + 1)) == 3:
+                ends[2] = ends[3] = d.spinner
+            fits = 0
+            for x in ends:
+                if x >= 0:
+                    fits |= _NM[x]
+            left = fits & free & ~low  # tiles that could answer, the one played aside
+            public = 0.0
+            if not left & ~d.cannot[nxt]:
+                public += p.stuck_next * s
+            if partner >= 0 and not left & ~d.cannot[partner]:
+                public += p.stuck_partner * s
+            replies: tuple[tuple[float, int], ...] = ()
+            if table_points and p.threat:
+                replies = _replies(ends, mult, left & ~d.cannot[nxt], -p.threat * s / 5.0)
+            answers = (left & ~d.cannot[nxt], left & ~d.cannot[partner] if partner >= 0 else 0,
+                       left & ~d.cannot[(d.seat + 3) % 4] if partner >= 0 else 0)
+            open_ends = tuple(_NM[x] for x in ends if x >= 0)
+            out[t * 4 + e] = Read(public, replies, answers, fits, open_ends,
+                                  (*weights, p.follow_ends * s / len(open_ends), p.variety * s))
+    return out
+
+
+def _replies(ends: list[int], mult: list[int], tiles: int, weight: float
+             ) -> tuple[tuple[float, int], ...]:
+    """The table points each of `tiles` would score at best on these ends, times `weight`,
+    highest first (tiles that score nothing are left out)."""
+    count = sum(x * k for x, k in zip(ends, mult, strict=True) if x >= 0)
+    best: dict[int, int] = {}
+    for j in range(4):
+        v = ends[j]
+        if v < 0:
+            continue
+        m = tiles & _NM[v]
+        while m:
+            low = m & -m
+            u = low.bit_length() - 1
+            m ^= low
+            made = count - v * mult[j] + _OTHER[u][v] * (2 if _DOUBLE[u] else 1)
+            if made > 0 and not made % 5 and made > best.get(u, 0):
+                best[u] = made
+    order = sorted(best.items(), key=lambda item: -item[1])
+    return tuple((weight * made, _BIT[u]) for u, made in order)
 
 
 def resample(log_weights: list[float], count: int, u: float) -> list[int]:
