@@ -17,6 +17,7 @@ the match: the weights of two deals that agree with the observation depend only 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
@@ -382,40 +383,44 @@ def _table_reads(d: Decision, p: Params, table_points: bool) -> dict[int, Read]:
     out: dict[int, Read] = {}
     weights = (p.soft_next * s, p.soft_partner * s, p.soft_later * s, p.follow * s)
     free = T.ALL_TILES & ~d.table
-    for e in range(4):
-        v = d.ends[e]
+    for e, v, t, low in _fitting(free, d.ends):
+        ends = list(d.ends)
+        mult = list(d.mult)
+        ends[e] = _OTHER[t][v]
+        mult[e] = 2 if _DOUBLE[t] else 1
+        if d.spinner >= 0 and e < 2 and (d.arms | (e + 1)) == 3:
+            ends[2] = ends[3] = d.spinner
+        fits = 0
+        for x in ends:
+            if x >= 0:
+                fits |= _NM[x]
+        left = fits & free & ~low  # tiles that could answer, the one played aside
+        public = 0.0
+        if not left & ~d.cannot[nxt]:
+            public += p.stuck_next * s
+        if partner >= 0 and not left & ~d.cannot[partner]:
+            public += p.stuck_partner * s
+        replies: tuple[tuple[float, int], ...] = ()
+        if table_points and p.threat:
+            replies = _replies(ends, mult, left & ~d.cannot[nxt], -p.threat * s / 5.0)
+        answers = (left & ~d.cannot[nxt], left & ~d.cannot[partner] if partner >= 0 else 0,
+                   left & ~d.cannot[(d.seat + 3) % 4] if partner >= 0 else 0)
+        open_ends = tuple(_NM[x] for x in ends if x >= 0)
+        out[t * 4 + e] = Read(public, replies, answers, fits, open_ends,
+                              (*weights, p.follow_ends * s / len(open_ends), p.variety * s))
+    return out
+
+
+def _fitting(tiles: int, ends: Sequence[int]) -> Iterator[tuple[int, int, int, int]]:
+    """(end, its number, tile, the tile's bit) for each of `tiles` that fits an open end."""
+    for e, v in enumerate(ends):
         if v < 0:
             continue
-        m = free & _NM[v]
+        m = tiles & _NM[v]
         while m:
             low = m & -m
-            t = low.bit_length() - 1
             m ^= low
-            ends = list(d.ends)
-            mult = list(d.mult)
-            ends[e] = _OTHER[t][v]
-            mult[e] = 2 if _DOUBLE[t] else 1
-            if d.spinner >= 0 and e < 2 and (d.arms | (e + 1)) == 3:
-                ends[2] = ends[3] = d.spinner
-            fits = 0
-            for x in ends:
-                if x >= 0:
-                    fits |= _NM[x]
-            left = fits & free & ~low  # tiles that could answer, the one played aside
-            public = 0.0
-            if not left & ~d.cannot[nxt]:
-                public += p.stuck_next * s
-            if partner >= 0 and not left & ~d.cannot[partner]:
-                public += p.stuck_partner * s
-            replies: tuple[tuple[float, int], ...] = ()
-            if table_points and p.threat:
-                replies = _replies(ends, mult, left & ~d.cannot[nxt], -p.threat * s / 5.0)
-            answers = (left & ~d.cannot[nxt], left & ~d.cannot[partner] if partner >= 0 else 0,
-                       left & ~d.cannot[(d.seat + 3) % 4] if partner >= 0 else 0)
-            open_ends = tuple(_NM[x] for x in ends if x >= 0)
-            out[t * 4 + e] = Read(public, replies, answers, fits, open_ends,
-                                  (*weights, p.follow_ends * s / len(open_ends), p.variety * s))
-    return out
+            yield e, v, low.bit_length() - 1, low
 
 
 def _replies(ends: list[int], mult: list[int], tiles: int, weight: float
@@ -424,18 +429,10 @@ def _replies(ends: list[int], mult: list[int], tiles: int, weight: float
     highest first (tiles that score nothing are left out)."""
     count = sum(x * k for x, k in zip(ends, mult, strict=True) if x >= 0)
     best: dict[int, int] = {}
-    for j in range(4):
-        v = ends[j]
-        if v < 0:
-            continue
-        m = tiles & _NM[v]
-        while m:
-            low = m & -m
-            u = low.bit_length() - 1
-            m ^= low
-            made = count - v * mult[j] + _OTHER[u][v] * (2 if _DOUBLE[u] else 1)
-            if made > 0 and not made % 5 and made > best.get(u, 0):
-                best[u] = made
+    for j, v, u, _bit in _fitting(tiles, ends):
+        made = count - v * mult[j] + _OTHER[u][v] * (2 if _DOUBLE[u] else 1)
+        if made > 0 and not made % 5 and made > best.get(u, 0):
+            best[u] = made
     order = sorted(best.items(), key=lambda item: -item[1])
     return tuple((weight * made, _BIT[u]) for u, made in order)
 
