@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from carroca.bots.expert.belief import Params, params_for
+from carroca.bots.expert.belief import EXPERT_PONTOS, TABLE_PLAYER_PONTOS, Params
 
 _BENCH = str(Path(__file__).resolve().parents[2] / "bench")
 if _BENCH not in sys.path:
@@ -16,7 +16,7 @@ if _BENCH not in sys.path:
 F = importlib.import_module("belief_fit")
 
 
-def test_the_fit_explains_the_plays_at_least_as_well_as_any_model_shipped() -> None:
+def test_the_fit_explains_the_plays_at_least_as_well_as_the_models_shipped() -> None:
     views = F.hand_ends("medium", "duplas-pontos", 4, "test")
     data = F.samples(views, F.REASONS)
     assert len(data) > 50
@@ -26,7 +26,7 @@ def test_the_fit_explains_the_plays_at_least_as_well_as_any_model_shipped() -> N
     assert np.all(np.isfinite(se))
     _, grad, _ = F.log_likelihood(data, w)
     assert np.abs(grad).max() < 1e-4 * len(data)  # a maximum: no direction still climbs
-    for params in (Params(), params_for("duplas-pontos")):
+    for params in (Params(), TABLE_PLAYER_PONTOS, EXPERT_PONTOS):
         current = np.array([getattr(params, r) * params.scale for r in F.REASONS])
         assert ll >= F.log_likelihood(data, current)[0] / len(data)
 

@@ -13,11 +13,11 @@ from tests.helpers import random_position
 from carroca.bots.expert import ExpertBot
 from carroca.bots.expert.belief import (
     ANY,
+    TABLE_PLAYER_PONTOS,
     Belief,
     Params,
     decisions,
     opening_kind,
-    params_for,
     resample,
 )
 from carroca.bots.expert.knowledge import read
@@ -162,7 +162,7 @@ def test_leaving_the_next_seat_points_makes_holding_the_answer_likelier() -> Non
     scores, _ = soft.scores(d, real[1] | d.later, soft.reads[0])
     assert scores == pytest.approx([(2 / 3) ** n for n in (8, 9, 8, 9)])
     # the fitted model reads the same: the world with the answer in hand weighs more
-    fitted = Belief(obs, params_for("duplas-pontos"))
+    fitted = Belief(obs, TABLE_PLAYER_PONTOS)
     assert fitted.log_weight(held) > fitted.log_weight(real)
     # the partner's model reads the partner's plays only: seat 1 is seat 3's partner
     partner = Params(scale=0.0)
