@@ -3,8 +3,9 @@
 The belief (`carroca.bots.expert.belief`) scores every play a seat had by a few reasons (heavy
 tile, double, numbers kept, table points, the next seats left without a play, the points the
 next seat could score in reply) and takes P(the play made) as a soft-max of those scores. Here a
-level (by default `medium`) plays matches against itself; at the end of each hand every seat's
-plays are read back from another seat's observation, with the hand the seat really held, and the
+level (by default `medium`) plays matches against itself; at the end of each hand each seat's
+plays are read back from the other seats' last observations in it (a hand's last plays, after
+every other seat's last turn, are not read), with the hand the seat really held, and the
 weights that make those plays most likely are found by Newton's method. The scores are linear in
 the weights, so each reason's values are the model's own scores with that weight alone set to 1.
 
@@ -121,7 +122,10 @@ def fit(data: Sequence[Sample], k: int) -> tuple[np.ndarray, np.ndarray, float]:
         if np.abs(step).max() < 1e-8:
             break
     ll, _, hess = log_likelihood(data, w)
-    se = np.sqrt(np.diag(np.linalg.inv(-hess)))
+    se = np.full(k, np.nan)  # a reason that never tells plays apart has no error (nor weight)
+    used = np.abs(np.diag(hess)) > 1e-9
+    if used.any():
+        se[used] = np.sqrt(np.diag(np.linalg.inv(-hess[np.ix_(used, used)])))
     return w, se, ll / len(data)
 
 
@@ -139,8 +143,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     reasons = [r for r in args.reasons.split(",") if r]
     unknown = [r for r in reasons if r not in REASONS]
-    if unknown or not reasons:
-        parser.error(f"reasons are some of {', '.join(REASONS)}")
+    if unknown or not reasons or len(set(reasons)) < len(reasons):
+        parser.error(f"reasons are some of {', '.join(REASONS)}, each once")
     name = get_ruleset(args.ruleset).name
     data = samples(hand_ends(args.level, name, args.matches, args.seed, args.worlds), reasons)
     if not data:
@@ -155,7 +159,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(f"  mean log-likelihood a play, {label}: "
                   f"{log_likelihood(data, current)[0] / len(data):.4f}")
     print(f"  mean log-likelihood a play, fitted: {ll:.4f}")
-    fitted = replace(Params(), **{r: round(float(v), 3) for r, v in zip(reasons, w, strict=True)})
+    fitted = replace(Params(**dict.fromkeys(REASONS, 0.0)),  # the reasons left out: 0
+                     **{r: round(float(v), 3) for r, v in zip(reasons, w, strict=True)})
     print(f"  {fitted}")
 
 

@@ -51,7 +51,7 @@ class Params:
     scale: float = 1.0  # inverse temperature on top of the weights (0: uniform worlds)
     stuck_next: float = 0.0  # the next seat has no tile for the ends left (as far as it shows)
     stuck_partner: float = 0.0  # the same for the partner (2v2)
-    threat: float = 0.0  # per 5 table points the next seat could score in reply (table points)
+    threat: float = 0.0  # per 5 table points the next seat could score in reply, subtracted
     # (2/3)^n, n the tiles that could answer the ends left, neither on the table, nor in the
     # seat's hand, nor shown lacking by that seat: about the chance it holds none of them
     soft_next: float = 0.0  # the next seat
@@ -115,7 +115,7 @@ class Decision(NamedTuple):
     spinner: int = -1  # the spinner's number while its arms are not both covered
     arms: int = 0  # the spinner's arms covered (bits 1, 2)
     table: int = 0  # tiles on the table before the play
-    cannot: tuple[int, ...] = ()  # per seat, the tiles it showed it lacks before the play
+    step: int = 0  # its index in the observation's steps
 
 
 def opening_kind(obs: Observation) -> int:
@@ -143,14 +143,18 @@ def opening_kind(obs: Observation) -> int:
     return 0
 
 
+def _spinner_rule(ruleset: str) -> bool:
+    try:
+        return get_ruleset(ruleset).spinner
+    except Exception:  # a ruleset registered elsewhere: no cross
+        return False
+
+
 def decisions(obs: Observation) -> list[Decision]:
     """The other seats' plays of this hand that say something about their tiles now."""
     if obs.seat is None:
         raise ValueError("a spectator has no beliefs to weigh")
-    try:
-        spinner_rule = get_ruleset(obs.ruleset).spinner
-    except Exception:  # a ruleset registered elsewhere: no cross
-        spinner_rule = False
+    spinner_rule = _spinner_rule(obs.ruleset)
     steps = obs.steps
     last_draw = [-1] * len(obs.hand_sizes)
     for i, step in enumerate(steps):
@@ -160,7 +164,7 @@ def decisions(obs: Observation) -> list[Decision]:
     mult = [0, 0, 0, 0]
     spinner = -1
     arms = 0
-    found: list[tuple[int, Decision]] = []  # (its step, the decision as yet without `later`)
+    found: list[tuple[int, Decision]] = []  # (its step, the decision without `later`)
     opening = opening_kind(obs)
     table = 0
     for i, step in enumerate(steps):
@@ -194,8 +198,7 @@ def decisions(obs: Observation) -> list[Decision]:
         for step in steps[i:]:
             if step.seat == d.seat and step.kind == "play":
                 later |= _BIT[step.tile]
-        cannot = tuple(infer_cannot(steps[:i], len(last_draw), spinner_rule))
-        out.append(d._replace(later=later, cannot=cannot))
+        out.append(d._replace(later=later, step=i))
     return out
 
 
@@ -216,9 +219,13 @@ class Belief:
         mate = (own + 2) % 4 if len(obs.hand_sizes) == 4 and partner is not None else -1
         self.models = [partner if d.seat == mate and partner is not None else p
                        for d in self.decisions]
-        # What each play would have left the next seats, per decision (public: no hand in it).
+        # What each play would have left the next seats, per decision (public: no hand in it),
+        # with what each seat had shown it lacks just before the play.
+        spinner_rule = _spinner_rule(obs.ruleset)
         self.reads: list[dict[int, Read] | None] = [
-            _table_reads(d, q, self.table_points) if q.reads_table and d.opening == 0 else None
+            _table_reads(d, q, self.table_points,
+                         infer_cannot(obs.steps[:d.step], len(obs.hand_sizes), spinner_rule))
+            if q.reads_table and d.opening == 0 else None
             for d, q in zip(self.decisions, self.models, strict=True)
         ]
         self._memo: dict[int, float] = {}  # (decision, hand then) -> log P: worlds repeat hands
@@ -372,12 +379,13 @@ def _read(r: Read, rest: int) -> float:
     return sc
 
 
-def _table_reads(d: Decision, p: Params, table_points: bool) -> dict[int, Read]:
+def _table_reads(d: Decision, p: Params, table_points: bool, cannot: Sequence[int]
+                 ) -> dict[int, Read]:
     """Per play `tile * 4 + end` open at decision `d`: the parts of its score that depend on
-    the table and on what the next seats showed they lack, not on the hand (but for the tile
-    played and the replies it holds itself, which `_log_p` skips)."""
+    the table and on what the next seats showed they lack (`cannot`, per seat), not on the hand;
+    `_read` adds the hand's part (and skips the replies the hand holds itself)."""
     s = p.scale
-    seats = len(d.cannot)
+    seats = len(cannot)
     nxt = (d.seat + 1) % seats
     partner = (d.seat + 2) % seats if seats == 4 else -1
     out: dict[int, Read] = {}
@@ -396,15 +404,15 @@ def _table_reads(d: Decision, p: Params, table_points: bool) -> dict[int, Read]:
                 fits |= _NM[x]
         left = fits & free & ~low  # tiles that could answer, the one played aside
         public = 0.0
-        if not left & ~d.cannot[nxt]:
+        if not left & ~cannot[nxt]:
             public += p.stuck_next * s
-        if partner >= 0 and not left & ~d.cannot[partner]:
+        if partner >= 0 and not left & ~cannot[partner]:
             public += p.stuck_partner * s
         replies: tuple[tuple[float, int], ...] = ()
         if table_points and p.threat:
-            replies = _replies(ends, mult, left & ~d.cannot[nxt], -p.threat * s / 5.0)
-        answers = (left & ~d.cannot[nxt], left & ~d.cannot[partner] if partner >= 0 else 0,
-                   left & ~d.cannot[(d.seat + 3) % 4] if partner >= 0 else 0)
+            replies = _replies(ends, mult, left & ~cannot[nxt], -p.threat * s / 5.0)
+        answers = (left & ~cannot[nxt], left & ~cannot[partner] if partner >= 0 else 0,
+                   left & ~cannot[(d.seat + 3) % 4] if partner >= 0 else 0)
         open_ends = tuple(_NM[x] for x in ends if x >= 0)
         out[t * 4 + e] = Read(public, replies, answers, fits, open_ends,
                               (*weights, p.follow_ends * s / len(open_ends), p.variety * s))
