@@ -88,7 +88,7 @@ def samples(views: Sequence[View], reasons: Sequence[str]) -> list[Sample]:
             columns = []
             chosen = -1
             for b in beliefs:
-                scores, chosen = b.scores(d, hand, b.reads[i])
+                scores, chosen = b.scores(d, hand, b.reads[i][0])
                 columns.append(scores)
             if len(columns[0]) >= 2 and chosen >= 0:
                 out.append((np.array(columns, dtype=float).T, chosen))
@@ -154,6 +154,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     for reason, value, error in zip(reasons, w, se, strict=True):
         print(f"  {reason:14} {value:+.3f} ± {error:.3f}")
     for label, params in (("Params()", Params()), ("params_for", params_for(name))):
+        if not isinstance(params, Params):  # a mixture reads a whole hand, not one play
+            continue
         current = np.array([getattr(params, r) * params.scale for r in reasons])
         if all(getattr(params, r) == 0 for r in REASONS if r not in reasons):
             print(f"  mean log-likelihood a play, {label}: "

@@ -15,7 +15,8 @@ default. `--a-worlds`/`--b-worlds` give one side its own count: budgets matched 
 seconds per decision that the report prints make an equal-CPU comparison whose moves still follow
 from the seed, whatever else the machine is doing (wall time is what a loaded machine bends).
 `--a-set`/`--b-set KEY=VALUE` change a field of the `expert` level's search `Config` on that
-side (e.g. `prior=1.5`), to measure a setting against the default.
+side (e.g. `prior=1.5`), to measure a setting against the default; the belief models by name,
+a mixture comma-separated (`params=default,table-player-pontos`, `partner=expert-pontos`).
 `bench/ladder.py` rates several levels at once from the same duplicate deals.
 
 Reported for A: match wins (95% Wilson interval), hands won/lost/none, mean points per hand of
@@ -39,6 +40,7 @@ from carroca import driver, fair
 from carroca import record as rec
 from carroca.bots import Bot, ExpertBot, make_bot
 from carroca.bots.expert import Config
+from carroca.bots.expert.belief import models_named
 from carroca.cli import parse_options
 from carroca.rules import Action, Match, Observation, get_ruleset, options_dict
 from carroca.simulate import bot_seed, match_seeds
@@ -138,13 +140,17 @@ Settings = tuple[tuple[str, str], ...]
 
 
 def expert_config(settings: Settings) -> Config:
-    """The expert's search `Config` with some fields set from text (`prior=1.5`)."""
+    """The expert's search `Config` with some fields set from text (`prior=1.5`); the belief
+    models (`params`, `partner`) by the names of `belief.MODELS`, a mixture comma-separated
+    (`params=default,table-player-pontos`)."""
     known = {f.name: f for f in fields(Config)}
     values: dict[str, Any] = {}
     for key, text in settings:
-        if key not in known or key == "params":
-            raise ValueError(f"unknown expert setting {key!r}; known: "
-                             f"{', '.join(k for k in known if k != 'params')}")
+        if key not in known:
+            raise ValueError(f"unknown expert setting {key!r}; known: {', '.join(known)}")
+        if key in ("params", "partner"):
+            values[key] = models_named(text)
+            continue
         kind = type(getattr(Config(), key))
         values[key] = text.lower() in ("1", "true", "yes") if kind is bool else kind(text)
     return replace(Config(), **values)

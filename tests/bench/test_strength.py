@@ -13,6 +13,7 @@ from tests.helpers import deal, play
 
 from carroca import fair
 from carroca import record as rec
+from carroca.bots.expert.belief import EXPERT_PONTOS, TABLE_PLAYER_PONTOS, Params
 from carroca.rules import Match
 from carroca.rules import actions as A
 
@@ -120,6 +121,11 @@ def test_each_side_its_own_budget_and_expert_settings() -> None:
     assert bot.worlds == 12 and bot.config == config  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="unknown expert setting 'priorr'"):
         S.expert_config((("priorr", "1"),))
+    mixed = S.expert_config((("params", "default,table-player-pontos"),
+                             ("partner", "expert-pontos")))
+    assert mixed.params == (Params(), TABLE_PLAYER_PONTOS) and mixed.partner == EXPERT_PONTOS
+    with pytest.raises(ValueError, match="belief models are"):
+        S.expert_config((("params", "table-player"),))
     with pytest.raises(ValueError, match="for the expert level"):
         S.side_bot("medium", 5, None, None, (("prior", "1"),))
 

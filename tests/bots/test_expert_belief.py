@@ -10,6 +10,7 @@ import time
 import pytest
 from tests.helpers import random_position
 
+from carroca.bots import make_bot
 from carroca.bots.expert import ExpertBot
 from carroca.bots.expert.belief import (
     ANY,
@@ -17,7 +18,9 @@ from carroca.bots.expert.belief import (
     Belief,
     Params,
     decisions,
+    models_named,
     opening_kind,
+    previous_hand,
     resample,
 )
 from carroca.bots.expert.knowledge import read
@@ -30,7 +33,7 @@ from carroca.bots.expert.planner import (
 )
 from carroca.bots.expert.search import Rated
 from carroca.bots.medium import MediumBot
-from carroca.rules import Action, IllegalMove, Match, Observation, observation
+from carroca.rules import Action, IllegalMove, Match, Observation, get_ruleset, observation
 from carroca.rules import actions as A
 from carroca.rules import tiles as T
 
@@ -126,15 +129,9 @@ def test_a_skipped_double_makes_holding_it_less_likely() -> None:
     assert belief.log_weight(real) == pytest.approx(-math.log(4 + math.e))
 
 
-def test_leaving_the_next_seat_points_makes_holding_the_answer_likelier() -> None:
-    """duplas-pontos, first hand: 6-6 opens, the next seat plays 1-6 on the left holding 3-6.
-
-    With only the `threat` reason at 0.5 (0.1 a reply point), 1-6 on either arm leaves the next
-    seat 1-3 on the 1 for 3 + 12 = 15 points, 3-6 leaves 6-2 on the other arm for 3 + 2 = 5:
-    scores -1.5, -0.5, -1.5, -0.5 and P(1-6 left) = 1 / (2 + 2e). Had the seat held 1-3 itself,
-    the best reply to 1-6 would be 6-4 on the other arm, 1 + 4 = 5: all four at -0.5, P = 1/4.
-    So a world where it held the answer to its own play is the likelier one.
-    """
+def _one_six_left() -> Match:
+    """duplas-pontos, first hand: 6-6 opens (forced), seat 1 plays 1-6 on the left holding 3-6:
+    the one play of another seat that seat 2 can read."""
     m = Match("duplas-pontos")
     m.deal(_tiles("6-6", "0-0", "0-1", "0-2", "0-3", "0-4", "0-5")
            + _tiles("1-6", "3-6", "1-1", "1-2", "2-2", "2-3", "2-4")
@@ -144,12 +141,25 @@ def test_leaving_the_next_seat_points_makes_holding_the_answer_likelier() -> Non
     m.apply(m.legal_actions()[0])
     play = next(a for a in m.legal_actions() if a.tile == T.parse("1-6") and a.end_name == "left")
     m.apply(play)
+    return m
+
+
+def test_leaving_the_next_seat_points_makes_holding_the_answer_likelier() -> None:
+    """duplas-pontos, first hand: 6-6 opens, the next seat plays 1-6 on the left holding 3-6.
+
+    With only the `threat` reason at 0.5 (0.1 a reply point), 1-6 on either arm leaves the next
+    seat 1-3 on the 1 for 3 + 12 = 15 points, 3-6 leaves 6-2 on the other arm for 3 + 2 = 5:
+    scores -1.5, -0.5, -1.5, -0.5 and P(1-6 left) = 1 / (2 + 2e). Had the seat held 1-3 itself,
+    the best reply to 1-6 would be 6-4 on the other arm, 1 + 4 = 5: all four at -0.5, P = 1/4.
+    So a world where it held the answer to its own play is the likelier one.
+    """
+    m = _one_six_left()
     obs = observation(m, 2)
     threat = Belief(obs, Params(pips=0.0, double=0.0, keep=0.0, points=0.0, threat=0.5))
     [d] = threat.decisions
     assert (d.seat, d.tile, d.end) == (1, T.parse("1-6"), 0)
     real = list(m.hands)
-    scores, chosen = threat.scores(d, real[1] | d.later, threat.reads[0])
+    scores, chosen = threat.scores(d, real[1] | d.later, threat.reads[0][0])
     assert scores == pytest.approx([-1.5, -0.5, -1.5, -0.5]) and chosen == 0
     assert threat.log_weight(real) == pytest.approx(-math.log(2 + 2 * math.e))
     swap = T.BIT[T.parse("1-3")] | T.BIT[T.parse("2-4")]
@@ -159,17 +169,147 @@ def test_leaving_the_next_seat_points_makes_holding_the_answer_likelier() -> Non
     # 13 such tiles, 6-6 and 1-6 on the table, 3-6, 1-1 and 1-2 in hand, so 8; 3-6 leaves 3
     # and 6: 13, less 6-6, 3-6, 1-6 and 2-3, so 9
     soft = Belief(obs, Params(pips=0.0, double=0.0, keep=0.0, points=0.0, soft_next=1.0))
-    scores, _ = soft.scores(d, real[1] | d.later, soft.reads[0])
+    scores, _ = soft.scores(d, real[1] | d.later, soft.reads[0][0])
     assert scores == pytest.approx([(2 / 3) ** n for n in (8, 9, 8, 9)])
     # the fitted model reads the same: the world with the answer in hand weighs more
     fitted = Belief(obs, TABLE_PLAYER_PONTOS)
     assert fitted.log_weight(held) > fitted.log_weight(real)
     # the partner's model reads the partner's plays only: seat 1 is seat 3's partner
     partner = Params(scale=0.0)
-    assert Belief(obs, threat.params, partner).models == [threat.params]
+    assert Belief(obs, threat.params, partner).models == [(threat.params,)]
     seen_by_partner = Belief(observation(m, 3), threat.params, partner)
-    assert seen_by_partner.models == [partner] and seen_by_partner.reads == [None]
+    assert seen_by_partner.models == [(partner,)] and seen_by_partner.reads == [(None,)]
     assert seen_by_partner.log_weight(real) == pytest.approx(-math.log(4))  # uniform: 1/4
+
+
+def test_a_mixture_weighs_a_world_by_the_mean_of_its_models() -> None:
+    """Seat 1's one play read by two models at once: the world's weight is the mean of the two
+    likelihoods, P(1-6 left) = (1/(2 + 2e) + 1/4) / 2 with the threat model and a random
+    player (scale 0: every play alike); the partner's mixture reads only the partner's plays."""
+    m = _one_six_left()
+    obs = observation(m, 2)
+    real = list(m.hands)
+    threat = Params(pips=0.0, double=0.0, keep=0.0, points=0.0, threat=0.5)
+    random_player = Params(scale=0.0)
+    mixed = Belief(obs, (threat, random_player))
+    assert mixed.models == [(threat, random_player)] and len(mixed.reads[0]) == 2
+    assert math.exp(mixed.log_weight(real)) == pytest.approx(
+        (1 / (2 + 2 * math.e) + 1 / 4) / 2)
+    # a mixture of one model twice is that model
+    assert Belief(obs, (threat, threat)).log_weight(real) == pytest.approx(
+        Belief(obs, threat).log_weight(real))
+    # seat 1 is seat 3's partner: seat 3 reads it by the partner's mixture
+    by_partner = Belief(observation(m, 3), random_player, (threat, TABLE_PLAYER_PONTOS))
+    assert by_partner.models == [(threat, TABLE_PLAYER_PONTOS)]
+    expected = (math.exp(Belief(observation(m, 3), threat).log_weight(real))
+                + math.exp(Belief(observation(m, 3), TABLE_PLAYER_PONTOS).log_weight(real))) / 2
+    assert math.exp(by_partner.log_weight(real)) == pytest.approx(expected)
+
+
+def test_a_mixture_is_product_per_seat_not_per_play() -> None:
+    """Two plays of one seat: the mixture multiplies each model's likelihoods over the plays,
+    then takes their mean (a seat is one kind of player for the whole hand)."""
+    rng = random.Random(5)
+    checked = 0
+    def read_twice(m: Match) -> bool:  # every other seat has two plays or more to read
+        if m.current_player is None:
+            return False
+        plays: dict[int, int] = {}
+        for d in decisions(observation(m, m.turn)):
+            plays[d.seat] = plays.get(d.seat, 0) + 1
+        return len(plays) == 3 and min(plays.values()) >= 2
+
+    for _ in range(5):
+        m = random_position("duplas-pontos", rng, None, read_twice)
+        obs = observation(m, m.turn)
+        world = list(m.hands)
+        a, b = Params(), TABLE_PLAYER_PONTOS
+        seats = [s for s in range(4) if s != m.turn]
+        expected = 0.0
+        for seat in seats:  # each seat alone: the other seats' hands held fixed
+            only = [Belief(obs, q) for q in (a, b)]
+            parts = [sum(q._log_p(d, world[d.seat] | d.later, q.reads[i][0], q.params)
+                         for i, d in enumerate(q.decisions) if d.seat == seat) for q in only]
+            expected += math.log((math.exp(parts[0]) + math.exp(parts[1])) / 2)
+        assert Belief(obs, (a, b)).log_weight(world) == pytest.approx(expected)
+        checked += 1
+    assert checked == 5
+
+
+def _played_to_second_hand(levels: tuple[str, ...], seed: int) -> tuple[Match, list[Observation]]:
+    """duplas-pontos played by `levels` (per seat) to the first turn of the second hand, and
+    each seat's last observation of the first hand."""
+    m = Match("duplas-pontos", get_ruleset("duplas-pontos").make_options({"target": 300}))
+    bots = [make_bot(level, seed * 10 + i) for i, level in enumerate(levels)]
+    rng = random.Random(seed)
+    last: dict[int, Observation] = {}
+    while True:
+        if m.needs_deal:
+            if m.history:
+                return m, [last[s] for s in range(4)]
+            order = list(range(28))
+            rng.shuffle(order)
+            m.deal(order)
+            continue
+        seat = m.turn
+        last[seat] = observation(m, seat)
+        m.apply(bots[seat].choose(last[seat]), seat)
+
+
+def test_previous_hand_is_its_plays_and_passes_with_the_hands_left() -> None:
+    for seed in range(3):
+        m, ends = _played_to_second_hand(("medium",) * 4, seed)
+        if m.is_over or m.history[-1].end.kind == "redeal":
+            continue
+        m.deal(list(range(28)))
+        obs = observation(m, 0)
+        past = previous_hand(obs)
+        assert past is not None
+        view, held = past
+        seen = max(ends, key=lambda o: len(o.steps))  # the view just before the last play
+        last = view.steps[-1]
+        assert last.kind == A.PLAY and view.steps[:-1] == tuple(
+            step for step in seen.steps if step.kind != "pass" or any(
+                p.kind == A.PLAY for p in seen.steps[:seen.steps.index(step)]))
+        assert held == [int(sum(T.BIT[T.parse(t)] for t in h))
+                        for h in obs.last_hand["hands_left"]]  # type: ignore[index]
+        assert view.last_hand is None and view.seat == 0
+    assert previous_hand(observation(Match("duplas-pontos"), 0)) is None  # the first hand
+    m = Match("mano-a-mano")  # a hand with draws says nothing for sure about the hands
+    m.deal(list(range(28)))
+    assert previous_hand(observation(m, 0)) is None
+
+
+def test_the_previous_hand_tells_the_kind_of_player() -> None:
+    """Seats that played the first hand as `medium` start the second one read as the table
+    player (fitted to `medium`) rather than by `Params()`; seats that played at random, the
+    other way round: on average, and at most seats (a hand of few choices says little)."""
+    mix = (Params(), TABLE_PLAYER_PONTOS)
+    odds: dict[bool, dict[tuple[int, int], float]] = {True: {}, False: {}}  # medium's, random's
+    for seed in range(6):
+        m, _ = _played_to_second_hand(("medium", "random", "medium", "random"), seed)
+        if m.is_over:
+            continue
+        m.deal(list(range(28)))
+        for seat in (0, 1):
+            belief = Belief(observation(m, seat), mix)
+            assert set(belief.priors) <= {0, 1, 2, 3} - {seat}
+            for other, prior in belief.priors.items():
+                assert math.exp(prior[0]) + math.exp(prior[1]) == pytest.approx(1.0)
+                odds[other % 2 == 0][seed, other] = prior[1] - prior[0]
+        assert Belief(observation(m, 0), Params()).priors == {}  # one model: nothing to learn
+    table, chance = list(odds[True].values()), list(odds[False].values())
+    assert len(table) >= 8 and len(chance) >= 8
+    assert sum(table) / len(table) > 1.0 and sum(chance) / len(chance) < -1.0
+    assert sum(x > 0 for x in table) >= 2 / 3 * len(table)
+    assert sum(x < 0 for x in chance) >= 0.6 * len(chance)
+
+def test_models_by_name() -> None:
+    assert models_named("default") == Params()
+    assert models_named("default, table-player-pontos") == (Params(), TABLE_PLAYER_PONTOS)
+    for bad in ("", "defualt", ",".join(["default"] * 9)):
+        with pytest.raises(ValueError, match="belief models are"):
+            models_named(bad)
 
 
 def test_resample_follows_the_weights() -> None:
@@ -259,7 +399,9 @@ def test_decisions_and_beliefs_read_only_the_observation(name: str) -> None:
         every = Params(stuck_next=1.0, stuck_partner=1.0, threat=1.0, soft_next=1.0,
                        soft_partner=1.0, soft_later=1.0, follow=1.0, follow_ends=1.0,
                        variety=1.0)  # every reason read, the table's ones too
-        a_belief, b_belief = Belief(a_obs, every, Params()), Belief(b_obs, every, Params())
+        mix = (Params(), every)
+        a_belief, b_belief = Belief(a_obs, mix, (every, Params())), Belief(b_obs, mix,
+                                                                           (every, Params()))
         assert a_belief.reads == b_belief.reads and a_belief.models == b_belief.models
         world = list(m.hands)
         assert a_belief.log_weight(world) == b_belief.log_weight(world)

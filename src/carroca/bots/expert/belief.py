@@ -10,6 +10,16 @@ made | the plays that world's hand allowed then). A seat's hand at a past play i
 world plus the tiles it played since — exact unless it drew since, so plays before a seat's last
 draw are left out. The partner may have a model of its own (`partner_for`).
 
+A seat may also be read by several models at once, a mixture: the kind of player at a seat is
+not known (a table player, a searching bot, a person), so a world weighs Σ over the models of
+P(model) × P(that seat's plays | the world, the model), with the models equally likely before
+the hand. Each model's product is over the seat's whole hand, so the plays read so far tell the
+kinds apart by themselves: worlds that one model explains far better than the others follow that
+model once the seat's plays are that model's, not before. From the second hand on, the models
+start from what the previous hand said of each seat (`previous_hand`: it is revealed once over,
+every hand known, so each model's likelihood of the seat's plays there is exact): the kind of
+player at a seat does not change between hands.
+
 Everything here is read from the observation (public steps and the seat's own tiles), never from
 the match: the weights of two deals that agree with the observation depend only on the deals.
 """
@@ -18,13 +28,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final, NamedTuple
 
 from carroca.bots.medium import infer_cannot
 from carroca.rules import Observation, get_ruleset
 from carroca.rules import tiles as T
-from carroca.rules.actions import END_NAMES, OPENING
+from carroca.rules.actions import END_NAMES, OPENING, PASS, PLAY
+from carroca.rules.observation import PublicStep
 
 _END_INDEX: Final = {name: i for i, name in enumerate(END_NAMES)}
 _NM: Final = T.NUMBER_MASK
@@ -48,7 +59,8 @@ class Params:
     double: float = 1.1  # a double
     keep: float = 0.35  # per tile left in hand with the number the play leaves open
     points: float = 1.2  # per 5 table points the play scores (rulesets with table points)
-    scale: float = 1.0  # inverse temperature on top of the weights (0: uniform worlds)
+    scale: float = 1.0  # inverse temperature on top of the weights (0 for every seat: uniform
+    #                     worlds; for some seats only, or in a mixture: a random player)
     stuck_next: float = 0.0  # the next seat has no tile for the ends left (as far as it shows)
     stuck_partner: float = 0.0  # the same for the partner (2v2)
     threat: float = 0.0  # per 5 table points the next seat could score in reply, subtracted
@@ -88,16 +100,46 @@ EXPERT_PONTOS: Final = Params(
 #: read as a table player, the partner as the expert) won 69.3% of 1,200 matches against
 #: `medium`, against 67.8% with `Params()`, but 58.9% of 800 against `expert-1` (equal worlds),
 #: against 62.8%: a confident model of the wrong kind of player misleads more than none.
-FITTED: Final[dict[str, Params]] = {}
-PARTNER: Final[dict[str, Params]] = {}
+#: One model of a seat, or a mixture of several (equally likely before the hand).
+Model = Params | tuple[Params, ...]
+FITTED: Final[dict[str, Model]] = {}
+PARTNER: Final[dict[str, Model]] = {}
+
+#: The models by name, for settings given as text (`models_named`).
+MODELS: Final[dict[str, Params]] = {
+    "default": Params(),
+    "table-player-pontos": TABLE_PLAYER_PONTOS,
+    "expert-pontos": EXPERT_PONTOS,
+}
+#: Most models in one mixture.
+MAX_MODELS: Final = 8
 
 
-def params_for(ruleset: str) -> Params:
+def models_named(text: str) -> Model:
+    """The model, or the mixture, that comma-separated names of `MODELS` give."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in MODELS]
+    if unknown or not names or len(names) > MAX_MODELS:
+        raise ValueError(f"belief models are 1 to {MAX_MODELS} of {', '.join(MODELS)}, "
+                         f"comma-separated; got {text!r}")
+    found = tuple(MODELS[n] for n in names)
+    return found[0] if len(found) == 1 else found
+
+
+def mixture(model: Model) -> tuple[Params, ...]:
+    """A model as a mixture (one model: a mixture of one)."""
+    found = (model,) if isinstance(model, Params) else tuple(model)
+    if not found or len(found) > MAX_MODELS:
+        raise ValueError(f"a mixture has 1 to {MAX_MODELS} models, not {len(found)}")
+    return found
+
+
+def params_for(ruleset: str) -> Model:
     """The other team's model in a ruleset: fitted, or the default one."""
     return FITTED.get(ruleset, Params())
 
 
-def partner_for(ruleset: str) -> Params | None:
+def partner_for(ruleset: str) -> Model | None:
     """The partner's model in a ruleset, where it has its own."""
     return PARTNER.get(ruleset)
 
@@ -202,38 +244,93 @@ def decisions(obs: Observation) -> list[Decision]:
     return out
 
 
+def previous_hand(obs: Observation) -> tuple[Observation, list[int]] | None:
+    """The previous hand of the match as a view of it just after its last play, and every seat's
+    tiles left then (`last_hand`, revealed once it is over), for reading its plays with the hands
+    known. Between two plays a seat skipped in turn passed; what was drawn is not revealed, so
+    rulesets that draw (and a hand with no play) give None."""
+    last = obs.last_hand
+    if last is None or obs.seat is None:
+        return None
+    try:
+        if get_ruleset(obs.ruleset).draws:
+            return None
+    except Exception:
+        return None
+    table = last.get("table") or []
+    left = last.get("hands_left") or []
+    seats = len(obs.hand_sizes)
+    if not table or len(left) != seats:
+        return None
+    steps: list[PublicStep] = []
+    before = -1
+    for play in table:
+        seat = play["seat"]
+        if before >= 0:
+            skipped = (before + 1) % seats
+            while skipped != seat:
+                steps.append(PublicStep(skipped, PASS))
+                skipped = (skipped + 1) % seats
+        steps.append(PublicStep(seat, PLAY, T.parse(play["tile"]), play.get("end")))
+        before = seat
+    held = [sum(_BIT[T.parse(name)] for name in names) for names in left]
+    return replace(obs, steps=tuple(steps), last_hand=None), held
+
+
 class Belief:
     """Log-likelihood of a world's hands under the play model, from one observation."""
 
-    def __init__(self, obs: Observation, params: Params | None = None,
-                 partner: Params | None = None) -> None:
-        p = params or Params()
-        self.params = p
+    def __init__(self, obs: Observation, params: Model | None = None,
+                 partner: Model | None = None) -> None:
+        others = mixture(params if params is not None else Params())
+        self.params = others[0]
         try:
             self.table_points = get_ruleset(obs.ruleset).table_points
         except Exception:
             self.table_points = False
-        self.decisions = decisions(obs) if p.scale > 0 else []
-        # The model of each decision's seat: `partner` for the seat's partner (2v2), if given.
+        mates = mixture(partner) if partner is not None else others
+        self.decisions = (decisions(obs) if any(q.scale > 0 for q in others + mates) else [])
+        # The models of each decision's seat: `partner` for the seat's partner (2v2), if given.
         own = obs.seat if obs.seat is not None else -1
         mate = (own + 2) % 4 if len(obs.hand_sizes) == 4 and partner is not None else -1
-        self.models = [partner if d.seat == mate and partner is not None else p
-                       for d in self.decisions]
-        # What each play would have left the next seats, per decision (public: no hand in it),
-        # with what each seat had shown it lacks just before the play.
+        self.models: list[tuple[Params, ...]] = [mates if d.seat == mate else others
+                                                 for d in self.decisions]
+        # What each play would have left the next seats, per decision and model (public: no
+        # hand in it), with what each seat had shown it lacks just before the play.
         spinner_rule = _spinner_rule(obs.ruleset)
-        self.reads: list[dict[int, Read] | None] = [
-            _table_reads(d, q, self.table_points,
-                         infer_cannot(obs.steps[:d.step], len(obs.hand_sizes), spinner_rule))
-            if q.reads_table and d.opening == 0 else None
-            for d, q in zip(self.decisions, self.models, strict=True)
-        ]
-        self._memo: dict[int, float] = {}  # (decision, hand then) -> log P: worlds repeat hands
+        self.reads: list[tuple[dict[int, Read] | None, ...]] = []
+        for d, models in zip(self.decisions, self.models, strict=True):
+            cannot: Sequence[int] | None = None
+            reads: list[dict[int, Read] | None] = []
+            for q in models:
+                if q.reads_table and d.opening == 0:
+                    if cannot is None:
+                        cannot = infer_cannot(obs.steps[:d.step], len(obs.hand_sizes),
+                                              spinner_rule)
+                    reads.append(_table_reads(d, q, self.table_points, cannot))
+                else:
+                    reads.append(None)
+            self.reads.append(tuple(reads))
+        self._memo: dict[int, float] = {}  # (decision, model, hand then) -> log P
         by_seat: dict[int, list[tuple[int, Decision]]] = {}
         for i, d in enumerate(self.decisions):
             by_seat.setdefault(d.seat, []).append((i, d))
-        self._by_seat = sorted(by_seat.items())
-        self._seat_memo: dict[int, float] = {}  # (seat, hand now) -> that seat's Σ log P
+        self._by_seat = [(seat, items, len(self.models[items[0][0]]))
+                         for seat, items in sorted(by_seat.items())]
+        self._seat_memo: dict[int, float] = {}  # (seat, hand now) -> that seat's log P
+        # Per seat read by a mixture: log P(model) from the previous hand (else equal).
+        self.priors: dict[int, list[float]] = {}
+        if len(others) > 1 or len(mates) > 1:
+            past = previous_hand(obs)
+            if past is not None:
+                view, held = past
+                then = Belief(view, params, partner)
+                for seat, items, count in then._by_seat:
+                    if count > 1:
+                        parts = then._parts(items, count, held[seat])
+                        top = max(parts)
+                        norm = top + math.log(sum(math.exp(x - top) for x in parts))
+                        self.priors[seat] = [x - norm for x in parts]
 
     @property
     def informative(self) -> bool:
@@ -241,26 +338,47 @@ class Belief:
         return bool(self.decisions)
 
     def log_weight(self, hands: list[int]) -> float:
-        """Σ over the other seats' past plays of log P(that play | the world's hand then)."""
+        """Σ over the other seats of log P(their past plays | the world's hands then): one
+        model's Σ over the plays, or the log of the mixture's Σ of P(model) × each model's
+        product."""
         total = 0.0
-        memo = self._memo
         seat_memo = self._seat_memo
-        for seat, items in self._by_seat:
+        for seat, items, count in self._by_seat:
             hand = hands[seat]
             seat_key = (seat << 28) | hand
             part = seat_memo.get(seat_key)
             if part is None:  # a new hand for this seat: its plays one by one (hands then repeat)
-                part = 0.0
-                for i, d in items:
-                    key = (i << 28) | hand | d.later
-                    value = memo.get(key)
-                    if value is None:
-                        value = memo[key] = self._log_p(d, hand | d.later, self.reads[i],
-                                                        self.models[i])
-                    part += value
+                parts = self._parts(items, count, hand)
+                if count == 1:
+                    part = parts[0]
+                else:
+                    prior = self.priors.get(seat)
+                    if prior is None:
+                        top = max(parts)
+                        part = top + math.log(sum(math.exp(x - top) for x in parts) / count)
+                    else:
+                        parts = [x + w for x, w in zip(parts, prior, strict=True)]
+                        top = max(parts)
+                        part = top + math.log(sum(math.exp(x - top) for x in parts))
                 seat_memo[seat_key] = part
             total += part
         return total
+
+    def _parts(self, items: list[tuple[int, Decision]], count: int, hand: int) -> list[float]:
+        """Each model's Σ log P over one seat's plays (`items`), the seat holding `hand` now."""
+        memo = self._memo
+        parts = [0.0] * count
+        for i, d in items:
+            then = hand | d.later
+            models = self.models[i]
+            reads = self.reads[i]
+            for j in range(count):
+                key = (((i << 3) | j) << 28) | then
+                value = memo.get(key)
+                if value is None:
+                    value = memo[key] = self._log_p(d, then, reads[j], models[j])
+                parts[j] += value
+        return parts
 
     def _log_p(self, d: Decision, hand: int, reads: dict[int, Read] | None = None,
                params: Params | None = None) -> float:

@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass
 from typing import Final
 
-from carroca.bots.expert.belief import Belief, Params, params_for, partner_for, resample
+from carroca.bots.expert.belief import Belief, Model, params_for, partner_for, resample
 from carroca.bots.expert.knowledge import read
 from carroca.bots.expert.playout import crn_playout
 from carroca.bots.expert.sampler import deal
@@ -102,8 +102,8 @@ def exact_worlds(cfg: Config, ruleset: str) -> int:
 class Config:
     """The search's knobs (measured choices are the defaults)."""
 
-    params: Params | None = None  # the belief model (None: the ruleset's, `params_for`)
-    partner: Params | None = None  # the partner's (None: `partner_for`, unless `params` given)
+    params: Model | None = None  # the belief model or mixture (None: the ruleset's, `params_for`)
+    partner: Model | None = None  # the partner's (None: `partner_for`, unless `params` given)
     oversample: int = 6  # candidate worlds dealt per world played out
     exact_tiles: int = 0  # solve exactly at most this many tiles in hands (0: `EXACT_TILES`)
     exact_worlds: int = -1  # an exact decision's fixed budget at most (0: none; -1: `EXACT_WORLDS`)
@@ -264,8 +264,9 @@ def rate_actions(
         return [Rated(a, 0.0 if a.choice == "points" else -1.0, 0) for a in legal]
     rs = get_ruleset(obs.ruleset)
     k = read(obs, rs.spinner)
-    belief = Belief(obs, cfg.params or params_for(rs.name),
-                    cfg.partner or (None if cfg.params else partner_for(rs.name)))
+    belief = Belief(obs, cfg.params if cfg.params is not None else params_for(rs.name),
+                    cfg.partner if cfg.partner is not None
+                    else (None if cfg.params is not None else partner_for(rs.name)))
     oversample = cfg.oversample if belief.informative else 1
     team = k.seat % 2
     least = max(MIN_WORLDS, worlds)
