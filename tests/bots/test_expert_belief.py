@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from dataclasses import replace
 
 import pytest
 from tests.helpers import random_position
@@ -18,6 +19,7 @@ from carroca.bots.expert.belief import (
     Belief,
     Params,
     decisions,
+    model_priors,
     models_named,
     opening_kind,
     previous_hand,
@@ -36,6 +38,7 @@ from carroca.bots.medium import MediumBot
 from carroca.rules import Action, IllegalMove, Match, Observation, get_ruleset, observation
 from carroca.rules import actions as A
 from carroca.rules import tiles as T
+from carroca.rules.observation import _public
 
 
 def _tiles(*names: str) -> list[int]:
@@ -206,34 +209,85 @@ def test_a_mixture_weighs_a_world_by_the_mean_of_its_models() -> None:
     assert math.exp(by_partner.log_weight(real)) == pytest.approx(expected)
 
 
+def _seat_parts(obs: Observation, models: tuple[Params, ...], world: list[int], seat: int
+                ) -> list[float]:
+    """Each model's Σ log P over `seat`'s plays in `obs`, the seats holding `world` now, read
+    by single-model beliefs (the mixture's parts, computed apart from it)."""
+    out = []
+    for q in models:
+        b = Belief(obs, q)
+        out.append(sum(b._log_p(d, world[d.seat] | d.later, b.reads[i][0], q)
+                       for i, d in enumerate(b.decisions) if d.seat == seat))
+    return out
+
+
 def test_a_mixture_is_product_per_seat_not_per_play() -> None:
     """Two plays of one seat: the mixture multiplies each model's likelihoods over the plays,
     then takes their mean (a seat is one kind of player for the whole hand)."""
     rng = random.Random(5)
-    checked = 0
-    def read_twice(m: Match) -> bool:  # every other seat has two plays or more to read
-        if m.current_player is None:
+
+    def read_twice(m: Match) -> bool:  # first hand; every other seat has two plays to read
+        if m.current_player is None or m.history:
             return False
         plays: dict[int, int] = {}
         for d in decisions(observation(m, m.turn)):
             plays[d.seat] = plays.get(d.seat, 0) + 1
         return len(plays) == 3 and min(plays.values()) >= 2
 
+    mix = (Params(), TABLE_PLAYER_PONTOS)
     for _ in range(5):
         m = random_position("duplas-pontos", rng, None, read_twice)
         obs = observation(m, m.turn)
         world = list(m.hands)
-        a, b = Params(), TABLE_PLAYER_PONTOS
-        seats = [s for s in range(4) if s != m.turn]
         expected = 0.0
-        for seat in seats:  # each seat alone: the other seats' hands held fixed
-            only = [Belief(obs, q) for q in (a, b)]
-            parts = [sum(q._log_p(d, world[d.seat] | d.later, q.reads[i][0], q.params)
-                         for i, d in enumerate(q.decisions) if d.seat == seat) for q in only]
+        for seat in (s for s in range(4) if s != m.turn):
+            parts = _seat_parts(obs, mix, world, seat)
             expected += math.log((math.exp(parts[0]) + math.exp(parts[1])) / 2)
-        assert Belief(obs, (a, b)).log_weight(world) == pytest.approx(expected)
+        belief = Belief(obs, mix)
+        assert belief.priors == {}
+        assert belief.log_weight(world) == pytest.approx(expected)
+
+
+def test_the_previous_hand_is_each_models_prior() -> None:
+    """Second hand: P(model) for each seat is its likelihood of that seat's plays in the first
+    hand (from the hand's true steps and hands, as the match logged them), normalised; a world's
+    weight is Σ over the models of P(model) × that model's likelihood of this hand's plays."""
+    mix = (Params(), TABLE_PLAYER_PONTOS)
+    checked = 0
+    for seed in range(3):
+        m, ends = _played_to_second_hand(("medium", "random", "medium", "random"), seed)
+        if m.is_over or not m.history[-1].steps:
+            continue
+        log = m.history[-1]
+        held = [sum(T.BIT[t] for t in tiles) for tiles in log.dealt]
+        for step in log.steps:
+            if step.action.kind == A.PLAY:
+                held[step.seat] ^= T.BIT[step.action.tile]
+        true_first = replace(ends[0], steps=tuple(_public(step) for step in log.steps),
+                             last_hand=None)
+        rng = random.Random(seed)
+        order = list(range(28))
+        rng.shuffle(order)
+        m.deal(order)
+        bots = [MediumBot() for _ in range(4)]
+        while len(decisions(observation(m, 0))) < 3 and m.current_player is not None:
+            m.apply(bots[m.turn].choose(observation(m, m.turn)), m.turn)
+        if m.current_player is None:
+            continue
+        obs = observation(m, 0)
+        belief = Belief(obs, mix)
+        world = list(m.hands)
+        expected = 0.0
+        for seat in (1, 2, 3):
+            first = _seat_parts(true_first, mix, held, seat)
+            norm = math.log(sum(math.exp(x) for x in first))
+            assert belief.priors[seat] == pytest.approx([x - norm for x in first])
+            now = _seat_parts(obs, mix, world, seat)
+            expected += math.log(sum(math.exp(w + x) for w, x in
+                                     zip(belief.priors[seat], now, strict=True)))
+        assert belief.log_weight(world) == pytest.approx(expected)
         checked += 1
-    assert checked == 5
+    assert checked >= 2
 
 
 def _played_to_second_hand(levels: tuple[str, ...], seed: int) -> tuple[Match, list[Observation]]:
@@ -269,8 +323,8 @@ def test_previous_hand_is_its_plays_and_passes_with_the_hands_left() -> None:
         seen = max(ends, key=lambda o: len(o.steps))  # the view just before the last play
         last = view.steps[-1]
         assert last.kind == A.PLAY and view.steps[:-1] == tuple(
-            step for step in seen.steps if step.kind != "pass" or any(
-                p.kind == A.PLAY for p in seen.steps[:seen.steps.index(step)]))
+            step for i, step in enumerate(seen.steps) if step.kind != "pass" or any(
+                p.kind == A.PLAY for p in seen.steps[:i]))
         assert held == [int(sum(T.BIT[T.parse(t)] for t in h))
                         for h in obs.last_hand["hands_left"]]  # type: ignore[index]
         assert view.last_hand is None and view.seat == 0
@@ -292,12 +346,12 @@ def test_the_previous_hand_tells_the_kind_of_player() -> None:
             continue
         m.deal(list(range(28)))
         for seat in (0, 1):
-            belief = Belief(observation(m, seat), mix)
-            assert set(belief.priors) <= {0, 1, 2, 3} - {seat}
-            for other, prior in belief.priors.items():
+            priors = model_priors(observation(m, seat), mix, None)
+            assert set(priors) <= {0, 1, 2, 3} - {seat}
+            for other, prior in priors.items():
                 assert math.exp(prior[0]) + math.exp(prior[1]) == pytest.approx(1.0)
                 odds[other % 2 == 0][seed, other] = prior[1] - prior[0]
-        assert Belief(observation(m, 0), Params()).priors == {}  # one model: nothing to learn
+        assert model_priors(observation(m, 0), Params(), None) == {}  # nothing to learn
     table, chance = list(odds[True].values()), list(odds[False].values())
     assert len(table) >= 8 and len(chance) >= 8
     assert sum(table) / len(table) > 1.0 and sum(chance) / len(chance) < -1.0

@@ -17,8 +17,10 @@ the hand. Each model's product is over the seat's whole hand, so the plays read 
 kinds apart by themselves: worlds that one model explains far better than the others follow that
 model once the seat's plays are that model's, not before. From the second hand on, the models
 start from what the previous hand said of each seat (`previous_hand`: it is revealed once over,
-every hand known, so each model's likelihood of the seat's plays there is exact): the kind of
-player at a seat does not change between hands.
+so its plays are read with every hand known): the kind of player at a seat does not change
+between hands. Measured in `duplas-pontos` and not the default (README): the mixture keeps a
+world the sharp model rules out at half the weight of the others', and gives back what the
+sharp model gains.
 
 Everything here is read from the observation (public steps and the seat's own tiles), never from
 the match: the weights of two deals that agree with the observation depend only on the deals.
@@ -81,6 +83,9 @@ class Params:
                     or self.variety)
 
 
+#: One model of a seat, or a mixture of several (`Belief`).
+Model = Params | tuple[Params, ...]
+
 #: `bench/belief_fit.py --ruleset duplas-pontos` on `medium`'s plays (300 matches), whose hands
 #: are known: a table player leaves the next seat without a play, not the partner, avoids leaving
 #: points to score in reply and keeps tiles for the ends. It explains `medium`'s plays at -0.48
@@ -100,8 +105,7 @@ EXPERT_PONTOS: Final = Params(
 #: read as a table player, the partner as the expert) won 69.3% of 1,200 matches against
 #: `medium`, against 67.8% with `Params()`, but 58.9% of 800 against `expert-1` (equal worlds),
 #: against 62.8%: a confident model of the wrong kind of player misleads more than none.
-#: One model of a seat, or a mixture of several (equally likely before the hand).
-Model = Params | tuple[Params, ...]
+#: Mixtures of either with `Params()` won 67.5% of the seed-202 matches (README).
 FITTED: Final[dict[str, Model]] = {}
 PARTNER: Final[dict[str, Model]] = {}
 
@@ -245,10 +249,12 @@ def decisions(obs: Observation) -> list[Decision]:
 
 
 def previous_hand(obs: Observation) -> tuple[Observation, list[int]] | None:
-    """The previous hand of the match as a view of it just after its last play, and every seat's
-    tiles left then (`last_hand`, revealed once it is over), for reading its plays with the hands
-    known. Between two plays a seat skipped in turn passed; what was drawn is not revealed, so
-    rulesets that draw (and a hand with no play) give None."""
+    """The previous hand of the match as public steps, in a copy of `obs` (only its steps and
+    `last_hand` changed: read it with `decisions`, nothing else), and every seat's tiles left
+    (`last_hand`, revealed once it is over), for reading its plays with the hands known. Between
+    two plays a seat skipped in turn passed; a pass before the first tile (a saída with no
+    double) is not rebuilt, so the table reads miss that one "no double". What was drawn is not
+    revealed: rulesets that draw, and a hand with no play, give None."""
     last = obs.last_hand
     if last is None or obs.seat is None:
         return None
@@ -266,6 +272,8 @@ def previous_hand(obs: Observation) -> tuple[Observation, list[int]] | None:
     before = -1
     for play in table:
         seat = play["seat"]
+        if not 0 <= seat < seats:
+            return None
         if before >= 0:
             skipped = (before + 1) % seats
             while skipped != seat:
@@ -275,6 +283,41 @@ def previous_hand(obs: Observation) -> tuple[Observation, list[int]] | None:
         before = seat
     held = [sum(_BIT[T.parse(name)] for name in names) for names in left]
     return replace(obs, steps=tuple(steps), last_hand=None), held
+
+
+#: The last few observations' priors: every decision of a hand reads the same previous hand
+#: (`last_hand` is one object shared by the hand's views, kept here so its id is not reused).
+_PRIORS: dict[tuple[int, int, object, object], tuple[object, dict[int, list[float]]]] = {}
+
+
+def model_priors(obs: Observation, params: Model | None, partner: Model | None
+            ) -> dict[int, list[float]]:
+    """Per seat read by a mixture: log P(each model) after the previous hand's plays (a seat
+    left out: equally likely)."""
+    last = obs.last_hand
+    mixed = len(mixture(params if params is not None else Params())) > 1 or (
+        partner is not None and len(mixture(partner)) > 1)
+    if last is None or obs.seat is None or not mixed:
+        return {}
+    key = (id(last), obs.seat, params, partner)
+    found = _PRIORS.get(key)
+    if found is not None and found[0] is last:
+        return found[1]
+    out: dict[int, list[float]] = {}
+    past = previous_hand(obs)
+    if past is not None:
+        view, held = past
+        then = Belief(view, params, partner)
+        for seat, items, count in then._by_seat:
+            if count > 1:
+                parts = then._parts(items, count, held[seat])
+                top = max(parts)
+                norm = top + math.log(sum(math.exp(x - top) for x in parts))
+                out[seat] = [x - norm for x in parts]
+    if len(_PRIORS) >= 16:
+        _PRIORS.clear()
+    _PRIORS[key] = (last, out)
+    return out
 
 
 class Belief:
@@ -288,11 +331,11 @@ class Belief:
             self.table_points = get_ruleset(obs.ruleset).table_points
         except Exception:
             self.table_points = False
-        mates = mixture(partner) if partner is not None else others
-        self.decisions = (decisions(obs) if any(q.scale > 0 for q in others + mates) else [])
         # The models of each decision's seat: `partner` for the seat's partner (2v2), if given.
         own = obs.seat if obs.seat is not None else -1
         mate = (own + 2) % 4 if len(obs.hand_sizes) == 4 and partner is not None else -1
+        mates = mixture(partner) if partner is not None and mate >= 0 else others
+        self.decisions = (decisions(obs) if any(q.scale > 0 for q in others + mates) else [])
         self.models: list[tuple[Params, ...]] = [mates if d.seat == mate else others
                                                  for d in self.decisions]
         # What each play would have left the next seats, per decision and model (public: no
@@ -320,17 +363,8 @@ class Belief:
         self._seat_memo: dict[int, float] = {}  # (seat, hand now) -> that seat's log P
         # Per seat read by a mixture: log P(model) from the previous hand (else equal).
         self.priors: dict[int, list[float]] = {}
-        if len(others) > 1 or len(mates) > 1:
-            past = previous_hand(obs)
-            if past is not None:
-                view, held = past
-                then = Belief(view, params, partner)
-                for seat, items, count in then._by_seat:
-                    if count > 1:
-                        parts = then._parts(items, count, held[seat])
-                        top = max(parts)
-                        norm = top + math.log(sum(math.exp(x - top) for x in parts))
-                        self.priors[seat] = [x - norm for x in parts]
+        if (len(others) > 1 or len(mates) > 1) and self.decisions:
+            self.priors = model_priors(obs, params, partner)
 
     @property
     def informative(self) -> bool:
