@@ -291,8 +291,13 @@ def previous_hand(obs: Observation) -> tuple[Observation, list[int]] | None:
 _PRIORS: dict[tuple[int, int, object, object], tuple[object, dict[int, list[float]]]] = {}
 
 
-def model_priors(obs: Observation, params: Model | None, partner: Model | None
-            ) -> dict[int, list[float]]:
+def _log_sum_exp(values: list[float]) -> float:
+    top = max(values)
+    return top + math.log(sum(math.exp(x - top) for x in values))
+
+
+def model_priors(obs: Observation, params: Model | None,
+                 partner: Model | None) -> dict[int, list[float]]:
     """Per seat read by a mixture: log P(each model) after the previous hand's plays (a seat
     left out: equally likely)."""
     last = obs.last_hand
@@ -312,8 +317,7 @@ def model_priors(obs: Observation, params: Model | None, partner: Model | None
         for seat, items, count in then._by_seat:
             if count > 1:
                 parts = then._parts(items, count, held[seat])
-                top = max(parts)
-                norm = top + math.log(sum(math.exp(x - top) for x in parts))
+                norm = _log_sum_exp(parts)
                 out[seat] = [x - norm for x in parts]
     if len(_PRIORS) >= 16:
         _PRIORS.clear()
@@ -363,9 +367,7 @@ class Belief:
                          for seat, items in sorted(by_seat.items())]
         self._seat_memo: dict[int, float] = {}  # (seat, hand now) -> that seat's log P
         # Per seat read by a mixture: log P(model) from the previous hand (else equal).
-        self.priors: dict[int, list[float]] = {}
-        if (len(others) > 1 or len(mates) > 1) and self.decisions:
-            self.priors = model_priors(obs, params, partner)
+        self.priors = model_priors(obs, params, partner) if self.decisions else {}
 
     @property
     def informative(self) -> bool:
@@ -387,14 +389,8 @@ class Belief:
                 if count == 1:
                     part = parts[0]
                 else:
-                    prior = self.priors.get(seat)
-                    if prior is None:
-                        top = max(parts)
-                        part = top + math.log(sum(math.exp(x - top) for x in parts) / count)
-                    else:
-                        parts = [x + w for x, w in zip(parts, prior, strict=True)]
-                        top = max(parts)
-                        part = top + math.log(sum(math.exp(x - top) for x in parts))
+                    prior = self.priors.get(seat) or [-math.log(count)] * count
+                    part = _log_sum_exp([x + w for x, w in zip(parts, prior, strict=True)])
                 seat_memo[seat_key] = part
             total += part
         return total
