@@ -33,6 +33,7 @@ from carroca.bots.expert.planner import (
     _deferred,
     rate_actions,
 )
+from carroca.bots.expert.posterior import listed
 from carroca.bots.expert.search import Rated
 from carroca.bots.medium import MediumBot
 from carroca.rules import Action, IllegalMove, Match, Observation, get_ruleset, observation
@@ -411,13 +412,16 @@ def _redeal(real: Match, rng: random.Random) -> list[int] | None:
     return None
 
 
+@pytest.mark.parametrize("posterior", [0, 20_000], ids=["batches", "posterior"])
 @pytest.mark.parametrize("name", ["duplas-torneio", "duplas-pontos", "bloqueio"])
-def test_decisions_and_beliefs_read_only_the_observation(name: str) -> None:
+def test_decisions_and_beliefs_read_only_the_observation(name: str, posterior: int) -> None:
     """Second hands (so the opening tile is read too): other hands re-dealt, same public story
-    replayed, the same observation, decisions read and evaluation."""
-    rng = random.Random(f"twins-{name}")
+    replayed, the same observation, decisions read and evaluation; with the deals listed
+    (`posterior`) too, late positions where they are."""
+    rng = random.Random(f"twins-{name}-{posterior}")
+    config = Config(posterior=posterior)
     checked = 0
-    for _ in range(300):
+    for _ in range(600):
         first = list(range(28))
         rng.shuffle(first)
         m = Match(name)
@@ -430,7 +434,7 @@ def test_decisions_and_beliefs_read_only_the_observation(name: str) -> None:
         second = list(range(28))
         rng.shuffle(second)
         m.deal(second)
-        stop = rng.randrange(2, 16)
+        stop = rng.randrange(2, 16) if not posterior else rng.randrange(10, 20)
         while m.current_player is not None and len(m.steps) < stop:
             m.apply(rng.choice(m.legal_actions()))
         if m.current_player is None or len(m.legal_actions()) < 2 or not m.table:
@@ -459,8 +463,15 @@ def test_decisions_and_beliefs_read_only_the_observation(name: str) -> None:
         assert a_belief.reads == b_belief.reads and a_belief.models == b_belief.models
         world = list(m.hands)
         assert a_belief.log_weight(world) == b_belief.log_weight(world)
-        a = ExpertBot(seed=9, worlds=24).evaluate(a_obs)
-        b = ExpertBot(seed=9, worlds=24).evaluate(b_obs)
+        k = read(a_obs, get_ruleset(name).spinner)
+        a_listed, b_listed = listed(k, a_belief, posterior), listed(k, b_belief, posterior)
+        if posterior:
+            if a_listed is None:
+                continue  # too many deals to list: the batches' case
+            assert b_listed is not None
+            assert (a_listed.hands, a_listed.log_weights) == (b_listed.hands, b_listed.log_weights)
+        a = ExpertBot(seed=9, worlds=24, config=config).evaluate(a_obs)
+        b = ExpertBot(seed=9, worlds=24, config=config).evaluate(b_obs)
         assert a == b
         checked += 1
         if checked == 6:

@@ -365,6 +365,7 @@ class Belief:
             by_seat.setdefault(d.seat, []).append((i, d))
         self._by_seat = [(seat, items, len(self.models[items[0][0]]))
                          for seat, items in sorted(by_seat.items())]
+        self._seats = {seat: (items, count) for seat, items, count in self._by_seat}
         self._seat_memo: dict[int, float] = {}  # (seat, hand now) -> that seat's log P
         # Per seat read by a mixture: log P(model) from the previous hand (else equal).
         self.priors = model_priors(obs, params, partner) if self.decisions else {}
@@ -380,20 +381,31 @@ class Belief:
         product."""
         total = 0.0
         seat_memo = self._seat_memo
-        for seat, items, count in self._by_seat:
+        for seat, _items, _count in self._by_seat:
             hand = hands[seat]
-            seat_key = (seat << 28) | hand
-            part = seat_memo.get(seat_key)
-            if part is None:  # a new hand for this seat: its plays one by one (hands then repeat)
-                parts = self._parts(items, count, hand)
-                if count == 1:
-                    part = parts[0]
-                else:
-                    prior = self.priors.get(seat) or [-math.log(count)] * count
-                    part = _log_sum_exp([x + w for x, w in zip(parts, prior, strict=True)])
-                seat_memo[seat_key] = part
-            total += part
+            part = seat_memo.get((seat << 28) | hand)
+            total += part if part is not None else self.seat_weight(seat, hand)
         return total
+
+    def seat_weight(self, seat: int, hand: int) -> float:
+        """One seat's term of `log_weight`, the seat holding `hand` now (0 for a seat with no
+        play to read): a world's weight is the sum of these, each of one seat's hand alone."""
+        seat_key = (seat << 28) | hand
+        part = self._seat_memo.get(seat_key)
+        if part is not None:
+            return part
+        found = self._seats.get(seat)
+        if found is None:
+            return 0.0
+        items, count = found
+        parts = self._parts(items, count, hand)  # its plays one by one (hands then repeat)
+        if count == 1:
+            part = parts[0]
+        else:
+            prior = self.priors.get(seat) or [-math.log(count)] * count
+            part = _log_sum_exp([x + w for x, w in zip(parts, prior, strict=True)])
+        self._seat_memo[seat_key] = part
+        return part
 
     def _parts(self, items: list[tuple[int, Decision]], count: int, hand: int) -> list[float]:
         """Each model's Σ log P over one seat's plays (`items`), the seat holding `hand` now."""

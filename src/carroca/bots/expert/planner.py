@@ -34,7 +34,8 @@ from typing import Final
 from carroca.bots.expert.belief import Belief, Model, params_for, partner_for, resample
 from carroca.bots.expert.knowledge import read
 from carroca.bots.expert.playout import crn_playout
-from carroca.bots.expert.sampler import deal
+from carroca.bots.expert.posterior import listed
+from carroca.bots.expert.sampler import World, deal
 from carroca.bots.expert.search import Rated, Table, _rollout, _solve, world_position
 from carroca.bots.expert.solver import Bounds, solve
 from carroca.bots.medium import MediumBot
@@ -81,6 +82,10 @@ EXACT_SCALE: Final[dict[str, float]] = {}
 #: the same positions once their hidden tiles are played (400 worlds of 13-tile duplas-pontos
 #: decisions: 2.2x less CPU than a table per world when unbounded, 1.7x at 100,000 positions).
 EXACT_TABLE: Final = 100_000
+#: Deals at most (exclusions aside) below which a decision lists every deal with its belief
+#: weight and draws its worlds from them all (`posterior`), per ruleset (elsewhere 0: batches of
+#: candidates resampled one by one).
+POSTERIOR: Final[dict[str, int]] = {}
 
 
 def exact_tiles(cfg: Config, ruleset: str) -> int:
@@ -91,6 +96,11 @@ def exact_tiles(cfg: Config, ruleset: str) -> int:
 def exact_scale(cfg: Config, ruleset: str) -> float:
     """The configured multiple, or the ruleset's measured one (1: the decision's worlds)."""
     return cfg.exact_scale if cfg.exact_scale > 0 else EXACT_SCALE.get(ruleset, 1.0)
+
+
+def posterior_cap(cfg: Config, ruleset: str) -> int:
+    """The configured cap, or the ruleset's measured one (0: never list the deals)."""
+    return cfg.posterior if cfg.posterior >= 0 else POSTERIOR.get(ruleset, 0)
 
 
 def exact_worlds(cfg: Config, ruleset: str) -> int:
@@ -123,6 +133,8 @@ class Config:
     #                    the default 67.8%, 10% less CPU; not taken)
     bitmask: bool = True  # playouts, solver on bare bitmasks (False: through `Match`, same values)
     playout_exact: int = 0  # playouts solve the rest exactly from this many tiles (0: never)
+    posterior: int = -1  # list every deal and draw from them all below this many (0: never;
+    #                      -1: `POSTERIOR`)
 
 
 def _keeper(m: Match, legal: list[Action], rng: random.Random, cfg: Config,
@@ -295,16 +307,22 @@ def rate_actions(
     base = obs.score[team] - obs.score[1 - team]  # every world's score: the observed one
     shared: Match | None = None
     bounds: Bounds = {}
+    everything = listed(k, belief, posterior_cap(cfg, rs.name)) if belief.informative else None
+    drawn: list[World] = []
     while len(active) > 1 and (done < least or (timed and time.perf_counter() < deadline)):
         size = BATCH if timed else min(BATCH, least - done)
         if size <= 0:
             size = BATCH
-        dealt = [deal(k, rng) for _ in range(size * oversample)]
-        if oversample > 1:
+        if everything is not None:  # the exact posterior: the first `least` worlds at once
+            if not drawn:
+                drawn = everything.draw(least if done < least else size, rng)
+            chosen, drawn = drawn[:size], drawn[size:]
+        elif oversample > 1:
+            dealt = [deal(k, rng) for _ in range(size * oversample)]
             weights = [belief.log_weight(hands) for hands, _ in dealt]
             chosen = [dealt[i] for i in resample(weights, size, rng.random())]
         else:
-            chosen = dealt
+            chosen = [deal(k, rng) for _ in range(size)]
         for hands, boneyard in chosen:
             noise = _noise_table(rng, k.seats, cfg.noise) if cfg.crn and not exact else None
             table: Table = {}  # exact: one per world, the actions' endgames share positions
