@@ -171,6 +171,13 @@ def assert_abandon_refused(match: Match, seat: int, error: type[Exception]) -> E
     raise AssertionError(f"abandon({seat}) was accepted; expected {error.__name__}")
 
 
+def deal_shuffled(m: Match, rng: random.Random) -> None:
+    """Deal `m`'s next hand from a random order of the 28 tiles."""
+    order = list(range(28))
+    rng.shuffle(order)
+    m.deal(order)
+
+
 def random_position(name: str, rng: random.Random, options: dict[str, Any] | None,
                     stop: Callable[[Match], bool]) -> Match:
     """A hand in progress from random play (sometimes a later hand of the match): the first
@@ -181,9 +188,7 @@ def random_position(name: str, rng: random.Random, options: dict[str, Any] | Non
         for _ in range(rng.choice((1, 1, 2))):
             if m.is_over:
                 break
-            order = list(range(28))
-            rng.shuffle(order)
-            m.deal(order)
+            deal_shuffled(m, rng)
             while m.current_player is not None and (
                     m.opening_mask >= 0 or not m.table or not stop(m)):
                 m.apply(rng.choice(m.legal_actions()))

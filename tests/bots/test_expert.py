@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 import pytest
+from tests.helpers import deal_shuffled
 
 from carroca.bots import make_bot
 from carroca.bots.expert import ExpertBot, FlatExpertBot
@@ -23,9 +24,7 @@ def random_positions(name: str, count: int, seed: str) -> list[Match]:
     out: list[Match] = []
     while len(out) < count:
         m = Match(name)
-        order = list(range(28))
-        rng.shuffle(order)
-        m.deal(order)
+        deal_shuffled(m, rng)
         stop = rng.randrange(0, 40)
         while m.current_player is not None and len(m.steps) < stop:
             m.apply(rng.choice(m.legal_actions()))
@@ -120,9 +119,7 @@ def perfect_information_endgames(count: int) -> list[Match]:
     found: list[Match] = []
     while len(found) < count:
         m = Match("mano-a-mano")
-        order = list(range(28))
-        rng.shuffle(order)
-        m.deal(order)
+        deal_shuffled(m, rng)
         while m.current_player is not None:
             legal = m.legal_actions()
             plays = [a for a in legal if a.kind == "play"]
@@ -233,9 +230,7 @@ def _endgames(name: str, count: int, seed: str, tiles: int,
         for _ in range(rng.choice((1, 2))):
             if m.is_over:
                 break
-            order = list(range(28))
-            rng.shuffle(order)
-            m.deal(order)
+            deal_shuffled(m, rng)
             while m.current_player is not None and not (
                     m.boneyard_left == 0 and sum(h.bit_count() for h in m.hands) <= tiles):
                 m.apply(rng.choice(m.legal_actions()))

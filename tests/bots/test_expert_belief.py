@@ -9,7 +9,7 @@ import time
 from dataclasses import replace
 
 import pytest
-from tests.helpers import random_position
+from tests.helpers import deal_shuffled, random_position
 
 from carroca.bots import make_bot
 from carroca.bots.expert import ExpertBot
@@ -49,9 +49,7 @@ def _tiles(*names: str) -> list[int]:
 def _second_hand(name: str, rng: random.Random) -> Match:
     """A match whose first hand was played at random: the second opens by a chosen tile."""
     m = Match(name)
-    order = list(range(28))
-    rng.shuffle(order)
-    m.deal(order)
+    deal_shuffled(m, rng)
     while m.current_player is not None:
         m.apply(rng.choice(m.legal_actions()))
     return m
@@ -60,9 +58,7 @@ def _second_hand(name: str, rng: random.Random) -> Match:
 def _second_hand_dealt(name: str, rng: random.Random) -> Match:
     """`_second_hand` with its second hand dealt."""
     m = _second_hand(name, rng)
-    order = list(range(28))
-    rng.shuffle(order)
-    m.deal(order)
+    deal_shuffled(m, rng)
     return m
 
 
@@ -267,9 +263,7 @@ def test_the_previous_hand_is_each_models_prior() -> None:
         true_first = replace(ends[0], steps=tuple(_public(step) for step in log.steps),
                              last_hand=None)
         rng = random.Random(seed)
-        order = list(range(28))
-        rng.shuffle(order)
-        m.deal(order)
+        deal_shuffled(m, rng)
         bots = [MediumBot() for _ in range(4)]
         while len(decisions(observation(m, 0))) < 3 and m.current_player is not None:
             m.apply(bots[m.turn].choose(observation(m, m.turn)), m.turn)
@@ -302,9 +296,7 @@ def _played_to_second_hand(levels: tuple[str, ...], seed: int) -> tuple[Match, l
         if m.needs_deal:
             if m.history:
                 return m, [last[s] for s in range(4)]
-            order = list(range(28))
-            rng.shuffle(order)
-            m.deal(order)
+            deal_shuffled(m, rng)
             continue
         seat = m.turn
         last[seat] = observation(m, seat)

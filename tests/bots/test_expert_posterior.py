@@ -9,6 +9,7 @@ import random
 from collections import Counter
 
 import pytest
+from tests.helpers import deal_shuffled
 
 from carroca.bots.expert.belief import Belief, params_for, partner_for
 from carroca.bots.expert.knowledge import Knowledge, read
@@ -28,9 +29,7 @@ def late_positions(name: str, count: int, hidden: int, seed: str) -> list[Match]
     out: list[Match] = []
     while len(out) < count:
         m = Match(name)
-        order = list(range(28))
-        rng.shuffle(order)
-        m.deal(order)
+        deal_shuffled(m, rng)
         while m.current_player is not None:
             seat = m.turn
             unseen = T.TILE_COUNT - m.hands[seat].bit_count() - len(m.table)
