@@ -154,8 +154,8 @@ def play(players: list[Player], until: Callable[[], bool], seconds: float) -> No
     deadline = time.monotonic() + seconds
     while not until():
         if time.monotonic() > deadline:
-            states = [(p.seat, p.state and p.state["version"], p.pending, p.errors[-5:])
-                      for p in players]
+            states = [(p.seat, p.state and p.state["version"], p.state and p.state["status"],
+                       p.pending, p.errors[-5:]) for p in players]
             raise AssertionError(f"no progress in {seconds} s: {states}")
         if not any([p.pump() for p in players]):
             time.sleep(0.005)
