@@ -285,6 +285,41 @@ def test_the_previous_hand_is_each_models_prior() -> None:
     assert checked >= 2
 
 
+def test_select_reads_each_seat_by_the_model_its_previous_hand_chose() -> None:
+    """`select`: no mixing. In the first hand every seat is read by the first model; from the
+    second on, each seat by the one model with the highest prior (its previous hand's plays)."""
+    mix = (Params(), TABLE_PLAYER_PONTOS)
+    rng = random.Random(8)
+    first = random_position("duplas-pontos", rng, None,
+                            lambda m: not m.history and len(decisions(observation(m, m.turn))) > 4)
+    obs = observation(first, first.turn)
+    assert Belief(obs, mix, select=True).log_weight(list(first.hands)) == pytest.approx(
+        Belief(obs, mix[0]).log_weight(list(first.hands)))
+    checked = 0
+    for seed in range(3):
+        m, _ = _played_to_second_hand(("medium", "random", "medium", "random"), seed)
+        if m.is_over or not m.history[-1].steps:
+            continue
+        deal_shuffled(m, random.Random(seed))
+        bots = [MediumBot() for _ in range(4)]
+        while len(decisions(observation(m, 0))) < 3 and m.current_player is not None:
+            m.apply(bots[m.turn].choose(observation(m, m.turn)), m.turn)
+        if m.current_player is None:
+            continue
+        obs = observation(m, 0)
+        chosen = Belief(obs, mix, select=True)
+        world = list(m.hands)
+        expected = 0.0
+        for seat in (1, 2, 3):
+            prior = chosen.priors[seat]
+            best = max(range(len(mix)), key=prior.__getitem__)
+            expected += _seat_parts(obs, mix, world, seat)[best]
+        assert chosen.log_weight(world) == pytest.approx(expected)
+        assert chosen.log_weight(world) != pytest.approx(Belief(obs, mix).log_weight(world))
+        checked += 1
+    assert checked >= 2
+
+
 def _played_to_second_hand(levels: tuple[str, ...], seed: int) -> tuple[Match, list[Observation]]:
     """duplas-pontos played by `levels` (per seat) to the first turn of the second hand, and
     each seat's last observation of the first hand."""
@@ -455,6 +490,8 @@ def test_decisions_and_beliefs_read_only_the_observation(name: str, posterior: i
         assert a_belief.reads == b_belief.reads and a_belief.models == b_belief.models
         world = list(m.hands)
         assert a_belief.log_weight(world) == b_belief.log_weight(world)
+        a_one, b_one = (Belief(o, mix, (every, Params()), select=True) for o in (a_obs, b_obs))
+        assert a_one.priors == b_one.priors and a_one.log_weight(world) == b_one.log_weight(world)
         k = read(a_obs, get_ruleset(name).spinner)
         a_listed, b_listed = listed(k, a_belief, posterior), listed(k, b_belief, posterior)
         if posterior:

@@ -329,8 +329,11 @@ class Belief:
     """Log-likelihood of a world's hands under the play model, from one observation."""
 
     def __init__(self, obs: Observation, params: Model | None = None,
-                 partner: Model | None = None) -> None:
+                 partner: Model | None = None, select: bool = False) -> None:
         others = mixture(params if params is not None else Params())
+        # A seat read by a mixture is read by one of its models only: the one that explained
+        # its previous hand best, the first model before that (`seat_weight`).
+        self.select = select
         self.params = others[0]
         try:
             self.table_points = get_ruleset(obs.ruleset).table_points
@@ -401,6 +404,9 @@ class Belief:
         parts = self._parts(items, count, hand)  # its plays one by one (hands then repeat)
         if count == 1:
             part = parts[0]
+        elif self.select:
+            prior = self.priors.get(seat)
+            part = parts[max(range(count), key=prior.__getitem__) if prior else 0]
         else:
             prior = self.priors.get(seat) or [-math.log(count)] * count
             part = _log_sum_exp([x + w for x, w in zip(parts, prior, strict=True)])

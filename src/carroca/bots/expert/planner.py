@@ -137,6 +137,8 @@ class Config:
     playout_exact: int = 0  # playouts solve the rest exactly from this many tiles (0: never)
     posterior: int = -1  # list every deal and draw from them all below this many (0: never;
     #                      -1: `POSTERIOR`)
+    select: bool = False  # a seat read by a mixture: by its one model that explained the seat's
+    #                       previous hand best (the first one in a match's first hand)
 
 
 def _keeper(m: Match, legal: list[Action], rng: random.Random, cfg: Config,
@@ -280,7 +282,8 @@ def rate_actions(
     k = read(obs, rs.spinner)
     belief = Belief(obs, cfg.params if cfg.params is not None else params_for(rs.name),
                     cfg.partner if cfg.partner is not None
-                    else (None if cfg.params is not None else partner_for(rs.name)))
+                    else (None if cfg.params is not None else partner_for(rs.name)),
+                    cfg.select)
     oversample = cfg.oversample if belief.informative else 1
     team = k.seat % 2
     least = max(MIN_WORLDS, worlds)
