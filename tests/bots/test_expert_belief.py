@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -15,6 +16,7 @@ from carroca.bots import make_bot
 from carroca.bots.expert import ExpertBot
 from carroca.bots.expert.belief import (
     ANY,
+    EXPERT_PONTOS,
     TABLE_PLAYER_PONTOS,
     Belief,
     Params,
@@ -245,6 +247,20 @@ def test_a_mixture_is_product_per_seat_not_per_play() -> None:
         assert belief.log_weight(world) == pytest.approx(expected)
 
 
+def _three_plays_read(m: Match) -> bool:
+    return len(decisions(observation(m, 0))) >= 3
+
+
+def _second_hand_until(m: Match, seed: int, ready: Callable[[Match], bool]) -> bool:
+    """Deal `m`'s second hand (shuffled by `seed`) and play it by `medium` until `ready`; False
+    when the hand ended first."""
+    deal_shuffled(m, random.Random(seed))
+    bots = [MediumBot() for _ in range(4)]
+    while m.current_player is not None and not ready(m):
+        m.apply(bots[m.turn].choose(observation(m, m.turn)), m.turn)
+    return m.current_player is not None
+
+
 def test_the_previous_hand_is_each_models_prior() -> None:
     """Second hand: P(model) for each seat is its likelihood of that seat's plays in the first
     hand (from the hand's true steps and hands, as the match logged them), normalised; a world's
@@ -262,12 +278,7 @@ def test_the_previous_hand_is_each_models_prior() -> None:
                 held[step.seat] ^= T.BIT[step.action.tile]
         true_first = replace(ends[0], steps=tuple(_public(step) for step in log.steps),
                              last_hand=None)
-        rng = random.Random(seed)
-        deal_shuffled(m, rng)
-        bots = [MediumBot() for _ in range(4)]
-        while len(decisions(observation(m, 0))) < 3 and m.current_player is not None:
-            m.apply(bots[m.turn].choose(observation(m, m.turn)), m.turn)
-        if m.current_player is None:
+        if not _second_hand_until(m, seed, _three_plays_read):
             continue
         obs = observation(m, 0)
         belief = Belief(obs, mix)
@@ -300,11 +311,7 @@ def test_select_reads_each_seat_by_the_model_its_previous_hand_chose() -> None:
         m, _ = _played_to_second_hand(("medium", "random", "medium", "random"), seed)
         if m.is_over or not m.history[-1].steps:
             continue
-        deal_shuffled(m, random.Random(seed))
-        bots = [MediumBot() for _ in range(4)]
-        while len(decisions(observation(m, 0))) < 3 and m.current_player is not None:
-            m.apply(bots[m.turn].choose(observation(m, m.turn)), m.turn)
-        if m.current_player is None:
+        if not _second_hand_until(m, seed, _three_plays_read):
             continue
         obs = observation(m, 0)
         chosen = Belief(obs, mix, select=True)
@@ -318,6 +325,27 @@ def test_select_reads_each_seat_by_the_model_its_previous_hand_chose() -> None:
         assert chosen.log_weight(world) != pytest.approx(Belief(obs, mix).log_weight(world))
         checked += 1
     assert checked >= 2
+
+
+def test_duplas_pontos_defaults_are_the_measured_setting() -> None:
+    """`Config()` in duplas-pontos: the other team by `Params()` or the table player, chosen
+    per seat; the partner by the expert's model; every deal listed late in a hand."""
+    measured = Config(params=(Params(), TABLE_PLAYER_PONTOS), partner=EXPERT_PONTOS, select=1,
+                      posterior=6000)
+    plain = Config(params=Params(), partner=Params(), select=0, posterior=0)
+    differs = 0
+    for seed in range(4):
+        m, _ = _played_to_second_hand(("medium",) * 4, seed)
+        if m.is_over:
+            continue
+        if not _second_hand_until(m, seed,
+                                  lambda m: len(m.steps) >= 10 and len(m.legal_actions()) >= 2):
+            continue
+        obs = observation(m, m.turn)
+        default = rate_actions(obs, random.Random(1), 0, 40)
+        assert default == rate_actions(obs, random.Random(1), 0, 40, measured)
+        differs += default != rate_actions(obs, random.Random(1), 0, 40, plain)
+    assert differs >= 1
 
 
 def _played_to_second_hand(levels: tuple[str, ...], seed: int) -> tuple[Match, list[Observation]]:

@@ -18,9 +18,11 @@ kinds apart by themselves: worlds that one model explains far better than the ot
 model once the seat's plays are that model's, not before. From the second hand on, the models
 start from what the previous hand said of each seat (`previous_hand`: it is revealed once over,
 so its plays are read with every hand known): the kind of player at a seat does not change
-between hands. Measured in `duplas-pontos` and not the default (README): the mixture keeps a
-world the sharp model rules out at half the weight of the others', and gives back what the
-sharp model gains.
+between hands. Read as that sum it was measured in `duplas-pontos` and not taken (README): the
+mixture keeps a world the sharp model rules out at half the weight of the others', and gives
+back what the sharp model gains. So a mixture may instead choose (`select`, the default there):
+each seat is read by the one model that explained its previous hand best, by the first model in
+a match's first hand.
 
 Everything here is read from the observation (public steps and the seat's own tiles), never from
 the match: the weights of two deals that agree with the observation depend only on the deals.
@@ -100,15 +102,20 @@ EXPERT_PONTOS: Final = Params(
     pips=0.02, double=0.981, keep=0.229, points=0.82, stuck_next=-2.851, stuck_partner=-0.798,
     threat=0.419, soft_next=7.805, soft_partner=-2.225, soft_later=-0.257, follow=-0.334,
     follow_ends=1.832, variety=-0.423)
-#: The other team's model per ruleset (elsewhere `Params()`), and the partner's where it has
-#: its own. Measured in `duplas-pontos` and left empty: the two models above (the other team
-#: read as a table player, the partner as the expert) won 69.3% of 1,200 matches against
-#: `medium`, against 67.8% with `Params()`, but 58.9% of 800 against `expert-1` (equal worlds),
-#: against 62.8%: a confident model of the wrong kind of player misleads more than none.
-#: Mixtures of either with `Params()` won 67.5-68.8% of the seed-202 matches (README), where
-#: the two alone won 70.5%.
-FITTED: Final[dict[str, Model]] = {}
-PARTNER: Final[dict[str, Model]] = {}
+#: The other team's model per ruleset (elsewhere `Params()`), the partner's where it has its
+#: own, and the rulesets whose mixtures choose a model per seat (`select_for`). In
+#: `duplas-pontos` the other team is read by `Params()` in a match's first hand and, from the
+#: second on, by whichever of `Params()` and the table player explained the seat's previous
+#: hand better; the partner by the expert's model; late in a hand with every deal listed
+#: (`planner.POSTERIOR`). Measured (README): 71.1% of 1,200 matches against `medium` (seeds
+#: 202-204), where `Params()` by batches won 67.8%, and 62.9% of 800 against `expert-1` at equal
+#: CPU. The two fitted models alone won 69.3% of the 1,200 against `medium` by batches (70.2%
+#: with the posterior) but 58.9% of 800 against `expert-1` (60.0% of 400): a confident model
+#: of the wrong kind of player misleads more than none, and a mixture read as one sum gives
+#: back what the sharp model gains (67.5-68.8% on seed 202).
+FITTED: Final[dict[str, Model]] = {"duplas-pontos": (Params(), TABLE_PLAYER_PONTOS)}
+PARTNER: Final[dict[str, Model]] = {"duplas-pontos": EXPERT_PONTOS}
+SELECT: Final[frozenset[str]] = frozenset({"duplas-pontos"})
 
 #: The models by name, for settings given as text (`models_named`).
 MODELS: Final[dict[str, Params]] = {
@@ -147,6 +154,11 @@ def params_for(ruleset: str) -> Model:
 def partner_for(ruleset: str) -> Model | None:
     """The partner's model in a ruleset, where it has its own."""
     return PARTNER.get(ruleset)
+
+
+def select_for(ruleset: str) -> bool:
+    """Whether a ruleset's mixtures read each seat by one model (`Belief(select=True)`)."""
+    return ruleset in SELECT
 
 
 class Decision(NamedTuple):

@@ -31,7 +31,14 @@ import time
 from dataclasses import dataclass
 from typing import Final
 
-from carroca.bots.expert.belief import Belief, Model, params_for, partner_for, resample
+from carroca.bots.expert.belief import (
+    Belief,
+    Model,
+    params_for,
+    partner_for,
+    resample,
+    select_for,
+)
 from carroca.bots.expert.knowledge import read
 from carroca.bots.expert.playout import crn_playout
 from carroca.bots.expert.posterior import listed
@@ -84,10 +91,10 @@ EXACT_SCALE: Final[dict[str, float]] = {}
 EXACT_TABLE: Final = 100_000
 #: Deals at most (exclusions aside) below which a decision lists every deal with its belief
 #: weight and draws its worlds from them all (`posterior`), per ruleset (elsewhere 0: batches of
-#: candidates resampled one by one). Measured in `duplas-pontos` at 6,000 and left empty: no
-#: change with `Params()` (67.2% against `medium`, the default 68.0%); with the fitted models
-#: 72.8% against their 70.5% by batches, but 60.0% against `expert-1` (README).
-POSTERIOR: Final[dict[str, int]] = {}
+#: candidates resampled one by one). The sharper the model, the more the batches flatten it: in
+#: `duplas-pontos` no change with `Params()` (67.2% against `medium` on seed 202, 68.0% by
+#: batches), with the fitted models 72.8% against their 70.5% by batches (README).
+POSTERIOR: Final[dict[str, int]] = {"duplas-pontos": 6000}
 
 
 def exact_tiles(cfg: Config, ruleset: str) -> int:
@@ -137,8 +144,9 @@ class Config:
     playout_exact: int = 0  # playouts solve the rest exactly from this many tiles (0: never)
     posterior: int = -1  # list every deal and draw from them all below this many (0: never;
     #                      -1: `POSTERIOR`)
-    select: bool = False  # a seat read by a mixture: by its one model that explained the seat's
-    #                       previous hand best (the first one in a match's first hand)
+    select: int = -1  # 1: a seat read by a mixture is read by its one model that explained the
+    #                   seat's previous hand best (the first one in a match's first hand); 0: by
+    #                   the mixture's sum; -1: the ruleset's (`belief.select_for`)
 
 
 def _keeper(m: Match, legal: list[Action], rng: random.Random, cfg: Config,
@@ -283,7 +291,7 @@ def rate_actions(
     belief = Belief(obs, cfg.params if cfg.params is not None else params_for(rs.name),
                     cfg.partner if cfg.partner is not None
                     else (None if cfg.params is not None else partner_for(rs.name)),
-                    cfg.select)
+                    select_for(rs.name) if cfg.select < 0 else bool(cfg.select))
     oversample = cfg.oversample if belief.informative else 1
     team = k.seat % 2
     least = max(MIN_WORLDS, worlds)
