@@ -139,7 +139,7 @@ class Config:
     defer_exact: float = 0.0  # the same in exact decisions (0: the best mean, no deferring)
     near: float = 0.0  # >0: playout decisions search only actions `medium` scores this close
     #                    (duplas-pontos, near=10: 67.5% against medium over 1,200 matches,
-    #                    the default 67.8%, 10% less CPU; not taken)
+    #                    the default then 67.8%, 10% less CPU; not taken)
     bitmask: bool = True  # playouts, solver on bare bitmasks (False: through `Match`, same values)
     playout_exact: int = 0  # playouts solve the rest exactly from this many tiles (0: never)
     posterior: int = -1  # list every deal and draw from them all below this many (0: never;
