@@ -343,9 +343,6 @@ class Belief:
     def __init__(self, obs: Observation, params: Model | None = None,
                  partner: Model | None = None, select: bool = False) -> None:
         others = mixture(params if params is not None else Params())
-        # A seat read by a mixture is read by one of its models only: the one that explained
-        # its previous hand best, the first model before that (`seat_weight`).
-        self.select = select
         self.params = others[0]
         try:
             self.table_points = get_ruleset(obs.ruleset).table_points
@@ -358,6 +355,14 @@ class Belief:
         self.decisions = (decisions(obs) if any(q.scale > 0 for q in others + mates) else [])
         self.models: list[tuple[Params, ...]] = [mates if d.seat == mate else others
                                                  for d in self.decisions]
+        # Per seat read by a mixture: log P(model) from the previous hand (else equal).
+        self.priors = model_priors(obs, params, partner) if self.decisions else {}
+        if select:  # each seat by one model only: its previous hand's best, else the first
+            for i, d in enumerate(self.decisions):
+                prior = self.priors.get(d.seat)
+                if len(self.models[i]) > 1:
+                    best = max(range(len(prior)), key=prior.__getitem__) if prior else 0
+                    self.models[i] = (self.models[i][best],)
         # What each play would have left the next seats, per decision and model (public: no
         # hand in it), with what each seat had shown it lacks just before the play.
         spinner_rule = _spinner_rule(obs.ruleset)
@@ -382,8 +387,6 @@ class Belief:
                          for seat, items in sorted(by_seat.items())]
         self._seats = {seat: (items, count) for seat, items, count in self._by_seat}
         self._seat_memo: dict[int, float] = {}  # (seat, hand now) -> that seat's log P
-        # Per seat read by a mixture: log P(model) from the previous hand (else equal).
-        self.priors = model_priors(obs, params, partner) if self.decisions else {}
 
     @property
     def informative(self) -> bool:
@@ -416,9 +419,6 @@ class Belief:
         parts = self._parts(items, count, hand)  # its plays one by one (hands then repeat)
         if count == 1:
             part = parts[0]
-        elif self.select:
-            prior = self.priors.get(seat)
-            part = parts[max(range(count), key=prior.__getitem__) if prior else 0]
         else:
             prior = self.priors.get(seat) or [-math.log(count)] * count
             part = _log_sum_exp([x + w for x, w in zip(parts, prior, strict=True)])
