@@ -4,9 +4,8 @@ The hub owns no state that the database could not rebuild: tables are restored f
 and move logs at start (`resume`), queues are short-lived by nature (a restart empties them and
 players queue again).
 
-Bots-only matches are demos: their searching bots think in a separate process at a lower OS
-priority (`BotWorkers`), so a flood of them cannot take CPU from the tables where people play,
-whose bots think on the server's own threads.
+Bots think in the bot service (`carroca.botservice`): worker processes at a lower OS priority
+than this one, fed fairly by table, people's tables first; this process only checks their moves.
 """
 
 from __future__ import annotations
@@ -14,16 +13,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import random
 import secrets
 import time
 from collections.abc import Callable, Coroutine
-from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
-from carroca.bots import BOT_LEVELS, BOT_NAMES, SEARCHING_LEVELS, level_names, make_bot
-from carroca.rules import Observation, get_ruleset
+from carroca.bots import BOT_LEVELS, BOT_NAMES, SEARCHING_LEVELS, level_names
+from carroca.botservice import BotService, LocalBots
+from carroca.rules import get_ruleset
 from carroca.rules.rulesets import options_dict
 from carroca.server.errors import NOT_STORED, LobbyError, RateLimited
 from carroca.server.fanout import Fanout, LocalFanout
@@ -31,7 +29,6 @@ from carroca.server.ratings import Ratings
 from carroca.server.settings import Settings
 from carroca.server.store import Fenced, Store
 from carroca.server.table import Table
-from carroca.server.workers import ProcessWorkers
 
 if TYPE_CHECKING:
     from carroca.server.cluster import Cluster
@@ -40,29 +37,6 @@ if TYPE_CHECKING:
 
 MODES = ("casual", "ranked", "friends", "bots")
 MIN_TURN, MAX_TURN = 1.0, 120.0
-BOT_NICE = 10  # how much lower the bots-only workers' OS priority is
-
-
-def _lower_priority() -> None:
-    os.nice(BOT_NICE)
-
-
-def _think(level: str, seed: int, view: Observation) -> str:
-    """One decision of a bots-only match's bot, in a worker process."""
-    return str(make_bot(level, seed=seed).choose(view))
-
-
-class BotWorkers:
-    """Processes at a lower priority for the searching bots of bots-only matches."""
-
-    def __init__(self, workers: int) -> None:
-        self.processes = ProcessWorkers(workers, initializer=_lower_priority)
-
-    async def choose(self, level: str, view: Observation) -> str:
-        return await self.processes.run(_think, level, secrets.randbits(32), view)
-
-    def close(self) -> None:
-        self.processes.close()  # a match stopped here resumes from its stored moves
 
 
 def searching_levels() -> str:
@@ -85,14 +59,14 @@ def player_seat(player: dict[str, Any]) -> dict[str, Any]:
 
 
 class Hub:
-    def __init__(self, settings: Settings, store: Store, fanout: Fanout | None = None) -> None:
+    def __init__(self, settings: Settings, store: Store, fanout: Fanout | None = None,
+                 bots: BotService | None = None) -> None:
         self.settings = settings
         self.store = store
         self.fanout: Fanout = fanout or LocalFanout()
         self.ratings = Ratings(store, settings.ranked_min_moves)
         self.tables: dict[str, Table] = {}
-        self.bot_pool = ThreadPoolExecutor(2, thread_name_prefix="carroca-bot")  # human tables
-        self.demo_bots = BotWorkers(settings.bot_workers)  # bots-only matches
+        self.bots = bots or BotService(LocalBots(settings.workers()), settings.bot_floor_ms)
         self.limits: RateLimits | None = None  # set by the app
         self.sockets: dict[str, set[Connection]] = {}  # session (token hash) -> open sockets
         # Players whose session was looked up lately (the app plugs in the session cache).
@@ -185,8 +159,7 @@ class Hub:
             task.cancel()
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
-        self.bot_pool.shutdown(wait=False, cancel_futures=True)
-        self.demo_bots.close()
+        self.bots.close()
 
     async def upkeep(self) -> None:
         """Every `purge_seconds`: close waiting friends' tables past their time, then drop

@@ -67,12 +67,18 @@ class Settings:
     # ---------------------------------------------------------------- tables
     max_bot_matches: int = 200  # bots-only matches in play at once, all players together
     max_bot_matches_per_player: int = 2
-    bot_workers: int = 1  # processes that think for bots-only matches, at low priority
+    bot_workers: int = 0  # processes that think for every bot, at low priority (0: one a core)
+    bot_deadline_seconds: float = 2.0  # a bot's move not thought out by then: the safe move
+    bot_floor_ms: int = 40  # the least a searching bot thinks when the workers are behind
     max_waiting_tables_per_player: int = 3  # friends' tables waiting for players
     waiting_table_minutes: float = 30.0  # a friends' table still waiting then is closed
     purge_seconds: float = 60.0  # how often expired tables, guests and sessions are cleaned
     ranked_requires_account: bool = True
     ranked_min_moves: int = 6  # an abandonment before the side made this many moves is unrated
+
+    def workers(self) -> int:
+        """Bot worker processes: as set, else one per core."""
+        return self.bot_workers if self.bot_workers > 0 else max(1, os.cpu_count() or 1)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> Settings:

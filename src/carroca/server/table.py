@@ -17,7 +17,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from carroca import fair, record
-from carroca.bots import SEARCHING_LEVELS, Bot, make_bot
+from carroca.bots import SEARCHING_LEVELS
+from carroca.bots.expert import DEFAULT_THINK_MS
+from carroca.botservice import Job, Priority
 from carroca.rules import Match, Phase, RulesError, actions, get_ruleset, observation
 from carroca.rules.rulesets import options_dict
 from carroca.server import protocol
@@ -77,7 +79,6 @@ class Table:
         self.lock = asyncio.Lock()
         self.clock: dict[str, Any] | None = None
         self._timer: asyncio.TimerHandle | None = None
-        self._bots: dict[int, Bot] = {}
         self._move_ids: dict[int, int] = {}
         self._chat_times: dict[int, deque[float]] = {}
         self.rating_changes: dict[int, tuple[float | None, float | None]] = {}
@@ -195,22 +196,6 @@ class Table:
     def humans(self) -> list[tuple[int, int]]:
         return [(i, s["player"]) for i, s in enumerate(self.seats) if s and "player" in s]
 
-    def _bot(self, seat: int) -> Bot:
-        bot = self._bots.get(seat)
-        if bot is None:
-            s = self.seats[seat]
-            level = s["bot"] if s and "bot" in s else self.hub.settings.autoplay_bot
-            bot = self._bots[seat] = make_bot(level, seed=secrets.randbits(32))
-        return bot
-
-    def _autoplay_bot(self, seat: int) -> Bot:
-        key = -1 - seat
-        bot = self._bots.get(key)
-        if bot is None:
-            bot = self._bots[key] = make_bot(self.hub.settings.autoplay_bot,
-                                             seed=secrets.randbits(32))
-        return bot
-
     async def sit(self, seat: int, who: dict[str, Any], client_seed: str | None = None) -> None:
         """Fill an open seat (the caller holds the lock); the table starts when none is left.
 
@@ -319,6 +304,18 @@ class Table:
             self.schedule()  # first: the frames carry the clock of the seat now to move
             self.publish()
 
+    def _job(self, seat: int, level: str) -> Job:
+        """A bot's decision for the bot service: this seat's view only, never the match."""
+        assert self.match is not None
+        loop = asyncio.get_running_loop()
+        return Job(
+            key=self.id, level=level, view=observation(self.match, seat),
+            seed=secrets.randbits(32),
+            priority=Priority.BOTS if self.mode == "bots" else Priority.PEOPLE,
+            think_ms=DEFAULT_THINK_MS if level in SEARCHING_LEVELS else None,
+            deadline=loop.time() + self.hub.settings.bot_deadline_seconds,
+        )
+
     async def _bot_turn(self, version: int) -> None:
         async with self.lock:
             match = self.match
@@ -327,22 +324,12 @@ class Table:
             seat = match.current_player
             if seat is None or not self.is_bot(seat):
                 return
-            bot = self._bot(seat)
-            view = observation(match, seat)
-        level = self.seats[seat]["bot"]  # type: ignore[index]
-        if level in SEARCHING_LEVELS and self.mode == "bots":
-            # A demo: thinks in a worker process at a lower priority than the people's tables.
-            text = await self.hub.demo_bots.choose(level, view)
-        elif level in SEARCHING_LEVELS:
-            # Thinks on a bot thread without the lock: joins and reconnections go on meanwhile.
-            text = str(await asyncio.get_running_loop().run_in_executor(
-                self.hub.bot_pool, bot.choose, view
-            ))
-        else:
-            text = str(bot.choose(view))
+            job = self._job(seat, self.seats[seat]["bot"])  # type: ignore[index]
+        # Thought out by a bot worker, without the lock: joins and reconnections go on meanwhile.
+        decision = await self.hub.bots.decide(job)
         async with self.lock:
             if version == self.version and not self.closed:
-                await self._commit(seat, text, auto=False)
+                await self._commit(seat, decision.action, auto=False)
 
     async def _timeout(self, version: int) -> None:
         """Time ran out: the third time in a row is abandonment, otherwise a bot plays for them."""
@@ -357,10 +344,13 @@ class Table:
                 await self._commit(seat, ABANDON, auto=True)
                 return
             if match.phase == Phase.CHOICE:
-                action = actions.FIVE_POINTS
-            else:
-                action = self._autoplay_bot(seat).choose(observation(match, seat))
-            await self._commit(seat, str(action), auto=True)
+                await self._commit(seat, str(actions.FIVE_POINTS), auto=True)
+                return
+            job = self._job(seat, self.hub.settings.autoplay_bot)
+        decision = await self.hub.bots.decide(job)
+        async with self.lock:  # the player may have moved meanwhile: then theirs stands
+            if version == self.version and not self.closed:
+                await self._commit(seat, decision.action, auto=True)
 
     async def human_move(
         self, seat: int, move_id: int, text: str, version: int | None = None

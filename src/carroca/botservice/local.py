@@ -1,0 +1,179 @@
+"""Worker processes on this machine: one job at a time each, over a pipe.
+
+Not a `ProcessPoolExecutor`: its own queue would take the order of jobs from the fair scheduler,
+and one worker's death breaks the whole pool (every job in flight fails). Here each worker is a
+spawned process with its own pipe, read by the event loop (`add_reader`, no thread): a dead
+worker costs only its own job, which the service gives to another worker or answers with the
+safe move, and the worker is started again on the next job. Workers run at a lower OS priority
+(`nice`) than the socket process, ignore Ctrl-C (the terminal sends it to the whole process
+group; the server stops them itself) and end when the server's end of their pipe closes, so a
+killed server leaves none behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import Any
+
+from carroca.botservice.jobs import Job, think
+from carroca.rules import Observation
+
+#: How much lower the workers' OS priority is than the server's: the sockets come first.
+NICE = 10
+#: A worker still on a job this long after its budget has hung: it is killed and started again.
+HANG_SECONDS = 10.0
+
+Decide = Callable[[str, int, "int | None", Observation], str]
+Answer = Callable[[int, "str | None", "str | None"], None]
+Lost = Callable[[int], None]
+
+
+def serve(conn: Connection, nice: int, decide: Decide) -> None:
+    """A worker's life: take a job, answer it, until the server's end of the pipe closes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if nice:
+        with contextlib.suppress(OSError):
+            os.nice(nice)
+    while True:
+        try:
+            job_id, level, seed, think_ms, view = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            answer: tuple[Any, ...] = (job_id, decide(level, seed, think_ms, view), None)
+        except Exception as exc:  # the service falls back to the safe move
+            answer = (job_id, None, f"{type(exc).__name__}: {exc}")
+        try:
+            conn.send(answer)
+        except (BrokenPipeError, OSError):
+            return
+
+
+class _Slot:
+    __slots__ = ("conn", "job", "process", "watch")
+
+    def __init__(self) -> None:
+        self.process: BaseProcess | None = None
+        self.conn: Connection | None = None
+        self.job: int | None = None
+        self.watch: asyncio.TimerHandle | None = None
+
+
+class LocalBots:
+    """`workers` processes on this machine (started at the first job)."""
+
+    def __init__(self, workers: int, nice: int = NICE, decide: Decide = think) -> None:
+        self.workers = max(1, workers)
+        self.nice = nice
+        self.decide = decide
+        self._slots = [_Slot() for _ in range(self.workers)]
+        self._answer: Answer | None = None
+        self._lost: Lost | None = None
+        self.started = 0  # processes started, restarts included
+
+    def connect(self, answer: Answer, lost: Lost) -> None:
+        self._answer, self._lost = answer, lost
+
+    def busy(self) -> int:
+        return sum(1 for s in self._slots if s.job is not None)
+
+    def idle(self) -> int:
+        return self.workers - self.busy()
+
+    @property
+    def processes(self) -> list[BaseProcess]:
+        """The worker processes alive now."""
+        return [s.process for s in self._slots if s.process is not None]
+
+    def send(self, job: Job, think_ms: int | None) -> None:
+        slot = next(s for s in self._slots if s.job is None)
+        if slot.process is None:
+            self._start(slot)
+        assert slot.conn is not None
+        slot.job = job.id
+        try:
+            slot.conn.send(job.payload(think_ms))
+        except (BrokenPipeError, OSError):
+            self._dead(slot)
+            return
+        budget = (think_ms or 0) / 1000
+        slot.watch = asyncio.get_running_loop().call_later(
+            budget + HANG_SECONDS, self._hung, slot, job.id)
+
+    def _start(self, slot: _Slot) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        ours, theirs = ctx.Pipe(duplex=True)
+        process = ctx.Process(target=serve, args=(theirs, self.nice, self.decide),
+                              name="carroca-bot", daemon=True)
+        process.start()
+        theirs.close()  # the worker's death then reads as end of file here
+        slot.process, slot.conn = process, ours
+        asyncio.get_running_loop().add_reader(ours.fileno(), self._readable, slot)
+        self.started += 1
+
+    def _readable(self, slot: _Slot) -> None:
+        conn = slot.conn
+        if conn is None:
+            return
+        try:
+            job_id, text, error = conn.recv()
+        except (EOFError, OSError):
+            self._dead(slot)
+            return
+        if job_id != slot.job:  # not the job it was given: a confused worker, replaced
+            self._kill(slot)
+            return
+        self._free(slot)
+        if self._answer is not None:
+            self._answer(job_id, text, error)
+
+    def _free(self, slot: _Slot) -> None:
+        slot.job = None
+        if slot.watch is not None:
+            slot.watch.cancel()
+            slot.watch = None
+
+    def _dead(self, slot: _Slot) -> None:
+        """The worker is gone: reap it; its job is the service's to place again."""
+        job = slot.job
+        self._free(slot)
+        self._drop(slot)
+        if job is not None and self._lost is not None:
+            self._lost(job)
+
+    def _drop(self, slot: _Slot, grace: float = 0.0) -> None:
+        conn, process = slot.conn, slot.process
+        slot.conn = slot.process = None
+        if conn is not None:
+            with contextlib.suppress(Exception):  # the loop may be closed already
+                asyncio.get_running_loop().remove_reader(conn.fileno())
+            conn.close()  # an idle worker reads end of file and exits by itself
+        if process is not None:
+            if grace and process.is_alive():
+                process.terminate()
+                process.join(timeout=grace)
+            if process.is_alive():
+                process.kill()
+            process.join(timeout=2)
+
+    def _hung(self, slot: _Slot, job_id: int) -> None:
+        if slot.job == job_id:
+            self._kill(slot)
+
+    def _kill(self, slot: _Slot) -> None:
+        if slot.process is not None and slot.process.is_alive():
+            slot.process.kill()
+        self._dead(slot)
+
+    def close(self) -> None:
+        """Stop every worker (a job in flight is abandoned: its table is being stopped too)."""
+        for slot in self._slots:
+            self._free(slot)
+            self._drop(slot, grace=2.0)

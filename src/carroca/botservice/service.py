@@ -1,0 +1,151 @@
+"""The server's side of the bot service: jobs in, checked moves out.
+
+`BotService.decide` is the one call a table makes for a bot's move. It queues the job
+(`FairQueue`), hands it to a free worker with a budget bent to the queue's depth (`bend`), and
+answers with a `Decision` by the job's deadline whatever happens: a worker's move only if the
+engine's legal moves for that seat include it, else the safe move (`safe_move`). A worker that
+dies thinking costs its job one more try on another worker, or the safe move if too little time
+is left. The workers are a backend (`LocalBots`: processes on this machine).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import Counter
+from typing import Protocol
+
+from carroca.botservice.jobs import INLINE_LEVELS, Decision, Job, legal_texts, safe_move, think
+from carroca.botservice.local import LocalBots
+from carroca.botservice.scheduler import FLOOR_MS, FairQueue, bend
+
+#: A job taken with less time than this before its deadline is answered with the safe move.
+MARGIN_SECONDS = 0.05
+
+log = logging.getLogger("carroca.bots")
+
+
+class Backend(Protocol):
+    workers: int
+
+    def connect(self, answer: Answer, lost: Lost) -> None: ...
+    def idle(self) -> int: ...
+    def busy(self) -> int: ...
+    def send(self, job: Job, think_ms: int | None) -> None: ...
+    def close(self) -> None: ...
+
+
+class Answer(Protocol):
+    def __call__(self, job_id: int, text: str | None, error: str | None) -> None: ...
+
+
+class Lost(Protocol):
+    def __call__(self, job_id: int) -> None: ...
+
+
+class BotService:
+    def __init__(self, backend: Backend, floor_ms: int = FLOOR_MS) -> None:
+        self.backend = backend
+        self.floor_ms = floor_ms
+        self.queue = FairQueue()
+        self._pending: dict[int, tuple[Job, asyncio.Future[Decision]]] = {}
+        self.outcomes: Counter[str] = Counter()  # decisions by source, for /api/stats and tests
+        backend.connect(self._answered, self._lost)
+
+    @property
+    def workers(self) -> int:
+        return self.backend.workers
+
+    def depth(self) -> int:
+        """Jobs waiting for a worker or being thought out."""
+        return len(self.queue) + self.backend.busy()
+
+    async def decide(self, job: Job) -> Decision:
+        """The job's move, by its deadline (`job.deadline`, on the loop's clock)."""
+        if job.level in INLINE_LEVELS:
+            self.outcomes["inline"] += 1
+            return Decision(think(job.level, job.seed, None, job.view), "inline")
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[Decision] = loop.create_future()
+        self._pending[job.id] = (job, done)
+        self.queue.push(job)
+        timer = loop.call_at(job.deadline, self._fall_back, job, "late")
+        try:
+            self._dispatch()
+            return await done
+        finally:  # answered, late, or the table gave up waiting (closed): forget the job
+            timer.cancel()
+            self._pending.pop(job.id, None)
+            self.queue.remove(job)
+
+    def _dispatch(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self.backend.idle() > 0:
+            job = self.queue.pop()
+            if job is None:
+                return
+            entry = self._pending.get(job.id)
+            if entry is None or entry[1].done():
+                continue
+            left = job.deadline - loop.time() - MARGIN_SECONDS
+            if left <= 0:
+                self._fall_back(job, "late")
+                continue
+            think_ms = job.think_ms
+            if think_ms is not None:
+                think_ms = bend(think_ms, len(self.queue), self.backend.busy(),
+                                self.backend.workers, self.floor_ms)
+                think_ms = max(1, min(think_ms, int(left * 1000 / 2)))
+            job.attempts += 1
+            self.backend.send(job, think_ms)
+
+    def _answered(self, job_id: int, text: str | None, error: str | None) -> None:
+        entry = self._pending.get(job_id)
+        if entry is not None and not entry[1].done():
+            job, done = entry
+            if error is not None:
+                log.warning("bot job failed (%s), safe move played: %s", job.level, error)
+                self._fall_back(job, "failed")
+            elif text not in legal_texts(job.view):
+                log.warning("a bot worker answered %r, not a legal move here: safe move played",
+                            text)
+                self._fall_back(job, "illegal")
+            else:
+                self.outcomes["worker"] += 1
+                done.set_result(Decision(text, "worker", job.think_ms))
+        self._dispatch()
+
+    def _lost(self, job_id: int) -> None:
+        """A worker died on this job: once more on another worker, if its deadline allows."""
+        entry = self._pending.get(job_id)
+        if entry is not None and not entry[1].done():
+            job = entry[0]
+            left = job.deadline - asyncio.get_running_loop().time() - MARGIN_SECONDS
+            if left * 1000 > 2 * self.floor_ms and job.attempts < 2:
+                log.warning("a bot worker died thinking; its job goes to another worker")
+                self.queue.push(job, front=True)
+            else:
+                self._fall_back(job, "failed")
+        self._dispatch()
+
+    def _fall_back(self, job: Job, why: str) -> None:
+        entry = self._pending.get(job.id)
+        if entry is None or entry[1].done():
+            return
+        self.queue.remove(job)
+        self.outcomes[f"fallback:{why}"] += 1
+        entry[1].set_result(Decision(safe_move(job.view, job.seed), f"fallback:{why}"))
+
+    def close(self) -> None:
+        for _job, done in list(self._pending.values()):
+            if not done.done():
+                done.cancel()
+        self._pending.clear()
+        self.backend.close()
+
+
+def local_service(workers: int, floor_ms: int = FLOOR_MS) -> BotService:
+    return BotService(LocalBots(workers), floor_ms)
+
+
+__all__ = ["Backend", "BotService", "LocalBots", "local_service"]

@@ -1,0 +1,193 @@
+"""The bot service with real worker processes: answers checked by the engine, deadlines kept,
+workers that die or misbehave replaced by the safe move or another worker."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.botservice import workers as W
+
+from carroca.botservice import BotService, Job, LocalBots, Priority, safe_move
+from carroca.botservice.local import Decide
+from carroca.rules import Match, get_ruleset, observation
+
+_RS = get_ruleset("duplas-pontos")
+
+
+def a_view() -> Any:
+    """A duplas-pontos position a few plays in, with several legal moves."""
+    m = Match(_RS, _RS.make_options({}))
+    m.deal(list(range(28)))
+    for _ in range(3):
+        seat = m.current_player
+        m.apply(observation(m, seat).legal[0], seat)
+    view = observation(m, m.current_player)
+    assert len(view.legal) > 1
+    return view
+
+
+def job(level: str = "medium", deadline: float = 5.0, think_ms: int | None = None,
+        key: str = "t") -> Job:
+    loop = asyncio.get_running_loop()
+    return Job(key=key, level=level, view=a_view(), seed=7, priority=Priority.PEOPLE,
+               think_ms=think_ms, deadline=loop.time() + deadline)
+
+
+def run(body: Callable[[BotService], Any], workers: int = 1, decide: Decide | None = None
+        ) -> Any:
+    async def main() -> Any:
+        backend = LocalBots(workers, nice=0, **({"decide": decide} if decide else {}))
+        service = BotService(backend)
+        try:
+            return await body(service)
+        finally:
+            service.close()
+            assert not any(p.is_alive() for p in backend.processes)
+    return asyncio.run(main())
+
+
+def test_a_worker_thinks_and_its_move_is_legal() -> None:
+    async def body(service: BotService) -> None:
+        for level in ("medium", "expert"):
+            j = job(level, think_ms=50)
+            decision = await service.decide(j)
+            assert decision.source == "worker"
+            assert decision.action in {str(a) for a in j.view.legal}
+        assert service.outcomes["worker"] == 2
+    run(body)
+
+
+def test_cheap_levels_are_decided_in_place() -> None:
+    async def body(service: BotService) -> None:
+        decision = await service.decide(job("greedy"))
+        assert decision.source == "inline"
+        assert service.backend.busy() == 0 and not service.backend.processes  # type: ignore
+    run(body)
+
+
+@pytest.mark.parametrize("decide", [W.another_seats_tile, W.nonsense])
+def test_an_illegal_answer_is_refused_and_the_safe_move_played(decide: Decide) -> None:
+    async def body(service: BotService) -> None:
+        j = job()
+        decision = await service.decide(j)
+        assert decision.source == "fallback:illegal"
+        assert decision.action == safe_move(j.view, j.seed)
+        assert decision.action in {str(a) for a in j.view.legal}
+    run(body, decide=decide)
+
+
+def test_another_seats_tile_is_what_the_malicious_worker_sends() -> None:
+    """The refusal above is the engine's: the worker's move really is a tile the seat lacks."""
+    async def body() -> None:
+        j = job()
+        text = W.another_seats_tile(j.level, j.seed, None, j.view)
+        assert text not in {str(a) for a in j.view.legal}
+        tile = text.split(":")[0]
+        assert tile not in {str(a).split(":")[0] for a in j.view.legal}
+    asyncio.run(body())
+
+
+def test_a_failing_worker_answers_with_the_safe_move() -> None:
+    async def body(service: BotService) -> None:
+        decision = await service.decide(job())
+        assert decision.source == "fallback:failed"
+    run(body, decide=W.crash)
+
+
+def test_a_late_worker_is_not_waited_for() -> None:
+    async def body(service: BotService) -> None:
+        loop = asyncio.get_running_loop()
+        await service.decide(job("greedy"))  # nothing: the worker starts with the first job
+        started = loop.time()
+        decision = await service.decide(job(deadline=1.0))
+        waited = loop.time() - started
+        assert decision.source == "fallback:late"
+        assert waited < 2.5  # the deadline (1 s), not the worker's 3 s
+    run(body, decide=W.slow)
+
+
+def test_a_worker_killed_mid_think_costs_one_late_move(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """SIGKILL while thinking: its job goes to another worker and is answered by a worker,
+    within its deadline; the dead worker is replaced."""
+    monkeypatch.setenv("CARROCA_TEST_MARKS", str(tmp_path))
+
+    async def body(service: BotService) -> None:
+        backend: LocalBots = service.backend  # type: ignore[assignment]
+        loop = asyncio.get_running_loop()
+        j = job(deadline=20.0)
+        task = loop.create_task(service.decide(j))
+        while not list(tmp_path.iterdir()):  # the worker took it and marked itself
+            await asyncio.sleep(0.02)
+        pid = int(next(tmp_path.iterdir()).name)
+        os.kill(pid, signal.SIGKILL)
+        # The new worker's first job would sleep too: mark every future pid as having thought.
+        started = loop.time()
+        while backend.started < 2:
+            await asyncio.sleep(0.01)
+        new = [p.pid for p in backend.processes if p.pid != pid]
+        for p in new:
+            (tmp_path / str(p)).touch()
+        decision = await task
+        assert decision.source == "worker" and j.attempts == 2
+        assert loop.time() - started < 15
+        assert pid not in [p.pid for p in backend.processes]
+    run(body, decide=W.pid_then_think)
+
+
+def test_a_worker_killed_with_too_little_time_left_gives_the_safe_move(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARROCA_TEST_MARKS", str(tmp_path))
+
+    async def body(service: BotService) -> None:
+        loop = asyncio.get_running_loop()
+        task = loop.create_task(service.decide(job(deadline=0.05 + 5.0)))
+        while not list(tmp_path.iterdir()):
+            await asyncio.sleep(0.02)
+        pid = int(next(tmp_path.iterdir()).name)
+        await asyncio.sleep(4.95)  # little left of its deadline
+        os.kill(pid, signal.SIGKILL)
+        decision = await task
+        assert decision.source in ("fallback:failed", "fallback:late")
+    run(body, decide=W.pid_then_think)
+
+
+def test_two_workers_think_at_once() -> None:
+    async def body(service: BotService) -> None:
+        loop = asyncio.get_running_loop()
+        tasks = [loop.create_task(service.decide(job(key=k, deadline=20))) for k in "ab"]
+        await asyncio.sleep(0.1)
+        assert service.backend.busy() == 2 and len(service.queue) == 0
+        decisions = await asyncio.gather(*tasks)
+        assert [d.source for d in decisions] == ["worker", "worker"]
+    run(body, workers=2, decide=W.slow)
+
+
+def test_more_jobs_than_workers_wait_their_turn_and_think_less() -> None:
+    """Three tables' expert moves for one worker: the second and third wait in the queue, and
+    the budget each gets is bent to the queue's depth when it is taken."""
+    sent: list[int | None] = []
+
+    async def body(service: BotService) -> None:
+        backend: LocalBots = service.backend  # type: ignore[assignment]
+        send = backend.send
+
+        def spy(j: Job, think_ms: int | None) -> None:
+            sent.append(think_ms)
+            send(j, think_ms)
+
+        backend.send = spy  # type: ignore[method-assign]
+        loop = asyncio.get_running_loop()
+        tasks = [loop.create_task(service.decide(job("expert", 20, 200, key=k))) for k in "abc"]
+        await asyncio.sleep(0)
+        assert backend.busy() == 1 and len(service.queue) == 2
+        decisions = await asyncio.gather(*tasks)
+        assert all(d.source == "worker" for d in decisions)
+    run(body)
+    assert sent == [200, 100, 200]  # alone when taken; then with one waiting; then alone

@@ -1,0 +1,45 @@
+"""Worker behaviours for the bot service's tests: each a module-level function, so a spawned
+worker process can import it by name."""
+
+from __future__ import annotations
+
+import os
+import time
+
+from carroca.botservice import think
+from carroca.rules import Observation, actions
+
+
+def another_seats_tile(level: str, seed: int, think_ms: int | None, view: Observation) -> str:
+    """A malicious worker: plays a tile the seat does not hold (another seat's, or the
+    boneyard's) on an open end."""
+    held = set(view.hand) | {t for _, t, _ in view.table}
+    tile = next(t for t in range(28) if t not in held)
+    return str(actions.play(tile, next(iter(view.ends), None)))
+
+
+def nonsense(level: str, seed: int, think_ms: int | None, view: Observation) -> str:
+    return "drop table matches"
+
+
+def crash(level: str, seed: int, think_ms: int | None, view: Observation) -> str:
+    raise RuntimeError("out of memory")
+
+
+def slow(level: str, seed: int, think_ms: int | None, view: Observation) -> str:
+    """Thinks for 3 s whatever the budget says (a worker on a machine far too busy)."""
+    time.sleep(3)
+    return think(level, seed, think_ms, view)
+
+
+def pid_then_think(level: str, seed: int, think_ms: int | None, view: Observation) -> str:
+    """Marks its process as thinking (a file named by its pid) for the test to kill it."""
+    marker = os.environ["CARROCA_TEST_MARKS"]
+    path = os.path.join(marker, str(os.getpid()))
+    if not os.path.exists(path):
+        open(path, "w").close()
+        time.sleep(5)  # the first job of a process: killed here
+    return think(level, seed, think_ms, view)
+
+
+__all__ = ["another_seats_tile", "crash", "nonsense", "pid_then_think", "slow"]
