@@ -689,29 +689,40 @@ def serve_command(
         str | None,
         typer.Option(help="This node's name in a cluster (CARROCA_NODE; default host:port)."),
     ] = None,
+    bot_workers: Annotated[
+        int | None,
+        typer.Option(min=0, help="Processes that think for the bots (CARROCA_BOT_WORKERS; "
+                                 "default 0: one per core)."),
+    ] = None,
 ) -> None:
     """Run the game server: web client, HTTP API and WebSocket tables.
 
     The line with the URL to open is printed once the server is listening, not before.
     """
+    import contextlib
     import logging
+    import signal
+    from collections.abc import Iterator
 
     import uvicorn
 
     from carroca.server.app import create_app
     from carroca.server.guard import uvicorn_config
+    from carroca.server.preflight import problem
     from carroca.server.settings import Settings
 
     try:
         settings = Settings.from_env(
             host=host, port=port, database=database, bot_delay_ms=bot_delay_ms,
             turn_seconds=turn_seconds, casual_wait_seconds=casual_wait,
-            hand_pause_seconds=hand_pause, redis=redis, node=node,
+            hand_pause_seconds=hand_pause, redis=redis, node=node, bot_workers=bot_workers,
         )
     except (TypeError, ValueError) as exc:
         _fail(f"a CARROCA_* setting cannot be read: {exc}")
     if settings.redis and not settings.database.startswith(("postgresql", "postgres:")):
         _fail("a cluster node (--redis) needs a PostgreSQL --database shared by every node")
+    if (why := problem(settings)) is not None:
+        _fail(why, code=1)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)  # migrations: say only what is wrong
     try:
@@ -733,6 +744,18 @@ def serve_command(
             await super().startup(sockets)
             if self.started and not self.should_exit:
                 print(ready, flush=True)  # plain: one line, never wrapped
+
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            """Ctrl-C and SIGTERM stop the server gracefully, and that is a normal end (exit 0):
+            uvicorn would raise the signal again once stopped (exit 130, or killed by SIGTERM)."""
+            handled = (signal.SIGINT, signal.SIGTERM)
+            before = {sig: signal.signal(sig, self.handle_exit) for sig in handled}
+            try:
+                yield
+            finally:
+                for sig, handler in before.items():
+                    signal.signal(sig, handler)
 
     server = Server(uvicorn_config(create_app(settings), settings))
     with sock:

@@ -11,7 +11,11 @@ import time
 from pathlib import Path
 
 import httpx2
+import pytest
 from tests.serverproc import Server, free_port, wait_until
+
+from carroca.server.preflight import problem
+from carroca.server.settings import Settings
 
 
 def _env() -> dict[str, str]:
@@ -125,3 +129,115 @@ def test_ctrl_c_while_a_review_runs_leaves_no_traceback(tmp_path: Path) -> None:
     text = log.read_text(errors="replace")
     for bad in ("Traceback", "KeyboardInterrupt", "leaked", "BrokenProcessPool", "ERROR"):
         assert bad not in text, text
+
+
+@pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
+def test_stopping_after_an_expert_match_is_quiet_and_leaves_no_process(
+        tmp_path: Path, how: str) -> None:
+    """Ctrl-C (to the whole process group, as a terminal sends it) or SIGTERM (to the server
+    alone, as a service manager sends it) after a bots-only expert match: exit 0, no traceback,
+    and no bot worker left behind."""
+    port = free_port()
+    log = tmp_path / "serve.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "carroca", "serve", "--port", str(port), "--database",
+             f"sqlite:///{tmp_path / 'c.db'}", "--bot-delay-ms", "0", "--bot-workers", "2"],
+            cwd=tmp_path, env=_env(), stdout=out, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_until(lambda: _healthy(base), "the server", timeout=90)
+        with httpx2.Client(base_url=base, trust_env=False, timeout=30) as http:
+            assert http.post("/api/guest", json={"name": "ana"}).status_code == 200
+            created = http.post("/api/matches", json={
+                "ruleset": "bloqueio", "options": {"target": 1},
+                "seats": ["bot:expert", "bot:medium"]})
+            assert created.status_code == 201, created.text
+            match_id = created.json()["id"]
+            wait_until(lambda: http.get(f"/api/matches/{match_id}").json()["status"]
+                       == "finished", "the end of the match", timeout=120)
+        workers = _children(proc.pid)
+        assert workers, "the bots thought in worker processes"
+        if how == "ctrl-c":
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+        for pid in workers:
+            wait_until(lambda p=pid: not _alive(p), f"worker {pid} to exit", timeout=10)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=30)
+    text = log.read_text(errors="replace")
+    for bad in ("Traceback", "KeyboardInterrupt", "leaked", "ERROR"):
+        assert bad not in text, text
+
+
+def _healthy(base: str) -> bool:
+    try:
+        return httpx2.get(f"{base}/api/health", trust_env=False).status_code == 200
+    except httpx2.HTTPError:
+        return False
+
+
+def _children(pid: int) -> list[int]:
+    """The live child processes of `pid` (from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_a_postgresql_url_without_its_driver_says_how_to_install_it(tmp_path: Path) -> None:
+    code = ("import sys; sys.modules['psycopg'] = None\n"
+            "from carroca.cli import app\n"
+            "app(['serve', '--database', 'postgresql://u:pw@127.0.0.1:1/db'])")
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=_env(),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "pip install 'carroca[postgres]'" in lines[0], done.stderr
+    assert "Traceback" not in done.stderr and "pw" not in done.stderr
+
+
+@pytest.mark.parametrize(("flags", "said"), [
+    (["--database", "nonsense"], "is not a database URL"),
+    (["--database", "mysql://x/y"], "only SQLite and PostgreSQL"),
+    (["--database", "postgresql://u@127.0.0.1:1/db"], "cannot reach the database"),
+])
+def test_a_bad_or_unreachable_database_is_one_line(tmp_path: Path, flags: list[str],
+                                                    said: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "carroca", "serve", *flags], cwd=tmp_path,
+                          env=_env(), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and said in lines[0], done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(("address", "said"), [
+    ("redis://:secret@127.0.0.1:1/0", "cannot reach Redis at redis://:***@127.0.0.1:1/0"),
+    ("http://nowhere", "is not a Redis URL"),
+])
+def test_a_bad_or_unreachable_redis_is_named(address: str, said: str) -> None:
+    why = problem(Settings(database="sqlite:///:memory:", redis=address))
+    assert why is not None and said in why and "secret" not in why
