@@ -702,7 +702,6 @@ def serve_command(
     import contextlib
     import logging
     import signal
-    from collections.abc import Iterator
 
     import uvicorn
 

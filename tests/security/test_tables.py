@@ -45,12 +45,13 @@ def test_bots_only_matches_need_a_player_and_are_capped(servers: Callable[..., S
         third = c.post("/api/matches", json=EXPERTS)
         assert third.status_code == 429 and error_of(third)["code"] == "too_many_bot_matches"
         assert "retry-after" in third.headers
-    with http(server, token=guest(server, "Outra")) as c:
+    # Other players from other addresses (one address has a budget of its own too: below).
+    with http(server, "127.0.0.2", token=guest(server, "Outra", "127.0.0.2")) as c:
         assert c.post("/api/matches", json=EXPERTS).status_code == 201
-    with http(server, token=guest(server, "Mais")) as c:
+    with http(server, "127.0.0.3", token=guest(server, "Mais", "127.0.0.3")) as c:
         full = c.post("/api/matches", json=EXPERTS)  # the server's cap: 3 in all
         assert full.status_code == 503 and error_of(full)["code"] == "too_many_matches"
-    # Their experts think in a separate process at a lower priority than the server's.
+    # Their experts think in worker processes at a lower priority than the server's.
     def lowered() -> bool:
         workers = [p for p in children(server.proc.pid)
                    if b"spawn_main" in Path(f"/proc/{p}/cmdline").read_bytes()]

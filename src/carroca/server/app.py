@@ -388,7 +388,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def create_match(body: BotsMatchBody, player: Player, request: Request
                            ) -> dict[str, Any]:
         table = await hub_of(request).create_bots_match(
-            player, body.ruleset, body.options, body.seats, body.turn_seconds
+            player, body.ruleset, body.options, body.seats, body.turn_seconds, client_ip(request)
         )
         return {"id": table.id, "commitment": table.commitment}
 
@@ -476,7 +476,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if found is not None and found[0] not in (None, hub.node):
                 try:
                     answer: dict[str, Any] = await hub.cluster.call(
-                        found[0], match_id, "rematch", {"player": player, "client_seed": seed})
+                        found[0], match_id, "rematch",
+                        {"player": player, "client_seed": seed, "address": client_ip(request)})
                     return answer
                 except LobbyError as exc:
                     if exc.code not in ("not_owner", "moving"):
@@ -486,19 +487,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 raise LobbyError(404, "not_found", "Partida não encontrada.")
             raise LobbyError(409, "rematch_closed",
                              "Esta mesa já foi desfeita: comece outra partida no salão.")
-        return await table.rematch(player, seed)
+        return await table.rematch(player, seed, client_ip(request))
 
     @app.post("/api/casual")
     async def casual(body: CasualBody, player: Player, request: Request) -> dict[str, Any]:
         answer = await hub_of(request).casual(
-            player, body.ruleset, body.bot_level, body.client_seed, body.match
+            player, body.ruleset, body.bot_level, body.client_seed, body.match, client_ip(request)
         )
         return {k: answer[k] for k in ("id", "seat", "commitment")}
 
     @app.post("/api/tables", status_code=201)
     async def friends(body: FriendsBody, player: Player, request: Request) -> dict[str, Any]:
         answer = await hub_of(request).friends(
-            player, body.ruleset, body.options, body.seats, body.turn_seconds, body.client_seed
+            player, body.ruleset, body.options, body.seats, body.turn_seconds, body.client_seed,
+            client_ip(request),
         )
         return {k: answer.get(k) for k in ("id", "seat", "invite", "commitment")}
 

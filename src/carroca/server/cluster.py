@@ -322,7 +322,7 @@ class Cluster:
 
     async def _on_rematch(self, args: dict[str, Any]) -> dict[str, Any]:
         table = self._table(args)
-        return await table.rematch(args["player"], args.get("client_seed"))
+        return await table.rematch(args["player"], args.get("client_seed"), args.get("address"))
 
     async def _on_info(self, args: dict[str, Any]) -> dict[str, Any]:
         table = self._table(args)

@@ -19,10 +19,11 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
-from carroca.bots import BOT_LEVELS, BOT_NAMES, SEARCHING_LEVELS, level_names
+from carroca.bots import BOT_LEVELS, SEARCHING_LEVELS, level_names
 from carroca.botservice import BotService, LocalBots
 from carroca.rules import get_ruleset
 from carroca.rules.rulesets import options_dict
+from carroca.server.botbudget import BotBudget, Charge
 from carroca.server.errors import NOT_STORED, LobbyError, RateLimited
 from carroca.server.fanout import Fanout, LocalFanout
 from carroca.server.ratings import Ratings
@@ -37,11 +38,6 @@ if TYPE_CHECKING:
 
 MODES = ("casual", "ranked", "friends", "bots")
 MIN_TURN, MAX_TURN = 1.0, 120.0
-
-
-def searching_levels() -> str:
-    """'Difícil ou Mestre': the levels that search, which count against the cap on such tables."""
-    return " ou ".join(BOT_NAMES.get(lv, lv) for lv in BOT_LEVELS if lv in SEARCHING_LEVELS)
 
 
 def bot_seat(level: str) -> dict[str, Any]:
@@ -67,6 +63,8 @@ class Hub:
         self.ratings = Ratings(store, settings.ranked_min_moves)
         self.tables: dict[str, Table] = {}
         self.bots = bots or BotService(LocalBots(settings.workers()), settings.bot_floor_ms)
+        self.bot_budget = BotBudget(settings, self.bots.workers)
+        self._admission = asyncio.Lock()  # innermost: held only to check the budget and insert
         self.limits: RateLimits | None = None  # set by the app
         self.sockets: dict[str, set[Connection]] = {}  # session (token hash) -> open sockets
         # Players whose session was looked up lately (the app plugs in the session cache).
@@ -265,6 +263,25 @@ class Hub:
         self.tables[table.id] = table
         return table
 
+    def bot_charges(self) -> list[Charge]:
+        """The live tables here whose bots search, each with whom and where it is charged to."""
+        return [Charge(t.charged_player(), t.address) for t in self.tables.values()
+                if t.bot_work()]
+
+    async def create_table(self, player: dict[str, Any], address: str | None,
+                           client_seeds: list[str | None] | None = None, **row: Any) -> Table:
+        """A new table (`Table.new_row`'s fields); one whose bots search only within the bot
+        budget (`BotBudget`), checked and made in one step whatever the route."""
+        searching = any(s is not None and s.get("bot") in SEARCHING_LEVELS
+                        for s in row["seats"]) or \
+            (row["mode"] == "casual" and row["bot_level"] in SEARCHING_LEVELS)
+        async with self._admission:
+            if searching:
+                self.bot_budget.check(self.bot_charges(), player["id"], address)
+            table = await self._new_table(client_seeds, **row)
+            table.address = address
+            return table
+
     async def _start(self, table: Table) -> None:
         """Start a full table; while the database refuses, try again with a growing pause."""
         await asyncio.sleep(0)  # let the creator answer with the commitment first
@@ -284,13 +301,13 @@ class Hub:
         await asyncio.sleep(0.5)
         await self._start(table)
 
-    def _spend_table(self, player: dict[str, Any]) -> None:
+    def spend_table(self, player: dict[str, Any]) -> None:
         if self.limits is not None:
             self.limits.tables_player.hit(str(player["id"]))
 
     async def create_bots_match(
         self, player: dict[str, Any], ruleset: str, options: dict[str, Any] | None,
-        seats: list[str], turn_seconds: float | None,
+        seats: list[str], turn_seconds: float | None, address: str | None = None,
     ) -> Table:
         """A demo match of bots, for a signed-in player: a few at a time per player, and a cap
         for the whole server."""
@@ -317,17 +334,17 @@ class Hub:
             if len(live) >= self.settings.max_bot_matches:
                 raise LobbyError(503, "too_many_matches",
                                  "Muitas partidas só de bots em andamento; tente daqui a pouco.")
-            self._spend_table(player)
-            table = await self._new_table(
-                mode="bots", ruleset=ruleset, options=opts, seats=specs, turn_seconds=seconds,
-                bot_level=specs[0]["bot"], host_id=player["id"],
+            table = await self.create_table(
+                player, address, mode="bots", ruleset=ruleset, options=opts, seats=specs,
+                turn_seconds=seconds, bot_level=specs[0]["bot"], host_id=player["id"],
             )
+            self.spend_table(player)
         self.spawn(self._start(table))
         return table
 
     async def casual(
         self, player: dict[str, Any], ruleset: str, bot_level: str, client_seed: str | None,
-        match_id: str | None = None,
+        match_id: str | None = None, address: str | None = None,
     ) -> dict[str, Any]:
         """Seat the player at the chosen casual table, at an open one of the ruleset, or at a
         new one; the lobby's answer (`Table.answer`)."""
@@ -370,8 +387,8 @@ class Hub:
                     if seat is not None:
                         return _answer(row, seat)
             n = get_ruleset(ruleset).seats
-            table = await self._new_table(
-                mode="casual", ruleset=ruleset, options=opts,
+            table = await self.create_table(
+                player, address, mode="casual", ruleset=ruleset, options=opts,
                 seats=[player_seat(player)] + [None] * (n - 1), turn_seconds=seconds,
                 bot_level=bot_level, client_seeds=[client_seed] + [None] * (n - 1),
             )
@@ -438,6 +455,7 @@ class Hub:
     async def friends(
         self, host: dict[str, Any], ruleset: str, options: dict[str, Any] | None,
         seats: list[str], turn_seconds: float | None, client_seed: str | None,
+        address: str | None = None,
     ) -> dict[str, Any]:
         """A private table: `seats` holds "me", "open" or "bot:nível" for each seat."""
         opts, seconds = self._check(ruleset, options, turn_seconds)
@@ -456,8 +474,6 @@ class Hub:
             else:
                 raise LobbyError(422, "bad_seats", f"Lugar inválido: {s!r}.")
         me = seats.index("me")
-        searching = any(spec is not None and spec.get("bot") in SEARCHING_LEVELS
-                        for spec in specs)
         async with self.lobby_lock:  # the caps are checked and the table made in one step
             hosted = [t for t in self.tables.values() if t.mode == "friends"
                       and t.status in ("waiting", "playing") and t.host_id == host["id"]]
@@ -470,22 +486,13 @@ class Hub:
                     60, f"Você já tem {waiting} mesas esperando jogadores (o limite é {most}); "
                     "comece ou espere uma delas.", code="too_many_tables",
                 )
-            # Searching bots cost CPU however the table is made: as for bots-only matches, a
-            # player keeps only a few such tables live.
-            experts = sum(1 for t in hosted if t.searching_bots())
-            per_player = self.settings.max_bot_matches_per_player
-            if searching and experts >= per_player:
-                raise RateLimited(
-                    30, f"Você já tem {experts} mesas com bots {searching_levels()} em andamento "
-                    f"(o limite é {per_player}); termine uma antes.", code="too_many_bot_matches",
-                )
-            self._spend_table(host)
-            table = await self._new_table(
-                mode="friends", ruleset=ruleset, options=opts, seats=specs,
+            table = await self.create_table(
+                host, address, mode="friends", ruleset=ruleset, options=opts, seats=specs,
                 turn_seconds=seconds, bot_level=self.settings.autoplay_bot, host_id=host["id"],
                 invite=secrets.token_urlsafe(6),
                 client_seeds=[client_seed if i == me else None for i in range(n)],
             )
+            self.spend_table(host)
         if not table.open_seats():
             self.spawn(self._start(table))
         return table.answer(me)

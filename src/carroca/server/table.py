@@ -89,6 +89,7 @@ class Table:
         self.pause: dict[str, float] | None = None
         self.rematch_id: str | None = None  # the table of the next match with these settings
         self.rematch_by: str | None = None  # who asked for it first
+        self.address: str | None = None  # where it was created from (the bot budget's count)
 
     # ------------------------------------------------------------------ rows and restore
 
@@ -184,9 +185,21 @@ class Table:
         s = self.seats[seat]
         return s is not None and "bot" in s
 
-    def searching_bots(self) -> bool:
-        """Whether a bot at this table searches (costs real CPU on every move)."""
+    def bot_work(self) -> bool:
+        """Live, and a bot here searches (real CPU on every move), or will once this casual
+        table's empty seats are filled with bots of its level."""
+        if self.status not in ("waiting", "playing") or self.closed:
+            return False
+        if self.mode == "casual" and self.status == "waiting" and self.open_seats():
+            return self.bot_level in SEARCHING_LEVELS
         return any(s is not None and s.get("bot") in SEARCHING_LEVELS for s in self.seats)
+
+    def charged_player(self) -> int | None:
+        """Whose bot budget this table counts against: its host, else its first player."""
+        if self.host_id is not None:
+            return self.host_id
+        humans = self.humans()
+        return humans[0][1] if humans else None
 
     def seat_connected(self, seat: int) -> bool:
         """A bot, or a player with a socket open on any node (the seat's channel has a
@@ -592,7 +605,7 @@ class Table:
     # ------------------------------------------------------------------ rematch
 
     async def rematch(
-        self, player: dict[str, Any], client_seed: str | None = None
+        self, player: dict[str, Any], client_seed: str | None = None, address: str | None = None
     ) -> dict[str, Any]:
         """Another match with this finished table's settings: the first player to ask creates
         it (same ruleset, options, clock, bots in the same seats; casual: the same bot level)
@@ -609,7 +622,7 @@ class Table:
         async with self.lock:  # two players asking at once: one creates, the other joins
             new = self.hub.tables.get(self.rematch_id) if self.rematch_id else None
             if new is None or new.closed:
-                return (await self._new_rematch(player, seat, client_seed)).answer(seat)
+                return (await self._new_rematch(player, seat, client_seed, address)).answer(seat)
         async with new.lock:
             mine = new.seat_of(player["id"])
             if mine is not None:
@@ -621,11 +634,12 @@ class Table:
                               client_seed)
                 return new.answer(target)
         if self.mode == "casual":  # bots took the seat: another casual table, as the lobby would
-            return await self.hub.casual(player, self.ruleset.name, self.bot_level, client_seed)
+            return await self.hub.casual(player, self.ruleset.name, self.bot_level, client_seed,
+                                         address=address)
         raise LobbyError(409, "table_full", "A revanche já começou sem você; você pode assistir.")
 
     async def _new_rematch(
-        self, player: dict[str, Any], seat: int, client_seed: str | None
+        self, player: dict[str, Any], seat: int, client_seed: str | None, address: str | None
     ) -> Table:
         """The rematch table (the caller holds the lock): the asker in their seat, the bots in
         theirs, the other players' seats open for them."""
@@ -638,15 +652,16 @@ class Table:
             else:
                 seats.append(None)
         hub = self.hub
-        if self.mode == "friends":
-            hub._spend_table(player)
-        new = await hub._new_table(
-            mode=self.mode, ruleset=self.ruleset.name, options=options_dict(self.options),
+        new = await hub.create_table(  # within the bot budget, as any other new table
+            player, address, mode=self.mode, ruleset=self.ruleset.name,
+            options=options_dict(self.options),
             seats=seats, turn_seconds=self.turn_seconds, bot_level=self.bot_level,
             host_id=player["id"],
             invite=secrets.token_urlsafe(6) if self.mode == "friends" else None,
             client_seeds=[client_seed if i == seat else None for i in range(len(seats))],
         )
+        if self.mode == "friends":
+            hub.spend_table(player)
         self.rematch_id, self.rematch_by = new.id, player["name"]
         if not new.open_seats():
             hub.spawn(hub._start(new))

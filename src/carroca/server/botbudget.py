@@ -1,0 +1,87 @@
+"""One budget for bot work, whatever route makes the table (bots-only, friends', casual,
+rematch): per player, per address, and for the node as a whole.
+
+Only the searching levels cost real CPU (50-200 ms a decision; medium ~0.3 ms), so a table
+counts when a bot at it searches, or when it is a casual table waiting to be filled with such
+bots. A table is charged to its host (friends', bots-only, rematch) or, lacking one, to the
+first player seated (casual), and to the address it was created from (kept in memory: a table
+restored after a restart counts for its player only).
+
+The node's capacity scales with its bot workers. A searching table asks for at most one decision
+per bot delay plus think time (a bots-only match, the worst case); at the floor budget a worker
+serves (delay + floor) / floor such tables back to back, and half of that is admitted, so that
+admitted tables think above the floor most of the time (`tables_per_worker`). Past it, new
+searching seats are refused with a suggestion of the medium level, never silently slow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from carroca.bots import BOT_NAMES, SEARCHING_LEVELS
+from carroca.server.errors import LobbyError, RateLimited
+from carroca.server.settings import Settings
+
+
+def searching_levels() -> str:
+    """'Difícil ou Mestre': the levels that search, as players know them."""
+    return " ou ".join(BOT_NAMES[lv] for lv in BOT_NAMES if lv in SEARCHING_LEVELS)
+
+
+@dataclass(frozen=True)
+class Charge:
+    """A live table that costs bot work: whose it is and where it was made from."""
+
+    player: int | None
+    address: str | None
+
+
+def tables_per_worker(settings: Settings) -> int:
+    if settings.bot_tables_per_worker > 0:
+        return settings.bot_tables_per_worker
+    floor = max(1, settings.bot_floor_ms)
+    return max(2, (settings.bot_delay_ms + floor) // (2 * floor))
+
+
+class BotBudget:
+    def __init__(self, settings: Settings, workers: int) -> None:
+        self.settings = settings
+        self.workers = workers
+
+    @property
+    def capacity(self) -> int:
+        """Live tables with searching bots this node admits."""
+        return self.workers * tables_per_worker(self.settings)
+
+    @property
+    def per_player(self) -> int:
+        return self.settings.max_bot_matches_per_player
+
+    @property
+    def per_address(self) -> int:
+        """A share of the capacity (a family behind one address may have several players),
+        never less than one player's."""
+        return max(self.per_player, self.capacity // 4)
+
+    def check(self, live: Iterable[Charge], player: int, address: str | None) -> None:
+        """Raise unless one more searching table may be made by this player from this
+        address."""
+        charges = list(live)
+        mine = sum(1 for c in charges if c.player == player)
+        if mine >= self.per_player:
+            raise RateLimited(
+                30, f"Você já tem {mine} mesas com bots {searching_levels()} em andamento (o "
+                f"limite é {self.per_player}); termine uma antes.", code="too_many_bot_matches")
+        if address is not None:
+            here = sum(1 for c in charges if c.address == address)
+            if here >= self.per_address:
+                raise RateLimited(
+                    60, f"Já há {here} mesas com bots {searching_levels()} abertas a partir da "
+                    f"sua rede (o limite é {self.per_address}); termine uma antes.",
+                    code="too_many_bot_matches")
+        if len(charges) >= self.capacity:
+            raise LobbyError(
+                503, "bots_busy",
+                f"Os bots {searching_levels().replace(' ou ', ' e ')} estão todos ocupados "
+                "agora. Jogue com bots Médio ou tente de novo daqui a pouco.")
