@@ -18,6 +18,14 @@ whichever comes first; a bot move still pending at the end is reported apart (a 
 Reported: mean/p50/p95/max per block, the ratio flood/baseline, the own moves' round trip (move
 to ack), the server's CPU (main process and its children) and the moves it stored per second.
 
+`--flood guests` (the probe of the bot budget): instead of bots-only matches, --flood-guests
+guests sign up from --flood-ips addresses (127.0.0.2 on) and each opens what it is allowed of
+PER_GUEST tables with experts, a friends' table (`me` and experts) and a casual expert table,
+and plays them at once, as the measuring player does, opening another when one ends (a refused
+table is asked for again every 5 s). The answers to their requests are reported; with
+--bot-delay-ms 50 this is the probe that took an expert's move at a real player's table from
+0.13 s to 2.1-3.3 s before the bot service and its budget.
+
 `--scenario login`: an honest player's login time while another address floods wrong passwords.
 On a fresh server per target, an account is registered; the honest player (from 127.0.0.1) logs
 in with the right password every --login-interval seconds (one login at a time: the next starts
@@ -75,11 +83,14 @@ FLOOD_RULESET = "duplas-pontos"
 PER_GUEST = 2  # bots-only matches each flooding guest creates (the new per-player cap)
 TURN_SECONDS = 120.0  # the measuring player answers at once; the clock never matters
 WARMUP_MOVES = 4  # bot moves of each round not counted: the first searches warm up
+FLOOD_SETTLE = 3.0  # seconds from the guests' flood to the measured block (casual tables fill)
 QUICK_MS = 50.0  # a bot move under this had one legal action (no search)
+REFUSED_RETRY = 5.0  # seconds before a flooding guest asks again for a refused table
 HTTP_CONCURRENCY = 16  # set-up requests in flight
 PASSWORD = "correct horse 9"
 BOTS_ENV = {  # the flood comes from one address: it must not hit the set-up limits
     "CARROCA_LIMIT_GUEST_IP": "100000/minute",
+    "CARROCA_CASUAL_WAIT_SECONDS": "1",
     "CARROCA_LIMIT_TABLES_PLAYER": "100000/minute",
     "CARROCA_MAX_CONNECTIONS_PER_IP": "0",
 }
@@ -389,6 +400,78 @@ class Measurer:
                 "unfinished_ms": unfinished, "timed_out": timed_out}
 
 
+@dataclass
+class FloodPlayer(Measurer):
+    """A flooding guest's table: played at once like the measured one, another opened when it
+    ends; `kind` is `friends` (`me` and experts) or `casual` (experts fill it)."""
+
+    kind: str = "friends"
+    answers: Counter[str] = field(default_factory=Counter)
+
+    async def new_table(self, ws: ClientConnection) -> None:
+        while True:
+            if self.kind == "casual":
+                body: dict[str, Any] = {"ruleset": self.ruleset, "bot_level": "expert"}
+                path = "/api/casual"
+            else:
+                body = {"ruleset": self.ruleset, "seats": self.seats,
+                        "turn_seconds": TURN_SECONDS}
+                path = "/api/tables"
+            try:
+                r = await self.http.post(path, json=body, headers=bearer(self.token))
+                self.answers[f"{self.kind} {answer(r)}"] += 1
+                if r.status_code < 400:
+                    break
+            except httpx2.HTTPError as exc:
+                self.answers[f"{self.kind} {type(exc).__name__}"] += 1
+            await asyncio.sleep(REFUSED_RETRY)
+        self.match_id, self.pending, self.answered = r.json()["id"], None, -1
+        await ws.send(json.dumps({"type": "join", "data": {"match": self.match_id}}))
+
+
+@dataclass
+class GuestFlood:
+    """--flood-guests guests from --flood-ips addresses, PER_GUEST expert tables each."""
+
+    players: list[FloodPlayer]
+    clients: list[httpx2.AsyncClient]
+    tasks: list[asyncio.Task[None]]
+    began: float
+
+    def report(self) -> dict[str, Any]:
+        answers: Counter[str] = sum((p.answers for p in self.players), Counter())
+        errors = [repr(t.exception()) for t in self.tasks
+                  if t.done() and not t.cancelled() and t.exception() is not None]
+        return {"seconds": round(time.perf_counter() - self.began, 1),
+                "created": sum(n for k, n in answers.items() if k.endswith((" 200", " 201"))),
+                "statuses": dict(sorted(answers.items())), "player_errors": errors[:3]}
+
+    async def stop(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        for c in self.clients:
+            await c.aclose()
+
+
+async def guest_flood(url: str, args: argparse.Namespace, seats: list[str], tag: str
+                      ) -> GuestFlood:
+    began = time.perf_counter()
+    addresses = attack_addresses(args.flood_ips)
+    clients = [client(url, a) for a in addresses]
+    players: list[FloodPlayer] = []
+    for i in range(args.flood_guests):
+        http = clients[i % len(clients)]
+        token = (await post(http, "/api/guest", {"name": f"F{tag}g{i}"}))["token"]
+        for k in range(PER_GUEST):
+            players.append(FloodPlayer(url, http, token, args.ruleset, seats,
+                                       random.Random(args.seed * 7919 + i * 10 + k),
+                                       block="flood-player",
+                                       kind=("friends", "casual")[k % 2]))
+    tasks = [asyncio.create_task(p.play()) for p in players]
+    return GuestFlood(players, clients, tasks, began)
+
+
 async def flood(http: httpx2.AsyncClient, count: int, tag: str) -> dict[str, Any]:
     """ceil(count / PER_GUEST) guests create PER_GUEST bots-only matches each."""
     began = time.perf_counter()
@@ -436,7 +519,8 @@ async def bots_round(args: argparse.Namespace, r: int, moves: int) -> dict[str, 
     env = {**BOTS_ENV, **args.env}
     idle = await wait_idle(args.wait_idle)
     out: dict[str, Any] = {"round": r + 1, "machine_busy_before_pct": idle}
-    server = Server(args.cmd, args.src, env, ["--bot-delay-ms", "0"])
+    server = Server(args.cmd, args.src, env, ["--bot-delay-ms", str(args.bot_delay_ms)])
+    guests: GuestFlood | None = None
     try:
         await asyncio.to_thread(server.wait_ready)
         say(f"round {r + 1}: server pid {server.pid} at {server.url}")
@@ -451,7 +535,14 @@ async def bots_round(args: argparse.Namespace, r: int, moves: int) -> dict[str, 
             try:
                 await player.measure("warmup", WARMUP_MOVES, 60.0, task)
                 for block in ("baseline", "flood"):
-                    if block == "flood":
+                    if block == "flood" and args.flood == "guests":
+                        say(f"round {r + 1}: {args.flood_guests} guests from "
+                            f"{args.flood_ips} address(es) open expert tables")
+                        guests = await guest_flood(server.url, args, seats, tag)
+                        await asyncio.sleep(FLOOD_SETTLE)  # casual tables fill, all play
+                        out["flood_setup"] = guests.report()
+                        say(f"round {r + 1}: flood {out['flood_setup']}")
+                    elif block == "flood":
                         say(f"round {r + 1}: {args.bots_matches} bots-only matches")
                         made = await flood(http, args.bots_matches, tag)
                         made["live_at_start"] = await live_bot_matches(http)
@@ -461,7 +552,9 @@ async def bots_round(args: argparse.Namespace, r: int, moves: int) -> dict[str, 
                     await window.start()
                     found = await player.measure(block, moves, args.phase_seconds, task)
                     found.update(await window.end())
-                    if block == "flood":
+                    if block == "flood" and guests is not None:
+                        out["flood_setup"]["at_end"] = guests.report()
+                    elif block == "flood":
                         out["flood_setup"]["live_at_end"] = await live_bot_matches(http)
                     out[block] = found
                     s = summary(found["times_ms"])
@@ -471,6 +564,8 @@ async def bots_round(args: argparse.Namespace, r: int, moves: int) -> dict[str, 
                 task.cancel()
                 with contextlib.suppress(BaseException):
                     await task
+                if guests is not None:
+                    await guests.stop()
             out["events"] = dict(player.events)
     except BaseException:
         if server.proc.poll() is not None or not QUIET:
@@ -513,6 +608,10 @@ def bots_report(args: argparse.Namespace, rounds: list[dict[str, Any]]) -> dict[
         "server": {"cmd": args.cmd, "code": code_of(args.src), "env": {**BOTS_ENV, **args.env}},
         "ruleset": args.ruleset,
         "bots_matches": args.bots_matches,
+        "flood_label": f"{args.bots_matches} bots-only expert matches"
+        if args.flood == "bots-only" else
+        f"{args.flood_guests} guests from {args.flood_ips} address(es), up to {PER_GUEST} "
+        f"expert tables each, played at once (bot delay {args.bot_delay_ms} ms)",
         "rounds": len(rounds),
         "moves_per_block": args.moves,
         "phase_seconds": args.phase_seconds,
@@ -536,7 +635,7 @@ def bots_render(out: dict[str, Any]) -> str:
         f"server: {code.get('checkout')} @ {code.get('commit', '?')} "
         f"({code.get('src_files_changed_since_commit', '?')} files of src/ changed)",
         f"{out['rounds']} round(s), fresh server each: expert's moves at a '{out['ruleset']}' "
-        f"table with a human; flood = {out['bots_matches']} bots-only expert matches",
+        f"table with a human; flood = {out['flood_label']}",
         "",
         "| block | bot moves | mean ms | p50 | p95 | max | forced (<50 ms) | mean of the others "
         "| pending at end ms "
@@ -557,6 +656,10 @@ def bots_render(out: dict[str, Any]) -> str:
                  f"of the searched moves {out['ratio_searched_mean']}; mean by round "
                  f"{out['ratio_by_round']}")
     for i, f in enumerate(out["flood"], 1):
+        if "at_end" in f:
+            lines.append(f"round {i} flood: answers at start {f['statuses']}, by the end "
+                         f"{f['at_end']['statuses']}")
+            continue
         lines.append(f"round {i} flood: created {f['created']} in {f['seconds']} s, live at start "
                      f"{f.get('live_at_start')}, at end {f.get('live_at_end')}; "
                      f"answers {f['statuses']}")
@@ -782,6 +885,14 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                       help="fresh servers, each a baseline block then a flood block")
     bots.add_argument("--phase-seconds", type=float, default=60.0,
                       help="a block ends after this many seconds at most (default 60)")
+    bots.add_argument("--flood", choices=("bots-only", "guests"), default="bots-only",
+                      help="bots-only matches (--bots-matches), or guests' expert tables")
+    bots.add_argument("--flood-guests", type=int, default=9,
+                      help="--flood guests: how many guests (default 9)")
+    bots.add_argument("--flood-ips", type=int, default=1,
+                      help=f"--flood guests: their addresses, from {ATTACK_BASE} on (default 1)")
+    bots.add_argument("--bot-delay-ms", type=int, default=0,
+                      help="the server's bot delay (default 0; the probe used 50)")
     bots.add_argument("--ruleset", default="duplas-pontos",
                       help="of the measured table: duplas-pontos (three experts) or a 1v1 one")
     login = parser.add_argument_group("scenario login")
