@@ -88,7 +88,7 @@ async def run(views: list[Observation], workers: int, bend: bool) -> dict[str, A
         wall = time.perf_counter() - wall0
         cpu, work = time.process_time() - cpu0, worker_cpu(backend) - work0
     finally:
-        service.close()
+        await service.stop()
     n = len(views)
     return {
         "workers": workers,

@@ -694,6 +694,12 @@ def serve_command(
         typer.Option(min=0, help="Processes that think for the bots (CARROCA_BOT_WORKERS; "
                                  "default 0: one per core)."),
     ] = None,
+    bot_streams: Annotated[
+        bool | None,
+        typer.Option("--bot-streams/--local-bots",
+                     help="With --redis: bots think in `carroca bots` workers on any machine, "
+                          "fed by Redis Streams (CARROCA_BOT_STREAMS), not in this node's own."),
+    ] = None,
 ) -> None:
     """Run the game server: web client, HTTP API and WebSocket tables.
 
@@ -715,11 +721,14 @@ def serve_command(
             host=host, port=port, database=database, bot_delay_ms=bot_delay_ms,
             turn_seconds=turn_seconds, casual_wait_seconds=casual_wait,
             hand_pause_seconds=hand_pause, redis=redis, node=node, bot_workers=bot_workers,
+            bot_streams=bot_streams,
         )
     except (TypeError, ValueError) as exc:
         _fail(f"a CARROCA_* setting cannot be read: {exc}")
     if settings.redis and not settings.database.startswith(("postgresql", "postgres:")):
         _fail("a cluster node (--redis) needs a PostgreSQL --database shared by every node")
+    if settings.bot_streams and not settings.redis:
+        _fail("--bot-streams needs --redis: the workers read their jobs from Redis Streams")
     if (why := problem(settings)) is not None:
         _fail(why, code=1)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
@@ -761,6 +770,64 @@ def serve_command(
         server.run(sockets=[sock])
     if not server.started:  # the app could not start (its error is logged above)
         _fail("the server did not start", code=1)
+
+
+@app.command("bots")
+def bots_command(
+    redis: Annotated[
+        str, typer.Option(help="The cluster's Redis (CARROCA_REDIS), redis://host:6379/0.",
+                          envvar="CARROCA_REDIS"),
+    ],
+    workers: Annotated[
+        int, typer.Option(min=0, help="Worker processes (default 0: one per core).")
+    ] = 0,
+) -> None:
+    """Think for the bots of a cluster's nodes (`carroca serve --redis … --bot-streams`), on this
+    machine: jobs come from Redis Streams; Ctrl-C or SIGTERM stops every worker."""
+    import logging
+    import multiprocessing
+    import os
+    import signal
+    import time
+
+    from carroca.botservice.local import NICE
+    from carroca.botservice.streams import worker_main, worker_name
+    from carroca.server.preflight import redis_problem, redis_shown
+
+    if (why := redis_problem(redis)) is not None:
+        _fail(why, code=1)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    count = workers or max(1, os.cpu_count() or 1)
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=worker_main, args=(redis, worker_name(i), NICE),
+                         name="carroca-bot", daemon=True) for i in range(count)]
+    stopping = False
+
+    def stop(*_: Any) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    for p in procs:
+        p.start()
+    print(f"carroca bots: {count} workers thinking for {redis_shown(redis)} (Ctrl-C stops them)",
+          flush=True)
+    while not stopping:
+        for i, p in enumerate(procs):
+            if not p.is_alive():  # killed (out of memory?): another takes its place
+                p.join()
+                procs[i] = ctx.Process(target=worker_main, args=(redis, worker_name(i), NICE),
+                                       name="carroca-bot", daemon=True)
+                procs[i].start()
+        time.sleep(0.2)
+    for p in procs:
+        p.terminate()
+    for p in procs:
+        p.join(timeout=5)
+        if p.is_alive():
+            p.kill()
+            p.join()
 
 
 def main() -> None:  # pragma: no cover - the console script calls `app` directly

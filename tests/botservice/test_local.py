@@ -47,7 +47,7 @@ def run(body: Callable[[BotService], Any], workers: int = 1, decide: Decide | No
         try:
             return await body(service)
         finally:
-            service.close()
+            await service.stop()
             assert not any(p.is_alive() for p in backend.processes)
     return asyncio.run(main())
 

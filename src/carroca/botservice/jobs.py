@@ -54,8 +54,9 @@ class Job:
 
 @dataclass(frozen=True)
 class Decision:
-    """A job's outcome: the move and where it came from (`worker`, or `fallback:<why>` with why
-    one of late, failed, illegal, refused)."""
+    """A job's outcome: the move and where it came from: `worker`, `inline` (a level cheaper
+    than a job), `forced` (one legal action), or `fallback:<why>` with why one of late, failed,
+    illegal."""
 
     action: str
     source: str
@@ -63,7 +64,7 @@ class Decision:
 
     @property
     def fallback(self) -> bool:
-        return self.source != "worker"
+        return self.source.startswith("fallback:")
 
 
 def think(level: str, seed: int, think_ms: int | None, view: Observation) -> str:

@@ -81,6 +81,10 @@ class LocalBots:
     def connect(self, answer: Answer, lost: Lost) -> None:
         self._answer, self._lost = answer, lost
 
+    async def start(self) -> None:
+        """Nothing yet: the processes start with the first job (a server whose tables have no
+        bots never pays for them)."""
+
     def busy(self) -> int:
         return sum(1 for s in self._slots if s.job is not None)
 
@@ -171,6 +175,9 @@ class LocalBots:
         if slot.process is not None and slot.process.is_alive():
             slot.process.kill()
         self._dead(slot)
+
+    async def stop(self) -> None:
+        self.close()
 
     def close(self) -> None:
         """Stop every worker (a job in flight is abandoned: its table is being stopped too)."""

@@ -26,13 +26,15 @@ log = logging.getLogger("carroca.bots")
 
 
 class Backend(Protocol):
-    workers: int
+    @property
+    def workers(self) -> int: ...
 
     def connect(self, answer: Answer, lost: Lost) -> None: ...
+    async def start(self) -> None: ...
     def idle(self) -> int: ...
     def busy(self) -> int: ...
     def send(self, job: Job, think_ms: int | None) -> None: ...
-    def close(self) -> None: ...
+    async def stop(self) -> None: ...
 
 
 class Answer(Protocol):
@@ -56,12 +58,18 @@ class BotService:
     def workers(self) -> int:
         return self.backend.workers
 
+    async def start(self) -> None:
+        await self.backend.start()
+
     def depth(self) -> int:
         """Jobs waiting for a worker or being thought out."""
         return len(self.queue) + self.backend.busy()
 
     async def decide(self, job: Job) -> Decision:
         """The job's move, by its deadline (`job.deadline`, on the loop's clock)."""
+        if len(job.view.legal) == 1:  # nothing to think about: every level plays it
+            self.outcomes["forced"] += 1
+            return Decision(str(job.view.legal[0]), "forced")
         if job.level in INLINE_LEVELS:
             self.outcomes["inline"] += 1
             return Decision(think(job.level, job.seed, None, job.view), "inline")
@@ -136,12 +144,13 @@ class BotService:
         self.outcomes[f"fallback:{why}"] += 1
         entry[1].set_result(Decision(safe_move(job.view, job.seed), f"fallback:{why}"))
 
-    def close(self) -> None:
+    async def stop(self) -> None:
+        """Stop the workers; a job still waiting is abandoned (its table is being stopped)."""
         for _job, done in list(self._pending.values()):
             if not done.done():
                 done.cancel()
         self._pending.clear()
-        self.backend.close()
+        await self.backend.stop()
 
 
 def local_service(workers: int, floor_ms: int = FLOOR_MS) -> BotService:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from carroca.rules import actions
 from carroca.rules import tiles as T
 from carroca.rules.actions import Action
 from carroca.rules.game import HandLog, Match, Phase, Step
@@ -37,6 +38,12 @@ class PublicStep(NamedTuple):
         if self.auto:
             d["auto"] = True
         return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> PublicStep:
+        tile = d.get("tile")
+        return cls(int(d["seat"]), str(d["type"]), -1 if tile is None else T.parse(tile),
+                   d.get("end"), str(d.get("choice", "")), bool(d.get("auto", False)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +95,31 @@ class Observation:
             "last_hand": self.last_hand,
             "result": self.result,
         }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Observation:
+        """The view `to_dict` wrote (a bot worker on another machine reads it from JSON)."""
+        return cls(
+            ruleset=str(d["ruleset"]),
+            options=dict(d["options"]),
+            seat=d["seat"],
+            phase=str(d["phase"]),
+            turn=d["turn"],
+            hand=tuple(T.parse(t) for t in d["hand"]),
+            hand_sizes=tuple(int(n) for n in d["hand_sizes"]),
+            boneyard=int(d["boneyard"]),
+            table=tuple((int(e["seat"]), T.parse(e["tile"]), e.get("end")) for e in d["table"]),
+            ends={str(k): int(v) for k, v in d["ends"].items()},
+            table_count=int(d["table_count"]),
+            score=tuple(int(x) for x in d["score"]),
+            hand_number=int(d["hand_number"]),
+            deal_index=int(d["deal_index"]),
+            opener=d["opener"],
+            steps=tuple(PublicStep.from_dict(s) for s in d["steps"]),
+            legal=tuple(actions.parse(a) for a in d["legal"]),
+            last_hand=d["last_hand"],
+            result=d["result"],
+        )
 
 
 _END_NAMES = ("left", "right", "up", "down", None)

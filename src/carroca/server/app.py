@@ -193,6 +193,11 @@ def join_cluster(hub: Hub, settings: Settings) -> None:
     bus = RedisFanout(settings.redis, hub.node, settings.call_timeout)
     hub.fanout = bus
     hub.cluster = Cluster(hub, bus)
+    if settings.bot_streams:  # bots think in `carroca bots` workers, on any machine
+        from carroca.botservice import BotService
+        from carroca.botservice.streams import RedisBots
+
+        hub.bots = BotService(RedisBots(settings.redis, hub.node), settings.bot_floor_ms)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -217,6 +222,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub.recently_seen = app.state.accounts.recent_players
         app.state.reviews = Reviews(store)
         if hub.cluster is not None:
+            await hub.bots.start()
             await hub.cluster.start(settings.node or f"{gethostname()}:{settings.port}")
             hub.log.info("node %s joined the cluster", hub.node)
         else:
@@ -529,7 +535,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "tables": len(hub.tables), "commits": store.commits, "moves": store.moves_written,
             "time": time.time(), "password_checks": request.app.state.accounts.hashed,
             "storage_outages": store.outage.outages,
-            "sockets": sum(len(conns) for conns in hub.sockets.values())}
+            "sockets": sum(len(conns) for conns in hub.sockets.values()),
+            "bots": {"workers": hub.bots.workers, "queued": len(hub.bots.queue),
+                     "decisions": dict(hub.bots.outcomes)}}
         if hub.cluster is not None:  # what crosses Redis (bench/load.py --nodes)
             bus = hub.cluster.bus
             out.update(node=bus.node, redis_published=bus.published, calls=dict(bus.calls))

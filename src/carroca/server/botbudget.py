@@ -16,7 +16,7 @@ searching seats are refused with a suggestion of the medium level, never silentl
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from carroca.bots import BOT_NAMES, SEARCHING_LEVELS
@@ -45,14 +45,14 @@ def tables_per_worker(settings: Settings) -> int:
 
 
 class BotBudget:
-    def __init__(self, settings: Settings, workers: int) -> None:
+    def __init__(self, settings: Settings, workers: Callable[[], int]) -> None:
         self.settings = settings
-        self.workers = workers
+        self.workers = workers  # the bot workers running now (remote ones come and go)
 
     @property
     def capacity(self) -> int:
         """Live tables with searching bots this node admits."""
-        return self.workers * tables_per_worker(self.settings)
+        return self.workers() * tables_per_worker(self.settings)
 
     @property
     def per_player(self) -> int:

@@ -63,7 +63,7 @@ class Hub:
         self.ratings = Ratings(store, settings.ranked_min_moves)
         self.tables: dict[str, Table] = {}
         self.bots = bots or BotService(LocalBots(settings.workers()), settings.bot_floor_ms)
-        self.bot_budget = BotBudget(settings, self.bots.workers)
+        self.bot_budget = BotBudget(settings, lambda: self.bots.workers)
         self._admission = asyncio.Lock()  # innermost: held only to check the budget and insert
         self.limits: RateLimits | None = None  # set by the app
         self.sockets: dict[str, set[Connection]] = {}  # session (token hash) -> open sockets
@@ -157,7 +157,7 @@ class Hub:
             task.cancel()
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
-        self.bots.close()
+        await self.bots.stop()
 
     async def upkeep(self) -> None:
         """Every `purge_seconds`: close waiting friends' tables past their time, then drop

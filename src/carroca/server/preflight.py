@@ -48,11 +48,11 @@ def problem(settings: Settings) -> str | None:
         finally:
             engine.dispose()
     if settings.redis:
-        return _redis_problem(settings.redis)
+        return redis_problem(settings.redis)
     return None
 
 
-def _hidden(address: str) -> str:
+def redis_shown(address: str) -> str:
     """A Redis URL without its password."""
     from urllib.parse import urlsplit, urlunsplit
 
@@ -66,7 +66,7 @@ def _hidden(address: str) -> str:
         return "(an unreadable URL)"
 
 
-def _redis_problem(address: str) -> str | None:
+def redis_problem(address: str) -> str | None:
     try:
         redis = importlib.import_module("redis")
     except ImportError:
@@ -75,12 +75,12 @@ def _redis_problem(address: str) -> str | None:
         client = redis.Redis.from_url(address, socket_connect_timeout=CONNECT_SECONDS,
                                       socket_timeout=CONNECT_SECONDS)
     except ValueError as exc:
-        return f"--redis {_hidden(address)!r} is not a Redis URL ({_first_line(exc)}): use " \
+        return f"--redis {redis_shown(address)!r} is not a Redis URL ({_first_line(exc)}): use " \
             "redis://host:6379/0"
     try:
         client.ping()
     except Exception as exc:
-        return f"cannot reach Redis at {_hidden(address)}: {_first_line(exc)}"
+        return f"cannot reach Redis at {redis_shown(address)}: {_first_line(exc)}"
     finally:
         client.close()
     return None

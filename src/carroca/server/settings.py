@@ -68,6 +68,7 @@ class Settings:
     max_bot_matches: int = 200  # bots-only matches in play at once, all players together
     max_bot_matches_per_player: int = 2
     bot_workers: int = 0  # processes that think for every bot, at low priority (0: one a core)
+    bot_streams: bool = False  # with redis: bot jobs go to Redis Streams (`carroca bots` workers)
     bot_deadline_seconds: float = 2.0  # a bot's move not thought out by then: the safe move
     bot_floor_ms: int = 40  # the least a searching bot thinks when the workers are behind
     bot_tables_per_worker: int = 0  # live tables with searching bots per worker (0: from delay)

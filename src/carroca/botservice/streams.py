@@ -1,0 +1,294 @@
+"""Bot jobs over Redis Streams: workers on any machine (`carroca bots --redis URL`).
+
+A node sends each job it would give a local worker to a stream of its priority class
+(`bots:jobs:0` people, `:1` bots-only, `:2` reviews) with `XADD`; worker processes read them in a
+consumer group (`XREADGROUP`: each job goes to one worker), the most urgent stream first, think,
+answer on the node's own stream (`bots:done:<node>`) and acknowledge the job (`XACK`, then
+`XDEL`). A job a worker took and never acknowledged (the worker died) stays pending in the group;
+any worker claims it once it has been idle `CLAIM_IDLE_MS` (`XAUTOCLAIM`) and thinks it out if its
+deadline still allows. The node trusts nothing that comes back: `BotService` checks the move
+against the seat's legal actions and falls back to the safe move at the job's deadline, so a lost
+job, a dead worker or Redis restarting costs at most that one move. Workers announce themselves
+every second (`bots:workers`, a sorted set by last heartbeat); the node counts the live ones to
+know how many jobs to have in flight and what its bot capacity is.
+
+Fair order is kept by each node's `FairQueue`: a node releases only as many jobs as there are
+live workers, so what waits, waits in the node's queue, round robin over its tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import signal
+import socket
+import time
+from typing import Any
+
+from carroca.botservice.jobs import Job, Priority, think
+from carroca.botservice.local import Decide
+from carroca.botservice.service import Answer, Lost
+from carroca.rules import Observation
+
+GROUP = "workers"
+WORKERS = "bots:workers"  # sorted set: worker name -> last heartbeat (epoch seconds)
+STREAMS = tuple(f"bots:jobs:{p.value}" for p in Priority)
+CLAIM_IDLE_MS = 1000  # a job taken this long ago and not answered: its worker is presumed dead
+HEARTBEAT_SECONDS = 1.0
+LIVE_SECONDS = 5.0  # a worker not heard from this long is not counted
+READ_BLOCK_MS = 500  # the node's wait for answers, between looks at whether it is stopping
+DONE_MAXLEN = 10_000  # answers kept at most on a node's stream (it deletes what it reads)
+
+log = logging.getLogger("carroca.bots")
+
+
+def done_stream(node: str) -> str:
+    return f"bots:done:{node}"
+
+
+class RedisBots:
+    """The node's side: a `Backend` of `BotService` whose workers read Redis Streams."""
+
+    def __init__(self, url: str, node: str) -> None:
+        import redis.asyncio as aioredis
+
+        self.url = url
+        self.node = node
+        self.redis: Any = aioredis.Redis.from_url(url, decode_responses=True,
+                                                  socket_connect_timeout=2.0)
+        self._answer: Answer | None = None
+        self._lost: Lost | None = None
+        self._in_flight: dict[int, float] = {}  # job id -> when to stop counting it (loop time)
+        self._outbox: asyncio.Queue[tuple[Job, int | None]] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[Any]] = []
+        self._stopping = False
+        self.live = 0  # workers heard from lately
+        self.sent = 0
+
+    @property
+    def workers(self) -> int:
+        return max(1, self.live)
+
+    def connect(self, answer: Answer, lost: Lost) -> None:
+        self._answer, self._lost = answer, lost
+
+    def busy(self) -> int:
+        now = asyncio.get_running_loop().time()
+        for job_id in [j for j, until in self._in_flight.items() if until < now]:
+            del self._in_flight[job_id]  # past its deadline: the node played the safe move
+        return len(self._in_flight)
+
+    def idle(self) -> int:
+        return max(0, self.workers - self.busy())
+
+    def send(self, job: Job, think_ms: int | None) -> None:
+        loop = asyncio.get_running_loop()
+        if not self._tasks:
+            self._start(loop)
+        self._in_flight[job.id] = job.deadline + 1.0
+        self._outbox.put_nowait((job, think_ms))
+
+    def _start(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._tasks = [loop.create_task(self._writer()), loop.create_task(self._reader()),
+                       loop.create_task(self._census())]
+
+    async def start(self) -> None:
+        """Count the workers now (the bot budget's capacity needs it before the first job)."""
+        self._start(asyncio.get_running_loop())
+        with contextlib.suppress(Exception):
+            await self._count()
+
+    async def _writer(self) -> None:
+        while True:
+            job, think_ms = await self._outbox.get()
+            loop = asyncio.get_running_loop()
+            entry = {
+                "job": json.dumps({
+                    "id": job.id, "reply": done_stream(self.node), "level": job.level,
+                    "seed": job.seed, "think_ms": think_ms,
+                    # the deadline on the wall clock: workers on other machines read it
+                    "deadline": time.time() + (job.deadline - loop.time()),
+                    "view": job.view.to_dict(),
+                }, separators=(",", ":")),
+            }
+            try:
+                await self.redis.xadd(STREAMS[job.priority], entry)
+                self.sent += 1
+            except Exception as exc:  # Redis is down: the safe move now, not at the deadline
+                self._in_flight.pop(job.id, None)
+                if self._answer is not None:
+                    self._answer(job.id, None, f"Redis: {exc}")
+
+    async def _reader(self) -> None:
+        stream = done_stream(self.node)
+        last = "$"
+        pause = 0.1
+        while not self._stopping:  # redis-py may swallow a cancel in a blocking read
+            try:
+                found = await self.redis.xread({stream: last}, count=100, block=READ_BLOCK_MS)
+                pause = 0.1
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                await asyncio.sleep(pause)
+                pause = min(2.0, pause * 2)
+                continue
+            for _, entries in found or ():
+                ids = []
+                for entry_id, fields in entries:
+                    last = entry_id
+                    ids.append(entry_id)
+                    self._answered(fields)
+                with contextlib.suppress(Exception):
+                    await self.redis.xdel(stream, *ids)
+
+    def _answered(self, fields: dict[str, str]) -> None:
+        try:
+            job_id = int(fields["id"])
+        except (KeyError, ValueError):
+            return
+        self._in_flight.pop(job_id, None)
+        if self._answer is not None:
+            self._answer(job_id, fields.get("text") or None, fields.get("error") or None)
+
+    async def _count(self) -> None:
+        self.live = int(await self.redis.zcount(WORKERS, time.time() - LIVE_SECONDS, "+inf"))
+
+    async def _census(self) -> None:
+        while True:
+            with contextlib.suppress(Exception):
+                await self._count()
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+
+    async def stop(self) -> None:
+        self._stopping = True
+        for task in self._tasks:
+            task.cancel()
+        if self._tasks:
+            await asyncio.wait(self._tasks, timeout=2 * READ_BLOCK_MS / 1000)
+        self._tasks = []
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+
+# --------------------------------------------------------------------------- the workers
+
+
+class StreamWorker:
+    """One worker process's loop: claim a dead worker's job or read a new one, most urgent
+    stream first; think; answer; acknowledge. Survives Redis going away (waits, reconnects)."""
+
+    def __init__(self, url: str, name: str, decide: Decide = think) -> None:
+        import redis
+
+        # Any: redis-py's reply types cover every protocol; these replies are decoded strings.
+        self.redis: Any = redis.Redis.from_url(url, decode_responses=True, socket_timeout=5.0,
+                                               socket_connect_timeout=2.0)
+        self.name = name
+        self.decide = decide
+        self._beat = 0.0
+        self._claimed = 0.0
+        self.done = 0
+
+    def ensure_groups(self) -> None:
+        import redis
+
+        for stream in STREAMS:
+            try:
+                self.redis.xgroup_create(stream, GROUP, id="0", mkstream=True)
+            except redis.ResponseError as exc:
+                if "BUSYGROUP" not in str(exc):
+                    raise
+
+    def heartbeat(self) -> None:
+        now = time.time()
+        if now - self._beat >= HEARTBEAT_SECONDS:
+            self.redis.zadd(WORKERS, {self.name: now})
+            self.redis.zremrangebyscore(WORKERS, "-inf", now - 60)
+            self._beat = now
+
+    def next_job(self, block_ms: int = 1000) -> tuple[str, str, dict[str, str]] | None:
+        now = time.monotonic()
+        if now - self._claimed >= CLAIM_IDLE_MS / 1000:
+            self._claimed = now
+            for stream in STREAMS:
+                claimed = self.redis.xautoclaim(stream, GROUP, self.name, CLAIM_IDLE_MS,
+                                                start_id="0-0", count=1)
+                if claimed and claimed[1]:
+                    entry_id, fields = claimed[1][0]
+                    log.warning("claimed job %s of a worker that stopped answering", entry_id)
+                    return stream, entry_id, fields
+        for stream in STREAMS:  # the most urgent class first, without waiting
+            found = self.redis.xreadgroup(GROUP, self.name, {stream: ">"}, count=1)
+            if found:
+                _, entries = found[0]
+                return stream, entries[0][0], entries[0][1]
+        found = self.redis.xreadgroup(GROUP, self.name, dict.fromkeys(STREAMS, ">"), count=1,
+                                      block=block_ms)
+        if found:
+            stream, entries = found[0]
+            return stream, entries[0][0], entries[0][1]
+        return None
+
+    def handle(self, stream: str, entry_id: str, fields: dict[str, str]) -> None:
+        try:
+            job = json.loads(fields["job"])
+            left = float(job["deadline"]) - time.time()
+            if left > 0.02:
+                think_ms = job.get("think_ms")
+                if think_ms is not None:  # a claimed job has less time than it was given
+                    think_ms = max(1, min(int(think_ms), int(left * 1000 / 2)))
+                view = Observation.from_dict(job["view"])
+                try:
+                    text, error = self.decide(job["level"], int(job["seed"]), think_ms, view), ""
+                except Exception as exc:  # the node plays the safe move
+                    text, error = "", f"{type(exc).__name__}: {exc}"
+                self.redis.xadd(str(job["reply"]), {"id": str(job["id"]), "text": text,
+                                                     "error": error},
+                                maxlen=DONE_MAXLEN, approximate=True)
+                self.done += 1
+        except (KeyError, ValueError, TypeError) as exc:  # a malformed job: dropped
+            log.warning("dropped a malformed bot job %s: %s", entry_id, exc)
+        self.redis.xack(stream, GROUP, entry_id)
+        self.redis.xdel(stream, entry_id)
+
+    def run(self, stop: Any = None) -> None:
+        import redis
+
+        pause = 0.2
+        ready = False
+        while stop is None or not stop():
+            try:
+                if not ready:
+                    self.ensure_groups()
+                    ready = True
+                self.heartbeat()
+                found = self.next_job()
+                if found is not None:
+                    self.handle(*found)
+                pause = 0.2
+            except redis.ResponseError as exc:
+                if "NOGROUP" not in str(exc):
+                    raise
+                ready = False  # Redis came back empty: the groups are made again
+            except (redis.ConnectionError, redis.TimeoutError, OSError):
+                ready = False
+                time.sleep(pause)
+                pause = min(2.0, pause * 2)
+
+
+def worker_main(url: str, name: str, nice: int, decide: Decide = think) -> None:
+    """A worker process of `carroca bots`: quiet on Ctrl-C (its parent stops it)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+    if nice:
+        with contextlib.suppress(OSError):
+            os.nice(nice)
+    StreamWorker(url, name, decide).run()
+
+
+def worker_name(index: int) -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{index}"

@@ -1,0 +1,206 @@
+"""Bot workers on any machine: jobs over Redis Streams, a dead worker's job claimed by another,
+a malicious worker refused, Redis restarted, and a cluster node whose bots think in `carroca
+bots` workers playing a whole match."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from tests.botservice import workers as W
+from tests.botservice.test_local import a_view
+from tests.cluster.conftest import RedisServer
+from tests.clusterproc import REDIS_SCRIPT, Cluster
+from tests.serverproc import wait_until
+
+from carroca import record
+from carroca.botservice import BotService, Decision, Job, Priority, think
+from carroca.botservice.local import Decide
+from carroca.botservice.streams import RedisBots, worker_main
+
+
+@pytest.fixture
+def redis_url(redis_server: RedisServer) -> str:
+    with redis.Redis.from_url(redis_server.url, socket_timeout=5) as client:
+        client.flushdb()
+    return redis_server.url
+
+
+@pytest.fixture
+def workers(redis_url: str) -> Iterator[Callable[..., list[Any]]]:
+    """Starts stream worker processes (`decide`: what they think with)."""
+    started: list[Any] = []
+    ctx = multiprocessing.get_context("spawn")
+
+    def start(count: int = 1, decide: Decide = think) -> list[Any]:
+        procs = [ctx.Process(target=worker_main,
+                             args=(redis_url, f"w{len(started) + i}", 0, decide), daemon=True)
+                 for i in range(count)]
+        for p in procs:
+            p.start()
+        started.extend(procs)
+        return procs
+
+    yield start
+    for p in started:
+        p.kill()
+        p.join(timeout=10)
+
+
+def job(deadline: float = 5.0, level: str = "medium", think_ms: int | None = None) -> Job:
+    loop = asyncio.get_running_loop()
+    return Job(key="t", level=level, view=a_view(), seed=3, priority=Priority.PEOPLE,
+               think_ms=think_ms, deadline=loop.time() + deadline)
+
+
+async def node(url: str, live: int) -> BotService:
+    """A node's bot service over the streams, once `live` workers have said they are there."""
+    backend = RedisBots(url, "n1/test")
+    service = BotService(backend)
+    await service.start()
+    for _ in range(200):
+        if backend.live >= live:
+            return service
+        await asyncio.sleep(0.05)
+        await backend._count()
+    raise AssertionError(f"{live} workers never showed up ({backend.live})")
+
+
+def test_workers_on_the_streams_answer_and_are_checked(redis_url: str,
+                                                       workers: Callable[..., list[Any]]) -> None:
+    workers(2)
+
+    async def main() -> None:
+        service = await node(redis_url, 2)
+        try:
+            found = await asyncio.gather(*(service.decide(job(level=lv, think_ms=60))
+                                           for lv in ("medium", "expert", "expert-1")))
+            for d in found:
+                assert d.source == "worker"
+                assert d.action in {str(a) for a in a_view().legal}
+        finally:
+            await service.stop()
+    asyncio.run(main())
+
+
+def test_a_malicious_stream_worker_is_refused(redis_url: str,
+                                              workers: Callable[..., list[Any]]) -> None:
+    workers(1, W.another_seats_tile)
+
+    async def main() -> Decision:
+        service = await node(redis_url, 1)
+        try:
+            return await service.decide(job())
+        finally:
+            await service.stop()
+    decision = asyncio.run(main())
+    assert decision.source == "fallback:illegal"
+    assert decision.action in {str(a) for a in a_view().legal}
+
+
+def test_a_worker_killed_mid_think_has_its_job_claimed(
+        redis_url: str, workers: Callable[..., list[Any]], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """SIGKILL while thinking: the job stays pending in the group, another worker claims it
+    once it has been idle a second, and answers within the deadline."""
+    monkeypatch.setenv("CARROCA_TEST_MARKS", str(tmp_path))
+    procs = workers(2, W.pid_then_think)
+
+    async def main() -> Decision:
+        service = await node(redis_url, 2)
+        try:
+            task = asyncio.get_running_loop().create_task(service.decide(job(deadline=8.0)))
+            while not list(tmp_path.iterdir()):  # one worker took it and marked itself
+                await asyncio.sleep(0.02)
+            victim = int(next(tmp_path.iterdir()).name)
+            os.kill(victim, signal.SIGKILL)
+            for p in procs:  # the other thinks at once when it claims the job
+                (tmp_path / str(p.pid)).touch()
+            return await task
+        finally:
+            await service.stop()
+    decision = asyncio.run(main())
+    assert decision.source == "worker"
+
+
+def test_redis_restarted_costs_safe_moves_then_workers_answer_again(
+        redis_server: RedisServer, redis_url: str, workers: Callable[..., list[Any]]) -> None:
+    if redis_server.dir is None:
+        pytest.skip("Redis cannot be restarted here (CARROCA_TEST_REDIS_DIR is not set)")
+    workers(1)
+
+    def script(action: str) -> None:
+        subprocess.run(["bash", str(REDIS_SCRIPT), action, str(redis_server.dir)], check=True,
+                       capture_output=True, timeout=120)
+
+    async def main() -> list[str]:
+        service = await node(redis_url, 1)
+        sources = []
+        try:
+            sources.append((await service.decide(job())).source)
+            script("stop")
+            started = time.monotonic()
+            down = await service.decide(job(deadline=2.0))
+            assert time.monotonic() - started < 2.5  # never past its deadline
+            sources.append(down.source)
+            script("start")
+            for _ in range(60):  # the worker and the node find Redis again
+                d = await service.decide(job(deadline=2.0))
+                if d.source == "worker":
+                    sources.append(d.source)
+                    break
+                await asyncio.sleep(0.5)
+            return sources
+        finally:
+            await service.stop()
+            script("start")
+    sources = asyncio.run(main())
+    assert sources[0] == "worker" and sources[1].startswith("fallback:")
+    assert sources[-1] == "worker" and len(sources) == 3
+
+
+def test_a_node_with_stream_workers_plays_a_whole_match(
+        cluster_factory: Callable[..., Cluster], redis_url: str, tmp_path: Path) -> None:
+    cluster = cluster_factory(nodes=1, flags=["--bot-streams"], env={
+        "CARROCA_BOT_DELAY_MS": "0", "CARROCA_HAND_PAUSE_SECONDS": "0"})
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CARROCA_")}
+    with (tmp_path / "bots.log").open("wb") as log:
+        bots = subprocess.Popen([sys.executable, "-m", "carroca", "bots", "--redis", redis_url,
+                                 "--workers", "2"], env=env, stdout=log,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        with cluster.http() as http:
+            wait_until(lambda: http.get("/api/stats").json()["bots"]["workers"] == 2,
+                       "the node to count the two workers")
+            token = http.post("/api/guest", json={"name": "Nina"}).json()["token"]
+            http.headers["Authorization"] = f"Bearer {token}"
+            made = http.post("/api/matches", json={
+                "ruleset": "bloqueio", "options": {"target": 1},
+                "seats": ["bot:expert", "bot:medium"]})
+            assert made.status_code == 201, made.text
+            match_id = made.json()["id"]
+            wait_until(lambda: http.get(f"/api/matches/{match_id}").json()["status"]
+                       == "finished", "the end of the match", timeout=120)
+            rec = record.loads(http.get(f"/api/matches/{match_id}/record").text)
+            record.verify(rec)
+            decisions = http.get("/api/stats").json()["bots"]["decisions"]
+        assert decisions.get("worker", 0) > 0, decisions
+        assert not any(k.startswith("fallback") for k in decisions), decisions
+        bots.send_signal(signal.SIGTERM)
+        assert bots.wait(timeout=30) == 0
+    finally:
+        if bots.poll() is None:
+            os.killpg(bots.pid, signal.SIGKILL)
+            bots.wait()
+    text = (tmp_path / "bots.log").read_text()
+    assert "Traceback" not in text, text
