@@ -813,10 +813,12 @@ def bots_command(
         p.start()
     print(f"carroca bots: {count} workers thinking for {redis_shown(redis)} (Ctrl-C stops them)",
           flush=True)
+    restarts = [0.0] * count  # when each worker may be started again (a crash loop waits)
     while not stopping:
         for i, p in enumerate(procs):
-            if not p.is_alive():  # killed (out of memory?): another takes its place
+            if not p.is_alive() and time.monotonic() >= restarts[i]:  # killed (out of memory?)
                 p.join()
+                restarts[i] = time.monotonic() + 5.0
                 procs[i] = ctx.Process(target=worker_main, args=(redis, worker_name(i), NICE),
                                        name="carroca-bot", daemon=True)
                 procs[i].start()

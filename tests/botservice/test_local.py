@@ -103,7 +103,8 @@ def test_a_failing_worker_answers_with_the_safe_move() -> None:
 def test_a_late_worker_is_not_waited_for() -> None:
     async def body(service: BotService) -> None:
         loop = asyncio.get_running_loop()
-        await service.decide(job("greedy"))  # nothing: the worker starts with the first job
+        # The worker starts with the first job (its 3 s included): started before the timing.
+        await service.decide(job(deadline=10.0))
         started = loop.time()
         decision = await service.decide(job(deadline=1.0))
         waited = loop.time() - started
@@ -143,19 +144,26 @@ def test_a_worker_killed_mid_think_costs_one_late_move(tmp_path: Path,
 
 def test_a_worker_killed_with_too_little_time_left_gives_the_safe_move(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No second try when less than two floors' time is left: the safe move at once (here the
+    floor is 3 s and the deadline 5 s, so whenever the worker dies, too little is left)."""
     monkeypatch.setenv("CARROCA_TEST_MARKS", str(tmp_path))
 
-    async def body(service: BotService) -> None:
+    async def main() -> None:
+        backend = LocalBots(1, nice=0, decide=W.pid_then_think)
+        service = BotService(backend, floor_ms=3000)
         loop = asyncio.get_running_loop()
-        task = loop.create_task(service.decide(job(deadline=0.05 + 5.0)))
-        while not list(tmp_path.iterdir()):
-            await asyncio.sleep(0.02)
-        pid = int(next(tmp_path.iterdir()).name)
-        await asyncio.sleep(4.95)  # little left of its deadline
-        os.kill(pid, signal.SIGKILL)
-        decision = await task
-        assert decision.source in ("fallback:failed", "fallback:late")
-    run(body, decide=W.pid_then_think)
+        try:
+            j = job(deadline=5.0)
+            task = loop.create_task(service.decide(j))
+            while not list(tmp_path.iterdir()):
+                await asyncio.sleep(0.02)
+            os.kill(int(next(tmp_path.iterdir()).name), signal.SIGKILL)
+            decision = await task
+            assert decision.source == "fallback:failed" and j.attempts == 1
+            assert loop.time() < j.deadline  # at once, not at the deadline
+        finally:
+            await service.stop()
+    asyncio.run(main())
 
 
 def test_two_workers_think_at_once() -> None:

@@ -49,9 +49,8 @@ class FairQueue:
         jobs = tables.get(job.key)
         if jobs is None:
             jobs = tables[job.key] = deque()
-            if front:
-                tables.move_to_end(job.key, last=False)
         if front:
+            tables.move_to_end(job.key, last=False)
             jobs.appendleft(job)
         else:
             jobs.append(job)

@@ -105,7 +105,11 @@ class BotService:
                                 self.backend.workers, self.floor_ms)
                 think_ms = max(1, min(think_ms, int(left * 1000 / 2)))
             job.attempts += 1
-            self.backend.send(job, think_ms)
+            try:
+                self.backend.send(job, think_ms)
+            except Exception:  # no worker could be started (out of processes, memory)
+                log.exception("a bot job could not be sent: safe move played")
+                self._fall_back(job, "failed")
 
     def _answered(self, job_id: int, text: str | None, error: str | None) -> None:
         entry = self._pending.get(job_id)

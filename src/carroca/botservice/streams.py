@@ -35,6 +35,8 @@ from carroca.rules import Observation
 
 GROUP = "workers"
 WORKERS = "bots:workers"  # sorted set: worker name -> last heartbeat (epoch seconds)
+NODES = "bots:nodes"  # sorted set: node -> last heartbeat (the nodes sharing the workers)
+JOBS_MAXLEN = 10_000  # jobs kept at most on a stream (none are left when workers run)
 STREAMS = tuple(f"bots:jobs:{p.value}" for p in Priority)
 CLAIM_IDLE_MS = 1000  # a job taken this long ago and not answered: its worker is presumed dead
 HEARTBEAT_SECONDS = 1.0
@@ -66,11 +68,13 @@ class RedisBots:
         self._tasks: list[asyncio.Task[Any]] = []
         self._stopping = False
         self.live = 0  # workers heard from lately
+        self.nodes = 1  # nodes heard from lately, this one included
         self.sent = 0
 
     @property
     def workers(self) -> int:
-        return max(1, self.live)
+        """This node's share of the live workers (every node sends to the same streams)."""
+        return max(1, self.live // max(1, self.nodes))
 
     def connect(self, answer: Answer, lost: Lost) -> None:
         self._answer, self._lost = answer, lost
@@ -88,8 +92,16 @@ class RedisBots:
         loop = asyncio.get_running_loop()
         if not self._tasks:
             self._start(loop)
+        if self.live == 0:  # nobody would take it: the safe move now, not at the deadline
+            loop.call_soon(self._refuse, job.id, "no bot worker is running")
+            return
         self._in_flight[job.id] = job.deadline + 1.0
         self._outbox.put_nowait((job, think_ms))
+
+    def _refuse(self, job_id: int, why: str) -> None:
+        self._in_flight.pop(job_id, None)
+        if self._answer is not None:
+            self._answer(job_id, None, why)
 
     def _start(self, loop: asyncio.AbstractEventLoop) -> None:
         self._tasks = [loop.create_task(self._writer()), loop.create_task(self._reader()),
@@ -109,22 +121,22 @@ class RedisBots:
                 "job": json.dumps({
                     "id": job.id, "reply": done_stream(self.node), "level": job.level,
                     "seed": job.seed, "think_ms": think_ms,
-                    # the deadline on the wall clock: workers on other machines read it
-                    "deadline": time.time() + (job.deadline - loop.time()),
+                    # the time left, not a clock reading: the worker measures the job's age on
+                    # Redis's clock (its entry id), so machines' clocks need not agree
+                    "ttl_ms": int(1000 * (job.deadline - loop.time())),
                     "view": job.view.to_dict(),
                 }, separators=(",", ":")),
             }
             try:
-                await self.redis.xadd(STREAMS[job.priority], entry)
+                await self.redis.xadd(STREAMS[job.priority], entry, maxlen=JOBS_MAXLEN,
+                                      approximate=True)
                 self.sent += 1
             except Exception as exc:  # Redis is down: the safe move now, not at the deadline
-                self._in_flight.pop(job.id, None)
-                if self._answer is not None:
-                    self._answer(job.id, None, f"Redis: {exc}")
+                self._refuse(job.id, f"Redis: {exc}")
 
     async def _reader(self) -> None:
         stream = done_stream(self.node)
-        last = "$"
+        last = "0-0"  # the stream is this node's, per start, and emptied as it is read
         pause = 0.1
         while not self._stopping:  # redis-py may swallow a cancel in a blocking read
             try:
@@ -155,7 +167,10 @@ class RedisBots:
             self._answer(job_id, fields.get("text") or None, fields.get("error") or None)
 
     async def _count(self) -> None:
-        self.live = int(await self.redis.zcount(WORKERS, time.time() - LIVE_SECONDS, "+inf"))
+        now = time.time()
+        await self.redis.zadd(NODES, {self.node: now})
+        self.live = int(await self.redis.zcount(WORKERS, now - LIVE_SECONDS, "+inf"))
+        self.nodes = max(1, int(await self.redis.zcount(NODES, now - LIVE_SECONDS, "+inf")))
 
     async def _census(self) -> None:
         while True:
@@ -170,6 +185,9 @@ class RedisBots:
         if self._tasks:
             await asyncio.wait(self._tasks, timeout=2 * READ_BLOCK_MS / 1000)
         self._tasks = []
+        with contextlib.suppress(Exception):  # this start's answers and place are done with
+            await self.redis.delete(done_stream(self.node))
+            await self.redis.zrem(NODES, self.node)
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
@@ -210,7 +228,10 @@ class StreamWorker:
             self.redis.zremrangebyscore(WORKERS, "-inf", now - 60)
             self._beat = now
 
-    def next_job(self, block_ms: int = 1000) -> tuple[str, str, dict[str, str]] | None:
+    def next_jobs(self, block_ms: int = 1000) -> list[tuple[str, str, dict[str, str]]]:
+        """The jobs to think out now, most urgent first: a dead worker's, or the first of the
+        most urgent stream; else what arrives within `block_ms` (the wait on every stream may
+        bring one job of each: all are this worker's then, and are taken in order)."""
         now = time.monotonic()
         if now - self._claimed >= CLAIM_IDLE_MS / 1000:
             self._claimed = now
@@ -220,23 +241,24 @@ class StreamWorker:
                 if claimed and claimed[1]:
                     entry_id, fields = claimed[1][0]
                     log.warning("claimed job %s of a worker that stopped answering", entry_id)
-                    return stream, entry_id, fields
+                    return [(stream, entry_id, fields)]
         for stream in STREAMS:  # the most urgent class first, without waiting
             found = self.redis.xreadgroup(GROUP, self.name, {stream: ">"}, count=1)
             if found:
                 _, entries = found[0]
-                return stream, entries[0][0], entries[0][1]
+                return [(stream, entries[0][0], entries[0][1])]
         found = self.redis.xreadgroup(GROUP, self.name, dict.fromkeys(STREAMS, ">"), count=1,
-                                      block=block_ms)
-        if found:
-            stream, entries = found[0]
-            return stream, entries[0][0], entries[0][1]
-        return None
+                                      block=block_ms) or []
+        jobs = [(stream, entry_id, fields) for stream, entries in found
+                for entry_id, fields in entries]
+        return sorted(jobs, key=lambda j: STREAMS.index(j[0]))
 
     def handle(self, stream: str, entry_id: str, fields: dict[str, str]) -> None:
         try:
             job = json.loads(fields["job"])
-            left = float(job["deadline"]) - time.time()
+            seconds, micros = self.redis.time()  # Redis's clock, which wrote the entry's id
+            age_ms = seconds * 1000 + micros // 1000 - int(entry_id.split("-")[0])
+            left = (int(job["ttl_ms"]) - age_ms) / 1000
             if left > 0.02:
                 think_ms = job.get("think_ms")
                 if think_ms is not None:  # a claimed job has less time than it was given
@@ -266,14 +288,15 @@ class StreamWorker:
                     self.ensure_groups()
                     ready = True
                 self.heartbeat()
-                found = self.next_job()
-                if found is not None:
+                for found in self.next_jobs():
                     self.handle(*found)
                 pause = 0.2
             except redis.ResponseError as exc:
-                if "NOGROUP" not in str(exc):
-                    raise
-                ready = False  # Redis came back empty: the groups are made again
+                ready = False  # NOGROUP: Redis came back empty, the groups are made again
+                if "NOGROUP" not in str(exc):  # read-only replica, no permission, out of memory
+                    log.warning("Redis refused the bot worker: %s", exc)
+                    time.sleep(pause)
+                    pause = min(2.0, pause * 2)
             except (redis.ConnectionError, redis.TimeoutError, OSError):
                 ready = False
                 time.sleep(pause)

@@ -5,7 +5,8 @@ Only the searching levels cost real CPU (50-200 ms a decision; medium ~0.3 ms), 
 counts when a bot at it searches, or when it is a casual table waiting to be filled with such
 bots. A table is charged to its host (friends', bots-only, rematch) or, lacking one, to the
 first player seated (casual), and to the address it was created from (kept in memory: a table
-restored after a restart counts for its player only).
+restored after a restart counts for its player only). In a cluster each node counts the tables
+it runs, against its share of the workers.
 
 The node's capacity scales with its bot workers. A searching table asks for at most one decision
 per bot delay plus think time (a bots-only match, the worst case); at the floor budget a worker

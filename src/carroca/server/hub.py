@@ -269,15 +269,20 @@ class Hub:
                 if t.bot_work()]
 
     async def create_table(self, player: dict[str, Any], address: str | None,
-                           client_seeds: list[str | None] | None = None, **row: Any) -> Table:
+                           client_seeds: list[str | None] | None = None, spend: bool = False,
+                           **row: Any) -> Table:
         """A new table (`Table.new_row`'s fields); one whose bots search only within the bot
-        budget (`BotBudget`), checked and made in one step whatever the route."""
+        budget (`BotBudget`), checked and made in one step whatever the route. `spend`: it
+        counts against the player's tables created (`LIMIT_TABLES_PLAYER`), spent only once
+        the budget allowed it, and before anything is stored."""
         searching = any(s is not None and s.get("bot") in SEARCHING_LEVELS
                         for s in row["seats"]) or \
             (row["mode"] == "casual" and row["bot_level"] in SEARCHING_LEVELS)
         async with self._admission:
             if searching:
                 self.bot_budget.check(self.bot_charges(), player["id"], address)
+            if spend:
+                self.spend_table(player)
             table = await self._new_table(client_seeds, **row)
             table.address = address
             return table
@@ -335,10 +340,10 @@ class Hub:
                 raise LobbyError(503, "too_many_matches",
                                  "Muitas partidas só de bots em andamento; tente daqui a pouco.")
             table = await self.create_table(
-                player, address, mode="bots", ruleset=ruleset, options=opts, seats=specs,
-                turn_seconds=seconds, bot_level=specs[0]["bot"], host_id=player["id"],
+                player, address, spend=True, mode="bots", ruleset=ruleset, options=opts,
+                seats=specs, turn_seconds=seconds, bot_level=specs[0]["bot"],
+                host_id=player["id"],
             )
-            self.spend_table(player)
         self.spawn(self._start(table))
         return table
 
@@ -487,12 +492,12 @@ class Hub:
                     "comece ou espere uma delas.", code="too_many_tables",
                 )
             table = await self.create_table(
-                host, address, mode="friends", ruleset=ruleset, options=opts, seats=specs,
+                host, address, spend=True, mode="friends", ruleset=ruleset, options=opts,
+                seats=specs,
                 turn_seconds=seconds, bot_level=self.settings.autoplay_bot, host_id=host["id"],
                 invite=secrets.token_urlsafe(6),
                 client_seeds=[client_seed if i == me else None for i in range(n)],
             )
-            self.spend_table(host)
         if not table.open_seats():
             self.spawn(self._start(table))
         return table.answer(me)

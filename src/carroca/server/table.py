@@ -653,15 +653,14 @@ class Table:
                 seats.append(None)
         hub = self.hub
         new = await hub.create_table(  # within the bot budget, as any other new table
-            player, address, mode=self.mode, ruleset=self.ruleset.name,
+            player, address, spend=self.mode == "friends", mode=self.mode,
+            ruleset=self.ruleset.name,
             options=options_dict(self.options),
             seats=seats, turn_seconds=self.turn_seconds, bot_level=self.bot_level,
             host_id=player["id"],
             invite=secrets.token_urlsafe(6) if self.mode == "friends" else None,
             client_seeds=[client_seed if i == seat else None for i in range(len(seats))],
         )
-        if self.mode == "friends":
-            hub.spend_table(player)
         self.rematch_id, self.rematch_by = new.id, player["name"]
         if not new.open_seats():
             hub.spawn(hub._start(new))
