@@ -63,6 +63,8 @@ class BotBudget:
     def per_address(self) -> int:
         """A share of the capacity (a family behind one address may have several players),
         never less than one player's."""
+        if self.settings.bot_tables_per_address > 0:
+            return self.settings.bot_tables_per_address
         return max(self.per_player, self.capacity // 4)
 
     def check(self, live: Iterable[Charge], player: int, address: str | None) -> None:

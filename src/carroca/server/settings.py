@@ -72,6 +72,7 @@ class Settings:
     bot_deadline_seconds: float = 2.0  # a bot's move not thought out by then: the safe move
     bot_floor_ms: int = 40  # the least a searching bot thinks when the workers are behind
     bot_tables_per_worker: int = 0  # live tables with searching bots per worker (0: from delay)
+    bot_tables_per_address: int = 0  # ... created from one address (0: a quarter of capacity)
     max_waiting_tables_per_player: int = 3  # friends' tables waiting for players
     waiting_table_minutes: float = 30.0  # a friends' table still waiting then is closed
     purge_seconds: float = 60.0  # how often expired tables, guests and sessions are cleaned
