@@ -26,6 +26,7 @@ from carroca.rules import RULESETS, RulesError
 from carroca.rules.rulesets import options_dict
 from carroca.server.accounts import COOKIE, DEVICE_COOKIE, DEVICE_DAYS, Accounts
 from carroca.server.connection import serve_socket
+from carroca.server.crosssite import CrossSiteGuard, origin_allowed
 from carroca.server.db import migrate
 from carroca.server.errors import NOT_STORED, LobbyError, RateLimited
 from carroca.server.guard import BodyLimit, address_key
@@ -116,13 +117,10 @@ def client_ip(request: Request | WebSocket) -> str:
     return address_key(request.client.host) if request.client is not None else "?"
 
 
-def origin_allowed(origin: str, host: str | None, allowed: frozenset[str]) -> bool:
-    """The page's origin is the server's own (the Host it was reached by) or a listed one."""
-    origin = origin.strip().lower().rstrip("/")
-    if origin in allowed:
-        return True
-    scheme, _, rest = origin.partition("://")
-    return scheme in ("http", "https") and host is not None and rest == host.strip().lower()
+def allowed_origins(settings: Settings) -> frozenset[str]:
+    """`ALLOWED_ORIGINS`: other origins whose pages may use this server (comma-separated)."""
+    return frozenset(o.strip().lower().rstrip("/")
+                     for o in settings.allowed_origins.split(",") if o.strip())
 
 
 def wants_page(request: Request) -> bool:
@@ -246,6 +244,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes,
                        timeout=settings.body_timeout)
+    app.add_middleware(CrossSiteGuard, allowed=allowed_origins(settings))
     # last middleware: the outermost, so that every answer above carries the headers
     install_security_headers(app, docs_url="/api/docs")  # CSP etc.; Swagger UI with no CDN
 
@@ -545,8 +544,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # ------------------------------------------------------------------ WebSocket and client
 
-    allowed = frozenset(o.strip().lower().rstrip("/")
-                        for o in settings.allowed_origins.split(",") if o.strip())
+    allowed = allowed_origins(settings)
 
     @app.websocket("/ws")
     async def socket(websocket: WebSocket) -> None:

@@ -434,6 +434,8 @@ class Hub:
         if table.mode != "casual":
             return None
         async with table.lock:
+            if table.status not in ("waiting", "playing"):  # over: never a table to sit at
+                return None
             mine = table.seat_of(player["id"])
             if mine is not None:
                 return mine
