@@ -170,3 +170,25 @@ def test_every_error_has_the_json_shape(servers: Callable[..., Server]) -> None:
         r = c.post("/api/tables", headers={"Authorization": f"Bearer {token}"},
                    json={"ruleset": "bloqueio", "seats": ["me", "open"], "options": huge})
         assert r.status_code == 413 and error_of(r)["code"] == "too_large"
+
+
+def test_a_header_block_over_the_cap_is_refused_however_it_is_sent(
+        servers: Callable[..., Server]) -> None:
+    """32 KiB of request line and headers at most, sent in pieces or in one write (the cap used
+    to count only headers that came in several writes: 40-100 KB in one were parsed)."""
+    server = servers()
+    for size in (40_000, 100_000):
+        block = (b"GET /api/health HTTP/1.1\r\nHost: x\r\n"
+                 + b"X-Pad: " + b"a" * size + b"\r\n\r\n")
+        for pieces in (1, 8):
+            s = raw(server)
+            try:
+                step = -(-len(block) // pieces)
+                for i in range(0, len(block), step):
+                    s.sendall(block[i:i + step])
+                answer = read_all(s, 15)
+                assert answer is not None and answer.startswith(b"HTTP/1.1 431"), answer
+            finally:
+                close_quietly(s)
+    with http(server) as c:  # a request of a normal size still passes
+        assert c.get("/api/health", headers={"X-Pad": "a" * 8000}).status_code == 200

@@ -144,3 +144,13 @@ def test_mute_silences_one_seat_for_one_listener(client: TestClient) -> None:
 
         send(wg, "mute", {"seat": 4, "muted": True})
         assert until(wg, "error")["data"]["code"] == "bad_message"
+
+
+def test_a_tower_of_combining_marks_is_cut_to_two() -> None:
+    """A letter with 199 combining marks passed the chat filter and drew over the table."""
+    from carroca.server.table import clean_text
+
+    assert clean_text("a" + "\u0301" * 199 + "b") == "a\u0301\u0301b"
+    assert clean_text("Ti\u1ebfng Vi\u1ec7t") == "Ti\u1ebfng Vi\u1ec7t"  # precomposed: untouched
+    assert clean_text("Tie\u0302\u0301ng") == "Tie\u0302\u0301ng"  # two marks: kept
+    assert clean_text("x\u200b\u202ey\u200dz") == "xy\u200dz"  # as before: invisible ones go

@@ -169,14 +169,16 @@ def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
         def data_received(self, data: bytes) -> None:
             if not self._admitted:
                 return
-            in_headers = self._header_timer is not None
+            if self._header_timer is not None:  # in a request's headers: counted before the
+                end = data.find(b"\r\n\r\n")  # parser reads them (all may come in one write)
+                self._header_bytes += len(data) if end < 0 else end + 4
+                if self._header_bytes > MAX_HEADER_BYTES:
+                    if not self.transport.is_closing():
+                        self._disarm()
+                        self.transport.write(HEADERS_TOO_LARGE)
+                        self.transport.close()
+                    return
             super().data_received(data)
-            if in_headers and self._header_timer is not None:  # still no end of the headers
-                self._header_bytes += len(data)
-                if self._header_bytes > MAX_HEADER_BYTES and not self.transport.is_closing():
-                    self._disarm()
-                    self.transport.write(HEADERS_TOO_LARGE)
-                    self.transport.close()
 
         def on_message_begin(self) -> None:
             super().on_message_begin()

@@ -44,13 +44,27 @@ def family_of(ruleset: str) -> str:
     return "duplas" if get_ruleset(ruleset).seats == 4 else "mano"
 
 
+MAX_MARKS = 2  # combining marks kept on one letter (Vietnamese needs two): no "Zalgo" towers
+
+
 def clean_text(text: str) -> str:
-    """Text a player typed, without control and invisible formatting characters."""
-    return "".join(
-        ch for ch in text
-        if (ch in _KEEP_FORMAT or unicodedata.category(ch) not in ("Cc", "Cf", "Co", "Cs")
-            or ch in "\t\n") and ch not in _BLANK
-    )
+    """Text a player typed, without control and invisible formatting characters, and with at
+    most `MAX_MARKS` combining marks on a letter (199 of them drew a tower over the chat)."""
+    out: list[str] = []
+    marks = 0
+    for ch in text:
+        kind = unicodedata.category(ch)
+        if ch in _BLANK or (kind in ("Cc", "Cf", "Co", "Cs") and ch not in _KEEP_FORMAT
+                            and ch not in "\t\n"):
+            continue
+        if kind in ("Mn", "Me", "Mc"):
+            marks += 1
+            if marks > MAX_MARKS:
+                continue
+        else:
+            marks = 0
+        out.append(ch)
+    return "".join(out)
 
 
 class Table:
