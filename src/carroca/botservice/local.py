@@ -35,12 +35,22 @@ Answer = Callable[[int, "str | None", "str | None"], None]
 Lost = Callable[[int], None]
 
 
+def lower_priority(nice: int) -> None:
+    """Below the sockets: a nicer process, and on Linux the idle scheduling class, so that the
+    socket process preempts a thinking worker at once rather than after its time slice (the
+    workers still have every core nobody else wants)."""
+    if not nice:
+        return
+    with contextlib.suppress(OSError):
+        os.nice(nice)
+    with contextlib.suppress(OSError, AttributeError):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+
+
 def serve(conn: Connection, nice: int, decide: Decide) -> None:
     """A worker's life: take a job, answer it, until the server's end of the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if nice:
-        with contextlib.suppress(OSError):
-            os.nice(nice)
+    lower_priority(nice)
     while True:
         try:
             job_id, level, seed, think_ms, view = conn.recv()

@@ -29,7 +29,7 @@ import time
 from typing import Any
 
 from carroca.botservice.jobs import Job, Priority, think
-from carroca.botservice.local import Decide
+from carroca.botservice.local import Decide, lower_priority
 from carroca.botservice.service import Answer, Lost
 from carroca.rules import Observation
 
@@ -307,9 +307,7 @@ def worker_main(url: str, name: str, nice: int, decide: Decide = think) -> None:
     """A worker process of `carroca bots`: quiet on Ctrl-C (its parent stops it)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
-    if nice:
-        with contextlib.suppress(OSError):
-            os.nice(nice)
+    lower_priority(nice)
     StreamWorker(url, name, decide).run()
 
 

@@ -636,7 +636,7 @@ class Store:
             rows = conn.execute(
                 sa.select(m.id, m.mode, m.ruleset, m.seats, m.status, m.score, m.result,
                           m.created_at, m.finished_at)
-                .where(m.status == "finished")
+                .where(m.status == "finished", m.mode != "friends")  # friends': private
                 .order_by(m.finished_at.desc()).limit(limit)
             ).mappings()
             return [dict(r) for r in rows]
