@@ -153,19 +153,6 @@ async def required(
     return player
 
 Player = Annotated[dict[str, Any], Depends(required)]
-
-
-async def private_to_players(request: Request, row: dict[str, Any] | None) -> dict[str, Any]:
-    """The match's row, for whoever may read its record: anyone, but a friends' match only its
-    players (signed in). Anyone else is told it does not exist, as for an unknown id."""
-    if row is not None and row["mode"] == "friends":
-        player = await current(request)
-        if player is None or not any(s is not None and s.get("player") == player["id"]
-                                     for s in row["seats"]):
-            row = None
-    if row is None:
-        raise LobbyError(404, "not_found", "Partida não encontrada.")
-    return row
 MaybePlayer = Annotated[dict[str, Any] | None, Depends(current)]
 
 
@@ -448,7 +435,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/matches/{match_id}/record")
     async def match_record(match_id: str, request: Request) -> Response:
-        row = await private_to_players(request, await request.app.state.store.get_match(match_id))
+        row = await request.app.state.store.get_match(match_id)
+        if row is None:
+            raise LobbyError(404, "not_found", "Partida não encontrada.")
         if row["status"] != "finished" or not row["record"]:
             raise LobbyError(409, "not_finished",
                              "A partida ainda não terminou: o registro sai no fim.")
@@ -458,7 +447,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/matches/{match_id}/analysis")
     async def match_analysis(match_id: str, request: Request) -> Response:
         """The expert's review of a finished match: 202 while it is being produced."""
-        row = await private_to_players(request, await request.app.state.store.get_match(match_id))
+        row = await request.app.state.store.get_match(match_id)
+        if row is None:
+            raise LobbyError(404, "not_found", "Partida não encontrada.")
         if row["status"] != "finished" or not row["record"]:
             raise LobbyError(409, "not_finished", "A análise sai depois do fim da partida.")
         if row["analysis"]:
