@@ -1,15 +1,15 @@
 """The bot service's throughput: expert decisions per second with 1 and with 2 worker processes,
 and what each job costs the server's own process.
 
-The decisions are real positions (the expert's turns in medium-vs-medium matches of the
-ruleset, with more than one legal action), sent as the server sends them: a `Job` per decision,
-each from its own table, at the server's budget (`DEFAULT_THINK_MS` of wall time, the expert
-stopping early once its racing has settled). All jobs are queued at once, so the workers never
-wait; a run with --bend lets the scheduler bend the budget as it would under a flood (down to
-the floor), which is the most the workers can serve. Reported per worker count: decisions per
-second, per second per worker, the scaling ratio (2 workers / 1), the workers' CPU per decision,
-the server process's CPU per job (queue, pickling, pipe, the engine's check of the answer) and
-where the moves came from (a late or illegal one would be a fallback).
+The decisions are real positions (turns with more than one legal action in medium-vs-medium
+matches of the ruleset, drawn as `bench/budget.py` draws them), sent as the server sends them:
+a `Job` per decision, each from its own table, at the server's budget (`DEFAULT_THINK_MS` of
+wall time, the expert stopping early once its racing has settled). All jobs are queued at once,
+so the workers never wait; a run with --bend lets the scheduler bend the budget as it would
+under a flood (down to the floor), which is the most the workers can serve. Reported per worker
+count: decisions per second, per second per worker, the scaling ratio (2 workers / 1), the
+workers' CPU per decision, the server process's CPU per job (queue, pickling, pipe, the check
+of the answer) and where the moves came from (a late or illegal one would be a fallback).
 
     python bench/bots.py [--ruleset duplas-pontos] [--decisions 120] [--workers 1,2] [--bend]
         [--json]
@@ -21,39 +21,15 @@ import argparse
 import asyncio
 import json
 import os
-import random
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from carroca import driver
+from budget import decisions  # bench/ is not a package
 from carroca.bots.expert import DEFAULT_THINK_MS
-from carroca.bots.medium import MediumBot
 from carroca.botservice import BotService, Job, LocalBots, Priority
-from carroca.rules import Observation, get_ruleset
-from carroca.simulate import match_seeds
-
-
-def decisions(ruleset: str, count: int, seed: int) -> list[Observation]:
-    """`count` positions with a choice, from medium-vs-medium matches."""
-    rs = get_ruleset(ruleset)
-    found: list[Observation] = []
-
-    class Collector(MediumBot):
-        def choose(self, obs: Observation):  # type: ignore[no-untyped-def]
-            if len(obs.legal) > 1 and obs.legal[0].kind != "five-doubles":
-                found.append(obs)
-            return super().choose(obs)
-
-    i = 0
-    while len(found) < count:
-        server_seed, client_seed = match_seeds(f"bots-{seed}", i)
-        bots = [Collector(seed * 1000 + i * 10 + s) for s in range(rs.seats)]
-        driver.play_match(ruleset, None, bots, server_seed, client_seed)
-        i += 1
-    random.Random(seed).shuffle(found)
-    return found[:count]
+from carroca.rules import Observation
 
 
 def worker_cpu(backend: LocalBots) -> float:
@@ -117,7 +93,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     counts = [int(w) for w in args.workers.split(",") if w.strip()]
     if args.decisions < 1 or not counts or min(counts) < 1:
         parser.error("--decisions and --workers must be positive")
-    views = decisions(args.ruleset, args.decisions, args.seed)
+    views = decisions(args.ruleset, max(2, args.decisions // 10), args.decisions, args.seed)
     rows = [asyncio.run(run(views, w, args.bend)) for w in counts]
     base = rows[0]["per_s"]
     for row in rows:
