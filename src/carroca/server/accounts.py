@@ -59,6 +59,14 @@ _hasher = PasswordHasher()
 
 # Letters that draw nothing (Hangul fillers, the halfwidth one): a name of them is invisible.
 INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
+# Marks that draw nothing (Unicode's default-ignorable ones: variation selectors, the grapheme
+# joiner, Mongolian and Khmer invisible signs): "Ana" with one is another name that looks the same.
+INVISIBLE_MARKS = frozenset("\u034f\u17b4\u17b5\u180b\u180c\u180d\u180f")
+
+
+def invisible_mark(ch: str) -> bool:
+    cp = ord(ch)
+    return ch in INVISIBLE_MARKS or 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF
 
 
 def _name_error(name: str) -> str | None:
@@ -85,7 +93,7 @@ def _name_error(name: str) -> str | None:
         elif kind in ("Mn", "Mc"):
             marks += 1
             if not previous or unicodedata.category(previous)[0] not in "LM" or \
-                    marks > MAX_MARKS:
+                    marks > MAX_MARKS or invisible_mark(ch):
                 return BAD_NAME
         elif ch in ASCII_DIGITS or ch in NAME_SEPARATORS:
             marks = 0
