@@ -55,14 +55,15 @@ def player_seat(player: dict[str, Any]) -> dict[str, Any]:
 
 
 class Hub:
-    def __init__(self, settings: Settings, store: Store, fanout: Fanout | None = None,
-                 bots: BotService | None = None) -> None:
+    def __init__(self, settings: Settings, store: Store, fanout: Fanout | None = None) -> None:
         self.settings = settings
         self.store = store
         self.fanout: Fanout = fanout or LocalFanout()
         self.ratings = Ratings(store, settings.ranked_min_moves)
         self.tables: dict[str, Table] = {}
-        self.bots = bots or BotService(LocalBots(settings.workers()), settings.bot_floor_ms)
+        # Local worker processes (started at the first job); a cluster node may use Redis
+        # Streams instead (`app.join_cluster`).
+        self.bots = BotService(LocalBots(settings.workers()), settings.bot_floor_ms)
         self.bot_budget = BotBudget(settings, lambda: self.bots.workers)
         self._admission = asyncio.Lock()  # innermost: held only to check the budget and insert
         self.limits: RateLimits | None = None  # set by the app

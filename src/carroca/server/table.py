@@ -23,6 +23,7 @@ from carroca.botservice import Job, Priority
 from carroca.rules import Match, Phase, RulesError, actions, get_ruleset, observation
 from carroca.rules.rulesets import options_dict
 from carroca.server import protocol
+from carroca.server.accounts import MAX_MARKS  # as in names: two marks on a letter at most
 from carroca.server.errors import MOVING, NOT_STORED, LobbyError
 from carroca.server.fanout import chat_channel, player_channel, seat_channel
 from carroca.server.frames import StateFrames
@@ -42,9 +43,6 @@ _BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")  # letters and braille that
 def family_of(ruleset: str) -> str:
     """Ratings are kept per family: the 2v2 rulesets together, the 1v1 rulesets together."""
     return "duplas" if get_ruleset(ruleset).seats == 4 else "mano"
-
-
-MAX_MARKS = 2  # combining marks kept on one letter (Vietnamese needs two): no "Zalgo" towers
 
 
 def clean_text(text: str) -> str:
