@@ -253,6 +253,88 @@ def _judge(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A decision to judge: a step where the seat had two or more legal actions, not `auto`."""
+
+    hand: int
+    index: int
+    seat: int
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class HandPlan:
+    """What a review of a hand has to judge, and the steps it only counts."""
+
+    deal_index: int
+    turns: tuple[Turn, ...]
+    forced: tuple[int, ...]
+    auto: tuple[int, ...]
+
+
+def plan_match(match: Match) -> tuple[HandPlan, ...]:
+    """Every hand's decisions to judge, without judging them (milliseconds: the engine only).
+
+    A review split into one job per decision (`judge_turn`) is put back together by `assemble`.
+    """
+    plans = []
+    for pos, (deal_index, points) in enumerate(_hands(match)):
+        turns: list[Turn] = []
+        forced = [0] * match.n
+        auto = [0] * match.n
+        for point in points:
+            if point.auto:
+                auto[point.seat] += 1
+            elif point.choices < 2:
+                forced[point.seat] += 1
+            else:
+                turns.append(Turn(pos, point.index, point.seat, point.action))
+        plans.append(HandPlan(deal_index, tuple(turns), tuple(forced), tuple(auto)))
+    return tuple(plans)
+
+
+def judge_turn(
+    match: Match, hand: int, index: int, *, seed: int = 0, worlds: int = DEFAULT_WORLDS,
+    think_ms: int = 0, threshold: float | None = None,
+) -> Decision:
+    """One decision judged, as `analyze_match` judges it (the same seed gives the same values).
+
+    ValueError if step `index` of hand `hand` is not a decision (`plan_match` lists them).
+    """
+    limit = default_threshold(match.ruleset.name) if threshold is None else float(threshold)
+    for pos, (deal_index, points) in enumerate(_hands(match)):
+        for point in points:
+            if pos == hand and point.index == index:
+                if point.auto or point.choices < 2:
+                    raise ValueError(f"step {index} of hand {hand} is not a decision")
+                return _judge(pos, deal_index, point, seed, worlds, think_ms, limit)
+        if pos == hand:
+            break
+    raise ValueError(f"the match has no step {index} in hand {hand}")
+
+
+def assemble(
+    match: Match, players: Sequence[str], plans: Sequence[HandPlan],
+    decisions: Sequence[Decision], *, seed: int = 0, worlds: int = DEFAULT_WORLDS,
+    think_ms: int = 0, threshold: float | None = None,
+) -> MatchAnalysis:
+    """The analysis of `plans` from their decisions judged one by one (in the plans' order)."""
+    limit = default_threshold(match.ruleset.name) if threshold is None else float(threshold)
+    judged = iter(decisions)
+    hands = tuple(
+        HandAnalysis(plan.deal_index, tuple(next(judged) for _ in plan.turns), plan.forced,
+                     plan.auto)
+        for plan in plans
+    )
+    if next(judged, None) is not None:
+        raise ValueError("more decisions than the plans hold")
+    return MatchAnalysis(
+        ruleset=match.ruleset.name, players=tuple(players), threshold=limit, worlds=worlds,
+        think_ms=think_ms, seed=seed, hands=hands,
+    )
+
+
 def analyze_match(
     match: Match,
     players: Sequence[str],
@@ -323,19 +405,7 @@ def to_json(analysis: MatchAnalysis) -> dict[str, Any]:
                 "deal_index": hand.deal_index,
                 "forced": list(hand.forced),
                 "auto": list(hand.auto),
-                "decisions": [
-                    {
-                        "index": d.index,
-                        "seat": d.seat,
-                        "played": str(d.played),
-                        "best": str(d.best),
-                        "loss": d.loss,
-                        "mistake": d.mistake,
-                        "worlds": d.worlds,
-                        "options": [{"action": str(o.action), "value": o.value} for o in d.options],
-                    }
-                    for d in hand.decisions
-                ],
+                "decisions": [decision_to_json(d) for d in hand.decisions],
             }
             for hand in analysis.hands
         ],
@@ -352,6 +422,42 @@ def to_json(analysis: MatchAnalysis) -> dict[str, Any]:
             ]
         },
     }
+
+
+def decision_to_json(d: Decision) -> dict[str, Any]:
+    """One judged decision as `to_json` writes it (its hand is its place in `hands`)."""
+    return {
+        "index": d.index,
+        "seat": d.seat,
+        "played": str(d.played),
+        "best": str(d.best),
+        "loss": d.loss,
+        "mistake": d.mistake,
+        "worlds": d.worlds,
+        "options": [{"action": str(o.action), "value": o.value} for o in d.options],
+    }
+
+
+def decision_from_json(hand: int, data: Any) -> Decision:
+    """One decision back from `decision_to_json`'s output; ValueError if it is not one."""
+    try:
+        return _decision(hand, data)
+    except (KeyError, TypeError, IndexError, RulesError) as exc:
+        raise ValueError(f"not a judged decision: {exc}") from None
+
+
+def _decision(hand: int, d: Any) -> Decision:
+    return Decision(
+        hand=hand,
+        index=_int(d["index"]),
+        seat=_int(d["seat"]),
+        played=_action(d["played"]),
+        best=_action(d["best"]),
+        loss=_float(d["loss"]),
+        options=tuple(Option(_action(o["action"]), _float(o["value"])) for o in d["options"]),
+        mistake=bool(d["mistake"]),
+        worlds=_int(d["worlds"]),
+    )
 
 
 def _int(value: object) -> int:
@@ -386,22 +492,7 @@ def from_json(data: Any) -> MatchAnalysis:
             raise TypeError("player names must be strings")
         hands = []
         for pos, hand in enumerate(data["hands"]):
-            decisions = tuple(
-                Decision(
-                    hand=pos,
-                    index=_int(d["index"]),
-                    seat=_int(d["seat"]),
-                    played=_action(d["played"]),
-                    best=_action(d["best"]),
-                    loss=_float(d["loss"]),
-                    options=tuple(
-                        Option(_action(o["action"]), _float(o["value"])) for o in d["options"]
-                    ),
-                    mistake=bool(d["mistake"]),
-                    worlds=_int(d["worlds"]),
-                )
-                for d in hand["decisions"]
-            )
+            decisions = tuple(_decision(pos, d) for d in hand["decisions"])
             hands.append(
                 HandAnalysis(
                     deal_index=_int(hand["deal_index"]),

@@ -3,10 +3,13 @@ worker process can import it by name."""
 
 from __future__ import annotations
 
+import json
 import os
 import time
+from typing import Any
 
 from carroca.botservice import think
+from carroca.botservice.jobs import judge
 from carroca.rules import Observation, actions
 
 
@@ -42,4 +45,25 @@ def pid_then_think(level: str, seed: int, think_ms: int | None, view: Observatio
     return think(level, seed, think_ms, view)
 
 
-__all__ = ["another_seats_tile", "crash", "nonsense", "pid_then_think", "slow"]
+def judge_another_step(body: dict[str, Any]) -> str:
+    """A review's worker that answers for another step than the one it was asked for."""
+    text = json.loads(judge(body))
+    text["index"] += 1
+    return json.dumps(text)
+
+
+def judge_nonsense(body: dict[str, Any]) -> str:
+    """A review's worker that rates the action played as the only, best, option with a loss."""
+    text = json.loads(judge(body))
+    text["options"] = [{"action": text["played"], "value": 0.0}]
+    text["best"] = "0-0"
+    return json.dumps(text)
+
+
+def judge_slowly(body: dict[str, Any]) -> str:
+    time.sleep(0.4)
+    return judge(body)
+
+
+__all__ = ["another_seats_tile", "crash", "judge_another_step", "judge_nonsense", "judge_slowly",
+           "nonsense", "pid_then_think", "slow"]

@@ -1,6 +1,6 @@
-"""Bot workers on any machine: jobs over Redis Streams, a dead worker's job claimed by another,
-a malicious worker refused, Redis restarted, and a cluster node whose bots think in `carroca
-bots` workers playing a whole match."""
+"""Bot workers on any machine: jobs over Redis Streams (moves and reviews), a dead worker's job
+claimed by another, a malicious worker refused, Redis restarted, and a cluster node whose bots
+think in `carroca bots` workers playing a whole match."""
 
 from __future__ import annotations
 
@@ -21,12 +21,14 @@ from tests.botservice import workers as W
 from tests.botservice.test_local import a_view
 from tests.cluster.conftest import RedisServer
 from tests.clusterproc import REDIS_SCRIPT, Cluster
+from tests.server.test_analysis import _Store, a_record, analyzed, finished
 from tests.serverproc import wait_until
 
 from carroca import record
 from carroca.botservice import BotService, Decision, Job, Priority, think
 from carroca.botservice.local import Decide
 from carroca.botservice.streams import RedisBots, worker_main
+from carroca.server.reviews import Reviews
 
 
 @pytest.fixture
@@ -91,6 +93,28 @@ def test_workers_on_the_streams_answer_and_are_checked(redis_url: str,
         finally:
             await service.stop()
     asyncio.run(main())
+
+
+def test_a_review_over_the_streams_is_what_carroca_analyze_says(
+        redis_url: str, workers: Callable[..., list[Any]]) -> None:
+    """A review's decisions judged by stream workers, one job each: the same review, to the
+    byte, as the one-process analysis."""
+    line = a_record("mano-a-mano", 3)
+    workers(2)
+
+    async def main() -> dict[str, str]:
+        service = await node(redis_url, 2)
+        store = _Store()
+        reviews = Reviews(store, service)  # type: ignore[arg-type]
+        try:
+            reviews.request("m1", line)
+            await finished(reviews, "m1")
+        finally:
+            await reviews.close()
+            await service.stop()
+        assert reviews.failed == {}
+        return store.analyses
+    assert asyncio.run(main())["m1"] == analyzed(line)
 
 
 def test_a_malicious_stream_worker_is_refused(redis_url: str,

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import asyncio
-import gc
+import json
+import os
+import signal
 import time
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.botservice import workers as W
 from tests.server.conftest import guest, settings_for, wait_finished
 
+from carroca import record
+from carroca.analysis import DEFAULT_WORLDS, analyze_match, to_json
+from carroca.botservice import BotService, Job, LocalBots, Priority
+from carroca.rules import observation
 from carroca.server.app import create_app
 from carroca.server.reviews import MAX_PENDING, Reviews
 from carroca.simulate import play_one
@@ -78,123 +86,195 @@ def reviews_fill_the_queue(client: TestClient) -> None:
     assert set(answers) <= {200, 202, 503}
 
 
-class _NoStore:
+class _Store:
+    """Where a review is stored: here, a dict (the database's side is tested above)."""
+
+    def __init__(self) -> None:
+        self.analyses: dict[str, str] = {}
+
     async def set_analysis(self, match_id: str, text: str) -> None:
-        raise AssertionError("the review was stopped: nothing to store")
+        self.analyses[match_id] = text
 
 
-def test_close_ends_a_running_review_and_its_process() -> None:
-    """Stopping the server abandons a review in progress and waits for the review process, so
-    nothing is left behind (no process, no semaphores, no error logged)."""
-    line = play_one("duplas-pontos", None, ("greedy",), 0, 0, record=True).line
+def a_record(ruleset: str = "duplas-pontos", seed: int = 0) -> str:
+    line = play_one(ruleset, None, ("greedy",), seed, 0, record=True).line
     assert line is not None
+    return line
+
+
+def analyzed(line: str) -> str:
+    """What `carroca analyze` says of the record, as the server stores it."""
+    rec = record.loads(line)
+    analysis = analyze_match(record.verify(rec), rec["players"], seed=0, worlds=DEFAULT_WORLDS)
+    return json.dumps(to_json(analysis), separators=(",", ":"), ensure_ascii=False)
+
+
+async def finished(reviews: Reviews, match_id: str, seconds: float = 120) -> None:
+    end = time.monotonic() + seconds
+    while reviews.running(match_id) and match_id not in reviews.stored:
+        assert time.monotonic() < end, f"the review of {match_id} did not end"
+        await asyncio.sleep(0.05)
+
+
+def service(workers: int = 1, **backend: Any) -> BotService:
+    return BotService(LocalBots(workers, nice=0, **backend))
+
+
+def test_a_review_in_jobs_is_what_carroca_analyze_says() -> None:
+    """Split into one job per decision on two workers, put back together: the same review, to
+    the byte, as the one-process analysis (the same worlds and seeds)."""
+    line = a_record("mano-a-mano", 3)
 
     async def scenario() -> None:
-        reviews = Reviews(_NoStore())  # type: ignore[arg-type]
-        reviews.request("m1", line)
-        await asyncio.sleep(1.5)  # the review process is up and reviewing
-        assert reviews.running("m1")
-        processes = reviews.workers.processes
-        assert processes and all(p.is_alive() for p in processes)
-        started = time.monotonic()
-        reviews.close()
-        while any(p.is_alive() for p in processes):  # reaped by close(), or a moment after
-            assert time.monotonic() - started < 15, "the review process outlived close()"
-            await asyncio.sleep(0.05)
-        await asyncio.sleep(0.1)
-        assert not reviews.running("m1") and reviews.failed == {}
-
-    asyncio.run(scenario())
-
-
-def test_queued_reviews_given_up_then_the_process_dies() -> None:
-    """Reviews waiting behind a running one are given up (their tasks cancelled, as `close`
-    does) and the review process dies before the pool hears of any shutdown (a crash, or `close`
-    ending it): the pool fails the queue itself, nothing raises in its manager thread, and `close`
-    returns only once that thread is gone. (Cancelling the pool's futures from the event loop made
-    the manager thread raise `InvalidStateError` when it then failed them as broken.)"""
-    line = play_one("duplas-pontos", None, ("greedy",), 0, 0, record=True).line
-    assert line is not None
-
-    async def scenario() -> None:
-        reviews = Reviews(_NoStore())  # type: ignore[arg-type]
-        matches = ("m1", "m2", "m3", "m4")
-        for match_id in matches:
-            reviews.request(match_id, line)
-        await asyncio.sleep(1.5)  # the review process is up, m1 runs, the others wait
-        pool = reviews.workers.pool
-        assert pool is not None
-        manager = pool._executor_manager_thread  # type: ignore[attr-defined]
-        processes = reviews.workers.processes
-        assert manager is not None and manager.is_alive() and processes
-        for task in list(reviews._running.values()):
-            task.cancel()
-        await asyncio.sleep(0.1)  # the loop runs: the cancellations reach what they reach
-        for process in processes:
-            process.kill()
-        manager.join(timeout=15)  # the pool found its process dead and failed its queue
-        assert not manager.is_alive()
-        await asyncio.sleep(0.1)
-        reviews.close()
-        assert not any(reviews.running(m) for m in matches)
+        bots, store = service(2), _Store()
+        reviews = Reviews(store, bots)  # type: ignore[arg-type]
+        try:
+            reviews.request("m1", line)
+            await finished(reviews, "m1")
+        finally:
+            await reviews.close()
+            await bots.stop()
         assert reviews.failed == {}
+        assert store.analyses["m1"] == analyzed(line)
+        assert bots.outcomes["judge"] == sum(
+            len(h["decisions"]) for h in json.loads(store.analyses["m1"])["hands"])
 
     asyncio.run(scenario())
 
 
-def test_close_returns_once_the_pool_is_down() -> None:
-    """`close` waits for the pool's manager thread, not only for the review process: nothing of
-    the pool is left running to race the event loop afterwards."""
-    line = play_one("duplas-pontos", None, ("greedy",), 0, 0, record=True).line
-    assert line is not None
+def test_a_move_waits_for_one_judged_decision_at_most() -> None:
+    """A review on the only worker does not hold a table's bot: the move is the next job the
+    worker takes, and is answered while the review is still going on."""
+    line = a_record()
 
     async def scenario() -> None:
-        reviews = Reviews(_NoStore())  # type: ignore[arg-type]
-        for match_id in ("m1", "m2", "m3", "m4"):
-            reviews.request(match_id, line)
-        await asyncio.sleep(1.5)
-        pool = reviews.workers.pool
-        assert pool is not None
-        manager = pool._executor_manager_thread  # type: ignore[attr-defined]
-        assert manager is not None and manager.is_alive()
-        logged: list[dict[str, object]] = []
-        asyncio.get_running_loop().set_exception_handler(lambda _loop, c: logged.append(c))
-        reviews.close()
-        assert not manager.is_alive()
-        for _ in range(4):
-            await asyncio.sleep(0.05)
-        gc.collect()  # an asyncio future left holding the pool's error would log it now
-        assert reviews.failed == {} and logged == []
+        bots, store = service(1), _Store()
+        reviews = Reviews(store, bots)  # type: ignore[arg-type]
+        try:
+            reviews.request("m1", line)
+            while bots.outcomes["judge"] < 2:  # the worker is up and judging
+                await asyncio.sleep(0.02)
+            job = a_move_job()
+            started = time.monotonic()
+            decision = await bots.decide(job)
+            waited = time.monotonic() - started
+            assert decision.source == "worker", decision
+            assert reviews.running("m1") and "m1" not in store.analyses, (
+                "the review ended before the move: nothing was shown")
+            assert waited < 1.5, waited  # one decision judged (~40 ms) and the move's think
+        finally:
+            await reviews.close()
+            await bots.stop()
 
     asyncio.run(scenario())
 
 
-def test_a_dead_review_process_is_replaced() -> None:
-    """The review process dies under a review (killed, out of memory): that review is failed and
-    the next one starts a new process instead of failing at once until the server restarts."""
-    line = play_one("duplas-pontos", None, ("greedy",), 0, 0, record=True).line
-    assert line is not None
+def a_move_job() -> Job:
+    """A medium bot's move (a job, not decided in place) early in a 2v2 hand."""
+    from carroca.rules import Match
+
+    match = Match("duplas-pontos")
+    match.deal(list(range(28)))
+    while True:  # the first seat with a choice
+        seat = match.current_player
+        assert seat is not None
+        view = observation(match, seat)
+        if len(view.legal) > 1:
+            break
+        match.apply(view.legal[0], seat)
+    return Job(key="t", level="medium", view=view, seed=1, priority=Priority.PEOPLE,
+               deadline=asyncio.get_running_loop().time() + 5)
+
+
+def test_close_abandons_a_running_review() -> None:
+    """Stopping the server abandons a review in progress: its jobs leave the queue, nothing is
+    stored or counted as failed, and the worker it was on is stopped with the bot service."""
+    line = a_record()
 
     async def scenario() -> None:
-        reviews = Reviews(_NoStore())  # type: ignore[arg-type]
+        backend = LocalBots(1, nice=0)
+        bots, store = BotService(backend), _Store()
+        reviews = Reviews(store, bots)  # type: ignore[arg-type]
         reviews.request("m1", line)
-        await asyncio.sleep(1.5)
-        first = reviews.workers.pool
-        assert first is not None
-        for process in reviews.workers.processes:
-            process.kill()
-        end = time.monotonic() + 15
-        while reviews.running("m1"):
-            assert time.monotonic() < end, "the review of m1 outlived its process"
-            await asyncio.sleep(0.05)
-        assert "BrokenProcessPool" in reviews.failed["m1"]
-        reviews.request("m2", line)
-        await asyncio.sleep(1.5)
-        second = reviews.workers.pool
-        assert second is not None and second is not first
-        alive = reviews.workers.processes
-        assert alive and all(p.is_alive() for p in alive) and reviews.running("m2")
-        reviews.close()
-        await asyncio.sleep(0.1)
+        while bots.outcomes["judge"] < 1:
+            await asyncio.sleep(0.02)
+        processes = backend.processes
+        assert processes and all(p.is_alive() for p in processes)
+        await reviews.close()
+        assert not reviews.running("m1") and reviews.failed == {} and len(bots.queue) == 0
+        await bots.stop()
+        assert not any(p.is_alive() for p in processes)
+        assert store.analyses == {}
 
     asyncio.run(scenario())
+
+
+def test_a_worker_killed_under_a_review_costs_one_retry(tmp_path: Any) -> None:
+    """The worker dies on one of the review's decisions: that decision goes to the restarted
+    worker and the review is the same as if nothing had happened."""
+    line = a_record("mano-a-mano", 3)
+
+    async def scenario() -> None:
+        backend = LocalBots(1, nice=0)
+        bots, store = BotService(backend), _Store()
+        reviews = Reviews(store, bots)  # type: ignore[arg-type]
+        try:
+            reviews.request("m1", line)
+            while bots.outcomes["judge"] < 1:
+                await asyncio.sleep(0.01)
+            first = backend.processes[0]
+            assert first.pid is not None
+            os.kill(first.pid, signal.SIGKILL)
+            await finished(reviews, "m1")
+            assert backend.started == 2
+        finally:
+            await reviews.close()
+            await bots.stop()
+        assert reviews.failed == {} and store.analyses["m1"] == analyzed(line)
+
+    asyncio.run(scenario())
+
+
+def test_a_worker_that_judges_another_decision_is_refused() -> None:
+    """A malicious or broken worker's judged decision that does not fit the record (another
+    step, another action, values that do not rate it): the review fails, nothing is stored."""
+    line = a_record("mano-a-mano", 3)
+
+    async def scenario() -> None:
+        for kind in ("judge_another_step", "judge_nonsense"):
+            bots = service(1, work={"judge": getattr(W, kind)})
+            store = _Store()
+            reviews = Reviews(store, bots)  # type: ignore[arg-type]
+            try:
+                reviews.request("m1", line)
+                await finished(reviews, "m1", 60)
+            finally:
+                await reviews.close()
+                await bots.stop()
+            assert "BadAnswer" in reviews.failed["m1"], (kind, reviews.failed)
+            assert store.analyses == {}
+
+    asyncio.run(scenario())
+
+
+def test_a_review_late_behind_the_moves_is_given_up_not_failed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A review whose decisions wait past its deadline (the workers busy with moves) is given
+    up, not marked failed: asked again, it starts again."""
+    line = a_record()
+
+    async def scenario() -> None:
+        bots, store = service(1, work={"judge": W.judge_slowly}), _Store()
+        reviews = Reviews(store, bots)  # type: ignore[arg-type]
+        monkeypatch.setattr("carroca.server.reviews.DEADLINE_SECONDS", 0.5)
+        try:
+            reviews.request("m1", line)
+            await finished(reviews, "m1", 30)
+        finally:
+            await reviews.close()
+            await bots.stop()
+        assert reviews.failed == {} and store.analyses == {}
+        assert bots.outcomes["judge:late"] >= 1
+
+    asyncio.run(scenario())
+

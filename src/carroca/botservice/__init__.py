@@ -17,11 +17,13 @@ from carroca.botservice.jobs import (
     Decision,
     Job,
     Priority,
+    ReviewJob,
+    Work,
     safe_move,
     think,
 )
 from carroca.botservice.scheduler import FairQueue, bend
-from carroca.botservice.service import BotService, LocalBots
+from carroca.botservice.service import BotService, JobFailed, LocalBots
 
 __all__ = [
     "INLINE_LEVELS",
@@ -30,8 +32,11 @@ __all__ = [
     "Decision",
     "FairQueue",
     "Job",
+    "JobFailed",
     "LocalBots",
     "Priority",
+    "ReviewJob",
+    "Work",
     "bend",
     "safe_move",
     "think",

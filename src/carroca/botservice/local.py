@@ -1,4 +1,5 @@
-"""Worker processes on this machine: one job at a time each, over a pipe.
+"""Worker processes on this machine: one job at a time each (a bot's decision, or one decision
+of a review to judge), over a pipe.
 
 Not a `ProcessPoolExecutor`: its own queue would take the order of jobs from the fair scheduler,
 and one worker's death breaks the whole pool (every job in flight fails). Here each worker is a
@@ -17,12 +18,12 @@ import contextlib
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
 
-from carroca.botservice.jobs import Job, think
+from carroca.botservice.jobs import WORK, Work, think
 from carroca.rules import Observation
 
 #: How much lower the workers' OS priority is than the server's: the sockets come first.
@@ -33,6 +34,7 @@ HANG_SECONDS = 10.0
 Decide = Callable[[str, int, "int | None", Observation], str]
 Answer = Callable[[int, "str | None", "str | None"], None]
 Lost = Callable[[int], None]
+Tasks = Mapping[str, Callable[[dict[str, Any]], str]]  # job kind -> what a worker does
 
 
 def lower_priority(nice: int) -> None:
@@ -47,17 +49,18 @@ def lower_priority(nice: int) -> None:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
-def serve(conn: Connection, nice: int, decide: Decide) -> None:
+def serve(conn: Connection, nice: int, decide: Decide, work: Tasks = WORK) -> None:
     """A worker's life: take a job, answer it, until the server's end of the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     lower_priority(nice)
     while True:
         try:
-            job_id, level, seed, think_ms, view = conn.recv()
+            job_id, kind, body = conn.recv()
         except (EOFError, OSError):
             return
         try:
-            answer: tuple[Any, ...] = (job_id, decide(level, seed, think_ms, view), None)
+            text = decide(*body) if kind == "decide" else work[kind](body)
+            answer: tuple[Any, ...] = (job_id, text, None)
         except Exception as exc:  # the service falls back to the safe move
             answer = (job_id, None, f"{type(exc).__name__}: {exc}")
         try:
@@ -79,10 +82,12 @@ class _Slot:
 class LocalBots:
     """`workers` processes on this machine (started at the first job)."""
 
-    def __init__(self, workers: int, nice: int = NICE, decide: Decide = think) -> None:
+    def __init__(self, workers: int, nice: int = NICE, decide: Decide = think,
+                 work: Tasks = WORK) -> None:
         self.workers = max(1, workers)
         self.nice = nice
         self.decide = decide
+        self.work = work
         self._slots = [_Slot() for _ in range(self.workers)]
         self._answer: Answer | None = None
         self._lost: Lost | None = None
@@ -106,14 +111,14 @@ class LocalBots:
         """The worker processes alive now."""
         return [s.process for s in self._slots if s.process is not None]
 
-    def send(self, job: Job, think_ms: int | None) -> None:
+    def send(self, job: Work, think_ms: int | None) -> None:
         slot = next(s for s in self._slots if s.job is None)
         if slot.process is None:
             self._start(slot)
         assert slot.conn is not None
         slot.job = job.id
         try:
-            slot.conn.send(job.payload(think_ms))
+            slot.conn.send((job.id, job.kind, job.body(think_ms)))
         except (BrokenPipeError, OSError):
             self._dead(slot)
             return
@@ -124,7 +129,7 @@ class LocalBots:
     def _start(self, slot: _Slot) -> None:
         ctx = multiprocessing.get_context("spawn")
         ours, theirs = ctx.Pipe(duplex=True)
-        process = ctx.Process(target=serve, args=(theirs, self.nice, self.decide),
+        process = ctx.Process(target=serve, args=(theirs, self.nice, self.decide, self.work),
                               name="carroca-bot", daemon=True)
         process.start()
         theirs.close()  # the worker's death then reads as end of file here

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import OrderedDict, deque
 from collections.abc import Iterator
 
-from carroca.botservice.jobs import Job, Priority
+from carroca.botservice.jobs import Priority, Work
 
 #: The least a searching level may think when the workers are behind (ms of wall time). Below
 #: it a search has too few worlds to beat the medium level; the expert also plays out at least
@@ -29,7 +29,7 @@ def bend(think_ms: int, waiting: int, busy: int, workers: int, floor_ms: int = F
 
 class FairQueue:
     def __init__(self) -> None:
-        self._classes: dict[Priority, OrderedDict[str, deque[Job]]] = {
+        self._classes: dict[Priority, OrderedDict[str, deque[Work]]] = {
             p: OrderedDict() for p in Priority
         }
         self._size = 0
@@ -37,12 +37,12 @@ class FairQueue:
     def __len__(self) -> int:
         return self._size
 
-    def __iter__(self) -> Iterator[Job]:
+    def __iter__(self) -> Iterator[Work]:
         for tables in self._classes.values():
             for jobs in tables.values():
                 yield from jobs
 
-    def push(self, job: Job, front: bool = False) -> None:
+    def push(self, job: Work, front: bool = False) -> None:
         """Queue a job behind its table's others (`front`: ahead of them, for a job whose
         worker died: it has waited already)."""
         tables = self._classes[job.priority]
@@ -56,7 +56,7 @@ class FairQueue:
             jobs.append(job)
         self._size += 1
 
-    def pop(self) -> Job | None:
+    def pop(self) -> Work | None:
         """The next job: the first table in turn of the most urgent class; that table then goes
         to the back of its class's turn."""
         for tables in self._classes.values():
@@ -72,7 +72,7 @@ class FairQueue:
             return job
         return None
 
-    def remove(self, job: Job) -> bool:
+    def remove(self, job: Work) -> bool:
         tables = self._classes[job.priority]
         jobs = tables.get(job.key)
         if jobs is None or job not in jobs:
@@ -87,3 +87,7 @@ class FairQueue:
         if priority is None:
             return self._size
         return sum(len(j) for j in self._classes[priority].values())
+
+    def ahead(self, priority: Priority) -> int:
+        """Jobs waiting that a job of `priority` does not pass: its class and the more urgent."""
+        return sum(self.waiting(p) for p in Priority if p <= priority)

@@ -5,7 +5,9 @@
 answers with a `Decision` by the job's deadline whatever happens: a worker's move only if the
 engine's legal moves for that seat include it, else the safe move (`safe_move`). A worker that
 dies thinking costs its job one more try on another worker, or the safe move if too little time
-is left. The workers are a backend (`LocalBots`: processes on this machine).
+is left. The workers are a backend (`LocalBots`: processes on this machine; `RedisBots`:
+workers anywhere). `BotService.perform` runs the other jobs, a review's decisions to judge, on
+the same workers behind every move.
 """
 
 from __future__ import annotations
@@ -13,9 +15,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
-from typing import Protocol
+from typing import Any, Protocol
 
-from carroca.botservice.jobs import INLINE_LEVELS, Decision, Job, legal_texts, safe_move, think
+from carroca.botservice.jobs import (
+    INLINE_LEVELS,
+    Decision,
+    Job,
+    Work,
+    legal_texts,
+    safe_move,
+    think,
+)
 from carroca.botservice.local import LocalBots
 from carroca.botservice.scheduler import FLOOR_MS, FairQueue, bend
 
@@ -33,7 +43,7 @@ class Backend(Protocol):
     async def start(self) -> None: ...
     def idle(self) -> int: ...
     def busy(self) -> int: ...
-    def send(self, job: Job, think_ms: int | None) -> None: ...
+    def send(self, job: Work, think_ms: int | None) -> None: ...
     async def stop(self) -> None: ...
 
 
@@ -45,12 +55,25 @@ class Lost(Protocol):
     def __call__(self, job_id: int) -> None: ...
 
 
+class JobFailed(RuntimeError):
+    """A job that is not a move (a review's) got no answer: its worker failed, or its
+    deadline passed. There is no safe answer to stand in for it: it may be asked again."""
+
+    def __init__(self, kind: str, why: str) -> None:
+        super().__init__(f"{kind} job {why}")
+        self.why = why
+
+    @property
+    def late(self) -> bool:
+        return self.why == "late"
+
+
 class BotService:
     def __init__(self, backend: Backend, floor_ms: int = FLOOR_MS) -> None:
         self.backend = backend
         self.floor_ms = floor_ms
         self.queue = FairQueue()
-        self._pending: dict[int, tuple[Job, asyncio.Future[Decision]]] = {}
+        self._pending: dict[int, tuple[Work, asyncio.Future[Any]]] = {}
         self.outcomes: Counter[str] = Counter()  # decisions by source, for /api/stats and tests
         backend.connect(self._answered, self._lost)
 
@@ -73,8 +96,18 @@ class BotService:
         if job.level in INLINE_LEVELS:
             self.outcomes["inline"] += 1
             return Decision(think(job.level, job.seed, None, job.view), "inline")
+        decision: Decision = await self._queued(job)
+        return decision
+
+    async def perform(self, job: Work) -> str:
+        """The worker's answer to a job that is not a move (`ReviewJob`), by its deadline;
+        `JobFailed` if there is none. The caller checks the answer: workers are not trusted."""
+        text: str = await self._queued(job)
+        return text
+
+    async def _queued(self, job: Work) -> Any:
         loop = asyncio.get_running_loop()
-        done: asyncio.Future[Decision] = loop.create_future()
+        done: asyncio.Future[Any] = loop.create_future()
         self._pending[job.id] = (job, done)
         self.queue.push(job)
         timer = loop.call_at(job.deadline, self._fall_back, job, "late")
@@ -101,7 +134,7 @@ class BotService:
                 continue
             think_ms = job.think_ms
             if think_ms is not None:
-                think_ms = bend(think_ms, len(self.queue), self.backend.busy(),
+                think_ms = bend(think_ms, self.queue.ahead(job.priority), self.backend.busy(),
                                 self.backend.workers, self.floor_ms)
                 think_ms = max(1, min(think_ms, int(left * 1000 / 2)))
             job.attempts += 1
@@ -115,7 +148,14 @@ class BotService:
         entry = self._pending.get(job_id)
         if entry is not None and not entry[1].done():
             job, done = entry
-            if error is not None:
+            if not isinstance(job, Job):  # checked by whoever asked for it
+                if error is not None:
+                    log.warning("a %s job failed: %s", job.kind, error)
+                    self._fall_back(job, "failed")
+                else:
+                    self.outcomes[job.kind] += 1
+                    done.set_result(text)
+            elif error is not None:
                 log.warning("bot job failed (%s), safe move played: %s", job.level, error)
                 self._fall_back(job, "failed")
             elif text not in legal_texts(job.view):
@@ -140,13 +180,17 @@ class BotService:
                 self._fall_back(job, "failed")
         self._dispatch()
 
-    def _fall_back(self, job: Job, why: str) -> None:
+    def _fall_back(self, job: Work, why: str) -> None:
         entry = self._pending.get(job.id)
         if entry is None or entry[1].done():
             return
         self.queue.remove(job)
-        self.outcomes[f"fallback:{why}"] += 1
-        entry[1].set_result(Decision(safe_move(job.view, job.seed), f"fallback:{why}"))
+        if isinstance(job, Job):
+            self.outcomes[f"fallback:{why}"] += 1
+            entry[1].set_result(Decision(safe_move(job.view, job.seed), f"fallback:{why}"))
+        else:
+            self.outcomes[f"{job.kind}:{why}"] += 1
+            entry[1].set_exception(JobFailed(job.kind, why))
 
     async def stop(self) -> None:
         """Stop the workers; a job still waiting is abandoned (its table is being stopped)."""
@@ -161,4 +205,4 @@ def local_service(workers: int, floor_ms: int = FLOOR_MS) -> BotService:
     return BotService(LocalBots(workers), floor_ms)
 
 
-__all__ = ["Backend", "BotService", "LocalBots", "local_service"]
+__all__ = ["Backend", "BotService", "JobFailed", "LocalBots", "local_service"]

@@ -28,7 +28,7 @@ import socket
 import time
 from typing import Any
 
-from carroca.botservice.jobs import Job, Priority, think
+from carroca.botservice.jobs import WORK, Priority, Work, think
 from carroca.botservice.local import Decide, lower_priority
 from carroca.botservice.service import Answer, Lost
 from carroca.rules import Observation
@@ -64,7 +64,7 @@ class RedisBots:
         self._answer: Answer | None = None
         self._lost: Lost | None = None
         self._in_flight: dict[int, float] = {}  # job id -> when to stop counting it (loop time)
-        self._outbox: asyncio.Queue[tuple[Job, int | None]] = asyncio.Queue()
+        self._outbox: asyncio.Queue[tuple[Work, int | None]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[Any]] = []
         self._stopping = False
         self.live = 0  # workers heard from lately
@@ -88,7 +88,7 @@ class RedisBots:
     def idle(self) -> int:
         return max(0, self.workers - self.busy())
 
-    def send(self, job: Job, think_ms: int | None) -> None:
+    def send(self, job: Work, think_ms: int | None) -> None:
         loop = asyncio.get_running_loop()
         if not self._tasks:
             self._start(loop)
@@ -119,12 +119,11 @@ class RedisBots:
             loop = asyncio.get_running_loop()
             entry = {
                 "job": json.dumps({
-                    "id": job.id, "reply": done_stream(self.node), "level": job.level,
-                    "seed": job.seed, "think_ms": think_ms,
+                    "id": job.id, "reply": done_stream(self.node), "kind": job.kind,
                     # the time left, not a clock reading: the worker measures the job's age on
                     # Redis's clock (its entry id), so machines' clocks need not agree
                     "ttl_ms": int(1000 * (job.deadline - loop.time())),
-                    "view": job.view.to_dict(),
+                    **job.message(think_ms),
                 }, separators=(",", ":")),
             }
             try:
@@ -260,12 +259,8 @@ class StreamWorker:
             age_ms = seconds * 1000 + micros // 1000 - int(entry_id.split("-")[0])
             left = (int(job["ttl_ms"]) - age_ms) / 1000
             if left > 0.02:
-                think_ms = job.get("think_ms")
-                if think_ms is not None:  # a claimed job has less time than it was given
-                    think_ms = max(1, min(int(think_ms), int(left * 1000 / 2)))
-                view = Observation.from_dict(job["view"])
                 try:
-                    text, error = self.decide(job["level"], int(job["seed"]), think_ms, view), ""
+                    text, error = self._work(job, left), ""
                 except Exception as exc:  # the node plays the safe move
                     text, error = "", f"{type(exc).__name__}: {exc}"
                 self.redis.xadd(str(job["reply"]), {"id": str(job["id"]), "text": text,
@@ -276,6 +271,16 @@ class StreamWorker:
             log.warning("dropped a malformed bot job %s: %s", entry_id, exc)
         self.redis.xack(stream, GROUP, entry_id)
         self.redis.xdel(stream, entry_id)
+
+    def _work(self, job: dict[str, Any], left: float) -> str:
+        kind = job.get("kind", "decide")
+        if kind != "decide":
+            return WORK[str(kind)](job)
+        think_ms = job.get("think_ms")
+        if think_ms is not None:  # a claimed job has less time than it was given
+            think_ms = max(1, min(int(think_ms), int(left * 1000 / 2)))
+        view = Observation.from_dict(job["view"])
+        return self.decide(str(job["level"]), int(job["seed"]), think_ms, view)
 
     def run(self, stop: Any = None) -> None:
         import redis

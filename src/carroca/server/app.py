@@ -218,7 +218,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.store, app.state.hub, app.state.limits = store, hub, limits
         app.state.accounts = Accounts(store, settings, limits)
         hub.recently_seen = app.state.accounts.recent_players
-        app.state.reviews = Reviews(store)
+        app.state.reviews = Reviews(store, hub.bots)
         if hub.cluster is not None:
             await hub.bots.start()
             await hub.cluster.start(settings.node or f"{gethostname()}:{settings.port}")
@@ -233,10 +233,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             for task in upkeep:
                 task.cancel()
+            await app.state.reviews.close()  # before the workers its jobs are on
             await hub.stop()
             if hub.cluster is not None:
                 await hub.cluster.stop()
-            app.state.reviews.close()
             await asyncio.to_thread(store.close)
 
     app = FastAPI(title="carroca", version="1", lifespan=lifespan, docs_url=None,
