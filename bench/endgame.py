@@ -25,7 +25,7 @@ from carroca import driver
 from carroca.bots.expert.knowledge import read
 from carroca.bots.expert.planner import Config, exact_tiles
 from carroca.bots.expert.sampler import deal
-from carroca.bots.expert.search import Table, _solve, world_position
+from carroca.bots.expert.search import Table, alphabeta, world_position
 from carroca.bots.expert.solver import Bounds, solve
 from carroca.bots.medium import MediumBot
 from carroca.rules import Match, Observation, get_ruleset
@@ -68,7 +68,7 @@ def solve_all(worlds: list[Match], team: int, bitmask: bool) -> tuple[list[float
         for action in plays:
             child = world.copy()
             child.apply(action)
-            values.append(_solve(child, team, -1e9, 1e9, table))
+            values.append(alphabeta(child, team, -1e9, 1e9, table))
     return values, time.process_time() - start
 
 

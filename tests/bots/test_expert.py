@@ -12,7 +12,7 @@ from carroca.bots import make_bot
 from carroca.bots.expert import ExpertBot, FlatExpertBot
 from carroca.bots.expert.knowledge import read
 from carroca.bots.expert.sampler import deal, sample
-from carroca.bots.expert.search import Table, _solve, position_key
+from carroca.bots.expert.search import Table, alphabeta, position_key
 from carroca.rules import RULESETS, Match, get_ruleset, observation
 from carroca.rules import tiles as T
 
@@ -264,7 +264,7 @@ def test_a_position_key_fixes_what_the_rest_of_the_hand_is_worth(name: str,
         if len(legal) > 1:
             key = (team, *position_key(m))  # values are from one team's side
             here = m.score[team] - m.score[1 - team]
-            seen.setdefault(key, set()).add(_solve(m.copy(), team, -1e9, 1e9) - here)
+            seen.setdefault(key, set()).add(alphabeta(m.copy(), team, -1e9, 1e9) - here)
             paths.setdefault(key, set()).add(path)
         for a in legal:
             m.push(a)
@@ -293,13 +293,13 @@ def test_the_endgame_table_never_changes_a_value(name: str) -> None:
             child = m.copy()
             child.apply(a)
             before = child._snapshot()
-            true = _solve(child.copy(), team, -1e9, 1e9)
-            assert _solve(child, team, -1e9, 1e9, table) == true
+            true = alphabeta(child.copy(), team, -1e9, 1e9)
+            assert alphabeta(child, team, -1e9, 1e9, table) == true
             assert child._snapshot() == before  # push/pop left the position as it was
             for _ in range(3):
                 low = true + rng.randint(-12, 8)
                 high = low + rng.randint(1, 10)
-                value = _solve(child, team, low, high, probes)
+                value = alphabeta(child, team, low, high, probes)
                 if value <= low:
                     assert true <= value
                 elif value >= high:

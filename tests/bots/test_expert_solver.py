@@ -1,4 +1,4 @@
-"""The expert's bitmask endgame solver gives `search._solve`'s values (the reference, driven
+"""The expert's bitmask endgame solver gives `search.alphabeta`'s values (the reference, driven
 through `Match`) in every ruleset, for the position, for each first play and for another world
 of the same position, and leaves the match untouched."""
 
@@ -12,7 +12,7 @@ from tests.helpers import random_position
 
 from carroca.bots.expert import planner
 from carroca.bots.expert.planner import Config, exact_tiles, rate_actions
-from carroca.bots.expert.search import Table, _solve
+from carroca.bots.expert.search import Table, alphabeta
 from carroca.bots.expert.solver import Bounds, solve
 from carroca.bots.medium import MediumBot
 from carroca.rules import RULESETS, Match, get_ruleset, observation
@@ -61,12 +61,12 @@ def test_the_bitmask_solver_equals_the_engine_driven_one(name: str, options: boo
             if hands is not None:
                 world = m.copy()
                 world.hands = list(hands)
-            assert solve(m, team, hands=hands) == _solve(world.copy(), team, -1e9, 1e9)
+            assert solve(m, team, hands=hands) == alphabeta(world.copy(), team, -1e9, 1e9)
             theirs: Table = {}
             for action in world.legal_actions():
                 child = world.copy()
                 child.apply(action)
-                want = _solve(child, team, -1e9, 1e9, theirs)
+                want = alphabeta(child, team, -1e9, 1e9, theirs)
                 if action.kind != "play":
                     continue
                 assert solve(m, team, (action.tile, action.end), hands, mine) == want, action
@@ -95,12 +95,12 @@ def test_open_spinner_arms_and_mirrored_ends_are_solved_alike() -> None:
         seen["mirrored"] += e0 == e1 and m.mult[0] == m.mult[1] and (m.spinner < 0 or not m.arms)
         seen["up and down"] += e2 >= 0 and e2 == e3 and m.mult[2] == m.mult[3]
         team = rng.randrange(2)
-        assert solve(m, team) == _solve(m.copy(), team, -1e9, 1e9)
+        assert solve(m, team) == alphabeta(m.copy(), team, -1e9, 1e9)
         mine: Bounds = {}
         for action in plays:
             child = m.copy()
             child.apply(action)
-            assert solve(m, team, (action.tile, action.end), None, mine) == _solve(
+            assert solve(m, team, (action.tile, action.end), None, mine) == alphabeta(
                 child, team, -1e9, 1e9), action
 
 

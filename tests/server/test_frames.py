@@ -109,7 +109,7 @@ class FakeHub:
         self.fanout = LocalFanout()
         self.store = FakeStore()
         self.ratings = FakeRatings()
-        self.cluster = None
+        self.clustered = False
         self.log = logging.getLogger("test_frames")
         self.tables: dict[str, Table] = {}
         self.tasks: set[asyncio.Task[Any]] = set()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from carroca.rules import tiles as T
+import carroca.rules.tiles as T
 from carroca.rules.errors import InvalidAction
 
 # Ends of the table. `OPENING` is the "no end" of the first tile of a hand.

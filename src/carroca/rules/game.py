@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Final, NamedTuple
 
-from carroca.rules import actions as A
-from carroca.rules import tiles as T
+import carroca.rules.actions as A
+import carroca.rules.tiles as T
 from carroca.rules.actions import Action
 from carroca.rules.errors import GameOver, IllegalMove, InvalidDeal, NotYourTurn
 from carroca.rules.rulesets import (

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from carroca.rules import actions
-from carroca.rules import tiles as T
+import carroca.rules.actions as actions
+import carroca.rules.tiles as T
 from carroca.rules.actions import Action
 from carroca.rules.game import HandLog, Match, Phase, Step
 from carroca.rules.rulesets import options_dict

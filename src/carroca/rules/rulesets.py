@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from carroca.rules import tiles as T
+import carroca.rules.tiles as T
 from carroca.rules.errors import InvalidOption, UnknownRuleset
 
 # --------------------------------------------------------------------------- options

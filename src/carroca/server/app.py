@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from socket import gethostname
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import Depends, FastAPI, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -32,12 +32,16 @@ from carroca.server.errors import NOT_STORED, LobbyError, RateLimited
 from carroca.server.guard import BodyLimit, address_key
 from carroca.server.headers import install_security_headers
 from carroca.server.hub import Hub
+from carroca.server.lobby import Lobby
 from carroca.server.protocol import SEED_CHARS, explain
 from carroca.server.ratelimits import RateLimits
+from carroca.server.ratings import family_of
 from carroca.server.reviews import Reviews, ReviewsBusy
 from carroca.server.settings import Settings
 from carroca.server.store import Store
-from carroca.server.table import family_of
+
+if TYPE_CHECKING:
+    from carroca.server.cluster import Cluster
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 NOT_FOUND_PAGE = "nao-encontrada.html"  # not "404.html": StaticFiles would send it to anyone
@@ -131,6 +135,11 @@ def wants_page(request: Request) -> bool:
         "text/html" in request.headers.get("accept", "") and (WEB / NOT_FOUND_PAGE).exists()
 
 
+def lobby_of(request: Request) -> Lobby:
+    lobby: Lobby = request.app.state.lobby
+    return lobby
+
+
 def hub_of(request: Request) -> Hub:
     hub: Hub = request.app.state.hub
     return hub
@@ -181,7 +190,7 @@ async def _collector_upkeep() -> None:
         gc.freeze()
 
 
-def join_cluster(hub: Hub, settings: Settings) -> None:
+def join_cluster(hub: Hub, lobby: Lobby, settings: Settings) -> Cluster:
     """Make this hub one node of a cluster (`--redis`): the Redis fan-out and its lease."""
     from carroca.server.bus import RedisFanout
     from carroca.server.cluster import Cluster
@@ -190,12 +199,14 @@ def join_cluster(hub: Hub, settings: Settings) -> None:
     hub.node = f"{name}/{secrets.token_hex(4)}"  # one per process start: its lease's id
     bus = RedisFanout(settings.redis, hub.node, settings.call_timeout)
     hub.fanout = bus
-    hub.cluster = Cluster(hub, bus)
+    cluster = Cluster(hub, lobby, bus)
+    hub.cluster = cluster
     if settings.bot_streams:  # bots think in `carroca bots` workers, on any machine
         from carroca.botservice import BotService
         from carroca.botservice.streams import RedisBots
 
         hub.bots = BotService(RedisBots(settings.redis, hub.node), settings.bot_floor_ms)
+    return cluster
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -206,8 +217,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await asyncio.to_thread(migrate, settings.database)
         store = Store(settings.database)
         hub = Hub(settings, store)
-        if settings.redis:
-            join_cluster(hub, settings)
+        lobby = Lobby(hub)
+        cluster = join_cluster(hub, lobby, settings) if settings.redis else None
+        app.state.cluster = cluster
         limits = RateLimits(
             login_ip=settings.limit_login_ip, login_account=settings.limit_login_account,
             guest_ip=settings.limit_guest_ip, register_ip=settings.limit_register_ip,
@@ -216,12 +228,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         hub.limits = limits
         app.state.store, app.state.hub, app.state.limits = store, hub, limits
+        app.state.lobby = lobby
         app.state.accounts = Accounts(store, settings, limits)
         hub.recently_seen = app.state.accounts.recent_players
         app.state.reviews = Reviews(store, hub.bots)
-        if hub.cluster is not None:
+        if cluster is not None:
             await hub.bots.start()
-            await hub.cluster.start(settings.node or f"{gethostname()}:{settings.port}")
+            await cluster.start(settings.node or f"{gethostname()}:{settings.port}")
             hub.log.info("node %s joined the cluster", hub.node)
         else:
             resumed = await hub.resume()
@@ -235,8 +248,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 task.cancel()
             await app.state.reviews.close()  # before the workers its jobs are on
             await hub.stop()
-            if hub.cluster is not None:
-                await hub.cluster.stop()
+            if cluster is not None:
+                await cluster.stop()
             await asyncio.to_thread(store.close)
 
     app = FastAPI(title="carroca", version="1", lifespan=lifespan, docs_url=None,
@@ -358,9 +371,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/me")
     async def me(player: Player, request: Request) -> dict[str, Any]:
-        hub = hub_of(request)
-        return {"player": player, "tables": await hub.tables_of(player["id"]),
-                "queued": await hub.queued(player["id"])}
+        lobby = lobby_of(request)
+        return {"player": player, "tables": await lobby.tables_of(player["id"]),
+                "queued": await lobby.queued(player["id"])}
 
     @app.get("/api/session")
     async def session(player: MaybePlayer, request: Request) -> dict[str, Any]:
@@ -392,16 +405,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/matches", status_code=201)
     async def create_match(body: BotsMatchBody, player: Player, request: Request
                            ) -> dict[str, Any]:
-        table = await hub_of(request).create_bots_match(
+        table = await lobby_of(request).create_bots_match(
             player, body.ruleset, body.options, body.seats, body.turn_seconds, client_ip(request)
         )
         return {"id": table.id, "commitment": table.commitment}
 
     @app.get("/api/matches")
     async def live(request: Request) -> dict[str, Any]:
-        hub = hub_of(request)
         recent = await request.app.state.store.recent_matches(20)
-        return {"live": await hub.lobby(), "finished": recent}
+        return {"live": await lobby_of(request).lobby(), "finished": recent}
 
     @app.get("/api/matches/{match_id}")
     async def match_info(match_id: str, request: Request) -> dict[str, Any]:
@@ -492,18 +504,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 raise LobbyError(404, "not_found", "Partida não encontrada.")
             raise LobbyError(409, "rematch_closed",
                              "Esta mesa já foi desfeita: comece outra partida no salão.")
-        return await table.rematch(player, seed, client_ip(request))
+        return await lobby_of(request).rematch(table, player, seed, client_ip(request))
 
     @app.post("/api/casual")
     async def casual(body: CasualBody, player: Player, request: Request) -> dict[str, Any]:
-        answer = await hub_of(request).casual(
+        answer = await lobby_of(request).casual(
             player, body.ruleset, body.bot_level, body.client_seed, body.match, client_ip(request)
         )
         return {k: answer[k] for k in ("id", "seat", "commitment")}
 
     @app.post("/api/tables", status_code=201)
     async def friends(body: FriendsBody, player: Player, request: Request) -> dict[str, Any]:
-        answer = await hub_of(request).friends(
+        answer = await lobby_of(request).friends(
             player, body.ruleset, body.options, body.seats, body.turn_seconds, body.client_seed,
             client_ip(request),
         )
@@ -511,20 +523,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/tables/join")
     async def join(body: InviteBody, player: Player, request: Request) -> dict[str, Any]:
-        answer = await hub_of(request).join_invite_anywhere(player, body.invite,
+        answer = await lobby_of(request).join_invite_anywhere(player, body.invite,
                                                             body.client_seed)
         return {k: answer[k] for k in ("id", "seat", "commitment")}
 
     @app.post("/api/ranked")
     async def ranked(body: RankedBody, player: Player, request: Request) -> dict[str, Any]:
-        answer = await hub_of(request).queue_ranked(player, body.ruleset, body.client_seed)
+        answer = await lobby_of(request).queue_ranked(player, body.ruleset, body.client_seed)
         if answer is None:
             return {"status": "queued", "ruleset": body.ruleset}
         return {"status": "matched", "id": answer["id"], "commitment": answer["commitment"]}
 
     @app.delete("/api/ranked")
     async def leave_ranked(player: Player, request: Request) -> dict[str, Any]:
-        return {"left": await hub_of(request).leave_ranked(player["id"])}
+        return {"left": await lobby_of(request).leave_ranked(player["id"])}
 
     @app.get("/api/stats")
     async def stats(request: Request) -> dict[str, Any]:
@@ -537,8 +549,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "sockets": sum(len(conns) for conns in hub.sockets.values()),
             "bots": {"workers": hub.bots.workers, "queued": len(hub.bots.queue),
                      "decisions": dict(hub.bots.outcomes)}}
-        if hub.cluster is not None:  # what crosses Redis (bench/load.py --nodes)
-            bus = hub.cluster.bus
+        cluster = request.app.state.cluster
+        if cluster is not None:  # what crosses Redis (bench/load.py --nodes)
+            bus = cluster.bus
             out.update(node=bus.node, redis_published=bus.published, calls=dict(bus.calls))
         return out
 

@@ -26,6 +26,7 @@ from carroca.server.errors import MOVING, LobbyError
 
 if TYPE_CHECKING:
     from carroca.server.hub import Hub
+    from carroca.server.lobby import Lobby
     from carroca.server.table import Table
 
 CLAIM_BATCH = 200  # matches taken over per database round trip
@@ -41,8 +42,9 @@ class NotOwner(LobbyError):
 
 
 class Cluster:
-    def __init__(self, hub: Hub, bus: RedisFanout) -> None:
+    def __init__(self, hub: Hub, lobby: Lobby, bus: RedisFanout) -> None:
         self.hub = hub
+        self.lobby = lobby
         self.bus = bus
         self.node = bus.node
         self.settings = hub.settings
@@ -249,6 +251,9 @@ class Cluster:
         self.owners[match_id] = found[0]
         return found[0]
 
+    def owner_heard(self, match_id: str) -> str | None:
+        return self.owners.get(match_id)
+
     async def call_owner(self, match_id: str, method: str, args: dict[str, Any]) -> Any:
         """Run `method` on the match's owner node. Raises LobbyError: the owner's own, 404
         when the match is not live, 503 `moving` while it changes nodes. A call that got no
@@ -312,17 +317,18 @@ class Cluster:
 
     async def _on_invite(self, args: dict[str, Any]) -> dict[str, Any]:
         self._table(args)
-        table, seat = await self.hub.join_invite(args["player"], str(args["invite"]),
+        table, seat = await self.lobby.join_invite(args["player"], str(args["invite"]),
                                                  args.get("client_seed"), local=True)
         return {"id": table.id, "seat": seat, "commitment": table.commitment}
 
     async def _on_sit(self, args: dict[str, Any]) -> int | None:
         table = self._table(args)
-        return await self.hub._sit_casual(table, args["player"], args.get("client_seed"))
+        return await self.lobby.sit_casual(table, args["player"], args.get("client_seed"))
 
     async def _on_rematch(self, args: dict[str, Any]) -> dict[str, Any]:
         table = self._table(args)
-        return await table.rematch(args["player"], args.get("client_seed"), args.get("address"))
+        return await self.lobby.rematch(table, args["player"], args.get("client_seed"),
+                                        args.get("address"))
 
     async def _on_info(self, args: dict[str, Any]) -> dict[str, Any]:
         table = self._table(args)

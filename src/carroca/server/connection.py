@@ -232,7 +232,7 @@ class Connection:
             self.send(protocol.error(exc.code, exc.message))
             return
         self.send(joined["frame"])
-        owner = None if cluster is None else cluster.owners.get(data.match)
+        owner = None if cluster is None else cluster.owner_heard(data.match)
         if owner is not None:  # a front that routes `/ws?node=` can put the socket there
             self.send(protocol.envelope("owner", {"match": data.match,
                                                   "node": Hub.node_name(owner)}))

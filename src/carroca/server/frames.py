@@ -24,15 +24,24 @@ for every seat over random matches of every ruleset, and that no seat gets anoth
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from pydantic_core import to_json
 
+from carroca.rules import Match
 from carroca.rules import tiles as T
 from carroca.server import protocol
 
-if TYPE_CHECKING:
-    from carroca.server.table import Table
+
+class Stateful(Protocol):
+    """What the frames are built from (a `Table`)."""
+
+    @property
+    def match(self) -> Match | None: ...
+    @property
+    def pause(self) -> dict[str, float] | None: ...
+    def state(self, seat: int | None) -> dict[str, Any]: ...
+    def own_state(self, seat: int) -> dict[str, Any]: ...
 
 # A seat's own fields in `view` (see `observation`): the rest of a view is the same for every
 # seat and the spectators.
@@ -47,7 +56,7 @@ def _json(value: Any) -> str:
 class StateFrames:
     """The `state` frame of each seat (and of the spectators) of one table at one moment."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Stateful) -> None:
         self.table = table
         shared = table.state(None)  # fresh dicts, taken apart here
         del shared["seat"]

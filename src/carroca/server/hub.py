@@ -13,18 +13,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
-import secrets
 import time
 from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from carroca.bots import BOT_LEVELS, SEARCHING_LEVELS, level_names
 from carroca.botservice import BotService, LocalBots
-from carroca.rules import get_ruleset
-from carroca.rules.rulesets import options_dict
 from carroca.server.botbudget import BotBudget, Charge
-from carroca.server.errors import NOT_STORED, LobbyError, RateLimited
+from carroca.server.errors import NOT_STORED, LobbyError
 from carroca.server.fanout import Fanout, LocalFanout
 from carroca.server.ratings import Ratings
 from carroca.server.settings import Settings
@@ -32,12 +28,37 @@ from carroca.server.store import Fenced, Store
 from carroca.server.table import Table
 
 if TYPE_CHECKING:
-    from carroca.server.cluster import Cluster
-    from carroca.server.connection import Connection
     from carroca.server.ratelimits import RateLimits
 
-MODES = ("casual", "ranked", "friends", "bots")
-MIN_TURN, MAX_TURN = 1.0, 120.0
+
+
+class Socket(Protocol):
+    """An open WebSocket, as the hub counts it (`carroca.server.connection`)."""
+
+    @property
+    def player(self) -> dict[str, Any]: ...
+    def end_session(self) -> None:
+        """Its sign-in ended: close it (4401)."""
+
+
+class Directory(Protocol):
+    """This node's part in a cluster, as the hub and the lobby use it
+    (`carroca.server.cluster`)."""
+
+    async def take_over(self) -> int:
+        """Run the unfinished matches no live node holds."""
+
+    def give_up(self, table: Table) -> None:
+        """Another node runs this match now: stop running it here."""
+
+    async def call_owner(self, match_id: str, method: str, args: dict[str, Any]) -> Any:
+        """`method` on the node that runs the match."""
+
+    async def call(self, node: str, match_id: str, method: str, args: dict[str, Any]) -> Any:
+        """`method` on that node, about that match."""
+
+    def owner_heard(self, match_id: str) -> str | None:
+        """The node last heard to run the match (None: not known here)."""
 
 
 def bot_seat(level: str) -> dict[str, Any]:
@@ -67,18 +88,21 @@ class Hub:
         self.bot_budget = BotBudget(settings, lambda: self.bots.workers)
         self._admission = asyncio.Lock()  # innermost: held only to check the budget and insert
         self.limits: RateLimits | None = None  # set by the app
-        self.sockets: dict[str, set[Connection]] = {}  # session (token hash) -> open sockets
+        self.sockets: dict[str, set[Socket]] = {}  # session (token hash) -> open sockets
         # Players whose session was looked up lately (the app plugs in the session cache).
         self.recently_seen: Callable[[], set[int]] = set
         self.log = logging.getLogger("carroca.server")
-        self.lobby_lock = asyncio.Lock()
         self.ranked_queue: dict[str, list[dict[str, Any]]] = {}
         self.mutes: dict[tuple[str, int], set[int]] = {}  # (match, player) -> muted seats
         # Several nodes: this node's part (None: the server is one process).
-        self.cluster: Cluster | None = None
+        self.cluster: Directory | None = None
         self.node: str | None = None  # its id: the name it was started with, a suffix per start
         self._tasks: set[asyncio.Task[Any]] = set()
         self._stopping = False
+
+    @property
+    def clustered(self) -> bool:
+        return self.cluster is not None
 
     @staticmethod
     def node_name(node: str) -> str:
@@ -129,15 +153,15 @@ class Hub:
             else:
                 table.schedule()
         elif not table.open_seats():  # full, stopped before the first deal
-            self.spawn(self._start(table))
+            self.spawn(self.start_table(table))
         elif table.mode == "casual":
-            self.spawn(self._fill_with_bots(table))
+            self.spawn(self.fill_with_bots(table))
         return table
 
     async def _finish_stored(self, table: Table) -> None:
         async with table.lock:
             try:
-                await table._finish()
+                await table.finish()
             except Fenced:
                 self.lost(table)
 
@@ -189,7 +213,7 @@ class Hub:
                 self.tables.pop(table.id, None)
         keep = {pid for t in self.tables.values() for _, pid in t.humans()}
         with contextlib.suppress(LobbyError):  # seated at tables other nodes run
-            keep.update(s["player"] for r in await self._elsewhere()
+            keep.update(s["player"] for r in await self.elsewhere()
                         for s in r["seats"] if s is not None and "player" in s)
         keep.update(p["id"] for q in self.ranked_queue.values() for p in q)
         keep.update(c.player["id"] for conns in self.sockets.values() for c in conns)
@@ -203,10 +227,10 @@ class Hub:
 
     # ------------------------------------------------------------------ sockets per session
 
-    def socket_opened(self, session: str, conn: Connection) -> None:
+    def socket_opened(self, session: str, conn: Socket) -> None:
         self.sockets.setdefault(session, set()).add(conn)
 
-    def socket_closed(self, session: str, conn: Connection) -> None:
+    def socket_closed(self, session: str, conn: Socket) -> None:
         conns = self.sockets.get(session)
         if conns is not None:
             conns.discard(conn)
@@ -237,19 +261,7 @@ class Hub:
 
     # ------------------------------------------------------------------ creating tables
 
-    def _check(self, ruleset: str, options: dict[str, Any] | None, turn_seconds: float | None
-               ) -> tuple[dict[str, Any], float]:
-        rs = get_ruleset(ruleset)  # raises UnknownRuleset (a RulesError) in pt-BR
-        opts = options_dict(rs.make_options(options or {}))
-        if turn_seconds is None:
-            return opts, self.settings.turn_seconds
-        seconds = float(turn_seconds)
-        if not MIN_TURN <= seconds <= MAX_TURN:
-            raise LobbyError(422, "bad_turn_seconds",
-                             f"O tempo por jogada vai de {MIN_TURN:g} a {MAX_TURN:g} segundos.")
-        return opts, seconds
-
-    async def _new_table(self, client_seeds: list[str | None] | None = None, **kw: Any
+    async def new_table(self, client_seeds: list[str | None] | None = None, **kw: Any
                          ) -> Table:
         row = Table.new_row(**kw)
         if client_seeds is not None:
@@ -284,11 +296,11 @@ class Hub:
                 self.bot_budget.check(self.bot_charges(), player["id"], address)
             if spend:
                 self.spend_table(player)
-            table = await self._new_table(client_seeds, **row)
+            table = await self.new_table(client_seeds, **row)
             table.address = address
             return table
 
-    async def _start(self, table: Table) -> None:
+    async def start_table(self, table: Table) -> None:
         """Start a full table; while the database refuses, try again with a growing pause."""
         await asyncio.sleep(0)  # let the creator answer with the commitment first
         pause = 0.5
@@ -305,103 +317,13 @@ class Hub:
     async def start_when_stored(self, table: Table) -> None:
         """A full table whose start the database refused (its seats are stored)."""
         await asyncio.sleep(0.5)
-        await self._start(table)
+        await self.start_table(table)
 
     def spend_table(self, player: dict[str, Any]) -> None:
         if self.limits is not None:
             self.limits.tables_player.hit(str(player["id"]))
 
-    async def create_bots_match(
-        self, player: dict[str, Any], ruleset: str, options: dict[str, Any] | None,
-        seats: list[str], turn_seconds: float | None, address: str | None = None,
-    ) -> Table:
-        """A demo match of bots, for a signed-in player: a few at a time per player, and a cap
-        for the whole server."""
-        opts, seconds = self._check(ruleset, options, turn_seconds)
-        n = get_ruleset(ruleset).seats
-        if len(seats) != n:
-            raise LobbyError(422, "bad_seats", f"{ruleset} tem {n} lugares; vieram {len(seats)}.")
-        specs = []
-        for s in seats:
-            if not isinstance(s, str) or not s.startswith("bot:"):
-                raise LobbyError(422, "bad_seats",
-                                 "Nesta rota todos os lugares são bots: use 'bot:nível'.")
-            specs.append(bot_seat(s[4:]))
-        async with self.lobby_lock:  # the caps are checked and the table made in one step
-            live = [t for t in self.tables.values()
-                    if t.mode == "bots" and t.status in ("waiting", "playing")]
-            mine = sum(1 for t in live if t.host_id == player["id"])
-            per_player = self.settings.max_bot_matches_per_player
-            if mine >= per_player:
-                raise RateLimited(
-                    30, f"Você já tem {mine} partidas só de bots em andamento (o limite é "
-                    f"{per_player}); espere uma terminar.", code="too_many_bot_matches",
-                )
-            if len(live) >= self.settings.max_bot_matches:
-                raise LobbyError(503, "too_many_matches",
-                                 "Muitas partidas só de bots em andamento; tente daqui a pouco.")
-            table = await self.create_table(
-                player, address, spend=True, mode="bots", ruleset=ruleset, options=opts,
-                seats=specs, turn_seconds=seconds, bot_level=specs[0]["bot"],
-                host_id=player["id"],
-            )
-        self.spawn(self._start(table))
-        return table
-
-    async def casual(
-        self, player: dict[str, Any], ruleset: str, bot_level: str, client_seed: str | None,
-        match_id: str | None = None, address: str | None = None,
-    ) -> dict[str, Any]:
-        """Seat the player at the chosen casual table, at an open one of the ruleset, or at a
-        new one; the lobby's answer (`Table.answer`)."""
-        opts, seconds = self._check(ruleset, None, None)
-        bot_seat(bot_level)
-        async with self.lobby_lock:
-            for table in self.tables.values():
-                seat = table.seat_of(player["id"])
-                if table.mode == "casual" and seat is not None and table.status != "finished":
-                    return table.answer(seat)
-            for row in await self._elsewhere("casual", player_id=player["id"]):
-                seat = _seat_in(row, player["id"])
-                if seat is not None:
-                    return _answer(row, seat)
-            if match_id is not None:  # a table chosen from the lobby's list
-                chosen = self.tables.get(match_id)
-                elsewhere = [] if chosen is not None else \
-                    await self._elsewhere("casual", match_id=match_id)
-                if chosen is not None:
-                    seat = await self._sit_casual(chosen, player, client_seed)
-                elif elsewhere:
-                    seat = await self._sit_elsewhere(match_id, player, client_seed)
-                else:
-                    seat = None
-                if seat is None:
-                    raise LobbyError(409, "table_full",
-                                     "Essa mesa já começou ou está cheia; escolha outra.")
-                if chosen is not None:
-                    return chosen.answer(seat)
-                return _answer(next(r for r in elsewhere if r["id"] == match_id), seat)
-            for table in list(self.tables.values()):  # a snapshot: sitting awaits
-                if table.ruleset.name == ruleset and table.bot_level == bot_level:
-                    seat = await self._sit_casual(table, player, client_seed)
-                    if seat is not None:
-                        return table.answer(seat)
-            for row in await self._elsewhere("casual", ruleset=ruleset, bot_level=bot_level,
-                                             waiting=True):
-                if None in row["seats"]:
-                    seat = await self._sit_elsewhere(row["id"], player, client_seed)
-                    if seat is not None:
-                        return _answer(row, seat)
-            n = get_ruleset(ruleset).seats
-            table = await self.create_table(
-                player, address, mode="casual", ruleset=ruleset, options=opts,
-                seats=[player_seat(player)] + [None] * (n - 1), turn_seconds=seconds,
-                bot_level=bot_level, client_seeds=[client_seed] + [None] * (n - 1),
-            )
-            self.spawn(self._fill_with_bots(table))
-            return table.answer(0)
-
-    async def _elsewhere(self, mode: str | None = None, **where: Any) -> list[dict[str, Any]]:
+    async def elsewhere(self, mode: str | None = None, **where: Any) -> list[dict[str, Any]]:
         """Live matches run by other nodes (none for a single process), narrowed by `where`
         (`Store.live_matches`)."""
         if self.cluster is None:
@@ -413,40 +335,7 @@ class Hub:
         return [r for r in rows if r["id"] not in self.tables
                 and (mode is None or r["mode"] == mode)]
 
-    async def _sit_elsewhere(
-        self, match_id: str, player: dict[str, Any], client_seed: str | None
-    ) -> int | None:
-        assert self.cluster is not None
-        try:
-            seat = await self.cluster.call_owner(
-                match_id, "sit", {"player": player, "client_seed": client_seed})
-        except LobbyError as exc:
-            if exc.code == "not_found":
-                return None
-            raise  # its owner is changing (the sit may have happened): the player asks again
-        return None if seat is None else int(seat)
-
-    @staticmethod
-    async def _sit_casual(
-        table: Table, player: dict[str, Any], client_seed: str | None
-    ) -> int | None:
-        """The seat taken at a waiting casual table (the player's own seat when they have one
-        there already: asking twice never takes two), or None when it has none left."""
-        if table.mode != "casual":
-            return None
-        async with table.lock:
-            if table.status not in ("waiting", "playing"):  # over: never a table to sit at
-                return None
-            mine = table.seat_of(player["id"])
-            if mine is not None:
-                return mine
-            if table.status != "waiting" or not table.open_seats():  # its bots came first
-                return None
-            seat = table.open_seats()[0]
-            await table.sit(seat, player_seat(player), client_seed)
-            return seat
-
-    async def _fill_with_bots(self, table: Table) -> None:
+    async def fill_with_bots(self, table: Table) -> None:
         await asyncio.sleep(self.settings.casual_wait_seconds)
         pause = 0.5
         while not table.closed:
@@ -460,209 +349,3 @@ class Hub:
                 await asyncio.sleep(pause)
                 pause = min(10.0, pause * 2)
 
-    async def friends(
-        self, host: dict[str, Any], ruleset: str, options: dict[str, Any] | None,
-        seats: list[str], turn_seconds: float | None, client_seed: str | None,
-        address: str | None = None,
-    ) -> dict[str, Any]:
-        """A private table: `seats` holds "me", "open" or "bot:nível" for each seat."""
-        opts, seconds = self._check(ruleset, options, turn_seconds)
-        n = get_ruleset(ruleset).seats
-        if len(seats) != n or seats.count("me") != 1:
-            raise LobbyError(422, "bad_seats",
-                             f"{ruleset} tem {n} lugares, e um deles é o seu ('me').")
-        specs: list[dict[str, Any] | None] = []
-        for s in seats:
-            if s == "me":
-                specs.append(player_seat(host))
-            elif s == "open":
-                specs.append(None)
-            elif isinstance(s, str) and s.startswith("bot:"):
-                specs.append(bot_seat(s[4:]))
-            else:
-                raise LobbyError(422, "bad_seats", f"Lugar inválido: {s!r}.")
-        me = seats.index("me")
-        async with self.lobby_lock:  # the caps are checked and the table made in one step
-            hosted = [t for t in self.tables.values() if t.mode == "friends"
-                      and t.status in ("waiting", "playing") and t.host_id == host["id"]]
-            others = await self._elsewhere("friends", host_id=host["id"])
-            waiting = sum(1 for t in hosted if t.status == "waiting") + \
-                sum(1 for r in others if r["status"] == "waiting")
-            most = self.settings.max_waiting_tables_per_player
-            if specs.count(None) and waiting >= most:
-                raise RateLimited(
-                    60, f"Você já tem {waiting} mesas esperando jogadores (o limite é {most}); "
-                    "comece ou espere uma delas.", code="too_many_tables",
-                )
-            table = await self.create_table(
-                host, address, spend=True, mode="friends", ruleset=ruleset, options=opts,
-                seats=specs,
-                turn_seconds=seconds, bot_level=self.settings.autoplay_bot, host_id=host["id"],
-                invite=secrets.token_urlsafe(6),
-                client_seeds=[client_seed if i == me else None for i in range(n)],
-            )
-        if not table.open_seats():
-            self.spawn(self._start(table))
-        return table.answer(me)
-
-    async def join_invite(
-        self, player: dict[str, Any], invite: str, client_seed: str | None, local: bool = False
-    ) -> tuple[Table, int]:
-        for table in self.tables.values():
-            if table.invite == invite and table.mode == "friends":
-                break
-        else:
-            raise LobbyError(404, "no_table", "Convite inválido ou mesa encerrada.")
-        async with table.lock:
-            seat = table.seat_of(player["id"])
-            if seat is not None:
-                return table, seat
-            free = table.open_seats()
-            if table.status != "waiting" or not free:
-                raise LobbyError(409, "table_full", "A mesa já está completa; você pode assistir.")
-            seat = free[0]
-            await table.sit(seat, player_seat(player), client_seed)
-        return table, seat
-
-    async def join_invite_anywhere(
-        self, player: dict[str, Any], invite: str, client_seed: str | None
-    ) -> dict[str, Any]:
-        """Sit at a friends' table by its invitation, on whichever node runs it."""
-        if self.cluster is None or any(t.invite == invite for t in self.tables.values()):
-            table, seat = await self.join_invite(player, invite, client_seed)
-            return table.answer(seat)
-        try:
-            found = await self.store.match_by_invite(invite)
-        except Exception:
-            raise LobbyError(503, "not_stored", NOT_STORED) from None
-        if found is None:
-            raise LobbyError(404, "no_table", "Convite inválido ou mesa encerrada.")
-        answer: dict[str, Any] = await self.cluster.call_owner(
-            found[0], "invite",
-            {"player": player, "invite": invite, "client_seed": client_seed})
-        return answer
-
-    async def queue_ranked(
-        self, player: dict[str, Any], ruleset: str, client_seed: str | None
-    ) -> dict[str, Any] | None:
-        """Queue for a ranked match; returns the lobby's answer for the table once enough
-        players are waiting (or the one the player has a seat at already)."""
-        opts, seconds = self._check(ruleset, None, None)
-        if self.settings.ranked_requires_account and player.get("kind") != "account":
-            raise LobbyError(403, "account_required",
-                             "As partidas ranqueadas são para quem tem conta: crie a sua "
-                             "(você mantém o apelido e o histórico de convidado).")
-        n = get_ruleset(ruleset).seats
-        async with self.lobby_lock:
-            for table in self.tables.values():
-                mine = table.seat_of(player["id"])
-                if table.mode == "ranked" and table.status != "finished" and mine is not None:
-                    return table.answer(mine)
-            if self.cluster is not None:  # the queue every node shares, in the database
-                for row in await self._elsewhere("ranked", player_id=player["id"]):
-                    seat = _seat_in(row, player["id"])
-                    if seat is not None:
-                        return _answer(row, seat)
-                try:
-                    taken = await self.store.ranked_enqueue(player, ruleset, client_seed, n)
-                except Exception:
-                    raise LobbyError(503, "not_stored", NOT_STORED) from None
-                if taken is None:
-                    return None
-                group = [{"id": g["player_id"], "name": g["name"], "seed": g["seed"]}
-                         for g in taken]
-            else:
-                for q in self.ranked_queue.values():
-                    q[:] = [p for p in q if p["id"] != player["id"]]
-                queue = self.ranked_queue.setdefault(ruleset, [])
-                queue.append({"id": player["id"], "name": player["name"], "seed": client_seed})
-                if len(queue) < n:
-                    return None
-                group = queue[:n]
-            random.shuffle(group)
-            table = await self._new_table(
-                mode="ranked", ruleset=ruleset, options=opts,
-                seats=[player_seat(p) for p in group], turn_seconds=seconds,
-                bot_level=self.settings.autoplay_bot, client_seeds=[p["seed"] for p in group],
-            )
-            if self.cluster is None:
-                queue[:] = [p for p in queue if p not in group]  # matched once stored
-            try:
-                async with table.lock:
-                    await table.start()
-            except Exception:  # the database refused: started as soon as it is back
-                self.spawn(self._start(table))
-            return table.answer(table.seat_of(player["id"]))
-
-    async def leave_ranked(self, player_id: int) -> bool:
-        if self.cluster is not None:
-            try:
-                return await self.store.ranked_leave(player_id)
-            except Exception:
-                raise LobbyError(503, "not_stored", NOT_STORED) from None
-        left = False
-        for q in self.ranked_queue.values():
-            before = len(q)
-            q[:] = [p for p in q if p["id"] != player_id]
-            left = left or len(q) != before
-        return left
-
-    async def queued(self, player_id: int) -> str | None:
-        if self.cluster is not None:
-            with contextlib.suppress(Exception):
-                return await self.store.ranked_queued(player_id)
-            return None
-        for ruleset, q in self.ranked_queue.items():
-            if any(p["id"] == player_id for p in q):
-                return ruleset
-        return None
-
-    async def tables_of(self, player_id: int) -> list[str]:
-        """The live tables where the player has a seat, on any node."""
-        found = [t.id for t in self.tables.values()
-                 if t.status != "finished" and t.seat_of(player_id) is not None]
-        with contextlib.suppress(LobbyError):
-            found += [r["id"] for r in await self._elsewhere(player_id=player_id)]
-        return found
-
-    async def lobby(self) -> list[dict[str, Any]]:
-        """Tables a player may join (casual with an open seat) or watch (in play)."""
-        out = []
-        for t in self.tables.values():
-            if t.mode == "friends" or t.status == "finished":
-                continue
-            out.append({
-                "id": t.id, "mode": t.mode, "ruleset": t.ruleset.name, "status": t.status,
-                "bot_level": t.bot_level,
-                "players": t.names(), "open_seats": len(t.open_seats()),
-                "score": t.score if t.match else None,
-            })
-        with contextlib.suppress(LobbyError):
-            for r in await self._elsewhere():
-                if r["mode"] == "friends":
-                    continue
-                out.append({
-                    "id": r["id"], "mode": r["mode"], "ruleset": r["ruleset"],
-                    "status": r["status"], "bot_level": r["bot_level"],
-                    "players": [s["name"] if s else "" for s in r["seats"]],
-                    "open_seats": sum(1 for s in r["seats"] if s is None),
-                    # The owner stores it between hands (none yet: the first hand is on).
-                    "score": (r["score"] or [0, 0]) if r["status"] == "playing" else None,
-                })
-        return out
-
-
-def _seat_in(row: dict[str, Any], player_id: int) -> int | None:
-    for i, s in enumerate(row["seats"]):
-        if s is not None and s.get("player") == player_id:
-            return i
-    return None
-
-
-def _answer(row: dict[str, Any], seat: int) -> dict[str, Any]:
-    """`Table.answer` for a match another node runs."""
-    out: dict[str, Any] = {"id": row["id"], "seat": seat, "mode": row["mode"],
-                           "commitment": row["commitment"]}
-    if row.get("invite") and row["mode"] == "friends":
-        out["invite"] = row["invite"]
-    return out

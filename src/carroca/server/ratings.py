@@ -8,16 +8,37 @@ puppet that never moves cannot feed its partner in crime.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from openskill.models import PlackettLuce
 
+from carroca.rules import Match, Ruleset, get_ruleset
+
 if TYPE_CHECKING:
-    from carroca.rules import Match
     from carroca.server.store import Store
-    from carroca.server.table import Table
 
 _MODEL = PlackettLuce()
+
+
+def family_of(ruleset: str) -> str:
+    """Ratings are kept per family: the 2v2 rulesets together, the 1v1 rulesets together."""
+    return "duplas" if get_ruleset(ruleset).seats == 4 else "mano"
+
+
+class Rated(Protocol):
+    """What rating a match needs of its table."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def mode(self) -> str: ...
+    @property
+    def ruleset(self) -> Ruleset: ...
+    @property
+    def seats(self) -> list[dict[str, Any] | None]: ...
+    @property
+    def match(self) -> Match | None: ...
+    def humans(self) -> list[tuple[int, int]]: ...
 
 
 def own_moves_before_abandon(match: Match) -> int | None:
@@ -37,11 +58,9 @@ class Ratings:
         self.min_moves = min_moves
 
     async def after_match(
-        self, table: Table, winner: int
+        self, table: Rated, winner: int
     ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         """Participant rows for every human seat and, for ranked matches, the new ratings."""
-        from carroca.server.table import family_of
-
         humans = table.humans()
         moves = own_moves_before_abandon(table.match) if table.match is not None else None
         early = moves is not None and moves < self.min_moves

@@ -9,81 +9,70 @@ resumes its matches.
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import time
-import unicodedata
-from collections import deque
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine
+from typing import Any, Protocol
 
 from carroca import fair, record
 from carroca.bots import SEARCHING_LEVELS
 from carroca.bots.expert import DEFAULT_THINK_MS
-from carroca.botservice import Job, Priority
-from carroca.rules import Match, Phase, RulesError, actions, get_ruleset, observation
+from carroca.botservice import BotService, Job, Priority
+from carroca.rules import Match, Phase, RulesError, actions, observation
 from carroca.rules.rulesets import options_dict
 from carroca.server import protocol
-from carroca.server.accounts import MAX_MARKS  # as in names: two marks on a letter at most
+from carroca.server.chat import ChatRate, clean_text
 from carroca.server.errors import MOVING, NOT_STORED, LobbyError
-from carroca.server.fanout import chat_channel, player_channel, seat_channel
+from carroca.server.fanout import Fanout, chat_channel, player_channel, seat_channel
 from carroca.server.frames import StateFrames
-from carroca.server.store import Fenced, MoveRow
-
-if TYPE_CHECKING:
-    from carroca.server.hub import Hub
+from carroca.server.ratings import Ratings
+from carroca.server.settings import Settings
+from carroca.server.store import Fenced, MoveRow, Store
+from carroca.server.tablerow import TableRow
 
 ABANDON = "abandon"
 MIN_BACKOFF, MAX_BACKOFF = 0.5, 10.0  # a bot's retries while the database refuses its moves
-# Control characters (NUL, ESC, …) and the invisible formatting ones that reorder or hide text
-# (bidi overrides and isolates, zero-width spaces), except the joiner that emoji sequences need.
-_KEEP_FORMAT = frozenset("\u200d")
-_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")  # letters and braille that draw nothing
 
 
-def family_of(ruleset: str) -> str:
-    """Ratings are kept per family: the 2v2 rulesets together, the 1v1 rulesets together."""
-    return "duplas" if get_ruleset(ruleset).seats == 4 else "mano"
+class TableHost(Protocol):
+    """What a table needs of whoever runs it (the hub): the services it uses, and the events
+    it reports upward. A table never reaches the lobby or other tables."""
+
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def store(self) -> Store: ...
+    @property
+    def fanout(self) -> Fanout: ...
+    @property
+    def bots(self) -> BotService: ...
+    @property
+    def ratings(self) -> Ratings: ...
+    @property
+    def log(self) -> logging.Logger: ...
+    @property
+    def clustered(self) -> bool:
+        """Several nodes share the database: writes are fenced, scores shown elsewhere."""
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """Run a background task that the host stops with the server."""
+
+    def table_started(self, table: Table) -> None: ...
+    def table_finished(self, table: Table) -> None: ...
+    def lost(self, table: Table) -> None:
+        """The database refused a write: another node runs this match now."""
+
+    def start_when_stored(self, table: Table) -> Coroutine[Any, Any, None]:
+        """A full table whose start the database refused, started once it is back."""
 
 
-def clean_text(text: str) -> str:
-    """Text a player typed, without control and invisible formatting characters, and with at
-    most `MAX_MARKS` combining marks on a letter (199 of them drew a tower over the chat)."""
-    out: list[str] = []
-    marks = 0
-    for ch in text:
-        kind = unicodedata.category(ch)
-        if ch in _BLANK or (kind in ("Cc", "Cf", "Co", "Cs") and ch not in _KEEP_FORMAT
-                            and ch not in "\t\n"):
-            continue
-        if kind in ("Mn", "Me", "Mc"):
-            marks += 1
-            if marks > MAX_MARKS:
-                continue
-        else:
-            marks = 0
-        out.append(ch)
-    return "".join(out)
+class Table(TableRow):
+    """A table running here: its match, clock and bots, on top of what its row holds."""
 
-
-class Table:
-    def __init__(self, hub: Hub, row: dict[str, Any]) -> None:
+    def __init__(self, hub: TableHost, row: dict[str, Any]) -> None:
+        super().__init__(row)
         self.hub = hub
-        self.id: str = row["id"]
-        self.mode: str = row["mode"]
-        self.ruleset = get_ruleset(row["ruleset"])
-        self.options = self.ruleset.make_options(row["options"])
-        self.seats: list[dict[str, Any] | None] = list(row["seats"])
-        self.status: str = row["status"]
-        self.turn_seconds: float = row["turn_seconds"]
-        self.bot_level: str = row["bot_level"]
-        self.invite: str | None = row.get("invite")
-        self.host_id: int | None = row.get("host_id")
-        self.server_seed: str = row["server_seed"]
-        self.commitment: str = row["commitment"]
-        self.client_seeds: list[str | None] = list(row["client_seeds"])
-        self.client_seed: str | None = row.get("client_seed")
-        self.created_at: float = row["created_at"]
-        self.epoch: int = row.get("epoch") or 0  # several nodes: the epoch this node holds
         self.match: Match | None = None
         self.score: list[int] = []
         self.seq = 0
@@ -92,49 +81,13 @@ class Table:
         self.clock: dict[str, Any] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._move_ids: dict[int, int] = {}
-        self._chat_times: dict[int, deque[float]] = {}
-        self.rating_changes: dict[int, tuple[float | None, float | None]] = {}
-        self.closed = False
+        self._chat_rate = ChatRate()
         self.backoff = 0.0  # seconds before a bot retries a move the database refused
         # Between two hands: {"until": epoch seconds, "seconds"}; no clock runs, no bot moves,
         # nobody may move. In memory only: after a restart the next hand's clock simply starts.
         self.pause: dict[str, float] | None = None
-        self.rematch_id: str | None = None  # the table of the next match with these settings
-        self.rematch_by: str | None = None  # who asked for it first
-        self.address: str | None = None  # where it was created from (the bot budget's count)
 
-    # ------------------------------------------------------------------ rows and restore
-
-    @staticmethod
-    def new_row(
-        *,
-        mode: str,
-        ruleset: str,
-        options: dict[str, Any],
-        seats: list[dict[str, Any] | None],
-        turn_seconds: float,
-        bot_level: str,
-        host_id: int | None = None,
-        invite: str | None = None,
-    ) -> dict[str, Any]:
-        server_seed = fair.new_server_seed()
-        return {
-            "id": secrets.token_urlsafe(9)[:12],
-            "mode": mode,
-            "ruleset": ruleset,
-            "options": options,
-            "seats": seats,
-            "status": "waiting",
-            "turn_seconds": turn_seconds,
-            "bot_level": bot_level,
-            "invite": invite,
-            "host_id": host_id,
-            "server_seed": server_seed,
-            "commitment": fair.commitment(server_seed),
-            "client_seeds": [None] * len(seats),
-            "client_seed": None,
-            "created_at": time.time(),
-        }
+    # ------------------------------------------------------------------ restore
 
     def restore(self, moves: list[MoveRow]) -> None:
         """Rebuild the match from its log: the same deals, the same actions, in order."""
@@ -163,63 +116,20 @@ class Table:
 
     # ------------------------------------------------------------------ seats
 
-    @property
-    def fence(self) -> int | None:
-        """The epoch the database must still have for this node's writes (several nodes)."""
-        return self.epoch if self.hub.cluster is not None else None
-
-    def answer(self, seat: int | None) -> dict[str, Any]:
-        """What the lobby's routes answer a player given a seat here."""
-        out: dict[str, Any] = {"id": self.id, "seat": seat, "mode": self.mode,
-                               "commitment": self.commitment}
-        if self.invite and self.mode == "friends":
-            out["invite"] = self.invite
-        return out
-
     def info(self) -> dict[str, Any]:
         """The live part of the public match page (`GET /api/matches/{id}`)."""
         return {"status": self.status, "players": [s["name"] if s else None for s in self.seats],
                 "score": self.score if self.match else None, "client_seed": self.client_seed}
 
-    def seat_of(self, player_id: int) -> int | None:
-        for i, s in enumerate(self.seats):
-            if s is not None and s.get("player") == player_id:
-                return i
-        return None
-
-    def open_seats(self) -> list[int]:
-        return [i for i, s in enumerate(self.seats) if s is None]
-
-    def names(self) -> list[str]:
-        return [s["name"] if s else "" for s in self.seats]
-
-    def is_bot(self, seat: int) -> bool:
-        s = self.seats[seat]
-        return s is not None and "bot" in s
-
-    def bot_work(self) -> bool:
-        """Live, and a bot here searches (real CPU on every move), or will once this casual
-        table's empty seats are filled with bots of its level."""
-        if self.status not in ("waiting", "playing") or self.closed:
-            return False
-        if self.mode == "casual" and self.status == "waiting" and self.open_seats():
-            return self.bot_level in SEARCHING_LEVELS
-        return any(s is not None and s.get("bot") in SEARCHING_LEVELS for s in self.seats)
-
-    def charged_player(self) -> int | None:
-        """Whose bot budget this table counts against: its host, else its first player."""
-        if self.host_id is not None:
-            return self.host_id
-        humans = self.humans()
-        return humans[0][1] if humans else None
+    @property
+    def fence(self) -> int | None:
+        """The epoch the database must still have for this node's writes (several nodes)."""
+        return self.epoch if self.hub.clustered else None
 
     def seat_connected(self, seat: int) -> bool:
         """A bot, or a player with a socket open on any node (the seat's channel has a
         listener somewhere)."""
         return self.is_bot(seat) or self.hub.fanout.listening(seat_channel(self.id, seat))
-
-    def humans(self) -> list[tuple[int, int]]:
-        return [(i, s["player"]) for i, s in enumerate(self.seats) if s and "player" in s]
 
     async def sit(self, seat: int, who: dict[str, Any], client_seed: str | None = None) -> None:
         """Fill an open seat (the caller holds the lock); the table starts when none is left.
@@ -462,11 +372,11 @@ class Table:
         if len(match.history) != hands_before and not match.is_over:
             if pause > 0:
                 self.pause = {"until": time.time() + pause, "seconds": pause}
-            if self.hub.cluster is not None:  # the lobby of other nodes shows it
+            if self.hub.clustered:  # the lobby of other nodes shows it
                 self.hub.spawn(self._store_score(list(match.score)))
         try:
             if match.is_over:
-                await self._finish()
+                await self.finish()
         except Fenced:  # another node runs it now, and finishes it
             self.hub.lost(self)
         except Exception:  # stored but not closed: the next start finishes it from the log
@@ -484,7 +394,7 @@ class Table:
         except Exception:  # only the lobby's figure: the next hand's end writes it again
             pass
 
-    async def _finish(self) -> None:
+    async def finish(self) -> None:
         """Store the end, the record and the ratings; only then is the table `finished`."""
         match = self.match
         assert match is not None and match.result is not None
@@ -593,13 +503,8 @@ class Table:
         """Publish a chat line; returns an error frame when it is refused."""
         if self.mode not in ("casual", "friends"):
             return protocol.error("no_chat", "Não há chat nas partidas ranqueadas.")
-        now = time.monotonic()
-        times = self._chat_times.setdefault(player_id, deque())
-        while times and now - times[0] > 10:
-            times.popleft()
-        if len(times) >= self.hub.settings.chat_per_10s:
+        if not self._chat_rate.allow(player_id, self.hub.settings.chat_per_10s):
             return protocol.error("chat_rate", "Calma! Muitas mensagens seguidas; espere um pouco.")
-        times.append(now)
         clean = " ".join(clean_text(text).split())
         if not clean:
             return protocol.error("bad_message", "Mensagem vazia.")
@@ -613,78 +518,6 @@ class Table:
     def notify_players(self, kind: str, data: dict[str, Any]) -> None:
         for _, pid in self.humans():
             self.hub.fanout.publish(player_channel(pid), protocol.envelope(kind, data))
-
-    # ------------------------------------------------------------------ rematch
-
-    async def rematch(
-        self, player: dict[str, Any], client_seed: str | None = None, address: str | None = None
-    ) -> dict[str, Any]:
-        """Another match with this finished table's settings: the first player to ask creates
-        it (same ruleset, options, clock, bots in the same seats; casual: the same bot level)
-        and the others who played here are offered it (a `rematch` frame); asking again, or
-        asking second, sits at that same table. Returns the lobby's answer (`answer`)."""
-        seat = self.seat_of(player["id"])
-        if seat is None:
-            raise LobbyError(403, "not_seated", "Só quem jogou nesta mesa pode pedir a revanche.")
-        if self.mode not in ("casual", "friends"):
-            raise LobbyError(409, "no_rematch", "Revanche só nas mesas casuais e de amigos; "
-                             "para uma ranqueada, entre na fila de novo.")
-        if self.status != "finished":
-            raise LobbyError(409, "not_finished", "A partida ainda não terminou.")
-        async with self.lock:  # two players asking at once: one creates, the other joins
-            new = self.hub.tables.get(self.rematch_id) if self.rematch_id else None
-            if new is None or new.closed:
-                return (await self._new_rematch(player, seat, client_seed, address)).answer(seat)
-        async with new.lock:
-            mine = new.seat_of(player["id"])
-            if mine is not None:
-                return new.answer(mine)
-            free = new.open_seats()
-            if new.status == "waiting" and free:
-                target = seat if seat in free else free[0]
-                await new.sit(target, {"player": player["id"], "name": player["name"]},
-                              client_seed)
-                return new.answer(target)
-        if self.mode == "casual":  # bots took the seat: another casual table, as the lobby would
-            return await self.hub.casual(player, self.ruleset.name, self.bot_level, client_seed,
-                                         address=address)
-        raise LobbyError(409, "table_full", "A revanche já começou sem você; você pode assistir.")
-
-    async def _new_rematch(
-        self, player: dict[str, Any], seat: int, client_seed: str | None, address: str | None
-    ) -> Table:
-        """The rematch table (the caller holds the lock): the asker in their seat, the bots in
-        theirs, the other players' seats open for them."""
-        seats: list[dict[str, Any] | None] = []
-        for i, s in enumerate(self.seats):
-            if i == seat:
-                seats.append({"player": player["id"], "name": player["name"]})
-            elif s is not None and "bot" in s:
-                seats.append({"bot": s["bot"], "name": s["name"]})
-            else:
-                seats.append(None)
-        hub = self.hub
-        new = await hub.create_table(  # within the bot budget, as any other new table
-            player, address, spend=self.mode == "friends", mode=self.mode,
-            ruleset=self.ruleset.name,
-            options=options_dict(self.options),
-            seats=seats, turn_seconds=self.turn_seconds, bot_level=self.bot_level,
-            host_id=player["id"],
-            invite=secrets.token_urlsafe(6) if self.mode == "friends" else None,
-            client_seeds=[client_seed if i == seat else None for i in range(len(seats))],
-        )
-        self.rematch_id, self.rematch_by = new.id, player["name"]
-        if not new.open_seats():
-            hub.spawn(hub._start(new))
-        elif self.mode == "casual":
-            hub.spawn(hub._fill_with_bots(new))
-        offer: dict[str, Any] = {"match": self.id, "id": new.id, "mode": new.mode,
-                                 "by": player["name"]}
-        for _, pid in self.humans():
-            if pid != player["id"]:
-                hub.fanout.publish(player_channel(pid), protocol.envelope("rematch", offer))
-        self.publish()  # the finished table's state now names the rematch
-        return new
 
     def close(self) -> None:
         self.closed = True

@@ -43,7 +43,7 @@ from carroca.bots.expert.knowledge import read
 from carroca.bots.expert.playout import crn_playout
 from carroca.bots.expert.posterior import listed
 from carroca.bots.expert.sampler import World, deal
-from carroca.bots.expert.search import Rated, Table, _rollout, _solve, world_position
+from carroca.bots.expert.search import Rated, Table, alphabeta, rollout, world_position
 from carroca.bots.expert.solver import Bounds, solve
 from carroca.bots.medium import MediumBot
 from carroca.rules import Action, Match, Observation, get_ruleset
@@ -195,7 +195,7 @@ def _crn_playout(m: Match, team: int, noise: list[float], keep: float, double: f
     while m.current_player is not None:
         if exact_at and not (m.ruleset.draws and m.bone_pos < len(m.boneyard)) and sum(
                 h.bit_count() for h in m.hands) <= exact_at:
-            return int(_solve(m, team, -1e9, 1e9))
+            return int(alphabeta(m, team, -1e9, 1e9))
         legal = m.legal_actions()
         if len(legal) == 1 or legal[0].kind != "play":
             m.apply(legal[0])
@@ -365,14 +365,14 @@ def rate_actions(
                 child = position.copy()
                 child.apply(action)
                 if exact:
-                    value = _solve(child, team, -1e9, 1e9, table)
+                    value = alphabeta(child, team, -1e9, 1e9, table)
                 elif noise is not None:
                     value = _crn_playout(child, team, noise, keep, cfg.double, rs.table_points,
                                          cfg.playout_exact)
                 elif cfg.policy:
                     value = _playout(child, team, rng, cfg, rs.table_points)
                 else:
-                    value = _rollout(child, team, rng, rs.table_points)
+                    value = rollout(child, team, rng, rs.table_points)
                 values[i].append(value - base)
             done += 1
             if timed and done >= least and time.perf_counter() >= deadline:

@@ -50,7 +50,7 @@ def _policy(m: Match, legal: list[Action], rng: random.Random, table_points: boo
     return best
 
 
-def _rollout(m: Match, team: int, rng: random.Random, table_points: bool) -> int:
+def rollout(m: Match, team: int, rng: random.Random, table_points: bool) -> int:
     while m.current_player is not None:
         legal = m.legal_actions()
         m.apply(legal[0] if len(legal) == 1 else _policy(m, legal, rng, table_points))
@@ -68,7 +68,7 @@ def position_key(m: Match) -> tuple[int, ...]:
     return (*m.hands, *m.ends, *m.mult, m.turn, m.pass_run, m.last_player, m.spinner, m.arms)
 
 
-def _solve(m: Match, team: int, alpha: float, beta: float, table: Table | None = None) -> float:
+def alphabeta(m: Match, team: int, alpha: float, beta: float, table: Table | None = None) -> float:
     """Exact value (our score minus theirs at the end of the hand) by alpha-beta.
 
     With `table`, positions reached again by another order of the same plays (a seat that plays
@@ -81,7 +81,7 @@ def _solve(m: Match, team: int, alpha: float, beta: float, table: Table | None =
     legal = list(m.legal_actions())
     if len(legal) == 1:
         m.push(legal[0])
-        value = _solve(m, team, alpha, beta, table)
+        value = alphabeta(m, team, alpha, beta, table)
         m.pop()
         return value
     key: tuple[int, ...] = ()
@@ -104,7 +104,7 @@ def _solve(m: Match, team: int, alpha: float, beta: float, table: Table | None =
     best = -1e9 if maximizing else 1e9
     for a in sorted(legal, key=lambda a: -T.PIPS[a.tile] if a.tile >= 0 else 0):
         m.push(a)
-        value = _solve(m, team, alpha, beta, table)
+        value = alphabeta(m, team, alpha, beta, table)
         m.pop()
         if maximizing:
             best = max(best, value)
@@ -175,9 +175,9 @@ def rate_actions(
             child = position.copy()
             child.apply(a)
             if exact:
-                value = _solve(child, team, -1e9, 1e9, table)
+                value = alphabeta(child, team, -1e9, 1e9, table)
             else:
-                value = _rollout(child, team, rng, rs.table_points)
+                value = rollout(child, team, rng, rs.table_points)
             totals[i] += value - base
         worlds += 1
     rated = [Rated(a, totals[i] / worlds, worlds) for i, a in enumerate(legal)]

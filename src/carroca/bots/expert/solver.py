@@ -3,10 +3,10 @@
 Once nothing is left to draw and few tiles remain in the hands, a world is solved exactly, every
 seat playing its best with the world's hands in view. Solving earlier pays (the playout policy's
 bias is what holds the search back past a few hundred worlds), so the solver's speed sets how
-early it can start. `search._solve` drives `Match` (`push`/`pop`, an `Action` and a legal list
+early it can start. `search.alphabeta` drives `Match` (`push`/`pop`, an `Action` and a legal list
 per node); this one keeps what the rest of the hand needs as locals, as `playout.crn_playout`
 does, and hands a finished hand to the ruleset's own `score_hand`. Its values equal
-`search._solve`'s (tests/bots/test_expert_solver.py, every ruleset).
+`search.alphabeta`'s (tests/bots/test_expert_solver.py, every ruleset).
 
 Ends that mirror each other (the same number shown as many times, no spinner arm telling them
 apart) give the same values, so only one of them is searched; the scoring hooks read the two

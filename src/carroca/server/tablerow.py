@@ -1,0 +1,111 @@
+"""What a table's database row says: its settings, seats and seeds, and the answers the lobby
+gives from them. `Table` runs the match on top of it."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import Any
+
+from carroca import fair
+from carroca.bots import SEARCHING_LEVELS
+from carroca.rules import get_ruleset
+
+
+class TableRow:
+    def __init__(self, row: dict[str, Any]) -> None:
+        self.id: str = row["id"]
+        self.mode: str = row["mode"]
+        self.ruleset = get_ruleset(row["ruleset"])
+        self.options = self.ruleset.make_options(row["options"])
+        self.seats: list[dict[str, Any] | None] = list(row["seats"])
+        self.status: str = row["status"]
+        self.turn_seconds: float = row["turn_seconds"]
+        self.bot_level: str = row["bot_level"]
+        self.invite: str | None = row.get("invite")
+        self.host_id: int | None = row.get("host_id")
+        self.server_seed: str = row["server_seed"]
+        self.commitment: str = row["commitment"]
+        self.client_seeds: list[str | None] = list(row["client_seeds"])
+        self.client_seed: str | None = row.get("client_seed")
+        self.created_at: float = row["created_at"]
+        self.epoch: int = row.get("epoch") or 0  # several nodes: the epoch this node holds
+        self.closed = False
+        self.rating_changes: dict[int, tuple[float | None, float | None]] = {}
+        self.rematch_id: str | None = None  # the table of the next match with these settings
+        self.rematch_by: str | None = None  # who asked for it first
+        self.address: str | None = None  # where it was created from (the bot budget's count)
+
+    @staticmethod
+    def new_row(
+        *,
+        mode: str,
+        ruleset: str,
+        options: dict[str, Any],
+        seats: list[dict[str, Any] | None],
+        turn_seconds: float,
+        bot_level: str,
+        host_id: int | None = None,
+        invite: str | None = None,
+    ) -> dict[str, Any]:
+        server_seed = fair.new_server_seed()
+        return {
+            "id": secrets.token_urlsafe(9)[:12],
+            "mode": mode,
+            "ruleset": ruleset,
+            "options": options,
+            "seats": seats,
+            "status": "waiting",
+            "turn_seconds": turn_seconds,
+            "bot_level": bot_level,
+            "invite": invite,
+            "host_id": host_id,
+            "server_seed": server_seed,
+            "commitment": fair.commitment(server_seed),
+            "client_seeds": [None] * len(seats),
+            "client_seed": None,
+            "created_at": time.time(),
+        }
+
+    def answer(self, seat: int | None) -> dict[str, Any]:
+        """What the lobby's routes answer a player given a seat here."""
+        out: dict[str, Any] = {"id": self.id, "seat": seat, "mode": self.mode,
+                               "commitment": self.commitment}
+        if self.invite and self.mode == "friends":
+            out["invite"] = self.invite
+        return out
+
+    def seat_of(self, player_id: int) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s is not None and s.get("player") == player_id:
+                return i
+        return None
+
+    def open_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s is None]
+
+    def names(self) -> list[str]:
+        return [s["name"] if s else "" for s in self.seats]
+
+    def is_bot(self, seat: int) -> bool:
+        s = self.seats[seat]
+        return s is not None and "bot" in s
+
+    def bot_work(self) -> bool:
+        """Live, and a bot here searches (real CPU on every move), or will once this casual
+        table's empty seats are filled with bots of its level."""
+        if self.status not in ("waiting", "playing") or self.closed:
+            return False
+        if self.mode == "casual" and self.status == "waiting" and self.open_seats():
+            return self.bot_level in SEARCHING_LEVELS
+        return any(s is not None and s.get("bot") in SEARCHING_LEVELS for s in self.seats)
+
+    def charged_player(self) -> int | None:
+        """Whose bot budget this table counts against: its host, else its first player."""
+        if self.host_id is not None:
+            return self.host_id
+        humans = self.humans()
+        return humans[0][1] if humans else None
+
+    def humans(self) -> list[tuple[int, int]]:
+        return [(i, s["player"]) for i, s in enumerate(self.seats) if s and "player" in s]
