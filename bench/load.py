@@ -245,6 +245,26 @@ class Node:
     pid: int | None
 
 
+def start_profiles(nodes: Sequence[Node], out: str, seconds: float) -> list[Any]:
+    """py-spy on each server over the window: a flame graph (SVG) and the same samples as
+    collapsed stacks (`name.txt`, one stack per line and its count: what flamegraph.pl and
+    speedscope read, and what `bench/profile_summary.py` sums up). Sampling costs the server
+    some CPU: a profiled run's CPU figures are not the benchmark's."""
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    Path(out).mkdir(parents=True, exist_ok=True)
+    started = []
+    for node in nodes:
+        if not node.pid:
+            continue
+        for fmt, suffix in (("flamegraph", "svg"), ("raw", "txt")):
+            started.append(subprocess.Popen(
+                [spy, "record", "--pid", str(node.pid), "--duration", str(int(seconds)),
+                 "--rate", "50", "--format", fmt,
+                 "--output", str(Path(out) / f"{node.name}.{suffix}")],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    return started
+
+
 def snapshot(nodes: Sequence[Node], clients: Sequence[httpx2.Client] | None,
              servers: Servers | None = None) -> dict[str, Any]:
     """Each server's memory, CPU and counters, Redis's, PostgreSQL's and HAProxy's CPU, and
@@ -1070,12 +1090,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         begin: dict[str, Any] = {}
         end: dict[str, Any] = {}
         last_say = time.time()
+        profilers: list[subprocess.Popen[bytes]] = []
         clients = [httpx2.Client(base_url=n.url, timeout=30.0, trust_env=False) for n in nodes]
         try:
             while len(results) < workers:
                 now = time.time()
                 if not begin and now >= window_start:
                     begin = snapshot(nodes, clients, servers)
+                    if args.profile:
+                        profilers = start_profiles(nodes, args.profile, args.duration)
                 if not end and now >= window_end:
                     end = snapshot(nodes, clients, servers)
                 if now > window_end + args.setup_timeout:
@@ -1099,6 +1122,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         finally:
             for client in clients:
                 client.close()
+            for profiler in profilers:
+                profiler.wait(timeout=args.duration + 60)
     finally:
         for proc in procs:
             proc.join(5)
@@ -1423,6 +1448,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                         help="with --front direct: a table's players go to the nodes in turn "
                              "(player), or all to its owner (table)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", default=None, metavar="DIR",
+                        help="py-spy each server over the window: DIR/NAME.svg and .txt")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = parser.parse_args(argv)
