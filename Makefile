@@ -113,17 +113,19 @@ unit: $(STAMP)
 # The server's tests again, each on a fresh database of a PostgreSQL server: the one that
 # CARROCA_TEST_POSTGRES names (postgresql://user:password@host:port/postgres), else a throwaway
 # one started here by scripts/test-postgres.sh (installed with apt-get when run as root).
-# Under CARROCA_CI a PostgreSQL that cannot be had is a failure, not a skip.
+# Under CARROCA_CI a PostgreSQL that cannot be had is a failure, not a skip. The nickname
+# migration's tests (tests/security) run there too: they migrate a database with old players.
+POSTGRES_TESTS := tests/server tests/security/test_confusable_names.py
 unit-postgres: $(STAMP)
 	@if [ -n "$$CARROCA_TEST_POSTGRES" ]; then \
 		echo "server tests on PostgreSQL at $${CARROCA_TEST_POSTGRES##*@}"; \
-		$(BIN)/pytest -n auto -q -p no:cacheprovider tests/server; \
+		$(BIN)/pytest -n auto -q -p no:cacheprovider $(POSTGRES_TESTS); \
 	else \
 		dir=$$(mktemp -d); \
 		if url=$$(bash scripts/test-postgres.sh start "$$dir"); then \
 			echo "server tests on a throwaway PostgreSQL at $${url##*@}"; \
 			CARROCA_TEST_POSTGRES="$$url" $(BIN)/pytest -n auto -q -p no:cacheprovider \
-				tests/server; status=$$?; \
+				$(POSTGRES_TESTS); status=$$?; \
 			bash scripts/test-postgres.sh stop "$$dir" >/dev/null 2>&1; rm -rf "$$dir"; \
 			exit $$status; \
 		else \

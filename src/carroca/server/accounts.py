@@ -27,9 +27,10 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from carroca.server.errors import LobbyError, RateLimited
+from carroca.server.names import settled_skeleton
 from carroca.server.ratelimits import RateLimits
 from carroca.server.settings import Settings
-from carroca.server.store import Store, token_hash
+from carroca.server.store import NameTaken, Store, token_hash
 
 COOKIE = "carroca_session"
 DEVICE_COOKIE = "carroca_device"
@@ -46,6 +47,9 @@ MAX_MARKS = 2  # combining accents in a row after one letter (Vietnamese needs t
 BAD_NAME = "Apelido inválido: de 3 a 20 letras, números, espaço, '_', '-' ou '.'."
 MIXED_NAME = ("Apelido inválido: use um alfabeto só (sem misturar letras latinas, gregas e "
               "cirílicas).")
+NAME_TAKEN = "Esse apelido já está em uso; escolha outro."
+# A name in another alphabet that draws like a taken one ("раса59" beside "paca59"): see names.py
+NAME_LOOKALIKE = "Esse apelido se parece demais com o de outro jogador; escolha outro."
 # The words themselves (alone or followed by a separator or digit), not names like "Botelho".
 RESERVED = re.compile(r"(bot|admin|carro[cç]a)([ _.\-0-9]|$)")
 MIN_PASSWORD = 8
@@ -109,9 +113,20 @@ def check_name(name: str) -> str:
     error = _name_error(name)
     if error is not None:
         raise LobbyError(422, "bad_name", error)
-    if RESERVED.match(name.casefold()):
+    # Reserved words, and their look-alikes in another alphabet (Cyrillic "ВОТ" draws as "BOT")
+    if RESERVED.match(name.casefold()) or RESERVED.match(settled_skeleton(name).casefold()):
         raise LobbyError(422, "bad_name", "Esse apelido é reservado; escolha outro.")
     return name
+
+
+async def _create(store: Store, name: str, kind: str, password_hash: str | None = None,
+                  guest_key_hash: str | None = None) -> dict[str, Any]:
+    """A new player, or 409 `name_taken` (in pt-BR, saying when the name only looks alike)."""
+    try:
+        return await store.create_player(name, kind, password_hash, guest_key_hash)
+    except NameTaken as taken:
+        raise LobbyError(409, "name_taken",
+                         NAME_LOOKALIKE if taken.lookalike else NAME_TAKEN) from None
 
 
 BUSY = "Muitas tentativas de entrar ao mesmo tempo; tente de novo em instantes."
@@ -172,10 +187,7 @@ class Accounts:
                 back = {"id": row["id"], "name": row["name"], "kind": "guest"}
                 return back, await self._session(back), None
         new_key = secrets.token_urlsafe(32)
-        player = await self.store.create_player(name, "guest",
-                                                guest_key_hash=token_hash(new_key))
-        if player is None:
-            raise LobbyError(409, "name_taken", "Esse apelido já está em uso; escolha outro.")
+        player = await _create(self.store, name, "guest", guest_key_hash=token_hash(new_key))
         return player, await self._session(player), new_key
 
     async def register(
@@ -197,10 +209,7 @@ class Accounts:
                 if cached["id"] == player["id"]:
                     cached["kind"] = "account"
         else:
-            created = await self.store.create_player(name, "account", digest)
-            if created is None:
-                raise LobbyError(409, "name_taken", "Esse apelido já está em uso; escolha outro.")
-            player = created
+            player = await _create(self.store, name, "account", digest)
         return player, await self._session(player)
 
     async def login(

@@ -8,9 +8,15 @@ evolve the schema; `migrate` runs them at start.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
+
+from carroca.server.names import KEY_MAX
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 metadata = sa.MetaData()
 
@@ -26,6 +32,15 @@ players = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
     # sha256 of a guest's secret key (kept by their browser): signs the same guest in again
     sa.Column("guest_key_hash", sa.String(64)),
+    # The look-alike keys (`names.lookalike_keys`: the confusable skeleton of the name, and of
+    # its case fold), each one player's. A player older than that rule whose name looks like an
+    # earlier player's holds their own id in `skeleton_twin` (everyone else 0): both keep it.
+    sa.Column("name_skeleton", sa.String(KEY_MAX), nullable=False),
+    sa.Column("name_skeleton_folded", sa.String(KEY_MAX), nullable=False),
+    sa.Column("skeleton_twin", sa.Integer, nullable=False, server_default="0"),
+    sa.Index("ix_players_name_skeleton", "name_skeleton", "skeleton_twin", unique=True),
+    sa.Index("ix_players_name_skeleton_folded", "name_skeleton_folded", "skeleton_twin",
+             unique=True),
 )
 
 sessions = sa.Table(
@@ -168,14 +183,21 @@ def make_engine(url: str) -> Engine:
 MIGRATION_LOCK = 0x6361_7272  # a PostgreSQL advisory lock key ("carr")
 
 
-def migrate(url: str) -> None:
-    """Bring the schema to the newest migration (Alembic `upgrade head`)."""
-    from alembic import command
+def alembic_config(url: str) -> Config:
+    """Alembic's settings for the database at `url` (the scripts in `migrations/`)."""
     from alembic.config import Config
 
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     cfg.set_main_option("sqlalchemy.url", normalize_url(url).replace("%", "%%"))
+    return cfg
+
+
+def migrate(url: str) -> None:
+    """Bring the schema to the newest migration (Alembic `upgrade head`)."""
+    from alembic import command
+
+    cfg = alembic_config(url)
     if not normalize_url(url).startswith("postgresql"):
         command.upgrade(cfg, "head")
         return

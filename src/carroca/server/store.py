@@ -22,9 +22,12 @@ from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 
 from carroca.server import db
+from carroca.server.names import lookalike_keys
 
 T = TypeVar("T")
 
@@ -39,6 +42,14 @@ class MoveRow:
     at: float
     client_id: int | None = None  # the player's move id, so a resent move stays a duplicate
     epoch: int | None = None  # several nodes: stored only while the match has this epoch
+
+
+class NameTaken(Exception):
+    """The nickname is another player's, or looks like another player's (`lookalike`)."""
+
+    def __init__(self, lookalike: bool) -> None:
+        super().__init__("look-alike name" if lookalike else "name taken")
+        self.lookalike = lookalike
 
 
 class Fenced(Exception):
@@ -238,26 +249,37 @@ class Store:
     async def create_player(
         self, name: str, kind: str, password_hash: str | None = None,
         guest_key_hash: str | None = None,
-    ) -> dict[str, Any] | None:
-        """A new player, or None when the name is taken (names compare case-insensitively)."""
+    ) -> dict[str, Any]:
+        """A new player; `NameTaken` when another has the name (compared case-insensitively) or
+        one that looks like it (`names.lookalike_keys`). The unique indexes decide between two
+        sign-ups racing for a name: the loser inserts nothing."""
 
-        def fn(conn: Connection) -> dict[str, Any] | None:
-            key = name.casefold()
-            if conn.execute(
-                sa.select(db.players.c.id).where(db.players.c.name_key == key)
-            ).first():
-                return None
-            inserted = conn.execute(
-                db.players.insert().values(
-                    name=name, name_key=key, kind=kind, password_hash=password_hash,
-                    created_at=time.time(), guest_key_hash=guest_key_hash,
-                )
-            ).inserted_primary_key
-            assert inserted is not None
-            pid = inserted[0]
+        def fn(conn: Connection) -> dict[str, Any] | NameTaken:
+            key, (typed, folded) = name.casefold(), lookalike_keys(name)
+            p = db.players.c
+            held = conn.execute(
+                sa.select(p.name_key).where(sa.or_(p.name_key == key, p.name_skeleton == typed,
+                                                   p.name_skeleton_folded == folded))
+            ).scalars().all()
+            if held:  # an answer, not a failure: the transaction must not count as one
+                return NameTaken(lookalike=key not in held)
+            insert = (pg_insert if self.postgres else sqlite_insert)(db.players)
+            pid = conn.execute(
+                insert.values(
+                    name=name, name_key=key, name_skeleton=typed,
+                    name_skeleton_folded=folded, kind=kind,
+                    password_hash=password_hash, created_at=time.time(),
+                    guest_key_hash=guest_key_hash,
+                ).on_conflict_do_nothing().returning(p.id)
+            ).scalar()
+            if pid is None:
+                return NameTaken(lookalike=False)
             return {"id": pid, "name": name, "kind": kind}
 
-        return await self._run_side(fn)
+        made = await self._run_side(fn)
+        if isinstance(made, NameTaken):
+            raise made
+        return made
 
     async def player_by_name(self, name: str) -> dict[str, Any] | None:
         def fn(conn: Connection) -> dict[str, Any] | None:
