@@ -24,7 +24,7 @@ from carroca.rules import Match, Phase, RulesError, actions, get_ruleset, observ
 from carroca.rules.rulesets import options_dict
 from carroca.server import protocol
 from carroca.server.accounts import MAX_MARKS  # as in names: two marks on a letter at most
-from carroca.server.errors import MOVING, NOT_STORED, LobbyError
+from carroca.server.errors import MOVING, NO_MATCH, NOT_STORED, LobbyError
 from carroca.server.fanout import chat_channel, player_channel, seat_channel
 from carroca.server.frames import StateFrames
 from carroca.server.store import Fenced, MoveRow
@@ -78,6 +78,7 @@ class Table:
         self.bot_level: str = row["bot_level"]
         self.invite: str | None = row.get("invite")
         self.host_id: int | None = row.get("host_id")
+        self.private: bool = bool(row.get("private"))  # a friends' match until made public
         self.server_seed: str = row["server_seed"]
         self.commitment: str = row["commitment"]
         self.client_seeds: list[str | None] = list(row["client_seeds"])
@@ -129,6 +130,7 @@ class Table:
             "bot_level": bot_level,
             "invite": invite,
             "host_id": host_id,
+            "private": mode == "friends",  # its players' only, until its host makes it public
             "server_seed": server_seed,
             "commitment": fair.commitment(server_seed),
             "client_seeds": [None] * len(seats),
@@ -180,6 +182,11 @@ class Table:
         """The live part of the public match page (`GET /api/matches/{id}`)."""
         return {"status": self.status, "players": [s["name"] if s else None for s in self.seats],
                 "score": self.score if self.match else None, "client_seed": self.client_seed}
+
+    def hidden_from(self, seat: int | None) -> bool:
+        """A finished private match is not shown to who did not play it (a spectator could
+        watch it live, but not come back for its end once it is over)."""
+        return self.private and self.status == "finished" and seat is None
 
     def seat_of(self, player_id: int) -> int | None:
         for i, s in enumerate(self.seats):
@@ -624,6 +631,8 @@ class Table:
         and the others who played here are offered it (a `rematch` frame); asking again, or
         asking second, sits at that same table. Returns the lobby's answer (`answer`)."""
         seat = self.seat_of(player["id"])
+        if self.hidden_from(seat):  # not even confirmed to exist
+            raise LobbyError(404, "not_found", NO_MATCH)
         if seat is None:
             raise LobbyError(403, "not_seated", "Só quem jogou nesta mesa pode pedir a revanche.")
         if self.mode not in ("casual", "friends"):
