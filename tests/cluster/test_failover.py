@@ -56,8 +56,10 @@ def owner_of(cluster: Cluster, match: str) -> tuple[str, int]:
     return str(owner), int(epoch)
 
 
-def get_record(cluster: Cluster, match: str) -> str:
-    with httpx2.Client(base_url=cluster.url, timeout=30, trust_env=False) as c:
+def get_record(cluster: Cluster, match: str, token: str) -> str:
+    """The record, fetched as the player of `token` (a friends' match is its players')."""
+    with httpx2.Client(base_url=cluster.url, timeout=30, trust_env=False,
+                       headers={"Authorization": f"Bearer {token}"}) as c:
         r = c.get(f"/api/matches/{match}/record")
         assert r.status_code == 200, r.text
         return r.text
@@ -71,7 +73,7 @@ def check_finished(cluster: Cluster, match: str, players: list[Player], tmp: Pat
         mine = {(m["client_id"], m["action"]) for m in moves if m["seat"] == p.seat}
         lost = [a for a in p.acked if a not in mine]
         assert not lost, f"acknowledged moves of seat {p.seat} not stored: {lost}"
-    text = get_record(cluster, match)
+    text = get_record(cluster, match, players[0].token)
     path = tmp / f"{match}.jsonl"
     path.write_text(text)
     done = subprocess.run([sys.executable, "-m", "carroca", "verify", str(path)],
@@ -122,7 +124,7 @@ def test_a_match_with_players_on_three_nodes(cluster: Cluster, tmp_path: Path) -
     assert sorted(p.seat for p in players) == [0, 1, 2, 3]  # type: ignore[type-var]
     check_finished(cluster, match, players, tmp_path)
     assert not [e for p in players for e in p.errors if e not in ("stale_state",)]
-    if len(json.loads(get_record(cluster, match))["hands"]) > 1:
+    if len(json.loads(get_record(cluster, match, tokens[0]))["hands"]) > 1:
         assert scores, "no score stored between hands"
 
 

@@ -106,12 +106,14 @@ def account(client: TestClient, name: str, password: str = "senha-secreta") -> s
 
 
 def wait_status(
-    client: TestClient, match_id: str, status: str = "finished", timeout: float = 30
+    client: TestClient, match_id: str, status: str = "finished", timeout: float = 30,
+    headers: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """Poll GET /api/matches/{id} until the match reaches `status`."""
+    """Poll GET /api/matches/{id} until the match reaches `status` (with `headers`: as the
+    player they name; a finished friends' match is its players')."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        info: dict[str, Any] = client.get(f"/api/matches/{match_id}").json()
+        info: dict[str, Any] = client.get(f"/api/matches/{match_id}", headers=headers).json()
         if info["status"] == status:
             return info
         time.sleep(0.02)

@@ -65,8 +65,9 @@ def wait_finished(server: Server, match_id: str) -> dict[str, Any]:
     raise AssertionError(f"match {match_id} did not finish:\n{server.log()}")
 
 
-def finished_record(server: Server, match_id: str) -> Any:
-    with server.http() as http:
+def finished_record(server: Server, match_id: str, token: str | None = None) -> Any:
+    """The record, fetched as the player of `token` (a friends' match is its players')."""
+    with server.http(token) as http:
         r = http.get(f"/api/matches/{match_id}/record")
     assert r.status_code == 200, r.text
     return record.loads(r.text)
@@ -206,7 +207,7 @@ def test_sigkill_mid_match_keeps_every_acked_move(
     assert again.acks[0].get("duplicate", False) is stored, (again.acks[0], stored)
     again.play(lambda s: s.finished)
     again.close()
-    rec = finished_record(second, match_id)
+    rec = finished_record(second, match_id, token)
     steps = record_steps(rec)
     assert [a for s, a, auto in steps if s == 0 and not auto] == seat.acked + again.acked
     assert steps[: len(logged)] == logged  # nothing stored before the crash was rewritten

@@ -1,4 +1,5 @@
-"""A guest who taps "Sair" comes back under the same nickname with the key their browser kept;
+"""A guest who taps "Sair" comes back under the same nickname with the key their browser kept
+(tests/security/test_forget_device.py: one who forgot the device does not);
 the signed-out session answer; nicknames in any alphabet; pages that do not exist."""
 
 from __future__ import annotations
@@ -64,14 +65,23 @@ def test_a_guest_who_left_comes_back_with_the_key(client: TestClient, database: 
 
 
 def test_a_wrong_key_keeps_the_nickname_taken(client: TestClient) -> None:
+    """A key that is not the guest's does not sign in (401, as a forgotten device's key); no
+    key at all: the nickname is taken."""
     sign_up(client, "Dona Cida")
     other = sign_up(client, "Juca Bala")["guest_key"]
     client.cookies.clear()
-    for key in ("x" * 43, other, "", "a"):
+    for key in ("x" * 43, other, "a"):
         r = client.post("/api/guest", json={"name": "Dona Cida", "key": key})
-        assert r.status_code == 409, (key, r.text)
-        assert r.json()["error"] == {"code": "name_taken",
-                                     "message": "Esse apelido já está em uso; escolha outro."}
+        assert r.status_code == 401, (key, r.text)
+        assert r.json()["error"] == {
+            "code": "bad_guest_key",
+            "message": "A chave deste convidado não vale mais neste aparelho; escolha outro "
+                       "apelido."}
+        assert client.get("/api/me").status_code == 401
+    r = client.post("/api/guest", json={"name": "Dona Cida", "key": ""})
+    assert r.status_code == 409, r.text
+    assert r.json()["error"] == {"code": "name_taken",
+                                 "message": "Esse apelido já está em uso; escolha outro."}
     too_long = client.post("/api/guest", json={"name": "Dona Cida", "key": "k" * 101})
     assert too_long.status_code == 422
 

@@ -225,18 +225,20 @@ def check_frames(oracle: Oracle, c: Client, receiver: int | None, cov: Coverage)
         scan(frame, set() if at is None else oracle.visible(receiver, at), where, cov)
 
 
-def poll_http(client: TestClient, match_id: str, seen: list[tuple[str, str]]) -> Frame:
-    """Read the match's public HTTP routes until it is over (what anyone may fetch meanwhile);
+def poll_http(client: TestClient, match_id: str, seen: list[tuple[str, str]],
+              headers: dict[str, str]) -> Frame:
+    """Read the match's HTTP routes until it is over (what its players, and anyone once it is
+    public, may fetch meanwhile) with `headers` (a seated player's: a friends' match is theirs);
     returns the final match information."""
     while True:
-        info = client.get(f"/api/matches/{match_id}")
+        info = client.get(f"/api/matches/{match_id}", headers=headers)
         assert info.status_code == 200, info.text
         if info.json()["status"] == "finished":
             return info.json()  # type: ignore[no-any-return]
         seen.append(("GET /api/matches/{id}", info.text))
-        rec = client.get(f"/api/matches/{match_id}/record")
+        rec = client.get(f"/api/matches/{match_id}/record", headers=headers)
         if rec.status_code == 200:  # it ended in between
-            info = client.get(f"/api/matches/{match_id}")
+            info = client.get(f"/api/matches/{match_id}", headers=headers)
             assert info.json()["status"] == "finished"
             return info.json()  # type: ignore[no-any-return]
         assert rec.status_code == 409, rec.text
@@ -287,9 +289,10 @@ def play_match(
                  for i, c in enumerate(seats) if i]
         jobs.append(lambda: watch(spectator, None))
         if http is not None:
-            jobs.append(lambda: poll_http(client, match_id, http))
+            jobs.append(lambda: poll_http(client, match_id, http, auth(tokens[0])))
         run_together(jobs)
-    rec = record.loads(client.get(f"/api/matches/{match_id}/record").text)
+    rec = record.loads(client.get(f"/api/matches/{match_id}/record",
+                                  headers=auth(tokens[0])).text)
     record.verify(rec)
     return Oracle(rec), seats, spectator
 

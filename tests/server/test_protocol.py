@@ -104,9 +104,11 @@ def check_state_shape(state: Frame, match_id: str, ruleset: str) -> None:
 def check_match(
     client: TestClient, match_id: str, commitment: str, names: dict[int, str],
     humans: list[Client], watchers: list[Client] = (),  # type: ignore[assignment]
+    *, player: str,
 ) -> dict[str, Any]:
-    """Everything a finished match must satisfy, from the record and every frame received."""
-    r = client.get(f"/api/matches/{match_id}/record")
+    """Everything a finished match must satisfy, from the record (fetched as `player`, a token
+    of one seated in it: a friends' match is its players') and every frame received."""
+    r = client.get(f"/api/matches/{match_id}/record", headers=auth(player))
     assert r.status_code == 200, r.text
     rec = record.loads(r.text)
     match = record.verify(rec)
@@ -187,7 +189,7 @@ def test_duplas_two_humans_two_bots_and_a_spectator(client: TestClient, ruleset:
             lambda: watch(spectator, None),
         ])
     rec = check_match(client, match_id, commitment, {0: "ana", 1: "luis"}, [ana, luis],
-                      [spectator])
+                      [spectator], player=host)
     assert rec["players"][2:] == ["bot:greedy", "bot:random"]
     assert rec["fairness"]["client_seed"].startswith("ana-1:")
 
@@ -200,7 +202,8 @@ def test_mano_human_against_a_bot(client: TestClient, ruleset: str) -> None:
         rafa = connect(stack, client, token, "rafa")
         final = play(rafa, created["id"], random_chooser(3))
     assert final["seat"] == 1 and final["view"]["result"] is not None
-    rec = check_match(client, created["id"], created["commitment"], {1: "rafa"}, [rafa])
+    rec = check_match(client, created["id"], created["commitment"], {1: "rafa"}, [rafa],
+                      player=token)
     assert rec["players"][0] == "bot:greedy"
 
 
@@ -220,7 +223,8 @@ def test_mano_two_humans(client: TestClient, ruleset: str) -> None:
         ])
     assert a["view"]["result"] == b["view"]["result"]
     assert a["server_seed"] == b["server_seed"]
-    check_match(client, match_id, created["commitment"], {0: "duda", 1: "caio"}, [caio, duda])
+    check_match(client, match_id, created["commitment"], {0: "duda", 1: "caio"}, [caio, duda],
+                player=host)
 
 
 def my_turn(state: Frame) -> bool:
@@ -312,7 +316,8 @@ def test_reconnect_mid_match_resumes_the_view(client: TestClient) -> None:
     nina.sent.extend(again.sent)
     nina.frames.extend(again.frames)
     nina.raw.extend(again.raw)
-    check_match(client, match_id, created["commitment"], {0: "nina"}, [nina], [spectator])
+    check_match(client, match_id, created["commitment"], {0: "nina"}, [nina], [spectator],
+                player=token)
 
 
 def play_from(c: Client, state: Frame, choose: Any) -> Frame:
@@ -356,7 +361,7 @@ def test_duplicate_and_stale_move_ids(client: TestClient) -> None:
             assert comparable(lia.join(match_id)) == comparable(state)
         lia.next_id = 6
         play_from(lia, state, random_chooser(9))
-    rec = record.loads(client.get(f"/api/matches/{match_id}/record").text)
+    rec = record.loads(client.get(f"/api/matches/{match_id}/record", headers=auth(token)).text)
     record.verify(rec)
     mine = [a for h in rec["hands"] for a in h["actions"] if a["seat"] == 0]
     assert len(mine) == len([a for a in lia.acks() if not a.get("duplicate")])

@@ -43,8 +43,9 @@ def status_of(client: TestClient, match_id: str) -> str:
     return status
 
 
-def finished_record(client: TestClient, match_id: str) -> Any:
-    r = client.get(f"/api/matches/{match_id}/record")
+def finished_record(client: TestClient, match_id: str, token: str | None = None) -> Any:
+    """The record, fetched as the player of `token` (a friends' match is its players')."""
+    r = client.get(f"/api/matches/{match_id}/record", headers=auth(token) if token else None)
     assert r.status_code == 200, r.text
     return record.loads(r.text)
 
@@ -122,7 +123,7 @@ def test_a_table_in_play_resumes_where_it_stopped(database: str) -> None:
         c = connect(sockets, second, token)
         c.next_id = 100  # a client that reconnects keeps counting its moves
         play(c, match_id)
-        rec = finished_record(second, match_id)
+        rec = finished_record(second, match_id, token)
     after = c.states()[0]  # the answer to the join
     assert after["status"] == "playing" and after["seat"] == 0
     assert after["view"] == before["view"]  # the same hand, table, score and turn

@@ -1,5 +1,5 @@
 """A friends' table in two browsers: the host creates it, the friend opens the invite link, both
-play to the end."""
+play to the end; a finished friends' match is its players' until its host makes it public."""
 
 from __future__ import annotations
 
@@ -12,9 +12,12 @@ from tests.web.play import (
     act,
     create_friends_table,
     open_lobby_as_guest,
+    play_to_end,
     sign_in_guest,
     wait_turn_or_end,
 )
+
+REPLAY = "[data-testid=replay]"
 
 NEXT_TURN = """() => {
   const t = document.querySelector('[data-testid=table]');
@@ -152,3 +155,43 @@ def test_ranked_queue_matches_two_players_without_chat(new_context: Any) -> None
     assert "assistindo" in watcher.inner_text("#turn-msg")
     assert watcher.locator(".actions").is_hidden()
     assert not (first_errors or second_errors or watcher_errors)
+
+
+def test_the_host_makes_a_finished_friends_match_public(new_context: Any) -> None:
+    host = new_context(DESKTOP).new_page()
+    stranger = new_context(PHONE).new_page()
+    host_errors, stranger_errors = watch(host), watch(stranger)
+    open_lobby_as_guest(host, unique_name("Dona"))
+    create_friends_table(host, "mano-a-mano", ["bot:greedy"], {"target": "10"})
+    match_id = host.url.split("id=")[1]
+    play_to_end(host)
+    control = host.locator("#end-privacy")
+    control.locator("[data-testid=make-public]").wait_for()
+    assert "só quem jogou" in control.inner_text()
+    shot(host, "desktop-friends-end-private")
+
+    # Someone else, even with the address, finds nothing.
+    stranger.goto(f"/replay.html?id={match_id}")
+    stranger.wait_for_selector(f"{REPLAY}[data-status=error]")
+    assert "Partida não encontrada" in stranger.inner_text("#overlay")
+
+    host.click("#end-privacy [data-testid=make-public]")
+    host.wait_for_selector("#end-privacy:has-text('Partida pública')")
+    stranger.reload()
+    stranger.wait_for_selector(f"{REPLAY}[data-status=ready]")
+
+    # Another one, left private: the profile's history offers the same choice to its host.
+    host.goto("/")
+    host.wait_for_selector("#home:not([hidden]) #rs-list input")
+    create_friends_table(host, "mano-a-mano", ["bot:greedy"], {"target": "10"})
+    second = host.url.split("id=")[1]
+    play_to_end(host)
+    host.goto("/")
+    item = host.locator("#profile li", has=host.locator(f"a[href='replay.html?id={second}']"))
+    item.locator("button:has-text('Tornar partida pública')").click()
+    item.locator("text=Pública").wait_for()
+    first = host.locator("#profile li", has=host.locator(f"a[href='replay.html?id={match_id}']"))
+    assert not first.locator("button").count()  # public already
+    stranger.goto(f"/replay.html?id={second}")
+    stranger.wait_for_selector(f"{REPLAY}[data-status=ready]")
+    assert not (host_errors or stranger_errors), (host_errors, stranger_errors)

@@ -1,8 +1,11 @@
 """The entry page: it opens at its headline (or at the invitation), never scrolled down to the
-nickname field; and a guest who taps "Sair" signs in again as the same guest on this device."""
+nickname field; a guest who taps "Sair" signs in again as the same guest on this device, and one
+who forgets the device leaves nothing behind for the next person."""
 
 from __future__ import annotations
 
+import json
+import urllib.error
 from collections.abc import Iterator
 from typing import Any
 
@@ -80,6 +83,7 @@ def test_a_guest_who_taps_sair_comes_back_as_the_same_guest(new_context: Any) ->
     errors = watch(page)
     open_lobby_as_guest(page, name)
     page.click("#who button:has-text('Sair')")
+    page.click("#signout-dialog[open] #signout-keep")  # keep this device
     page.wait_for_selector("#entry:not([hidden]) #guest-name")
     assert page.input_value("#guest-name") == name
     assert "continua seu" in page.inner_text("#guest-help")
@@ -96,4 +100,50 @@ def test_a_guest_who_taps_sair_comes_back_as_the_same_guest(new_context: Any) ->
     page.wait_for_selector("#home:not([hidden]) #rs-list input")
     assert page.inner_text("#who .who-name").startswith(name)
     assert page.inner_text("#guest-error") == ""
+    assert not errors, errors
+
+
+def console_errors(p: Any) -> list[str]:
+    """Everything the page logs as an error (a failed request included), and script errors."""
+    errors: list[str] = []
+    p.on("pageerror", lambda exc: errors.append(str(exc)))
+    p.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    return errors
+
+
+def test_a_guest_who_forgets_the_device_leaves_nothing_behind(new_context: Any,
+                                                               server: str) -> None:
+    """A shared computer: the guest signs out with "Esquecer este aparelho"; the lobby, reloaded,
+    is signed out, offers no nickname, and the old key no longer signs anyone in."""
+    name = unique_name("Lan ")
+    page = new_context(DESKTOP).new_page()
+    errors = console_errors(page)
+    open_lobby_as_guest(page, name)
+    key = page.evaluate("""(name) => JSON.parse(localStorage.getItem('carroca:guest-keys'))
+                             [name.normalize('NFKC').trim().toLowerCase()]""", name)
+    assert isinstance(key, str) and len(key) >= 40
+    page.click("#who button:has-text('Sair')")
+    dialog = page.locator("#signout-dialog[open]")
+    dialog.wait_for()
+    assert "não volta mais a este convidado" in dialog.inner_text()
+    shot(page, "signout-dialog-desktop")
+    page.click("#signout-forget")
+    page.wait_for_selector("#entry:not([hidden]) #guest-name")
+    page.reload()
+    page.wait_for_selector("#entry:not([hidden]) #guest-name")
+    page.wait_for_load_state("networkidle")
+    assert page.input_value("#guest-name") == ""
+    assert "continua seu" not in page.inner_text("#guest-help")
+    assert page.evaluate("localStorage.getItem('carroca:guest-keys')") == "{}"
+    assert "carroca_session" not in {c["name"] for c in page.context.cookies()}
+    # the server refuses the old key: whoever kept a copy cannot come back as the guest
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        api(server, "/api/guest", {"name": name, "key": key})
+    assert refused.value.code == 401
+    assert json.load(refused.value)["error"]["code"] == "bad_guest_key"
+    # the next person starts fresh, as a new guest
+    other = unique_name("Outra ")
+    sign_in_guest(page, other)
+    page.wait_for_selector("#home:not([hidden]) #rs-list input")
+    assert page.inner_text("#who .who-name").startswith(other)
     assert not errors, errors

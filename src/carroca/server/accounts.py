@@ -129,6 +129,7 @@ async def _create(store: Store, name: str, kind: str, password_hash: str | None 
                          NAME_LOOKALIKE if taken.lookalike else NAME_TAKEN) from None
 
 
+BAD_GUEST_KEY = "A chave deste convidado não vale mais neste aparelho; escolha outro apelido."
 BUSY = "Muitas tentativas de entrar ao mesmo tempo; tente de novo em instantes."
 
 
@@ -176,14 +177,16 @@ class Accounts:
     ) -> tuple[dict[str, Any], str, str | None]:
         """(player, session token, guest key). A new guest gets a secret key (only its sha256
         is stored) that signs the same guest in again under that nickname, e.g. after "Sair";
-        a returning guest (`key` right) gets no new key: theirs stays valid."""
+        a returning guest (`key` right) gets no new key: theirs stays valid. A key that is not
+        the guest's (a forgotten device's, say) is refused with 401."""
         name = check_name(name)
         self.limits.guest_ip.hit(ip)
         if key:
             row = await self.store.player_by_name(name)
-            stored = row["guest_key_hash"] if row is not None else None
-            if row is not None and row["kind"] == "guest" and stored and \
-                    hmac.compare_digest(stored, token_hash(key)):
+            if row is not None and row["kind"] == "guest":
+                stored = row["guest_key_hash"]
+                if not stored or not hmac.compare_digest(stored, token_hash(key)):
+                    raise LobbyError(401, "bad_guest_key", BAD_GUEST_KEY)
                 back = {"id": row["id"], "name": row["name"], "kind": "guest"}
                 return back, await self._session(back), None
         new_key = secrets.token_urlsafe(32)
@@ -272,6 +275,15 @@ class Accounts:
         """Players whose session was looked up in the last minute (still in the cache)."""
         now = time.monotonic()
         return {player["id"] for player, until in self._cache.values() if until > now}
+
+    async def forget(self, player_id: int) -> list[str]:
+        """A guest forgets this device ("Esquecer este aparelho"): their key stops signing in
+        and every session of theirs ends, so nobody can come back as them. Returns the ended
+        sessions (as `session_key` files them) for their sockets to be closed."""
+        ended = await self.store.forget_guest(player_id)
+        for token in [t for t, (cached, _) in self._cache.items() if cached["id"] == player_id]:
+            del self._cache[token]
+        return ended
 
     async def logout(self, token: str) -> None:
         self._cache.pop(token, None)

@@ -28,7 +28,7 @@ from carroca.server.accounts import COOKIE, DEVICE_COOKIE, DEVICE_DAYS, Accounts
 from carroca.server.connection import serve_socket
 from carroca.server.crosssite import CrossSiteGuard, origin_allowed
 from carroca.server.db import migrate
-from carroca.server.errors import NOT_STORED, LobbyError, RateLimited
+from carroca.server.errors import NO_MATCH, NOT_STORED, LobbyError, RateLimited
 from carroca.server.guard import BodyLimit, address_key
 from carroca.server.headers import install_security_headers
 from carroca.server.hub import Hub
@@ -111,6 +111,14 @@ class RematchBody(_Body):
     client_seed: str | None = Field(default=None, pattern=SEED_CHARS)
 
 
+class PublicBody(_Body):
+    public: bool  # false: back to its players only
+
+
+class LogoutBody(_Body):
+    forget_device: bool = False  # a guest: their key stops signing in (see Accounts.forget)
+
+
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
@@ -163,6 +171,28 @@ async def required(
 
 Player = Annotated[dict[str, Any], Depends(required)]
 MaybePlayer = Annotated[dict[str, Any] | None, Depends(current)]
+
+
+LIVE = ("waiting", "playing")
+
+
+def seated(row: dict[str, Any], player: dict[str, Any] | None) -> bool:
+    return player is not None and \
+        any(s is not None and s.get("player") == player["id"] for s in row["seats"])
+
+
+async def readable_match(request: Request, match_id: str,
+                         player: dict[str, Any] | None) -> dict[str, Any]:
+    """A match's row, for whoever may see it. A private match (a friends' one its host did not
+    make public) is, once over, for the players seated in it only: its record, replay, review
+    and page. Anyone else gets the same 404 as for a match that does not exist, so its existence
+    is not confirmed either. While it is played it is as visible as its table, which anyone
+    given its id may watch."""
+    row: dict[str, Any] | None = await request.app.state.store.get_match(match_id)
+    if row is None or (row["private"] and row["status"] not in LIVE
+                       and not seated(row, player)):
+        raise LobbyError(404, "not_found", NO_MATCH)
+    return row
 
 
 
@@ -360,12 +390,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return signed_in(player, token, device)
 
     @app.post("/api/logout")
-    async def logout(request: Request) -> JSONResponse:
+    async def logout(request: Request, body: LogoutBody | None = None) -> JSONResponse:
+        """Sign out; `forget_device` for a guest also ends their key and their other sessions,
+        so that nobody at this device can come back as them (docs/server.md, "Accounts")."""
         token = token_of(request)
+        accounts: Accounts = request.app.state.accounts
+        answer: dict[str, Any] = {"status": "ok"}
+        if body is not None and body.forget_device:
+            player = await accounts.player(token)
+            answer["forgotten"] = player is not None and player["kind"] == "guest"
+            if player is not None and player["kind"] == "guest":
+                for session in await accounts.forget(player["id"]):
+                    hub_of(request).end_session(session)
         if token:
-            await request.app.state.accounts.logout(token)
+            await accounts.logout(token)
             hub_of(request).end_session(Accounts.session_key(token))
-        resp = JSONResponse({"status": "ok"})
+        resp = JSONResponse(answer)
         resp.delete_cookie(COOKIE)
         return resp
 
@@ -383,8 +423,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return await me(player, request)
 
     @app.get("/api/players/{name}")
-    async def profile(name: str, request: Request) -> dict[str, Any]:
-        found = await request.app.state.store.player_profile(name)
+    async def profile(name: str, request: Request, viewer: MaybePlayer) -> dict[str, Any]:
+        found = await request.app.state.store.player_profile(
+            name, viewer=viewer["id"] if viewer is not None else None)
         if found is None:
             raise LobbyError(404, "no_player", "Jogador não encontrado.")
         result: dict[str, Any] = found
@@ -416,15 +457,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"live": await lobby_of(request).lobby(), "finished": recent}
 
     @app.get("/api/matches/{match_id}")
-    async def match_info(match_id: str, request: Request) -> dict[str, Any]:
+    async def match_info(match_id: str, request: Request, viewer: MaybePlayer
+                         ) -> dict[str, Any]:
         hub = hub_of(request)
         table = hub.tables.get(match_id)
         # The live view before the stored row: a table is `finished` only once its result is
         # stored, so a row read after it never lacks the result the view says is there.
         here = table.info() if table is not None else None
-        row = await request.app.state.store.get_match(match_id)
-        if row is None:
-            raise LobbyError(404, "not_found", "Partida não encontrada.")
+        row = await readable_match(request, match_id, viewer)
         live: dict[str, Any] = {
             "status": row["status"], "players": [s["name"] if s else None for s in row["seats"]],
             "score": row["score"], "client_seed": row["client_seed"],
@@ -439,17 +479,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "id": row["id"], "mode": row["mode"], "status": status, "ruleset": row["ruleset"],
             "options": row["options"], "players": live["players"], "score": live["score"],
             "commitment": row["commitment"], "client_seed": live["client_seed"],
-            "result": row["result"],
+            "result": row["result"], "public": not row["private"],
+            "host": viewer is not None and row["host_id"] == viewer["id"],  # the asker's
         }
         if status == "finished":
             info["server_seed"] = row["server_seed"]
         return info
 
     @app.get("/api/matches/{match_id}/record")
-    async def match_record(match_id: str, request: Request) -> Response:
-        row = await request.app.state.store.get_match(match_id)
-        if row is None:
-            raise LobbyError(404, "not_found", "Partida não encontrada.")
+    async def match_record(match_id: str, request: Request, viewer: MaybePlayer) -> Response:
+        row = await readable_match(request, match_id, viewer)
         if row["status"] != "finished" or not row["record"]:
             raise LobbyError(409, "not_finished",
                              "A partida ainda não terminou: o registro sai no fim.")
@@ -457,11 +496,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return Response(row["record"].rstrip("\n") + "\n", media_type="application/json")
 
     @app.get("/api/matches/{match_id}/analysis")
-    async def match_analysis(match_id: str, request: Request) -> Response:
+    async def match_analysis(match_id: str, request: Request, viewer: MaybePlayer) -> Response:
         """The expert's review of a finished match: 202 while it is being produced."""
-        row = await request.app.state.store.get_match(match_id)
-        if row is None:
-            raise LobbyError(404, "not_found", "Partida não encontrada.")
+        row = await readable_match(request, match_id, viewer)
         if row["status"] != "finished" or not row["record"]:
             raise LobbyError(409, "not_finished", "A análise sai depois do fim da partida.")
         if row["analysis"]:
@@ -500,11 +537,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     if exc.code not in ("not_owner", "moving"):
                         raise
         if table is None:
-            if await request.app.state.store.get_match(match_id) is None:
-                raise LobbyError(404, "not_found", "Partida não encontrada.")
+            await readable_match(request, match_id, player)  # 404 for a stranger to it
             raise LobbyError(409, "rematch_closed",
                              "Esta mesa já foi desfeita: comece outra partida no salão.")
         return await lobby_of(request).rematch(table, player, seed, client_ip(request))
+
+    @app.post("/api/matches/{match_id}/public")
+    async def make_public(match_id: str, body: PublicBody, player: Player, request: Request
+                          ) -> dict[str, Any]:
+        """The host of a friends' match shows it to everyone (its record, replay and review,
+        the list of finished matches), or keeps it to its players again."""
+        row = await readable_match(request, match_id, player)
+        if row["mode"] != "friends":
+            raise LobbyError(409, "always_public",
+                             "Só as partidas de mesa com amigos são privadas; esta é pública.")
+        if row["host_id"] != player["id"]:
+            raise LobbyError(403, "not_host", "Só quem criou a mesa decide quem vê a partida.")
+        await request.app.state.store.set_private(match_id, not body.public)
+        table = hub_of(request).tables.get(match_id)
+        if table is not None:  # kept live here: who may join its end changes too
+            table.private = not body.public
+        return {"id": match_id, "public": body.public}
 
     @app.post("/api/casual")
     async def casual(body: CasualBody, player: Player, request: Request) -> dict[str, Any]:

@@ -300,6 +300,8 @@ class Cluster:
     async def _on_join(self, args: dict[str, Any]) -> dict[str, Any]:
         table = self._table(args)
         seat = table.seat_of(int(args["player"]))
+        if table.hidden_from(seat):
+            raise LobbyError(404, "not_found", "Partida não encontrada ou já encerrada.")
         async with table.lock:
             if seat is not None and args.get("client_seed"):
                 await table.set_client_seed(seat, str(args["client_seed"]))

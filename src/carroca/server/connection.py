@@ -191,6 +191,9 @@ class Connection:
             await self._join_elsewhere(data)
             return
         seat = table.seat_of(self.player["id"])
+        if table.hidden_from(seat) and self.match_id != table.id:  # a watcher keeps the end
+            self.send(protocol.error("not_found", "Partida não encontrada ou já encerrada."))
+            return
         async with table.lock:
             if seat is not None and data.client_seed:
                 try:

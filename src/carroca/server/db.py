@@ -92,6 +92,9 @@ matches = sa.Table(
     # at every takeover; a move or an update is stored only under the epoch its writer holds.
     sa.Column("owner", sa.String(40), index=True),
     sa.Column("epoch", sa.Integer, nullable=False, server_default="0"),
+    # A friends' match is its players' only (record, replay, review, the public lists) until
+    # its host makes it public; every other match is public.
+    sa.Column("private", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 # A cluster's nodes, one row per process start: a node is alive while `lease_until` (the

@@ -38,4 +38,7 @@ class RateLimited(LobbyError):
 
 
 NOT_STORED = "Não deu para registrar agora (erro no servidor); tente de novo em instantes."
+# A match that does not exist, or a private one asked for by who did not play it: the same answer,
+# so that nobody learns a private match exists.
+NO_MATCH = "Partida não encontrada."
 MOVING = "A mesa está mudando de servidor; tente de novo em instantes."

@@ -16,7 +16,7 @@ from typing import Any
 from carroca.rules import get_ruleset
 from carroca.rules.rulesets import options_dict
 from carroca.server import protocol
-from carroca.server.errors import NOT_STORED, LobbyError, RateLimited
+from carroca.server.errors import NO_MATCH, NOT_STORED, LobbyError, RateLimited
 from carroca.server.fanout import player_channel
 from carroca.server.hub import Hub, bot_seat, player_seat
 from carroca.server.table import Table
@@ -368,6 +368,8 @@ class Lobby:
         and the others who played here are offered it (a `rematch` frame); asking again, or
         asking second, sits at that same table. Returns the lobby's answer (`answer`)."""
         seat = table.seat_of(player["id"])
+        if table.hidden_from(seat):  # not even confirmed to exist
+            raise LobbyError(404, "not_found", NO_MATCH)
         if seat is None:
             raise LobbyError(403, "not_seated", "Só quem jogou nesta mesa pode pedir a revanche.")
         if table.mode not in ("casual", "friends"):

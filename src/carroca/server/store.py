@@ -84,6 +84,13 @@ def _with_moves(
     return out
 
 
+def _history_row(game: dict[str, Any], player_id: int) -> dict[str, Any]:
+    """A match of a profile's history: `hosted` when the profile's player was its host."""
+    game["private"] = bool(game["private"])
+    game["hosted"] = game.pop("host_id") == player_id
+    return game
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -347,6 +354,21 @@ class Store:
 
         return await self._run_side(fn)
 
+    async def forget_guest(self, player_id: int) -> list[str]:
+        """A guest who forgot their device: their key no longer signs in and every session of
+        theirs ends, in one transaction. Returns the ended sessions' token hashes."""
+
+        def fn(conn: Connection) -> list[str]:
+            p, s = db.players.c, db.sessions.c
+            conn.execute(db.players.update().where(p.id == player_id).where(p.kind == "guest")
+                         .values(guest_key_hash=None))
+            ended = [r[0] for r in conn.execute(
+                sa.select(s.token_hash).where(s.player_id == player_id))]
+            conn.execute(db.sessions.delete().where(s.player_id == player_id))
+            return ended
+
+        return await self._run_side(fn)
+
     async def delete_session(self, token: str) -> None:
         def fn(conn: Connection) -> None:
             conn.execute(db.sessions.delete().where(db.sessions.c.token_hash == token_hash(token)))
@@ -388,6 +410,9 @@ class Store:
                     conn.execute(db.ratings.insert().values(**r))
 
         await self.run(fn)
+
+    async def set_private(self, match_id: str, private: bool) -> None:
+        await self.update_match(match_id, private=private)
 
     async def set_analysis(self, match_id: str, text: str) -> None:
         await self.update_match(match_id, analysis=text)
@@ -658,7 +683,7 @@ class Store:
             rows = conn.execute(
                 sa.select(m.id, m.mode, m.ruleset, m.seats, m.status, m.score, m.result,
                           m.created_at, m.finished_at)
-                .where(m.status == "finished", m.mode != "friends")  # friends': private
+                .where(m.status == "finished", sa.not_(m.private))
                 .order_by(m.finished_at.desc()).limit(limit)
             ).mappings()
             return [dict(r) for r in rows]
@@ -723,7 +748,11 @@ class Store:
 
         return await self._run_side(fn)
 
-    async def player_profile(self, name: str, history: int = 20) -> dict[str, Any] | None:
+    async def player_profile(self, name: str, history: int = 20, viewer: int | None = None
+                             ) -> dict[str, Any] | None:
+        """A player's ratings and last matches; a private match among them only when `viewer`
+        (the asking player's id) played it too."""
+
         def fn(conn: Connection) -> dict[str, Any] | None:
             p = conn.execute(
                 sa.select(db.players.c.id, db.players.c.name, db.players.c.kind,
@@ -736,11 +765,15 @@ class Store:
                 sa.select(db.ratings).where(db.ratings.c.player_id == p["id"])
             ).mappings()
             m, pt = db.matches.c, db.participants.c
+            shown = sa.not_(m.private)
+            if viewer is not None:
+                shown = sa.or_(shown, m.id.in_(sa.select(pt.match_id)
+                                               .where(pt.player_id == viewer)))
             games = conn.execute(
                 sa.select(m.id, m.mode, m.ruleset, m.result, m.score, m.finished_at, pt.seat,
-                          pt.rating_before, pt.rating_after)
+                          pt.rating_before, pt.rating_after, m.private, m.host_id)
                 .join(db.participants, pt.match_id == m.id)
-                .where(pt.player_id == p["id"])
+                .where(pt.player_id == p["id"]).where(shown)
                 .order_by(m.finished_at.desc()).limit(history)
             ).mappings()
             return {
@@ -751,7 +784,7 @@ class Store:
                                   "games": r["games"], "wins": r["wins"]}
                     for r in rates
                 },
-                "history": [dict(g) for g in games],
+                "history": [_history_row(dict(g), p["id"]) for g in games],
             }
 
         return await self._run_side(fn)

@@ -24,6 +24,7 @@ class TableRow:
         self.bot_level: str = row["bot_level"]
         self.invite: str | None = row.get("invite")
         self.host_id: int | None = row.get("host_id")
+        self.private: bool = bool(row.get("private"))  # a friends' match until made public
         self.server_seed: str = row["server_seed"]
         self.commitment: str = row["commitment"]
         self.client_seeds: list[str | None] = list(row["client_seeds"])
@@ -60,6 +61,7 @@ class TableRow:
             "bot_level": bot_level,
             "invite": invite,
             "host_id": host_id,
+            "private": mode == "friends",  # its players' only, until its host makes it public
             "server_seed": server_seed,
             "commitment": fair.commitment(server_seed),
             "client_seeds": [None] * len(seats),
@@ -74,6 +76,11 @@ class TableRow:
         if self.invite and self.mode == "friends":
             out["invite"] = self.invite
         return out
+
+    def hidden_from(self, seat: int | None) -> bool:
+        """A finished private match is not shown to who did not play it (a spectator could
+        watch it live, but not come back for its end once it is over)."""
+        return self.private and self.status == "finished" and seat is None
 
     def seat_of(self, player_id: int) -> int | None:
         for i, s in enumerate(self.seats):

@@ -61,7 +61,8 @@ export async function session() {
 }
 
 // A guest's key (returned once, at sign-up) signs the same guest in again after "Sair": kept in
-// this browser, by nickname, for the last few guests who played here.
+// this browser, by nickname, for the last few guests who played here, until the guest chooses
+// "Esquecer este aparelho" (the server then refuses the key too: docs/server.md, "Accounts").
 const GUEST_KEYS = "carroca:guest-keys";
 const KEPT_KEYS = 5;
 const nameKey = (name) => String(name).normalize("NFKC").trim().toLowerCase();
@@ -104,7 +105,13 @@ function keepGuestKey(name, key) {
 /** Play as a guest: a new nickname, or one this browser signed up before (with its key). */
 export async function guest(name) {
   const key = guestKeyFor(name);
-  const r = await post("/api/guest", key ? { name, key } : { name });
+  let r;
+  try {
+    r = await post("/api/guest", key ? { name, key } : { name });
+  } catch (e) {
+    if (e.code === "bad_guest_key") forgetGuestKey(name); // forgotten elsewhere: it is no use
+    throw e;
+  }
   if (r && r.guest_key) keepGuestKey(r.player.name, r.guest_key);
   return r;
 }
@@ -115,13 +122,22 @@ export async function register(name, password) {
   forgetGuestKey(name); // an account signs in with its password from now on
   return r;
 }
-export const logout = () => post("/api/logout");
+/** Sign out; `forgetDevice` (a guest): the server ends the guest's key and this browser drops
+ * it, so whoever uses this device next starts fresh. */
+export async function logout({ forgetDevice = false, name = null } = {}) {
+  const r = await post("/api/logout", forgetDevice ? { forget_device: true } : {});
+  if (forgetDevice && name) forgetGuestKey(name);
+  return r;
+}
 
 export const rulesets = () => get("/api/rulesets");
 export const bots = () => get("/api/bots");
 export const matches = () => get("/api/matches");
 export const match = (id) => get(`/api/matches/${encodeURIComponent(id)}`);
 export const record = (id) => get(`/api/matches/${encodeURIComponent(id)}/record`);
+/** A friends' match's host shows it to everyone (`true`) or keeps it to its players. */
+export const setPublic = (id, isPublic) =>
+  post(`/api/matches/${encodeURIComponent(id)}/public`, { public: isPublic });
 export const player = (name) => get(`/api/players/${encodeURIComponent(name)}`);
 export const leaderboard = (family) => get(`/api/leaderboard/${encodeURIComponent(family)}`);
 

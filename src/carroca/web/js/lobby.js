@@ -29,6 +29,16 @@ function prefs() {
   }
 }
 
+function forgetPrefs(...keys) {
+  const kept = prefs();
+  for (const key of keys) delete kept[key];
+  try {
+    localStorage.setItem(PREFS, JSON.stringify(kept));
+  } catch {
+    /* private mode */
+  }
+}
+
 function savePrefs(update) {
   try {
     localStorage.setItem(PREFS, JSON.stringify({ ...prefs(), ...update }));
@@ -42,6 +52,7 @@ function savePrefs(update) {
 async function main() {
   heroTiles();
   bindEntry();
+  bindSignOut();
   let who = null;
   try {
     who = await api.session();
@@ -165,6 +176,10 @@ function renderWho() {
         class: "btn btn-ghost btn-small",
         type: "button",
         onclick: async () => {
+          if (me.kind === "guest") {
+            askSignOut();
+            return;
+          }
           await api.logout().catch(() => {});
           location.assign("/");
         },
@@ -172,6 +187,34 @@ function renderWho() {
       "Sair",
     ),
   );
+}
+
+/** A guest signing out chooses: keep this device (tapping "Sair" again brings them back) or
+ * forget it (a shared computer: the server ends the key, and the next person starts fresh). */
+function askSignOut() {
+  const dialog = $("#signout-dialog");
+  $("#signout-error").textContent = "";
+  dialog.showModal();
+}
+
+async function signOut(forgetDevice) {
+  const buttons = [...document.querySelectorAll("#signout-dialog button")];
+  for (const b of buttons) b.disabled = true;
+  try {
+    await api.logout({ forgetDevice, name: state.me.name });
+  } catch (e) {
+    for (const b of buttons) b.disabled = false;
+    $("#signout-error").textContent = e.message;
+    return;
+  }
+  if (forgetDevice) forgetPrefs("name");
+  location.assign("/");
+}
+
+function bindSignOut() {
+  $("#signout-keep").addEventListener("click", () => signOut(false));
+  $("#signout-forget").addEventListener("click", () => signOut(true));
+  $("#signout-cancel").addEventListener("click", () => $("#signout-dialog").close());
 }
 
 function renderResume(tables) {
@@ -677,9 +720,14 @@ async function renderProfile() {
         ),
       ),
       h(
-        "a",
-        { class: "btn btn-ghost btn-small", href: `replay.html?id=${encodeURIComponent(g.id)}`, "aria-label": `Ver o replay: ${W.rulesetName(g.ruleset)}` },
-        "Replay",
+        "div",
+        { class: "history-actions" },
+        g.private && g.hosted ? publishButton(g) : null,
+        h(
+          "a",
+          { class: "btn btn-ghost btn-small", href: `replay.html?id=${encodeURIComponent(g.id)}`, "aria-label": `Ver o replay: ${W.rulesetName(g.ruleset)}` },
+          "Replay",
+        ),
       ),
     );
   });
@@ -689,6 +737,31 @@ async function renderProfile() {
     h("h3", { class: "sub" }, "Últimas partidas"),
     h("ul", { class: "table-list" }, ...(games.length ? games : [h("li", { class: "muted" }, "Nenhuma partida terminada ainda.")])),
   );
+}
+
+/** A friends' match is its players' only: its host may show it (record, replay) to everyone. */
+function publishButton(game) {
+  const button = h(
+    "button",
+    {
+      class: "btn btn-ghost btn-small",
+      type: "button",
+      title: "Só quem jogou vê esta partida; pública, qualquer pessoa vê o replay.",
+      onclick: async () => {
+        button.disabled = true;
+        try {
+          await api.setPublic(game.id, true);
+          button.replaceWith(h("span", { class: "muted small" }, "Pública"));
+          toast("Partida pública: qualquer pessoa pode ver o replay.");
+        } catch (e) {
+          button.disabled = false;
+          toast(e.message, "error");
+        }
+      },
+    },
+    "Tornar partida pública",
+  );
+  return button;
 }
 
 async function renderRanking() {

@@ -242,9 +242,65 @@ async function showFinishedFromApi() {
     h("h2", { id: "end-title" }, "Partida encerrada"),
     h("p", { class: "end-sub" }, W.rulesetName(info.ruleset)),
     h("p", { class: "end-score" }, `${labels[0]} ${score[0]} × ${score[1]} ${labels[1]}`),
+    privacyControl(info),
     endLinks(),
   );
   $("#end-dialog").showModal();
+}
+
+/** A friends' match is its players' only (record, replay, review): said to them, and its host
+ * may show it to everyone ("Tornar partida pública"). Nothing for other matches. */
+function privacyControl(info) {
+  if (!info || info.mode !== "friends") return null;
+  const box = h("div", { class: "end-privacy", id: "end-privacy", "aria-live": "polite" });
+  const render = (error = "") => {
+    if (info.public) {
+      fill(box, h("p", { class: "muted small" }, "Partida pública: qualquer pessoa pode ver o replay."));
+      return;
+    }
+    const note = h("p", { class: "muted small" }, "Partida entre amigos: só quem jogou vê o replay e o registro.");
+    if (!info.host) {
+      fill(box, note);
+      return;
+    }
+    const button = h(
+      "button",
+      {
+        class: "btn btn-ghost btn-small",
+        type: "button",
+        "data-testid": "make-public",
+        onclick: async () => {
+          button.disabled = true;
+          try {
+            await api.setPublic(ctx.matchId, true);
+            info.public = true;
+            render();
+          } catch (e) {
+            render(e.message);
+          }
+        },
+      },
+      "Tornar partida pública",
+    );
+    fill(box, note, button, error ? h("p", { class: "form-error", role: "alert" }, error) : null);
+  };
+  render();
+  return box;
+}
+
+/** The same control in the end dialog of a match played here: its page says who may see it. */
+async function renderPrivacy() {
+  const st = ctx.state;
+  if (!st || st.mode !== "friends" || st.seat === null) return;
+  let info;
+  try {
+    info = await api.match(ctx.matchId);
+  } catch {
+    return; // the end dialog works without it
+  }
+  const slot = $("#end-privacy");
+  const control = privacyControl(info);
+  if (slot && control) slot.replaceWith(control);
 }
 
 function displayName(name, seat) {
@@ -1254,9 +1310,11 @@ function renderEnd() {
     );
   }
   body.push(h("div", { class: "rematch-offer", id: "rematch-offer", "aria-live": "polite", hidden: true }));
+  if (st.mode === "friends") body.push(h("div", { id: "end-privacy" }));
   body.push(endLinks());
   fill($("#end-body"), ...body);
   renderRematchOffer();
+  renderPrivacy();
   const dialog = $("#end-dialog");
   setTimeout(() => {
     if (!dialog.open) dialog.showModal();

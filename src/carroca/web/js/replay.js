@@ -57,7 +57,10 @@ async function main() {
         h("a", { class: "btn btn-primary", href: `mesa.html?id=${encodeURIComponent(ctx.id)}` }, "Assistir à mesa"),
       );
     } else if (e.status === 404) {
-      fatal("Partida não encontrada", "Confira o endereço: esta partida não existe neste servidor.");
+      fatal(
+        "Partida não encontrada",
+        "Confira o endereço: esta partida não existe neste servidor, ou é uma partida entre amigos que só quem jogou pode ver (entre com o seu apelido).",
+      );
     } else {
       fatal("Não deu para abrir o replay", e.message);
     }
