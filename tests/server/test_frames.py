@@ -72,7 +72,7 @@ def old_state(table: Table, seat: int | None) -> dict[str, Any]:
         "view": view,
     }
     if seat is not None:
-        data["last_move_id"] = table._move_ids.get(seat)
+        data["last_move_id"] = table.last_move_id(seat)
     if table.status == "finished":
         data["server_seed"] = table.server_seed
         changes = table.rating_changes
@@ -256,7 +256,7 @@ async def play(ruleset: str, seed: int, clock: Clock) -> Checker:
         if table.pause is not None:
             checker.check()  # between two hands: nobody may move
             clock.now = table.pause["until"] + 0.01
-            await table._end_pause(table.version)
+            await table.end_pause(table.version)
             checker.check()
             continue
         mover = match.current_player
@@ -317,7 +317,7 @@ def test_a_seat_never_gets_another_seats_tiles(monkeypatch: pytest.MonkeyPatch) 
                 break
             if table.pause is not None:
                 clock.now = table.pause["until"] + 0.01
-                await table._end_pause(table.version)
+                await table.end_pause(table.version)
                 continue
             seat = match.current_player
             assert seat is not None

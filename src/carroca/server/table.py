@@ -210,7 +210,7 @@ class Table(TableRow):
         if self.pause is not None:
             left = self.pause["until"] - time.time()
             if left > 0:  # the next hand waits: its clock or its bot starts after the pause
-                self._timer = loop.call_later(left, self._spawn, self._end_pause, version)
+                self._timer = loop.call_later(left, self._spawn, self.end_pause, version)
                 return
             self.pause = None
         if self.is_bot(seat):
@@ -230,7 +230,7 @@ class Table(TableRow):
         """Seconds between two hands, while the hand's summary shows (0: none)."""
         return max(0.0, self.hub.settings.hand_pause_seconds)
 
-    async def _end_pause(self, version: int) -> None:
+    async def end_pause(self, version: int) -> None:
         """The pause between hands is over: the next hand's clock (or bot) starts."""
         async with self.lock:
             if version != self.version or self.closed or self.pause is None:
@@ -466,9 +466,13 @@ class Table(TableRow):
             data.update(self.own_state(seat))
         return data
 
+    def last_move_id(self, seat: int) -> int | None:
+        """The id of the seat's last stored move (its next one must be higher)."""
+        return self._move_ids.get(seat)
+
     def own_state(self, seat: int) -> dict[str, Any]:
         """The entries of a seated player's state that nobody else gets (besides the view's)."""
-        own: dict[str, Any] = {"last_move_id": self._move_ids.get(seat)}  # where its ids resume
+        own: dict[str, Any] = {"last_move_id": self.last_move_id(seat)}  # where its ids resume
         if self.status == "finished" and seat in self.rating_changes:
             before, after = self.rating_changes[seat]
             own["rating"] = {"before": before, "after": after}
