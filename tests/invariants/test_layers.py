@@ -26,7 +26,8 @@ SERVER_LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"hub"}),  # the tables running here, their life cycle
     frozenset({"lobby", "reviews"}),  # services: seating, rematches, reviews
     frozenset({"connection", "cluster"}),  # the sockets, the other nodes
-    frozenset({"app", "__init__"}),  # routes and wiring
+    frozenset({"deps", "routes_game", "routes_accounts", "routes_matches"}),  # routes per area
+    frozenset({"app", "__init__"}),  # wiring
 )
 
 

@@ -63,6 +63,10 @@ TOO_MANY = raw_response(429, "Too Many Requests", "too_many_connections",
                         (("retry-after", "10"),))
 HEADERS_TIMEOUT = raw_response(408, "Request Timeout", "request_timeout",
                                "O pedido demorou demais para chegar.")
+#: After refusing a request whose bytes are still coming: how long, and how much, to read and
+#: drop before closing the connection.
+LINGER_SECONDS = 2.0
+LINGER_BYTES = 1 << 20
 HEADERS_TOO_LARGE = raw_response(431, "Request Header Fields Too Large", "headers_too_large",
                                  "Cabeçalhos do pedido grandes demais.")
 
@@ -139,6 +143,7 @@ def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
         _header_timer: asyncio.TimerHandle | None = None
         _header_bytes = 0
         _admitted = False
+        _lingering = 0  # 1 + bytes dropped since a refused request's answer (0: none refused)
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -166,17 +171,32 @@ def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
                 self.transport.write(HEADERS_TIMEOUT)
                 self.transport.close()
 
+        def _refuse_and_linger(self, answer: bytes) -> None:
+            """Answer, then read and drop what the client still sends for a moment before
+            closing (a "lingering close", as nginx does): closing with its bytes unread would
+            reset the connection, and a reset can throw away the answer before the client
+            reads it."""
+            self._disarm()
+            self.transport.write(answer)
+            self._lingering = 1
+            with contextlib.suppress(Exception):  # no half-close: the close below does
+                self.transport.write_eof()
+            self.loop.call_later(LINGER_SECONDS, self.transport.close)
+
         def data_received(self, data: bytes) -> None:
             if not self._admitted:
+                return
+            if self._lingering:
+                self._lingering += len(data)
+                if self._lingering > LINGER_BYTES:
+                    self.transport.close()
                 return
             if self._header_timer is not None:  # in a request's headers: counted before the
                 end = data.find(b"\r\n\r\n")  # parser reads them (all may come in one write)
                 self._header_bytes += len(data) if end < 0 else end + 4
                 if self._header_bytes > MAX_HEADER_BYTES:
                     if not self.transport.is_closing():
-                        self._disarm()
-                        self.transport.write(HEADERS_TOO_LARGE)
-                        self.transport.close()
+                        self._refuse_and_linger(HEADERS_TOO_LARGE)
                     return
             super().data_received(data)
 
