@@ -149,7 +149,8 @@ class BotService:
         if entry is not None and not entry[1].done():
             job, done = entry
             if not isinstance(job, Job):  # checked by whoever asked for it
-                if error is not None:
+                if error is not None or text is None:
+                    error = error or "an empty answer"
                     log.warning("a %s job failed: %s", job.kind, error)
                     self._fall_back(job, "failed")
                 else:

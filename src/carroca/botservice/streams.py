@@ -41,6 +41,7 @@ STREAMS = tuple(f"bots:jobs:{p.value}" for p in Priority)
 CLAIM_IDLE_MS = 1000  # a job taken this long ago and not answered: its worker is presumed dead
 HEARTBEAT_SECONDS = 1.0
 LIVE_SECONDS = 5.0  # a worker not heard from this long is not counted
+IN_FLIGHT_SECONDS = 30.0  # the longest a job counts as busy without an answer
 READ_BLOCK_MS = 500  # the node's wait for answers, between looks at whether it is stopping
 DONE_MAXLEN = 10_000  # answers kept at most on a node's stream (it deletes what it reads)
 
@@ -95,7 +96,9 @@ class RedisBots:
         if self.live == 0:  # nobody would take it: the safe move now, not at the deadline
             loop.call_soon(self._refuse, job.id, "no bot worker is running")
             return
-        self._in_flight[job.id] = job.deadline + 1.0
+        # counted busy until answered, or past its deadline; a review's job (10 min deadline)
+        # whose answer was lost with Redis must not hold a worker's place that long
+        self._in_flight[job.id] = min(job.deadline, loop.time() + IN_FLIGHT_SECONDS) + 1.0
         self._outbox.put_nowait((job, think_ms))
 
     def _refuse(self, job_id: int, why: str) -> None:

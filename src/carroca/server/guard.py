@@ -178,9 +178,7 @@ def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
             reads it."""
             self._disarm()
             self.transport.write(answer)
-            self._lingering = 1
-            with contextlib.suppress(Exception):  # no half-close: the close below does
-                self.transport.write_eof()
+            self._lingering = 1  # no half-close (`write_eof`): a response still being sent
             self.loop.call_later(LINGER_SECONDS, self.transport.close)
 
         def data_received(self, data: bytes) -> None:

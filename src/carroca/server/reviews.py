@@ -91,9 +91,9 @@ class Reviews:
         error = None if task.cancelled() else task.exception()
         if error is None or self._closing:  # stopped by `close` is not failed: asked again, it
             return                          # is produced again
-        if isinstance(error, JobFailed) and error.late:  # the workers are behind: not the
-            log.warning("review of %s given up: %s", match_id, error)  # match's fault
-            return
+        if isinstance(error, JobFailed):  # the workers are behind or away for a moment (late,
+            log.warning("review of %s given up: %s", match_id, error)  # a worker died, Redis
+            return  # down): not the match's fault; asked again, it starts again
         self.failed[match_id] = repr(error)
         log.error("review of %s failed", match_id, exc_info=error)
 
