@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -35,7 +36,7 @@ class Priority(IntEnum):
 
 
 @dataclass(eq=False, kw_only=True)
-class Work:
+class Work(ABC):
     """What every job has. `key` names its table or review (fair share is per key);
     `think_ms` is a searching level's full budget, which the scheduler may lower (`bend`);
     `deadline` is on the event loop's clock (`loop.time()`)."""
@@ -50,13 +51,13 @@ class Work:
     #: What a worker does with it: "decide" (`think`), or a name of `WORK`.
     kind = "decide"
 
+    @abstractmethod
     def body(self, think_ms: int | None) -> Any:
         """What a worker is sent besides the job's id and kind."""
-        raise NotImplementedError
 
+    @abstractmethod
     def message(self, think_ms: int | None) -> dict[str, Any]:
         """The body as JSON values, for a worker on another machine."""
-        raise NotImplementedError
 
 
 @dataclass(eq=False, kw_only=True)
