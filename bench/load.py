@@ -248,8 +248,10 @@ class Node:
 def start_profiles(nodes: Sequence[Node], out: str, seconds: float) -> list[Any]:
     """py-spy on each server over the window: a flame graph (SVG) and the same samples as
     collapsed stacks (`name.txt`, one stack per line and its count: what flamegraph.pl and
-    speedscope read, and what `bench/profile_summary.py` sums up). Sampling costs the server
-    some CPU: a profiled run's CPU figures are not the benchmark's."""
+    speedscope read, and what `bench/profile_summary.py` sums up). Only the thread holding the
+    GIL is sampled (`--gil`): Python's CPU, not threads waiting for work; C code that releases
+    the GIL (a commit's fsync, socket writes) is not counted. Sampling costs the server some CPU:
+    a profiled run's CPU figures are not the benchmark's."""
     spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     Path(out).mkdir(parents=True, exist_ok=True)
     started = []
@@ -259,7 +261,7 @@ def start_profiles(nodes: Sequence[Node], out: str, seconds: float) -> list[Any]
         for fmt, suffix in (("flamegraph", "svg"), ("raw", "txt")):
             started.append(subprocess.Popen(
                 [spy, "record", "--pid", str(node.pid), "--duration", str(int(seconds)),
-                 "--rate", "50", "--format", fmt,
+                 "--rate", "50", "--gil", "--format", fmt,
                  "--output", str(Path(out) / f"{node.name}.{suffix}")],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
     return started

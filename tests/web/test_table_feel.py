@@ -247,6 +247,8 @@ def test_the_next_hand_waits_for_the_summary(browser: Any, paused_server: str) -
     try:
         page = context.new_page()
         errors = watch(page)
+        frames: list[str] = []
+        page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(str(f))))
         open_lobby_as_guest(page, unique_name("Lia"))
         create_friends_table(page, "bloqueio", ["bot:random"])
         page.evaluate(WATCH_SUMMARY)
@@ -265,7 +267,10 @@ def test_the_next_hand_waits_for_the_summary(browser: Any, paused_server: str) -
         assert "próxima começa" in seen["message"], seen
         if page.locator("[data-testid=hand-summary]").count():
             shot(page, "desktop-hand-pause")
-        page.wait_for_function("() => window.feel.closed !== null", timeout=10_000)
+        try:
+            page.wait_for_function("() => window.feel.closed !== null", timeout=10_000)
+        except Exception as exc:  # say what the page had: its errors and its last frames
+            raise AssertionError(f"the summary stayed: {errors} {frames[-3:]}") from exc
         closed = page.evaluate("window.feel")
         assert closed["closed"]["version"] == seen["version"]  # nobody moved during the pause
         assert closed["closed"]["at"] - closed["shownAt"] > 1000
