@@ -73,8 +73,9 @@ def test_reviews_queue_is_bounded(database: str, monkeypatch: pytest.MonkeyPatch
 
 
 def reviews_fill_the_queue(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Reviews held at the bot service's door (the workers behind it are real): the ninth asked
-    for while eight are running is refused with 503, and accepted once one of them ends."""
+    """Reviews held before they are stored (the workers that judge them are real; a match may
+    have no decision to judge): the ninth asked for while eight are running is refused with
+    503, and accepted once one of them ends."""
     guest(client, "caio")
     ids = []
     for _ in range(MAX_PENDING + 1):
@@ -84,17 +85,16 @@ def reviews_fill_the_queue(client: TestClient, monkeypatch: pytest.MonkeyPatch) 
         ids.append(created["id"])
     for match_id in ids:
         wait_finished(client, match_id)
-    bots = client.app.state.reviews.bots  # type: ignore[attr-defined]
+    store = client.app.state.reviews.store  # type: ignore[attr-defined]
     gate = threading.Event()
-    perform = bots.perform
+    set_analysis = store.set_analysis
 
-    async def held(job: Any) -> str:
+    async def held(match_id: str, text: str) -> None:  # every review ends here, jobs or none
         while not gate.is_set():
             await asyncio.sleep(0.01)
-        text: str = await perform(job)
-        return text
+        await set_analysis(match_id, text)
 
-    monkeypatch.setattr(bots, "perform", held)
+    monkeypatch.setattr(store, "set_analysis", held)
     answers = [client.get(f"/api/matches/{m}/analysis").status_code for m in ids]
     assert answers == [202] * MAX_PENDING + [503], answers
     gate.set()

@@ -70,8 +70,9 @@ class Observation:
     last_hand: dict[str, Any] | None  # the previous hand, revealed, once it is over
     result: dict[str, Any] | None
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
+    def to_dict(self, steps: bool = True) -> dict[str, Any]:
+        """Plain JSON types; without `steps` (a caller that encodes them on its own)."""
+        d: dict[str, Any] = {
             "ruleset": self.ruleset,
             "options": self.options,
             "seat": self.seat,
@@ -90,11 +91,13 @@ class Observation:
             "hand_number": self.hand_number,
             "deal_index": self.deal_index,
             "opener": self.opener,
-            "steps": [s.to_dict() for s in self.steps],
-            "legal": [str(a) for a in self.legal],
-            "last_hand": self.last_hand,
-            "result": self.result,
         }
+        if steps:
+            d["steps"] = [s.to_dict() for s in self.steps]
+        d["legal"] = [str(a) for a in self.legal]
+        d["last_hand"] = self.last_hand
+        d["result"] = self.result
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Observation:

@@ -238,8 +238,15 @@ def _parse_option(key: str, value: object, default: object) -> object:
 
 
 def options_dict(options: Options) -> dict[str, object]:
-    """Every option with its value, in declaration order (what a record stores)."""
-    return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
+    """Every option with its value, in declaration order (what a record stores); a new dict
+    each call (the caller may change it), from the names read once per options class."""
+    names = _OPTION_NAMES.get(type(options))
+    if names is None:
+        names = _OPTION_NAMES[type(options)] = tuple(f.name for f in dataclasses.fields(options))
+    return {name: getattr(options, name) for name in names}
+
+
+_OPTION_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 # --------------------------------------------------------------------------- hooks: opening

@@ -20,17 +20,54 @@ suffix. JSON objects have no order (the web client reads fields by name), and a 
 equal to `protocol.envelope("state", table.state(seat))`: `tests/server/test_frames.py` checks it
 for every seat over random matches of every ruleset, and that no seat gets another's tiles.
 `bench/frames.py` measures both ways.
+
+What grows through a hand is not encoded again at each move: a table keeps (`FrameCache`) the
+text of the hand's public steps so far, extended by the new steps only, and of the last hand's
+reveal, one object a hand. The cache is checked by identity (the engine keeps its public steps
+and the reveal as the same objects until they change), so a stale text is never sent.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any, Protocol
 
 from pydantic_core import to_json
 
-from carroca.rules import Match
+from carroca.rules import Match, observation
 from carroca.rules import tiles as T
+from carroca.rules.observation import PublicStep
 from carroca.server import protocol
+
+
+class FrameCache:
+    """A table's encoded text that later frames reuse (see the module's docstring)."""
+
+    __slots__ = ("_last", "_last_text", "_steps", "_steps_text")
+
+    def __init__(self) -> None:
+        self._steps: tuple[PublicStep, ...] = ()
+        self._steps_text = "[]"
+        self._last: object = None
+        self._last_text = "null"
+
+    def steps(self, steps: tuple[PublicStep, ...]) -> str:
+        """`steps` as JSON: the text cached for a prefix of them, extended by the rest."""
+        known = self._steps
+        n = len(known)
+        if n and (len(steps) < n or steps[n - 1] is not known[n - 1] or steps[0] is not known[0]):
+            n = 0  # another hand (or a move undone): encoded again
+        text = self._steps_text if n else "[]"
+        if len(steps) > n:
+            new = _json([s.to_dict() for s in steps[n:]])
+            text = new if n == 0 else f"{text[:-1]},{new[1:]}"
+        self._steps, self._steps_text = steps, text
+        return text
+
+    def last_hand(self, last: dict[str, Any] | None) -> str:
+        if last is not self._last:
+            self._last, self._last_text = last, _json(last)
+        return self._last_text
 
 
 class Stateful(Protocol):
@@ -40,7 +77,9 @@ class Stateful(Protocol):
     def match(self) -> Match | None: ...
     @property
     def pause(self) -> dict[str, float] | None: ...
-    def state(self, seat: int | None) -> dict[str, Any]: ...
+    @property
+    def frame_cache(self) -> FrameCache: ...
+    def state(self, seat: int | None, view: dict[str, Any] | None = None) -> dict[str, Any]: ...
     def own_state(self, seat: int) -> dict[str, Any]: ...
 
 # A seat's own fields in `view` (see `observation`): the rest of a view is the same for every
@@ -58,27 +97,30 @@ class StateFrames:
 
     def __init__(self, table: Stateful) -> None:
         self.table = table
-        shared = table.state(None)  # fresh dicts, taken apart here
+        match = table.match
+        seen = None if match is None else observation(match, None)
+        # fresh dicts, taken apart here; the steps and the last hand come from the cache
+        shared = table.state(None, None if seen is None else seen.to_dict(steps=False))
         del shared["seat"]
         view = shared.pop("view")
         self._has_view = view is not None
-        if view is None:
+        if view is None or seen is None or match is None:
             shared["view"] = None
             self._head = protocol.envelope("state", shared)[:-2]  # left open: `data`, the frame
             return
-        self._public_steps: list[dict[str, Any]] = view["steps"]
-        self._steps = _json(self._public_steps)
+        cache = table.frame_cache
+        self._steps = cache.steps(seen.steps)
+        last_hand = cache.last_hand(view.pop("last_hand"))
         # As `observation` has it: a hand, and one's own draws showing their tile, only while a
         # hand is played; legal actions for the seat to move, and for nobody during a pause.
         self._live = view["phase"] in ("play", "choice")
         for key in OWN_VIEW:
-            del view[key]
+            view.pop(key, None)
         shared["view"] = view  # last, so that the view's object ends the text
         head = protocol.envelope("state", shared)
         assert head.endswith("}}}")
-        self._head = head[:-3]  # left open: the view, `data`, the frame
-        match = table.match
-        assert match is not None
+        # left open: the view (its last hand, then each seat's own members), `data`, the frame
+        self._head = f'{head[:-3]},"last_hand":{last_hand}'
         self._match = match
         self._draws = [(i, step.seat, step.drawn) for i, step in enumerate(match.steps)
                        if step.drawn >= 0] if self._live and match.ruleset.draws else []
@@ -94,9 +136,9 @@ class StateFrames:
         steps = self._steps
         drawn = [(i, tile) for i, who, tile in self._draws if who == seat]
         if drawn:
-            mine = list(self._public_steps)
+            mine: list[dict[str, Any]] = json.loads(steps)
             for i, tile in drawn:
-                mine[i] = {**mine[i], "tile": T.NAMES[tile]}
+                mine[i]["tile"] = T.NAMES[tile]
             steps = _json(mine)
         return f',"seat":{seat},"hand":{_json(hand)},"steps":{steps},"legal":{_json(legal)}}}'
 

@@ -25,7 +25,7 @@ from carroca.server import protocol
 from carroca.server.chat import ChatRate, clean_text
 from carroca.server.errors import MOVING, NOT_STORED, LobbyError
 from carroca.server.fanout import Fanout, chat_channel, player_channel, seat_channel
-from carroca.server.frames import StateFrames
+from carroca.server.frames import FrameCache, StateFrames
 from carroca.server.ratings import Ratings
 from carroca.server.settings import Settings
 from carroca.server.store import Fenced, MoveRow, Store
@@ -86,6 +86,7 @@ class Table(TableRow):
         # Between two hands: {"until": epoch seconds, "seconds"}; no clock runs, no bot moves,
         # nobody may move. In memory only: after a restart the next hand's clock simply starts.
         self.pause: dict[str, float] | None = None
+        self.frame_cache = FrameCache()  # text of the hand so far, for the next frames
 
     # ------------------------------------------------------------------ restore
 
@@ -419,8 +420,9 @@ class Table(TableRow):
 
     # ------------------------------------------------------------------ views
 
-    def state(self, seat: int | None) -> dict[str, Any]:
-        """What one seat (None: a spectator) is sent: built from that seat's observation.
+    def state(self, seat: int | None, view: dict[str, Any] | None = None) -> dict[str, Any]:
+        """What one seat (None: a spectator) is sent: built from that seat's observation (or
+        from `view`, that observation's dict already made).
 
         The reference of the frames `publish` and `message` send: `StateFrames` builds them from
         the spectators' state and `own_state`, and they parse equal to this for every seat."""
@@ -431,7 +433,8 @@ class Table(TableRow):
             clock = {"seat": self.clock["seat"], "seconds": self.clock["seconds"],
                      "remaining_ms": int(left * 1000)}
         pause = None
-        view = None if match is None else observation(match, seat).to_dict()
+        if view is None and match is not None:
+            view = observation(match, seat).to_dict()
         if self.pause is not None:
             left = max(0.0, self.pause["until"] - time.time())
             pause = {"seconds": self.pause["seconds"], "remaining_ms": int(left * 1000)}
