@@ -261,7 +261,7 @@ def start_profiles(nodes: Sequence[Node], out: str, seconds: float) -> list[Any]
         for fmt, suffix in (("flamegraph", "svg"), ("raw", "txt")):
             started.append(subprocess.Popen(
                 [spy, "record", "--pid", str(node.pid), "--duration", str(int(seconds)),
-                 "--rate", "50", "--gil", "--format", fmt,
+                 "--rate", "50", "--gil", "--threads", "--format", fmt,
                  "--output", str(Path(out) / f"{node.name}.{suffix}")],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
     return started
@@ -336,13 +336,18 @@ class Server:
     """`carroca serve` in a subprocess, on a fresh SQLite database in a temporary directory or
     on `database` (a PostgreSQL URL)."""
 
-    def __init__(self, bot_delay_ms: int, database: str | None = None) -> None:
+    def __init__(self, bot_delay_ms: int, database: str | None = None,
+                 memory: str | None = None) -> None:
         self.dir = tempfile.TemporaryDirectory(prefix="carroca-load-")
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = Path(self.dir.name) / "server.log"
+        # --memory: the allocation tracer on (bench/memtrace.py), its figures written on SIGUSR2
+        start = [sys.executable, "-m", "carroca"] if memory is None else [
+            sys.executable, "-X", "tracemalloc=1", str(ROOT / "bench" / "memtrace.py"),
+            str(Path(memory).resolve())]
         cmd = [
-            sys.executable, "-m", "carroca", "serve", "--port", str(self.port),
+            *start, "serve", "--port", str(self.port),
             "--database", database or f"sqlite:///{Path(self.dir.name) / 'load.db'}",
             "--bot-delay-ms", str(bot_delay_ms),
         ]  # fmt: skip
@@ -515,7 +520,7 @@ class Servers:
             if args.postgres or args.database:
                 self.services = Services(args.database, None, with_redis=False)
             database = self.services.database if self.services is not None else None
-            self.server = Server(args.bot_delay_ms, database)
+            self.server = Server(args.bot_delay_ms, database, args.memory)
             self.server.wait_ready()
             self.nodes = [Node("server", self.server.url, self.server.pid)]
             self.urls = [self.server.url]
@@ -1103,6 +1108,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                         profilers = start_profiles(nodes, args.profile, args.duration)
                 if not end and now >= window_end:
                     end = snapshot(nodes, clients, servers)
+                    if args.memory and nodes[0].pid:  # while every player is still connected
+                        os.kill(nodes[0].pid, signal.SIGUSR2)
                 if now > window_end + args.setup_timeout:
                     raise RuntimeError("the workers did not report their figures")
                 try:
@@ -1452,6 +1459,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", default=None, metavar="DIR",
                         help="py-spy each server over the window: DIR/NAME.svg and .txt")
+    parser.add_argument("--memory", default=None, metavar="FILE",
+                        help="one node: the server's live allocations at the window's end, by "
+                             "line and file, written to FILE (bench/memtrace.py; slows it)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = parser.parse_args(argv)

@@ -17,6 +17,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from carroca.rules import RulesError
 from carroca.server import routes_accounts, routes_game, routes_matches
@@ -89,7 +91,24 @@ def join_cluster(hub: Hub, lobby: Lobby, settings: Settings) -> Cluster:
     return cluster
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+class App(FastAPI):
+    """The FastAPI application, whose tables' WebSocket goes straight to its handler.
+
+    A socket lives for hours: sent through the middleware and the router as a request is, the
+    frame of every layer it passed stays alive as long as it does (about 10 KiB a socket), and
+    every frame it sends goes through each layer's wrapper of `send`. The socket's own checks
+    (origin, session, sockets per session) are in its handler; the connection guard, the proxy
+    headers and the frame limits are below the application, in the server's protocol."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and scope["path"] == routes_game.SOCKET_PATH:
+            scope["app"] = self
+            await routes_game.socket(WebSocket(scope, receive, send))
+            return
+        await super().__call__(scope, receive, send)
+
+
+def create_app(settings: Settings | None = None) -> App:
     settings = settings or Settings.from_env()
 
     @asynccontextmanager
@@ -132,7 +151,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await cluster.stop()
             await asyncio.to_thread(store.close)
 
-    app = FastAPI(title="carroca", version="1", lifespan=lifespan, docs_url=None,
+    app = App(title="carroca", version="1", lifespan=lifespan, docs_url=None,
                   openapi_url="/api/openapi.json", redoc_url=None)
     app.state.settings = settings
 

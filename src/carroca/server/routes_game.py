@@ -49,8 +49,12 @@ async def bots() -> list[str]:
     return list(BOT_LEVELS)
 
 
-@router.websocket("/ws")
+SOCKET_PATH = "/ws"
+
+
 async def socket(websocket: WebSocket) -> None:
+    """The tables' WebSocket (`SOCKET_PATH`). Not a route of the router: `App` calls it before
+    any middleware (see there)."""
     # A page of another site (or another port of this host) must not play with the
     # visitor's cookie: browsers always send Origin, programs without one use a token.
     settings = settings_of(websocket)
