@@ -12,9 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
-import networkx as nx
-from networkx.algorithms.matching import max_weight_matching
-
 Cost = tuple[int, ...]
 Edge = tuple[Hashable, Hashable, Cost]
 
@@ -45,6 +42,11 @@ def min_cost_matching(nodes: Sequence[Hashable], edges: Sequence[Edge]) -> list[
     Nodes and edges are added in the order given, so the answer is a function of the input.
     Raises NoPerfectMatching when some node is left alone.
     """
+    # Imported here: networkx takes a tenth of a second to import, and most of the `carroca`
+    # command never pairs anyone.
+    import networkx as nx
+    from networkx.algorithms.matching import max_weight_matching
+
     graph: nx.Graph[Hashable] = nx.Graph()
     graph.add_nodes_from(nodes)
     for (u, v, _), w in zip(edges, weights(edges), strict=True):

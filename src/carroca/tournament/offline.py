@@ -32,6 +32,7 @@ from carroca.tournament.seeds import offline_seed
 SECONDS_PER_ACTION: Final = 3
 
 Entry = Literal["duplas", "solo"]
+ENTRIES: Final[dict[str, Entry]] = {"duplas": "duplas", "solo": "solo"}
 #: (ruleset, options, levels per seat, players, server_seed, client_seed, bot seeds, budget)
 _Job = tuple[str, dict[str, object], tuple[str, ...], tuple[str, ...], str, str,
              tuple[int, ...], Budget | None]
