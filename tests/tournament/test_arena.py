@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from tests.tournament.support import scripted_record, solos
 
 from carroca.tournament import EventSpec, Tournament, WrongState, to_record, verify
 from carroca.tournament.offline import SECONDS_PER_ACTION, match_seconds, run_event
 from carroca.tournament.results import Meeting
 from carroca.tournament.seeds import offline_seed
 from carroca.tournament.standings import arena_points
-from tests.tournament.support import scripted_record, solos
 
 
 def _arena(n: int = 6, duration: float = 600) -> Tournament:

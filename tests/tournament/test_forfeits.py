@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from tests.tournament.support import duplas, higher_seed_wins, play_scripted, solos
 
 from carroca.tournament import (
     AlreadyRegistered,
@@ -21,7 +22,6 @@ from carroca.tournament import (
     verify,
 )
 from carroca.tournament.seeds import offline_seed
-from tests.tournament.support import duplas, higher_seed_wins, play_scripted, solos
 
 
 def _event(fmt: str = "swiss", n: int = 6, **kw: object) -> Tournament:

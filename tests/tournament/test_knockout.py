@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 
+from tests.tournament.support import duplas, play_scripted, solos
+
 from carroca.tournament import Entrant, EventSpec, Game, Tournament, to_record, verify
 from carroca.tournament.knockout import bracket_order, first_slots
 from carroca.tournament.seeds import offline_seed
-from tests.tournament.support import duplas, play_scripted, solos
 
 
 def _seed_of(t: Tournament) -> dict[str, int]:

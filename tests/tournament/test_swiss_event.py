@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from tests.tournament.support import higher_seed_wins, play_scripted, scripted_record, solos
 
 from carroca.tournament import (
     BadResult,
@@ -17,7 +18,6 @@ from carroca.tournament import (
 from carroca.tournament.results import Meeting
 from carroca.tournament.seeds import client_seed, match_seed, offline_seed
 from carroca.tournament.standings import swiss_standings
-from tests.tournament.support import higher_seed_wins, play_scripted, scripted_record, solos
 
 
 def _swiss(n: int = 16, rounds: int = 4, seed: str = "7") -> Tournament:

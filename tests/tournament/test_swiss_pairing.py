@@ -56,7 +56,7 @@ def badness(pairs: list[tuple[str, str]], bye: str | None, met: dict[frozenset[s
 
 def best_badness(ids: list[str], met: dict[frozenset[str], int], byes: dict[str, int]) -> tuple[
         int, int]:
-    nodes = ids + ["BYE"] if len(ids) % 2 else ids
+    nodes = [*ids, "BYE"] if len(ids) % 2 else ids
     best = None
     for m in matchings(nodes):
         bye = next((a if b == "BYE" else b for a, b in m if "BYE" in (a, b)), None)

@@ -298,7 +298,7 @@ class _Replay:
         self.same("round number", rnd.number, found.get("round"))
         if rnd.at is not None or "at" in found:
             self.same("time of the pairing", rnd.at, found.get("at"))
-        self.same("byes", rnd.byes, found.get("byes"), " (the lowest-ranked without a bye)")
+        self.same("byes", rnd.byes, found.get("byes"), self._bye_rule)
         tables = self.lst(found.get("tables"), "tables")
         why = " (from the standings and the seed)"
         if len(tables) != len(rnd.ties):
@@ -321,6 +321,13 @@ class _Replay:
                 want.pop("record", None)
                 for key, value in want.items():
                     self.same(key, value, data_g.get(key))
+
+    @property
+    def _bye_rule(self) -> str:
+        if isinstance(self.record, dict) and self.record.get("event", {}).get("format") == \
+                "knockout":
+            return " (the bracket's places without an opponent)"
+        return " (the lowest-ranked without a bye)"
 
     def _compare_standings(self, t: Tournament, found: list[Any]) -> None:
         want = [s.to_dict() for s in t.standings()]
