@@ -376,7 +376,8 @@ DEFAULT_ARENA_MINUTES = 60.0
 def _standings_table(t: Tournament, level_of: dict[str, str]) -> Table:
     fmt = t.spec.format
     extra = {"swiss": "Buchholz", "knockout": "reached", "arena": "streak"}[fmt]
-    table = Table(title=f"{t.spec.name} — standings", header_style="bold")
+    title = {"swiss": "Swiss", "knockout": "Knockout", "arena": "Arena"}[fmt]
+    table = Table(title=f"{title} of {t.spec.ruleset}: standings", header_style="bold")
     for title in ("#", "entrant", "bot", "points", extra, "diff", "W-L-B"):
         table.add_column(title, justify="left" if title in ("entrant", "bot") else "right")
     for s in t.standings():

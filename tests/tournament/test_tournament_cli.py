@@ -25,7 +25,7 @@ def test_a_swiss_prints_standings_and_writes_a_record_that_verifies(tmp_path: Pa
     path = tmp_path / "swiss.json"
     out = _run("--format", "swiss", "-r", "mano-a-mano", "--players", "8", "--bots",
                "greedy,random", "--rounds", "3", "--seed", "4", "--record", str(path))
-    assert "Suíço de mano-a-mano — standings" in out and "Buchholz" in out
+    assert "Swiss of mano-a-mano: standings" in out and "Buchholz" in out
     assert "By bot" in out and "greedy#1" in out
     assert "8 entrants, 3 rounds, 12 matches" in out
     result = runner.invoke(app, ["verify", str(path)])
@@ -53,7 +53,7 @@ def test_an_arena_and_solo_entries(tmp_path: Path) -> None:
     path = tmp_path / "arena.json"
     out = _run("--format", "arena", "--players", "8", "--entry", "solo", "--bots", "greedy",
                "--duration", "15", "--record", str(path))
-    assert "Arena de duplas-pontos" in out and "pairing waves" in out
+    assert "Arena of duplas-pontos: standings" in out and "pairing waves" in out
     record = json.loads(path.read_text(encoding="utf-8"))
     assert record["event"]["duration"] == 15 * 60
     assert all("+" in e["id"] for e in record["entrants"])  # solo bots paired into duplas

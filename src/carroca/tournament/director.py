@@ -42,7 +42,6 @@ from carroca.tournament.standings import (
     Standing,
     arena_standings,
     knockout_standings,
-    swiss_points,
     swiss_standings,
 )
 
@@ -543,10 +542,6 @@ class Tournament:
             return knockout_standings(self._order, meetings, self._reached, self.champion,
                                       self.withdrawn)
         return arena_standings(self._order, meetings, self.withdrawn)
-
-    def points(self, entrant_id: str) -> int:
-        """Swiss points of one entrant now."""
-        return swiss_points(self.meetings().get(entrant_id, []))
 
     def entrant(self, entrant_id: str) -> Entrant:
         try:

@@ -135,8 +135,16 @@ class Entrant:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Entrant:
-        return cls(str(data["id"]), str(data["name"]), tuple(data["players"]),
-                   data.get("rating"))
+        """An entrant as written in an event record (ValueError when it is not shaped so)."""
+        players = data["players"]
+        rating = data.get("rating")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise ValueError(f"players: expected a list of names, found {players!r}")
+        if rating is not None and (isinstance(rating, bool) or not isinstance(rating, int)):
+            raise ValueError(f"rating: expected an integer or null, found {rating!r}")
+        if not isinstance(data["id"], str) or not isinstance(data["name"], str):
+            raise ValueError("id and name: expected strings")
+        return cls(data["id"], data["name"], tuple(players), rating)
 
 
 def seed_order(entrants: Sequence[Entrant], event_seed: str) -> list[Entrant]:
