@@ -40,13 +40,25 @@ from carroca.bots import BOT_LEVELS, SEARCHING_LEVELS, UnknownBot
 from carroca.bots.expert import DEFAULT_THINK_MS
 from carroca.driver import MatchTooLong
 from carroca.replay import ReplayError, render_match
-from carroca.rules import RULESETS, Match, Options, RulesError, get_ruleset
+from carroca.rules import RULESETS, Match, Options, RulesError, get_ruleset, options_dict
 from carroca.simulate import Budget, Played, Summary, seat_bots, simulate
+from carroca.tournament import (
+    FORMAT_NAMES,
+    FORMATS,
+    EventRecordError,
+    EventSpec,
+    Tournament,
+    TournamentError,
+    is_event_record,
+)
+from carroca.tournament import to_record as to_event_record
+from carroca.tournament import verify as verify_event
+from carroca.tournament.eventrecord import dumps as dump_event
 
 app = typer.Typer(
     name="carroca",
-    help="Brazilian dominoes: simulate bot matches, verify, replay and analyze match records, "
-    "play bots in the terminal, run the game server.",
+    help="Brazilian dominoes: simulate bot matches and tournaments, verify, replay and analyze "
+    "match records, play bots in the terminal, run the game server.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -66,8 +78,8 @@ def _fail(message: str, code: int = 2) -> NoReturn:
 
 @app.callback()
 def _main() -> None:
-    """Brazilian dominoes: simulate bot matches, verify, replay and analyze match records, play
-    bots in the terminal, run the game server."""
+    """Brazilian dominoes: simulate bot matches and tournaments, verify, replay and analyze
+    match records, play bots in the terminal, run the game server."""
 
 
 # --------------------------------------------------------------------------- progress
@@ -314,6 +326,226 @@ def simulate_command(
             console.print(f"records written to {out}", soft_wrap=True)
 
 
+# --------------------------------------------------------------------------- tournament
+
+
+def parse_levels(text: str) -> list[str]:
+    """`expert,medium,greedy`: the levels dealt in turn to the entrants."""
+    names = [n.strip() for n in text.split(",")]
+    if not all(names):
+        raise InputError(f"--bots {text!r}: give bot levels separated by commas, e.g. "
+                         f"expert,medium,greedy. The bots are: {', '.join(BOT_LEVELS)}.")
+    for name in names:
+        check_bot(name, "--bots")
+    return names
+
+
+def _event_spec(
+    fmt: str,
+    name: str,
+    options: Options,
+    rounds: int | None,
+    best_of: int,
+    duration: float | None,
+) -> EventSpec:
+    if fmt not in FORMATS:
+        raise InputError(f"--format {fmt!r}: the formats are {', '.join(FORMATS)}.")
+    if rounds is not None and fmt != "swiss":
+        raise InputError("--rounds is for --format swiss.")
+    if best_of != 1 and fmt != "knockout":
+        raise InputError("--best-of is for --format knockout.")
+    if best_of % 2 == 0:
+        raise InputError(f"--best-of {best_of}: a best of N needs an odd N (1, 3, 5, ...).")
+    if duration is not None and fmt != "arena":
+        raise InputError("--duration is for --format arena.")
+    minutes = DEFAULT_ARENA_MINUTES if duration is None else duration
+    try:
+        return EventSpec(
+            fmt, name, options_dict(options), rounds=rounds, best_of=best_of,
+            duration=minutes * 60 if fmt == "arena" else None,
+            name=f"{FORMAT_NAMES[fmt]} de {name}",
+        )
+    except TournamentError as exc:  # the core's words, quoted
+        raise InputError(f"the event cannot be held: {exc.message}") from None
+
+
+#: An offline arena's length when --duration is not given, in simulated minutes.
+DEFAULT_ARENA_MINUTES = 60.0
+
+
+def _standings_table(t: Tournament, level_of: dict[str, str]) -> Table:
+    fmt = t.spec.format
+    extra = {"swiss": "Buchholz", "knockout": "reached", "arena": "streak"}[fmt]
+    title = {"swiss": "Swiss", "knockout": "Knockout", "arena": "Arena"}[fmt]
+    table = Table(title=f"{title} of {t.spec.ruleset}: standings", header_style="bold")
+    for title in ("#", "entrant", "bot", "points", extra, "diff", "W-L-B"):
+        table.add_column(title, justify="left" if title in ("entrant", "bot") else "right")
+    for s in t.standings():
+        entrant = t.entrant(s.entrant)
+        levels = sorted({level_of.get(p, "?") for p in entrant.players})
+        value = {"swiss": s.buchholz, "knockout": s.reached, "arena": s.streak}[fmt]
+        name = escape(s.entrant) + (" (withdrawn)" if s.withdrawn else "")
+        table.add_row(str(s.rank), name, "+".join(levels), str(s.points), str(value),
+                      f"{s.difference:+d}", f"{s.wins}-{s.losses}-{s.byes}")
+    return table
+
+
+def level_summary(t: Tournament, level_of: dict[str, str]) -> list[dict[str, Any]]:
+    """Per bot level: entrants, mean rank, mean points, best rank (a dupla of mixed levels
+    counts for each of its levels)."""
+    rows: dict[str, list[tuple[int, int]]] = {}
+    for s in t.standings():
+        for level in sorted({level_of.get(p, "?") for p in t.entrant(s.entrant).players}):
+            rows.setdefault(level, []).append((s.rank, s.points))
+    out = []
+    for level, seen in rows.items():
+        out.append({
+            "bot": level,
+            "entrants": len(seen),
+            "mean_rank": round(sum(r for r, _ in seen) / len(seen), 2),
+            "mean_points": round(sum(p for _, p in seen) / len(seen), 2),
+            "best_rank": min(r for r, _ in seen),
+        })
+    return sorted(out, key=lambda row: (row["mean_rank"], row["bot"]))
+
+
+def _level_table(rows: list[dict[str, Any]]) -> Table:
+    table = Table(title="By bot", header_style="bold")
+    for title in ("bot", "entrants", "mean rank", "mean points", "best rank"):
+        table.add_column(title, justify="left" if title == "bot" else "right")
+    for row in rows:
+        table.add_row(row["bot"], str(row["entrants"]), f"{row['mean_rank']:.2f}",
+                      f"{row['mean_points']:.2f}", str(row["best_rank"]))
+    return table
+
+
+@app.command("tournament")
+def tournament_command(
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", help="swiss, knockout or arena.")
+    ] = "swiss",
+    ruleset: Annotated[
+        str, typer.Option("--ruleset", "-r", help="Ruleset, e.g. duplas-pontos.")
+    ] = "duplas-pontos",
+    players: Annotated[
+        int, typer.Option("--players", "-p", min=2, help="Bots taking part (players, not "
+                          "duplas).")
+    ] = 16,
+    bots: Annotated[
+        str, typer.Option("--bots", "-b", help="Bot levels dealt in turn to the entrants, "
+                          "e.g. expert,medium,greedy.")
+    ] = "greedy,random",
+    entry: Annotated[
+        str, typer.Option("--entry", help="2v2 rulesets: duplas (fixed duplas of one level) or "
+                          "solo (every bot alone, paired into duplas at the start).")
+    ] = "duplas",
+    rounds: Annotated[
+        int | None, typer.Option("--rounds", min=1, help="Swiss rounds (default: "
+                                 "ceil(log2(entrants))).")
+    ] = None,
+    best_of: Annotated[
+        int, typer.Option("--best-of", min=1, help="Knockout: games per tie (odd).")
+    ] = 1,
+    duration: Annotated[
+        float | None, typer.Option("--duration", min=1, help="Arena: length in simulated "
+                                   "minutes; a match lasts 3 s per action (default 60).")
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="Ruleset option, key=value.")
+    ] = None,
+    seed: Annotated[
+        int, typer.Option("--seed", "-s", help="Seed: the same seed gives the same event.")
+    ] = 0,
+    record: Annotated[
+        Path | None, typer.Option("--record", help="Write the event record (JSON, one line); "
+                                  "check it with carroca verify.")
+    ] = None,
+    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Processes.")] = 1,
+    worlds: Annotated[
+        int | None,
+        typer.Option("--worlds", min=1, help="The expert's budget: sampled worlds per "
+                     "decision (default per ruleset; deterministic)."),
+    ] = None,
+    think_ms: Annotated[
+        int | None,
+        typer.Option("--think-ms", min=1, help="The expert's budget in wall time per decision, "
+                     "in ms, instead of worlds: the event then depends on the machine's speed."),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="The standings and the summary by bot as one JSON "
+                           "line.")
+    ] = False,
+    progress: Annotated[
+        bool | None,
+        typer.Option("--progress/--no-progress", show_default=False,
+                     help="Progress on stderr (default: on a terminal, unless --json)."),
+    ] = None,
+) -> None:
+    """Run a bots-only tournament here and print the standings: a way to rank bots.
+
+    Swiss pairs by score (no rematch while avoidable), knockout is a seeded bracket, arena pairs
+    whoever is free for a simulated time. docs/tournaments.md has the formats and tiebreaks.
+    """
+    from carroca.tournament.offline import ENTRIES, bot_entrants, run_event
+
+    try:
+        name, options = parse_options(ruleset, option or [])
+        levels = parse_levels(bots)
+        if entry not in ENTRIES:
+            raise InputError(f"--entry {entry!r}: duplas or solo.")
+        kind = ENTRIES[entry]
+        spec = _event_spec(fmt, name, options, rounds, best_of, duration)
+        if spec.duplas and kind == "duplas" and players % 2:
+            raise InputError(f"--players {players}: fixed duplas need an even number of bots.")
+        if spec.duplas and players < 4:
+            raise InputError(f"--players {players}: a 2v2 event needs at least 4 bots.")
+        level_of = bot_entrants(spec, levels, players, kind)[1]
+    except (RulesError, UnknownBot, InputError) as exc:
+        _fail(str(exc))
+    budget = Budget(think_ms=think_ms, worlds=worlds)
+    console = Console(highlight=False)
+    started = time.perf_counter()
+    done = 0
+    with progress_on_stderr(f"tournament {spec.format}", progress, as_json) as report:
+        report(0, None)
+
+        def on_game(_game: object) -> None:
+            nonlocal done
+            done += 1
+            report(done, None)
+
+        try:
+            t = run_event(spec, levels, players, seed, entry=kind, workers=workers,
+                          budget=budget, on_game=on_game)
+        except MatchTooLong as exc:
+            _fail(str(exc))
+    seconds = time.perf_counter() - started
+    if record is not None:
+        try:
+            record.write_text(dump_event(to_event_record(t)) + "\n", encoding="utf-8")
+        except OSError as exc:
+            _fail(f"cannot write {record}: {exc.strerror or exc}")
+    by_level = level_summary(t, level_of)
+    if as_json:
+        typer.echo(json.dumps({
+            "event": {"format": spec.format, "ruleset": spec.ruleset, "seed": seed,
+                      "commitment": t.commitment, "matches": done,
+                      "seconds": round(seconds, 3)},
+            "standings": [s.to_dict() for s in t.standings()],
+            "bots": by_level,
+        }, ensure_ascii=False))
+        return
+    console.print(_standings_table(t, level_of))
+    console.print(_level_table(by_level))
+    left = f"; left out (no partner): {', '.join(e.id for e in t.left_out)}" if t.left_out else ""
+    rounds_word = "pairing waves" if spec.format == "arena" else "rounds"
+    console.print(f"{len(t.entrants)} entrants, {len(t.rounds)} {rounds_word}, {done} matches "
+                  f"in {seconds:.2f} s{left}", soft_wrap=True)
+    if record is not None:
+        console.print(f"event record written to {record}: check it with carroca verify "
+                      f"{record}", soft_wrap=True)
+
+
 # --------------------------------------------------------------------------- verify
 
 
@@ -331,9 +563,54 @@ def _readable(path: Path) -> None:
 
 def _records(path: Path) -> Iterator[tuple[int, dict[str, Any] | rec.RecordError]]:
     try:
-        yield from rec.read_jsonl(path)
+        items = rec.read_jsonl(path)
+        first = next(items, None)
+        if first is None:
+            return
+        if isinstance(first[1], rec.RecordError):  # perhaps one document over many lines
+            whole = _whole_document(path)
+            if whole is not None:
+                yield 1, whole
+                return
+        yield first
+        yield from items
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read {path}: {exc}") from None
+
+
+def _whole_document(path: Path) -> dict[str, Any] | None:
+    """The file as one JSON object (an event record written with indentation), or None."""
+    try:
+        value = rec.loads(path.read_bytes())
+    except rec.RecordError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+class _MatchIndex:
+    """Match records that carry an `id`, found in the files given to `verify`: an event record
+    may name its matches by `record_id` instead of embedding them."""
+
+    def __init__(self, files: Sequence[Path]) -> None:
+        self.files = files
+        self.by_id: dict[str, dict[str, Any]] | None = None
+
+    def __call__(self, record_id: str) -> dict[str, Any] | None:
+        if self.by_id is None:
+            self.by_id = {}
+            for path in self.files:
+                for _, item in _records(path):
+                    if isinstance(item, dict) and isinstance(item.get("id"), str) \
+                            and item.get("format") == rec.FORMAT:
+                        self.by_id.setdefault(item["id"], item)
+        return self.by_id.get(record_id)
+
+
+def _event_summary(t: Tournament) -> dict[str, Any]:
+    games = sum(1 for r in t.rounds for tie in r.ties for g in tie.games
+                if g.outcome is not None and g.outcome.kind == "played")
+    return {"format": t.spec.format, "ruleset": t.spec.ruleset, "entrants": len(t.entrants),
+            "rounds": len(t.rounds), "matches": games}
 
 
 @app.command("verify")
@@ -347,7 +624,11 @@ def verify_command(
         bool, typer.Option("--summary", help="Only the rejected ones, and a count at the end.")
     ] = False,
 ) -> None:
-    """Check every record: the shuffle, every action, the scores and the result."""
+    """Check every record: the shuffle, every action, the scores and the result.
+
+    An event record (`carroca tournament --record`) is checked whole: every pairing against the
+    standings and the seed, every result against its match record, the standings at the end.
+    """
     try:
         for path in files:
             _readable(path)
@@ -356,13 +637,20 @@ def verify_command(
     several = len(files) > 1
     number = 0
     rejected = 0
+    resolve = _MatchIndex(files)
     try:
         for path in files:
             for index, item in _records(path):
                 number += 1
                 error: str | None = None
+                event: dict[str, Any] | None = None
                 if isinstance(item, rec.RecordError):
                     error = str(item)
+                elif is_event_record(item):
+                    try:
+                        event = _event_summary(verify_event(item, resolve))
+                    except EventRecordError as exc:
+                        error = f"event record: {exc}"
                 else:
                     try:
                         rec.verify(item)
@@ -370,7 +658,7 @@ def verify_command(
                         error = str(exc)
                 rejected += error is not None
                 if error is not None or not summary:
-                    _report(number, error, path if several else None, index, as_json)
+                    _report(number, error, path if several else None, index, as_json, event)
     except InputError as exc:
         _fail(str(exc))
     if number == 0:
@@ -384,16 +672,31 @@ def verify_command(
     raise typer.Exit(1 if rejected else 0)
 
 
-def _report(number: int, error: str | None, path: Path | None, index: int, as_json: bool) -> None:
-    """One record's verdict; `path` (several files) adds the file and the record's place in it."""
+def _report(
+    number: int,
+    error: str | None,
+    path: Path | None,
+    index: int,
+    as_json: bool,
+    event: dict[str, Any] | None = None,
+) -> None:
+    """One record's verdict; `path` (several files) adds the file and the record's place in it;
+    `event` sums up an event record that verified."""
     if as_json:
         obj: dict[str, Any] = {"record": number, "ok": error is None, "error": error}
+        if event is not None:
+            obj["event"] = event
         if path is not None:
             obj["file"] = str(path)
             obj["index"] = index
         typer.echo(json.dumps(obj, ensure_ascii=False))
         return
     text = f"record {number}: ok" if error is None else f"record {number}: rejected: {error}"
+    if event is not None:
+        rounds = "pairing waves" if event["format"] == "arena" else "rounds"
+        text += (f" (event record: {event['format']} of {event['ruleset']}, "
+                 f"{event['entrants']} entrants, {event['rounds']} {rounds}, "
+                 f"{event['matches']} matches)")
     if path is not None:
         text += f"  ({path}, #{index})"
     typer.echo(text)

@@ -18,7 +18,7 @@ from carroca.simulate import play_one
 
 runner = CliRunner()
 WIDE = {"COLUMNS": "200"}
-COMMANDS = ["simulate", "verify", "replay", "play", "analyze", "serve"]
+COMMANDS = ["simulate", "tournament", "verify", "replay", "play", "analyze", "serve"]
 
 # Words that give Portuguese away (none of them is English); accented letters too.
 PORTUGUESE = {
@@ -62,6 +62,9 @@ def test_every_help_is_english(command: str | None) -> None:
         ["simulate", "-r", "pontos", "-o", "cor=azul"],
         ["simulate", "-r", "pontos", "--bots", "mestre"],
         ["simulate", "-r", "pontos", "--games", "-1"],
+        ["tournament", "--format", "suico"],
+        ["tournament", "--players", "7"],
+        ["tournament", "--format", "knockout", "--rounds", "3"],
         ["verify", "nada.jsonl"],
         ["replay", "nada.jsonl"],
         ["analyze", "nada.jsonl"],
@@ -86,6 +89,13 @@ def test_verify_verdicts_are_english(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.stdout.startswith("record 1: ok\nrecord 2: rejected: ")
     assert portuguese_in(result.stdout) == []
+
+
+def test_tournament_standings_are_english() -> None:
+    result = runner.invoke(app, ["tournament", "-r", "bloqueio", "--players", "4", "--bots",
+                                 "greedy"], env=WIDE)
+    assert result.exit_code == 0, result.output
+    assert portuguese_in(result.stdout) == [], result.stdout
 
 
 def test_the_game_is_pt_br(tmp_path: Path) -> None:

@@ -128,3 +128,15 @@ def test_the_rules_import_nothing_of_the_rest() -> None:
     outside = [(m, d) for m in MODULES if m.startswith("carroca.rules")
                for d in GRAPH[m] if not d.startswith("carroca.rules")]
     assert not outside, outside
+
+
+def test_the_tournament_core_stands_apart() -> None:
+    """`carroca.tournament` is a pure core a server-side director is built on: it may use the
+    rules, the shuffle and match records, never the server or the command line; only the
+    offline runner (`carroca tournament`) plays bots."""
+    core = [m for m in MODULES if m.startswith("carroca.tournament")
+            and m != "carroca.tournament.offline"]
+    above = ("carroca.server", "carroca.cli", "carroca.bots", "carroca.botservice",
+             "carroca.tournament.offline")
+    wrong = [(m, d) for m in core for d in GRAPH[m] if d.startswith(above)]
+    assert core and not wrong, wrong
