@@ -261,7 +261,7 @@ def start_profiles(nodes: Sequence[Node], out: str, seconds: float) -> list[Any]
         for fmt, suffix in (("flamegraph", "svg"), ("raw", "txt")):
             started.append(subprocess.Popen(
                 [spy, "record", "--pid", str(node.pid), "--duration", str(int(seconds)),
-                 "--rate", "50", "--gil", "--threads", "--format", fmt,
+                 "--rate", "250", "--gil", "--threads", "--format", fmt,
                  "--output", str(Path(out) / f"{node.name}.{suffix}")],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
     return started

@@ -96,14 +96,17 @@ class App(FastAPI):
 
     A socket lives for hours: sent through the middleware and the router as a request is, the
     frame of every layer it passed stays alive as long as it does (about 10 KiB a socket), and
-    every frame it sends goes through each layer's wrapper of `send`. The socket's own checks
+    every frame it sends goes through each layer's wrapper of `send` (its frames go to the
+    server's protocol directly where they can: `Connection`). The socket's own checks
     (origin, session, sockets per session) are in its handler; the connection guard, the proxy
     headers and the frame limits are below the application, in the server's protocol."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket" and scope["path"] == routes_game.SOCKET_PATH:
             scope["app"] = self
-            await routes_game.socket(WebSocket(scope, receive, send))
+            protocol = getattr(send, "__self__", None)  # uvicorn's: `send` is its method
+            writer = protocol if hasattr(protocol, "write_frames") else None
+            await routes_game.socket(WebSocket(scope, receive, send), writer)
             return
         await super().__call__(scope, receive, send)
 

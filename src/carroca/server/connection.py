@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import json
 import time
-from typing import Any
+from typing import Any, Protocol
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -25,15 +25,26 @@ CLOSE_UNAUTHENTICATED = 4401
 CLOSE_TOO_SLOW = 4408
 
 
+class FrameWriter(Protocol):
+    """The server's WebSocket protocol, written to directly (`guard.py`'s `write_frames`)."""
+
+    def write_frames(self, texts: list[str]) -> bool: ...
+
+
 class Connection:
-    def __init__(self, ws: WebSocket, player: dict[str, Any], hub: Hub) -> None:
+    def __init__(self, ws: WebSocket, player: dict[str, Any], hub: Hub,
+                 writer: FrameWriter | None = None) -> None:
         self.ws = ws
         self.player = player
         self.hub = hub
-        # Frames waiting to be written, and the task writing them, which runs only while some
-        # wait: most sockets are idle most of the time, and an idle socket's memory is most of
-        # the server's (a queue and a parked task cost about 4 KiB each socket).
+        # Frames waiting to be written. They go out together at the end of the loop's turn
+        # (a move's ack and its state in one write), straight to the socket's protocol when
+        # there is one (`writer`) and it can take them now; otherwise through ASGI's `send`, by
+        # a task that runs only while some wait: most sockets are idle most of the time, and
+        # an idle socket's memory is most of the server's (a parked task costs ~2 KiB).
         self._out: list[str] = []
+        self._direct = writer
+        self._flush_queued = False
         self._writer: asyncio.Task[None] | None = None
         # The match followed, by id: the table may be run here or by another node, and may
         # move between nodes while the socket stays open.
@@ -61,8 +72,19 @@ class Connection:
             self.hub.spawn(self._close(CLOSE_TOO_SLOW))
             return
         self._out.append(payload)
-        if self._writer is None:
-            self._writer = asyncio.get_running_loop().create_task(self._write())
+        if self._writer is None and not self._flush_queued:
+            self._flush_queued = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._flush_queued = False
+        out = self._out
+        if not out or self._writer is not None:  # a writing task sends them in turn
+            return
+        if self._direct is not None and self._direct.write_frames(out):
+            out.clear()
+            return
+        self._writer = asyncio.get_running_loop().create_task(self._write())
 
     def _chat(self, payload: str) -> None:
         muted = self.hub.mutes.get((self.match_id or "", self.player["id"]))
@@ -95,6 +117,8 @@ class Connection:
 
     async def drain(self, timeout: float) -> None:
         """Let the frames already waiting go out, for at most `timeout` seconds."""
+        if self._flush_queued:
+            self._flush()
         if self._writer is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._writer, timeout)
@@ -242,13 +266,14 @@ class Connection:
 
 
 async def serve_socket(
-    ws: WebSocket, player: dict[str, Any] | None, hub: Hub, session: str | None = None
+    ws: WebSocket, player: dict[str, Any] | None, hub: Hub, session: str | None = None,
+    writer: FrameWriter | None = None,
 ) -> None:
     await ws.accept()
     if player is None:
         await ws.close(CLOSE_UNAUTHENTICATED, "login required")
         return
-    conn = Connection(ws, player, hub)
+    conn = Connection(ws, player, hub, writer)
     if session is not None:
         hub.socket_opened(session, conn)
     pchannel = player_channel(player["id"])

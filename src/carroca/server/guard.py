@@ -28,6 +28,7 @@ from typing import Any
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 from websockets.server import ServerProtocol
 
@@ -242,6 +243,22 @@ def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
         def connection_lost(self, exc: Exception | None) -> None:
             guard.release(self.transport)  # admitted as HTTP before the upgrade
             super().connection_lost(exc)
+
+        def write_frames(self, texts: list[str]) -> bool:
+            """Write text frames now, in one write, as ASGI's `send` would one at a time
+            (`carroca.server.connection.FrameWriter`); False, and nothing written, where
+            `send` would wait or refuse: the transport's buffer full, not open, closing."""
+            if not self.writable.is_set() or self.disconnected or self.close_sent or \
+                    not self.handshake_complete or self.initial_response is not None:
+                return False
+            conn = self.conn
+            try:
+                for text in texts:
+                    conn.send_text(text.encode())
+            except InvalidState:
+                return False
+            self.transport.write(b"".join(conn.data_to_send()))
+            return True
 
         async def send(self, message: Any) -> None:
             await super().send(message)

@@ -13,7 +13,7 @@ from carroca.bots import BOT_LEVELS
 from carroca.rules import RULESETS
 from carroca.rules.rulesets import options_dict
 from carroca.server.accounts import COOKIE, Accounts
-from carroca.server.connection import serve_socket
+from carroca.server.connection import FrameWriter, serve_socket
 from carroca.server.crosssite import origin_allowed
 from carroca.server.deps import WEB, allowed_origins, error_response, settings_of
 from carroca.server.hub import Hub
@@ -52,9 +52,9 @@ async def bots() -> list[str]:
 SOCKET_PATH = "/ws"
 
 
-async def socket(websocket: WebSocket) -> None:
+async def socket(websocket: WebSocket, writer: FrameWriter | None = None) -> None:
     """The tables' WebSocket (`SOCKET_PATH`). Not a route of the router: `App` calls it before
-    any middleware (see there)."""
+    any middleware (see there), with the server's protocol to write frames to when it can."""
     # A page of another site (or another port of this host) must not play with the
     # visitor's cookie: browsers always send Origin, programs without one use a token.
     settings = settings_of(websocket)
@@ -75,7 +75,7 @@ async def socket(websocket: WebSocket) -> None:
         refused.headers["Retry-After"] = "10"
         await websocket.send_denial_response(refused)
         return
-    await serve_socket(websocket, player, hub, session)
+    await serve_socket(websocket, player, hub, session, writer)
 
 
 def mount_client(app: FastAPI) -> None:
