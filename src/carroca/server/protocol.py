@@ -91,6 +91,10 @@ class ProtocolError(ValueError):
 
 
 def parse(text: str) -> Join | Leave | Move | Chat | Mute | Ping:
+    try:  # a good message in one pass; a bad one is read again below to say what is wrong
+        return _ADAPTER.validate_json(text)
+    except ValidationError:
+        pass
     try:
         raw = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: absurdly nested arrays
