@@ -42,10 +42,11 @@ def frame(kind: str, data: Any) -> str:
 
 
 class Script:
-    """A match of the engine seen from seat `viewer`; the other seats play their first legal
-    action (every seat does with `autoplay`). `push` sends a frame on the page's socket."""
+    """A match of the engine seen from seat `viewer` (None: a spectator); the other seats play
+    their first legal action (every seat does with `autoplay`). `push` sends a frame on the
+    page's socket."""
 
-    def __init__(self, ruleset: str, label: str, viewer: int = 0,
+    def __init__(self, ruleset: str, label: str, viewer: int | None = 0,
                  players: list[dict[str, Any]] | None = None,
                  options: dict[str, Any] | None = None) -> None:
         rs = get_ruleset(ruleset)
@@ -62,7 +63,8 @@ class Script:
             {"name": "Ana", "bot": False, "connected": True} if i == viewer else
             {"name": "bot:greedy", "bot": True, "connected": True} for i in range(rs.seats)
         ]
-        self.me = {"id": 1, "name": self.players[viewer]["name"], "kind": "guest"}
+        name = "Visita" if viewer is None else self.players[viewer]["name"]
+        self.me = {"id": 1, "name": name, "kind": "guest"}
         self._deal()
 
     def _deal(self) -> None:
