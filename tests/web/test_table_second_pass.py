@@ -50,3 +50,87 @@ def test_a_spectator_sees_the_board_on_a_desktop_and_a_phone(new_context: Any) -
             shot(page, f"{name}-spectator-{ruleset}")
             assert not errors, errors
             page.close()
+
+
+# ---------------------------------------------------------------------- 2. banners on time
+
+# Every banner shown, with what else changed in the same batch of DOM changes: a banner put up
+# for a state comes in the same task as the state itself (data-version), never later from a
+# queue; and whether the hand's summary or the end dialog was open then.
+WATCH_BANNERS = """() => {
+  const table = document.querySelector('[data-testid=table]');
+  const host = document.getElementById('banner-host');
+  window.seen = { banners: [], summaryAt: null, summaryVersion: null };
+  new MutationObserver((records) => {
+    const moved = records.some((r) => r.type === 'attributes' && r.target === table
+      && r.attributeName === 'data-version');
+    const summary = document.querySelector('[data-testid=hand-summary]');
+    if (summary && window.seen.summaryAt === null) {
+      window.seen.summaryAt = window.seen.banners.length;
+      window.seen.summaryVersion = table.dataset.version;
+      const head = summary.querySelector('[data-testid=hand-decisive]');
+      window.seen.decisive = head ? head.innerText : null;
+    }
+    for (const r of records) {
+      if (r.type !== 'childList' || r.target !== host) continue;
+      for (const el of r.addedNodes) {
+        window.seen.banners.push({
+          text: el.innerText, onTime: moved, version: table.dataset.version,
+          summary: Boolean(document.querySelector('[data-testid=hand-summary]')),
+          end: document.getElementById('end-dialog').open,
+        });
+      }
+    }
+  }).observe(document.getElementById('app'), {
+    attributes: true, attributeFilter: ['data-version'], childList: true, subtree: true });
+}"""
+
+
+def hand_to_its_end(script: Script, pause_ms: int = 5000) -> list[dict[str, Any]]:
+    """Every state of the current hand, each seat playing its first legal action; the last one
+    ends the hand, with the pause between hands on."""
+    deal = script.match.deal_index
+    stream = []
+    while script.match.deal_index == deal and not script.match.is_over:
+        script.apply(str(script.match.legal_actions()[0]))
+        stream.append(script.state())
+    if not script.match.is_over:
+        script.pause = {"seconds": pause_ms / 1000, "remaining_ms": pause_ms}
+        stream[-1] = script.state()
+    return stream
+
+
+def test_banners_come_when_it_happens_and_the_summary_says_who_won(new_context: Any) -> None:
+    """A whole hand of duplas-pontos streamed at full speed: each banner shows in the same
+    moment as the state that brought it (no queue running late), none shows behind the hand's
+    summary, and the summary opens with what decided the hand."""
+    for size, name in ((PHONE, "phone"), (DESKTOP, "desktop")):
+        script = Script("duplas-pontos", "na-hora", viewer=0)
+        script.autoplay = True
+        start = script.state()
+        stream = hand_to_its_end(script)
+        last = script.match.history[-1]
+        page = new_context(size).new_page()
+        errors = watch(page)
+        script.serve(page, [start])
+        open_table(page)
+        wait_version(page, start["version"])
+        page.evaluate(WATCH_BANNERS)
+        for state in stream:
+            script.push("state", state)
+        page.locator("[data-testid=hand-summary]").wait_for()
+        # long enough for a queue of late banners to show: the countdown went from 5 s to 3 s
+        page.wait_for_selector("[data-testid=next-hand]:has-text('em 3 s')", timeout=10_000)
+        seen = page.evaluate("window.seen")
+        banners = seen["banners"]
+        assert banners, "no banner in a whole hand"
+        assert all(b["onTime"] for b in banners), banners
+        assert not any(b["summary"] for b in banners), banners
+        assert seen["summaryVersion"] == str(stream[-1]["version"]), seen
+        decisive = seen["decisive"] or ""
+        assert ("bateu" in decisive) if last.end.kind == "batida" else ("fechado" in decisive), (
+            decisive)
+        assert page.locator("#banner-host [data-testid=banner]").count() == 0
+        shot(page, f"{name}-hand-decisive")
+        assert not errors, errors
+        page.close()

@@ -35,8 +35,7 @@ const ctx = {
   unread: 0,
   summaryTimer: null,
   hintTimer: null,
-  bannerQueue: [],
-  bannerBusy: false,
+  banner: null, // {el, rank, since, timer}: the banner showing
   shownEnd: false,
   pause: null, // {seconds, deadline} between two hands (the server's state.pause)
   bubbles: new Map(), // seat -> {text, until}: what each seat said, kept across updates
@@ -890,8 +889,8 @@ function handleEvents(events) {
         bubble(step.seat, "Passo");
         const who = step.seat === st.seat ? "Você passou" : `${nameOf(step.seat)} passou`;
         const opening = ev.index === 0 && st.ruleset === "duplas-pontos";
-        const points = gain(scored(opening ? "saida-passada" : "passe"));
-        banner(opening ? "Saída passada" : "Passe!", who + points, "pass");
+        const points = scored(opening ? "saida-passada" : "passe");
+        banner(opening ? "Saída passada" : "Passe!", who + gain(points), "pass", points?.team);
       } else if (step.type === "draw") {
         bubble(step.seat, "Comprou");
       } else if (step.type === "five-doubles") {
@@ -899,23 +898,27 @@ function handleEvents(events) {
       }
     } else if (ev.type === "galo") {
       const who = ev.seat === st.seat ? "Você joga de novo" : `${nameOf(ev.seat)} joga de novo`;
-      banner("Galo!", who + gain(scored("galo")), "big");
+      const points = scored("galo");
+      banner("Galo!", who + gain(points), "big", points?.team ?? W.teamOf(ev.seat, st.players.length));
     } else if (ev.type === "score") {
       ctx.live.push(ev);
       // passe, saída passada and galo points are announced with their pass
       if (ev.reason === "mesa") {
-        banner(`+${ev.points}`, `pontos na mesa para ${to(ev.team)}`, "points");
+        banner(`+${ev.points}`, `pontos na mesa para ${to(ev.team)}`, "points", ev.team);
       }
     } else if (ev.type === "hand-end") {
       rememberHand(ev.hand);
       ctx.live = [];
+      // What decided the hand opens its summary (or the end dialog) at once: no banner then,
+      // and none of the hand's announcements still showing.
+      clearBanner();
       const names = st.players.map((_, i) => nameOf(i));
       const end = ev.hand.end;
-      const title = W.handEndTitle(end, names, st.ruleset);
-      banner(title, end.kind === "fechado" ? "Ninguém mais tem jogo" : "", "big");
+      announce(W.handEndTitle(end, names, st.ruleset), end.kind === "fechado" ? "Ninguém mais tem jogo" : "");
       if (st.status !== "finished") showSummary(ev.hand);
     } else if (ev.type === "match-end") {
-      if (ev.result.pneu) banner("Pneu!", W.zeroText(teamLabel(1 - ev.result.winner)), "big");
+      clearBanner();
+      if (ev.result.pneu) announce("Pneu!", W.zeroText(teamLabel(1 - ev.result.winner)));
     }
   }
 }
@@ -951,39 +954,55 @@ function hideBubble(seat) {
   if (el) el.classList.remove("on");
 }
 
-function banner(title, sub = "", kind = "") {
-  // Every announcement also goes to a list that screen readers read (banners fade away).
+/** Every announcement goes to a list that screen readers read (banners fade away). */
+function announce(title, sub = "") {
   const log = $("#announcements");
   log.append(h("li", {}, sub ? `${title} ${sub}` : title));
   while (log.children.length > 30) log.firstElementChild.remove();
-  ctx.bannerQueue.push({ title, sub, kind });
-  if (ctx.bannerQueue.length > 3) ctx.bannerQueue.splice(0, ctx.bannerQueue.length - 3);
-  if (!ctx.bannerBusy) nextBanner();
 }
 
-function nextBanner() {
-  const item = ctx.bannerQueue.shift();
-  const host = $("#banner-host");
-  if (!item) {
-    ctx.bannerBusy = false;
-    return;
-  }
-  ctx.bannerBusy = true;
+// A banner shows when its news comes, or not at all: a late one would tell of a table that has
+// moved on. A weightier one ("Galo!") is not replaced by a lighter one ("+5") for a moment.
+const BANNER_RANK = { big: 3, pass: 2, points: 1, info: 1 };
+const BANNER_MS = { big: 2000, pass: 1600, points: 1200, info: 1600 };
+const BANNER_HOLD_MS = 800;
+
+/** `team`: whose news it is (its colour; none for everyone's news or a spectator). */
+function banner(title, sub = "", kind = "info", team = null) {
+  announce(title, sub);
+  const st = ctx.state;
+  // Nothing shows behind the hand's summary or at the end of the match: they tell it.
+  if ($("#overlay").dataset.kind === "summary" || (st && st.status === "finished")) return;
+  const rank = BANNER_RANK[kind] ?? 1;
+  const now = performance.now();
+  const current = ctx.banner;
+  if (current && rank < current.rank && now - current.since < BANNER_HOLD_MS) return;
+  clearBanner();
+  const side = team === null || team === undefined || !st || st.seat === null
+    ? ""
+    : isUs(team) ? " team-us" : " team-them";
   const el = h(
     "div",
-    { class: `banner banner-${item.kind || "info"}`, "data-testid": "banner" },
-    h("strong", {}, item.title),
-    item.sub ? h("span", {}, item.sub) : null,
+    { class: `banner banner-${kind}${side}`, "data-testid": "banner" },
+    h("strong", {}, title),
+    sub ? h("span", {}, sub) : null,
   );
-  host.replaceChildren(el);
-  const ms = item.kind === "points" ? 1100 : 1600;
-  setTimeout(() => {
+  $("#banner-host").replaceChildren(el);
+  const shown = { el, rank, since: now, timer: null };
+  shown.timer = setTimeout(() => {
     el.classList.add("banner-out");
-    setTimeout(() => {
+    shown.timer = setTimeout(() => {
       el.remove();
-      nextBanner();
+      if (ctx.banner === shown) ctx.banner = null;
     }, 220);
-  }, ms);
+  }, BANNER_MS[kind] ?? 1600);
+  ctx.banner = shown;
+}
+
+function clearBanner() {
+  if (ctx.banner) clearTimeout(ctx.banner.timer);
+  ctx.banner = null;
+  $("#banner-host").replaceChildren();
 }
 
 // ---------------------------------------------------------------------- overlays
@@ -1130,10 +1149,40 @@ function handEvents(hand) {
   );
 }
 
+/**
+ * What decided a hand, as its summary and the end dialog open with it: "Juca bateu!" and the
+ * tile of the batida, or "Jogo fechado!" and why, in the colour of the team it went to.
+ */
+function decisive(hand, tag = "h2") {
+  const st = ctx.state;
+  const names = st.players.map((_, i) => nameOf(i));
+  const end = hand.end;
+  const last = hand.table[hand.table.length - 1];
+  let detail = null;
+  if (end.kind === "batida" && last) {
+    detail = h(
+      "p",
+      { class: "decisive-play" },
+      tileSVG(last.tile, { horizontal: true }),
+      h("span", {}, `com a ${W.tileName(last.tile).toLowerCase()}`),
+    );
+  } else if (end.kind === "fechado") {
+    detail = h("p", { class: "decisive-play" }, "Ninguém mais tem jogo");
+  }
+  const winner = end.winner ?? null;
+  const side = winner === null || st.seat === null ? "" : isUs(winner) ? " team-us" : " team-them";
+  return h(
+    "div",
+    { class: `decisive${side}`, "data-testid": "hand-decisive" },
+    h(tag, { class: "decisive-title" }, W.handEndTitle(end, names, st.ruleset)),
+    detail,
+  );
+}
+
 function showSummary(hand) {
   const st = ctx.state;
   const overlay = $("#overlay");
-  const names = st.players.map((_, i) => nameOf(i));
+  clearBanner();
   overlay.hidden = false;
   overlay.dataset.kind = "summary";
   fill(
@@ -1141,7 +1190,7 @@ function showSummary(hand) {
     h(
       "div",
       { class: "overlay-card summary-card", "data-testid": "hand-summary" },
-      h("h2", {}, W.handEndTitle(hand.end, names, st.ruleset)),
+      decisive(hand),
       revealedHands(hand),
       handEvents(hand),
       h("p", { class: "summary-score", "data-testid": "summary-score" }, scoreLine(hand.score)),
