@@ -134,3 +134,67 @@ def test_banners_come_when_it_happens_and_the_summary_says_who_won(new_context: 
         shot(page, f"{name}-hand-decisive")
         assert not errors, errors
         page.close()
+
+
+# ---------------------------------------------------------------------- 3. the count in view
+
+# At every state and every banner: the banner's box against the table's chips, and the ends
+# the "Pontas" chip lists against the "Mesa" count beside it.
+WATCH_CHIPS = """() => {
+  const table = document.querySelector('[data-testid=table]');
+  const host = document.getElementById('banner-host');
+  const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const overlap = (a, b) => Math.min(a[2], b[2]) - Math.max(a[0], b[0]) > 0.5
+    && Math.min(a[3], b[3]) - Math.max(a[1], b[1]) > 0.5;
+  window.chips = { banners: 0, covered: [], counts: [] };
+  new MutationObserver(() => {
+    const chips = [...document.querySelectorAll('#table-info .chip')];
+    const text = (word) => chips.map((c) => c.innerText).find((t) => t.startsWith(word));
+    const mesa = text('Mesa');
+    const pontas = text('Pontas');
+    if (mesa && pontas) {
+      const sum = (pontas.match(/\\d+/g) || []).reduce((a, n) => a + Number(n), 0);
+      window.chips.counts.push({ version: table.dataset.version, mesa, pontas,
+                                 ok: Number(mesa.match(/\\d+/)[0]) === sum });
+    }
+    const shown = host.querySelector('[data-testid=banner]');
+    if (!shown) return;
+    window.chips.banners += 1;
+    for (const chip of chips) {
+      if (overlap(box(shown), box(chip))) window.chips.covered.push([shown.innerText, chip.innerText]);
+    }
+  }).observe(document.getElementById('app'), {
+    attributes: true, attributeFilter: ['data-version'], childList: true, subtree: true });
+}"""
+
+
+def test_banners_leave_the_count_in_view_and_pontas_add_up_to_the_mesa(
+        new_context: Any) -> None:
+    """A whole hand streamed in duplas-pontos (the spinner's cross) and in pontos (a line whose
+    doubles count twice): no banner ever covers the "Mesa" and "Pontas" chips, and the ends
+    that "Pontas" lists add up to the "Mesa" count (the spinner's arms that have no tile yet do
+    not count; a double at an end counts twice)."""
+    for ruleset, size, label in (("duplas-pontos", PHONE, "conta"), ("duplas-pontos", DESKTOP,
+                                 "conta"), ("pontos", PHONE, "conta-1")):
+        script = Script(ruleset, label, viewer=0)
+        script.autoplay = True
+        start = script.state()
+        stream = hand_to_its_end(script)
+        page = new_context(size).new_page()
+        errors = watch(page)
+        script.serve(page, [start])
+        open_table(page)
+        wait_version(page, start["version"])
+        page.evaluate(WATCH_CHIPS)
+        for state in stream[:-1]:  # the hand's last state ends it: its summary covers all
+            script.push("state", state)
+        wait_version(page, stream[-2]["version"])
+        seen = page.evaluate("window.chips")
+        assert seen["banners"] > 0, (ruleset, seen)
+        assert not seen["covered"], (ruleset, seen["covered"])
+        assert len(seen["counts"]) > 3, (ruleset, seen)
+        assert all(c["ok"] for c in seen["counts"]), (ruleset, [c for c in seen["counts"]
+                                                               if not c["ok"]])
+        shot(page, f"{'phone' if size == PHONE else 'desktop'}-count-{ruleset}")
+        assert not errors, errors
+        page.close()

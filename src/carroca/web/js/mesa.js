@@ -761,12 +761,40 @@ function hint(text) {
   }, 2600);
 }
 
+/** Rulesets where the table count scores (rules.md §1). */
+const COUNTING = new Set(["duplas-pontos", "pontos"]);
+
+/**
+ * The open ends as the "Pontas" chip lists them: where the count scores, only the ends that
+ * count (an arm of the spinner without a tile yet does not) and a double at an end twice, so
+ * that they add up to the "Mesa" count beside them.
+ */
+function shownEnds(v, counting) {
+  const plays = v.table;
+  const out = [];
+  for (const [end, value] of Object.entries(v.ends)) {
+    if (!counting) {
+      out.push({ end, value, double: false });
+      continue;
+    }
+    let exposed = null;
+    for (let i = plays.length - 1; i > 0 && exposed === null; i--) {
+      if (plays[i].end === end) exposed = plays[i].tile;
+    }
+    if (exposed === null && (end === "left" || end === "right")) exposed = plays[0].tile;
+    if (exposed === null) continue; // the spinner's up or down, still empty
+    const [a, b] = exposed.split("-");
+    out.push({ end, value, double: plays.length > 1 && a === b });
+  }
+  return out;
+}
+
 function renderTableInfo() {
   const st = ctx.state;
   const v = st.view;
   const parts = [];
   if (v && v.phase !== "over" && v.table.length) {
-    if (st.ruleset === "duplas-pontos" || st.ruleset === "pontos") {
+    if (COUNTING.has(st.ruleset)) {
       const count = v.table_count;
       const scores = count > 0 && count % 5 === 0;
       parts.push(
@@ -778,9 +806,13 @@ function renderTableInfo() {
         ),
       );
     }
-    const ends = Object.values(v.ends);
+    const ends = shownEnds(v, COUNTING.has(st.ruleset));
     if (ends.length) {
-      parts.push(h("span", { class: "chip" }, "Pontas ", h("strong", {}, ends.join(" · "))));
+      const values = ends.flatMap((e, i) => [
+        i ? " · " : "",
+        e.double ? h("span", { class: "end-double", title: "Carroça na ponta: conta dobrado" }, `${e.value}+${e.value}`) : String(e.value),
+      ]);
+      parts.push(h("span", { class: "chip", title: "Pontas abertas" }, "Pontas ", h("strong", {}, ...values)));
     }
   }
   if (v && W.DRAWS.has(st.ruleset) && v.phase !== "over") {
