@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.conftest import DESKTOP, PHONE, shot, watch
+from tests.web.conftest import DESKTOP, PHONE, shot, unique_name, watch
+from tests.web.play import TABLE, open_lobby_as_guest
 from tests.web.test_table_feel import RECT, Script, open_table, rect, wait_version
 
 PEOPLE = [{"name": name, "bot": False, "connected": True} for name in ("Ana", "Bia", "Caio", "Davi")]
@@ -198,3 +199,31 @@ def test_banners_leave_the_count_in_view_and_pontas_add_up_to_the_mesa(
         shot(page, f"{'phone' if size == PHONE else 'desktop'}-count-{ruleset}")
         assert not errors, errors
         page.close()
+
+
+# ---------------------------------------------------------------------- 4. a friends' table
+
+
+def test_a_friends_table_waits_for_friends_unless_a_bot_is_chosen(new_context: Any) -> None:
+    """"Mesa com amigos" as it comes: every other seat is for a friend (1v1 and 2v2), so
+    "Criar mesa" opens a table that waits with its invite link; a bot sits only where the host
+    chose one."""
+    page = new_context(PHONE).new_page()
+    errors = watch(page)
+    open_lobby_as_guest(page, unique_name("Host"))
+    for ruleset, seats in (("mano-a-mano", 1), ("duplas-pontos", 3)):
+        page.select_option("#friends-ruleset", ruleset)
+        for seat in range(1, seats + 1):
+            assert page.input_value(f"#seat-{seat}") == "open", (ruleset, seat)
+    page.select_option("#friends-ruleset", "mano-a-mano")
+    page.click("#friends-form button[type=submit]")
+    page.wait_for_url("**/mesa.html?id=*")
+    page.wait_for_selector(f"{TABLE}[data-status=waiting]")
+    assert "/?convite=" in page.locator("[data-testid=invite-link]").input_value()
+    page.goto("/")
+    page.select_option("#friends-ruleset", "mano-a-mano")
+    page.select_option("#seat-1", "bot:greedy")
+    page.click("#friends-form button[type=submit]")
+    page.wait_for_url("**/mesa.html?id=*")
+    page.wait_for_selector(f"{TABLE}[data-status=playing]")
+    assert not errors, errors
