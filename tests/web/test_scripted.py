@@ -240,7 +240,8 @@ def test_end_of_hand_shows_every_hand_and_the_count(new_context: Any) -> None:
     for seat in range(4):
         left = [T.NAMES[t] for t in range(T.TILE_COUNT) if t in _held(last, seat)]
         pips = sum(int(a) + int(b) for a, b in (t.split("-") for t in left))
-        assert rows.nth(seat).locator(".revealed-sum").inner_text() == str(pips)
+        row = summary.locator(f".revealed-seat[data-seat='{seat}']")
+        assert row.locator(".revealed-sum").inner_text() == str(pips)
     totals: dict[tuple[int, str], int] = {}
     for event in last.events:
         totals[event.team, event.reason] = totals.get((event.team, event.reason), 0) + event.points

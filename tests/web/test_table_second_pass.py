@@ -227,3 +227,76 @@ def test_a_friends_table_waits_for_friends_unless_a_bot_is_chosen(new_context: A
     page.wait_for_url("**/mesa.html?id=*")
     page.wait_for_selector(f"{TABLE}[data-status=playing]")
     assert not errors, errors
+
+
+# ---------------------------------------------------------------------- 5. the hand's summary
+
+SUMMARY_READ = """() => {
+  const card = document.querySelector('[data-testid=hand-summary]');
+  const go = [...card.querySelectorAll('button')].find((b) => b.innerText.trim() === 'Continuar');
+  const r = go.getBoundingClientRect();
+  const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+  return {
+    rows: [...card.querySelectorAll('.revealed-seat')].map((row) => ({
+      seat: Number(row.dataset.seat), us: row.classList.contains('team-us'),
+      name: row.querySelector('.revealed-name').innerText,
+      sum: Number(row.querySelector('.revealed-sum').innerText) })),
+    teams: [...card.querySelectorAll('[data-testid=team-points]')].map((b) => ({
+      team: Number(b.dataset.team), label: b.querySelector('.team-points-name').innerText,
+      total: Number(b.querySelector('.team-points-total').innerText.replace('+', '')),
+      lines: [...b.querySelectorAll('li')].map((li) => li.innerText) })),
+    continueShown: go.contains(hit) && r.top >= 0 && r.bottom <= innerHeight,
+    fits: card.scrollHeight <= card.clientHeight + 1,
+    handTiles: document.querySelectorAll('#hand [data-tile]').length,
+    counts: Object.fromEntries([...document.querySelectorAll('.seat[data-seat]')].map((el) =>
+      [el.dataset.seat, el.querySelector('.seat-count')?.innerText ?? ''])),
+  };
+}"""
+
+
+def test_the_hand_summary_reads_by_team_fits_and_hides_the_next_deal(new_context: Any) -> None:
+    """The summary of a 2v2 hand, seen from seat 1, during the pause: the viewer's hand, then
+    the partner's, then the opponents'; the points in one block per team, "Nós" first, each
+    with its total; the whole card and its "Continuar" in view on a 1366×768 desktop and on a
+    phone; the next deal's tiles are nowhere to be seen until the pause is over."""
+    for size, name in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        script = Script("duplas-pontos", "resumo", viewer=1)
+        script.autoplay = True
+        start = script.state()
+        stream = hand_to_its_end(script)
+        last = script.match.history[-1]
+        page = new_context(size).new_page()
+        errors = watch(page)
+        script.serve(page, [start])
+        open_table(page)
+        wait_version(page, start["version"])
+        for state in stream:
+            script.push("state", state)
+        page.locator("[data-testid=hand-summary]").wait_for()
+        seen = page.evaluate(SUMMARY_READ)
+        assert [r["seat"] for r in seen["rows"]] == [1, 3, 2, 0], seen["rows"]
+        assert [r["us"] for r in seen["rows"]] == [True, True, False, False], seen["rows"]
+        assert seen["rows"][0]["name"] == "Você"
+        left = stream[-1]["view"]["last_hand"]["hands_left"]
+        for row in seen["rows"]:
+            pips = sum(int(a) + int(b) for a, b in (t.split("-") for t in left[row["seat"]]))
+            assert row["sum"] == pips, row
+        assert [(t["team"], t["label"]) for t in seen["teams"]] == [(1, "Nós"), (0, "Eles")]
+        for block in seen["teams"]:
+            points = [e.points for e in last.events if e.team == block["team"]]
+            assert block["total"] == sum(points), block
+            assert bool(block["lines"]) == bool(points), block
+        assert seen["continueShown"], (name, seen)
+        assert seen["fits"], (name, seen)
+        assert seen["handTiles"] == 0, seen  # the next deal waits for the next hand
+        for seat in (0, 2, 3):
+            n = len(left[seat])
+            assert seen["counts"][str(seat)] == f"{n} {'pedra' if n == 1 else 'pedras'}", seen
+        shot(page, f"{name}-hand-summary-2v2")
+        # the pause is over: the summary goes, the next deal comes
+        script.pause = None
+        script.push("state", script.state())
+        page.locator("[data-testid=hand-summary]").wait_for(state="detached")
+        page.wait_for_function("() => document.querySelectorAll('#hand [data-tile]').length === 7")
+        assert not errors, errors
+        page.close()

@@ -525,7 +525,8 @@ function renderSeatsLive() {
     if (!el) continue;
     el.hidden = false;
     const player = st.players[seat];
-    const count = v && v.hand_sizes.length ? v.hand_sizes[seat] : null;
+    const left = ctx.pause && v && v.last_hand ? v.last_hand.hands_left : null;
+    const count = left ? left[seat].length : v && v.hand_sizes.length ? v.hand_sizes[seat] : null;
     const turn = Boolean(v && v.turn === seat && st.status === "playing" && !ctx.pause);
     const team = W.teamOf(seat, n);
     const mine = st.seat !== null && W.teamOf(st.seat, n) === team;
@@ -662,7 +663,9 @@ function renderPlay() {
   const byTile = new Map(old.map((b) => [b.dataset.tile, b]));
   const active = document.activeElement;
   const focusedAt = old.indexOf(active);
-  const tiles = v && st.seat !== null ? v.hand : [];
+  // During the pause between hands the next deal is not shown yet (the board and the summary
+  // are still the hand that ended).
+  const tiles = v && st.seat !== null && !ctx.pause ? v.hand : [];
   const buttons = tiles.map((tile) => {
     const fits = myTurn && legal.has(tile);
     const locked = busy || (ctx.selected !== null && ctx.selected !== tile);
@@ -1137,13 +1140,28 @@ function waitingCard() {
   return h("div", { class: "overlay-card waiting-card" }, ...parts);
 }
 
-function revealedHands(hand) {
+/** Seats in the order a hand's summary lists them: the viewer, the partner, then the
+ * opponents (a spectator: the first team, then the second). */
+function summaryOrder(n) {
   const st = ctx.state;
-  const n = st.players.length;
-  const rows = hand.hands_left.map((tiles, seat) =>
-    h(
+  const me = st.seat ?? 0;
+  if (n === 2) return [me, 1 - me];
+  return st.seat === null ? [0, 2, 1, 3] : [me, (me + 2) % 4, (me + 1) % 4, (me + 3) % 4];
+}
+
+/** "team-us" or "team-them" for a team (nothing for a spectator, who has no side). */
+function sideOf(team) {
+  if (ctx.state.seat === null) return "";
+  return isUs(team) ? "team-us" : "team-them";
+}
+
+function revealedHands(hand) {
+  const n = ctx.state.players.length;
+  const rows = summaryOrder(n).map((seat) => {
+    const tiles = hand.hands_left[seat] ?? [];
+    return h(
       "li",
-      { class: `revealed-seat ${st.seat !== null && W.teamOf(seat, n) === W.teamOf(st.seat, n) ? "team-us" : "team-them"}` },
+      { class: `revealed-seat ${sideOf(W.teamOf(seat, n))}`, dataset: { seat } },
       h("span", { class: "revealed-name" }, nameOf(seat)),
       h(
         "span",
@@ -1151,34 +1169,54 @@ function revealedHands(hand) {
         ...(tiles.length ? tiles.map((t) => tileSVG(t)) : [h("em", {}, "bateu")]),
       ),
       h("span", { class: "revealed-sum", title: "Pontos na mão" }, String(W.pipsOf(tiles))),
-    ),
-  );
+    );
+  });
   return h("ol", { class: "revealed" }, ...rows);
 }
 
-/** The points of a hand, added up per team and reason: "+60 Nós · passe (3×)". */
-function handEvents(hand) {
-  if (!hand.events.length) return h("p", { class: "muted" }, "Ninguém marcou pontos nesta mão.");
-  const totals = new Map();
-  for (const e of hand.events) {
-    const key = `${e.team}:${e.reason}`;
-    const sum = totals.get(key) ?? { team: e.team, reason: e.reason, points: 0, times: 0 };
-    sum.points += e.points;
-    sum.times += 1;
-    totals.set(key, sum);
-  }
-  return h(
-    "ul",
-    { class: "hand-events" },
-    ...[...totals.values()].map((e) =>
+/**
+ * The points of a hand, one block per team ("Nós" first) with its total, and in it the points
+ * added up per reason: "Nós +60 — passe (3×) +60".
+ */
+function handPoints(hand) {
+  const first = myTeam();
+  const blocks = [first, 1 - first].map((team) => {
+    const totals = new Map();
+    let total = 0;
+    for (const e of hand.events) {
+      if (e.team !== team) continue;
+      const sum = totals.get(e.reason) ?? { reason: e.reason, points: 0, times: 0 };
+      sum.points += e.points;
+      sum.times += 1;
+      totals.set(e.reason, sum);
+      total += e.points;
+    }
+    return h(
+      "section",
+      { class: `team-points ${sideOf(team)}`, dataset: { team }, "data-testid": "team-points" },
       h(
-        "li",
-        { class: isUs(e.team) ? "team-us" : "team-them" },
-        h("strong", {}, `+${e.points}`),
-        ` ${teamLabel(e.team)} · ${W.reasonName(e.reason)}${e.times > 1 ? ` (${e.times}×)` : ""}`,
+        "h3",
+        { class: "team-points-head" },
+        h("span", { class: "team-points-name" }, teamLabel(team)),
+        h("strong", { class: "team-points-total" }, `+${total}`),
       ),
-    ),
-  );
+      totals.size
+        ? h(
+            "ul",
+            { class: "hand-events" },
+            ...[...totals.values()].map((e) =>
+              h(
+                "li",
+                {},
+                h("span", {}, `${W.reasonName(e.reason)}${e.times > 1 ? ` (${e.times}×)` : ""}`),
+                h("strong", {}, `+${e.points}`),
+              ),
+            ),
+          )
+        : h("p", { class: "team-points-none" }, "Nenhum ponto nesta mão."),
+    );
+  });
+  return h("div", { class: "hand-points" }, ...blocks);
 }
 
 /**
@@ -1223,13 +1261,17 @@ function showSummary(hand) {
       "div",
       { class: "overlay-card summary-card", "data-testid": "hand-summary" },
       decisive(hand),
-      revealedHands(hand),
-      handEvents(hand),
-      h("p", { class: "summary-score", "data-testid": "summary-score" }, scoreLine(hand.score)),
-      ctx.pause
-        ? h("p", { class: "summary-next", id: "summary-next", "data-testid": "next-hand" }, nextHandText())
-        : null,
-      h("button", { class: "btn btn-primary", type: "button", onclick: closeSummary }, "Continuar"),
+      h("div", { class: "summary-hands" }, revealedHands(hand)),
+      h("div", { class: "summary-points" }, handPoints(hand)),
+      h(
+        "div",
+        { class: "summary-foot" },
+        h("p", { class: "summary-score", "data-testid": "summary-score" }, scoreLine(hand.score)),
+        ctx.pause
+          ? h("p", { class: "summary-next", id: "summary-next", "data-testid": "next-hand" }, nextHandText())
+          : null,
+        h("button", { class: "btn btn-primary", type: "button", onclick: closeSummary }, "Continuar"),
+      ),
     ),
   );
   clearTimeout(ctx.summaryTimer);
@@ -1386,7 +1428,7 @@ function renderEnd() {
         { class: "end-last", open: true },
         h("summary", {}, `Última mão: ${W.handEndTitle(v.last_hand.end, st.players.map((_, i) => nameOf(i)), st.ruleset)}`),
         revealedHands(v.last_hand),
-        handEvents(v.last_hand),
+        handPoints(v.last_hand),
       ),
     );
   }
