@@ -180,6 +180,15 @@ def score_line_of_top_bar(page: Any) -> str:
     return f"{a_label} {a_value} × {b_value} {b_label}"
 
 
+def scoreboard_line(board: Any) -> str:
+    """A score drawn as a scoreboard (each side's name over its points), written as the top
+    bar's line: "Nós 60 × 40 Eles"."""
+    (a_name, a_points), (b_name, b_points) = (
+        (side.locator(".sb-name").inner_text(), side.locator(".sb-points").inner_text())
+        for side in board.locator(".sb-side").all())
+    return f"{a_name} {a_points} × {b_points} {b_name}"
+
+
 # ---------------------------------------------------------------------- 1. the pause
 
 
@@ -212,7 +221,9 @@ SUMMARY_SNAPSHOT = """() => {
   return {
     summary: true,
     next: s.querySelector('[data-testid=next-hand]').innerText,
-    score: s.querySelector('[data-testid=summary-score]').innerText,
+    score: (([a, b]) => `${a[0]} ${a[1]} × ${b[1]} ${b[0]}`)(
+      [...s.querySelectorAll('[data-testid=summary-score] .sb-side')].map((side) => [
+        side.querySelector('.sb-name').innerText, side.querySelector('.sb-points').innerText])),
     top: `${boxes[0][0]} ${boxes[0][1]} × ${boxes[1][1]} ${boxes[1][0]}`,
     clock: document.getElementById('clock').dataset.state,
     lit: document.querySelectorAll('#hand [data-legal=true]').length,
@@ -303,7 +314,7 @@ def test_pause_summary_at_seat_one(new_context: Any) -> None:
     summary = page.locator("[data-testid=hand-summary]")
     summary.wait_for()
     assert page.locator("#scores .score-label").first.inner_text() == "Nós"
-    line = summary.locator("[data-testid=summary-score]").inner_text()
+    line = scoreboard_line(summary.locator("[data-testid=summary-score]"))
     assert line.startswith("Nós ") and line == score_line_of_top_bar(page)
     assert "Próxima mão em" in summary.locator("[data-testid=next-hand]").inner_text()
     assert page.get_attribute("#clock", "data-state") == "pause"

@@ -9,6 +9,7 @@ engine on a scripted deal, frames pushed when the test wants them).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tests.web.conftest import DESKTOP, PHONE, shot, unique_name, watch
@@ -298,5 +299,103 @@ def test_the_hand_summary_reads_by_team_fits_and_hides_the_next_deal(new_context
         script.push("state", script.state())
         page.locator("[data-testid=hand-summary]").wait_for(state="detached")
         page.wait_for_function("() => document.querySelectorAll('#hand [data-tile]').length === 7")
+        assert not errors, errors
+        page.close()
+
+
+# ---------------------------------------------------------------------- 6. names and colours
+
+CUT = """(el) => {
+  const r = el.getBoundingClientRect();
+  if (r.width === 0 || r.height === 0) return 'empty';
+  if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1) return 'cut';
+  if (r.left < -0.5 || r.right > innerWidth + 0.5) return 'off screen';
+  return 'ok';
+}"""
+
+
+def test_names_stay_whole_and_apart_from_the_score(new_context: Any) -> None:
+    """A 1v1 between "João Pedro 44" and "Ana Beatriz Souza": the top bar's pills show both
+    names whole on a phone and a desktop; the hand's summary and the end dialog never run a
+    name's digits into the score ("João Pedro 44 0 × 51" reads as 440)."""
+    players = [{"name": "João Pedro 44", "bot": False, "connected": True},
+               {"name": "Ana Beatriz Souza", "bot": False, "connected": True}]
+    for size, name in ((PHONE, "phone"), (DESKTOP, "desktop")):
+        script = Script("mano-a-mano", "nomes", viewer=0, players=players)
+        script.autoplay = True
+        start = script.state()
+        first_hand = hand_to_its_end(script)
+        page = new_context(size).new_page()
+        errors = watch(page)
+        script.serve(page, [start])
+        open_table(page)
+        wait_version(page, start["version"])
+        for label in page.locator("#scores .score-label").all():
+            assert label.evaluate(CUT) == "ok", (name, label.inner_text())
+        assert page.locator("#scores").inner_text().count("João Pedro 44") == 1
+        shot(page, f"{name}-names-score-pills")
+        for state in first_hand:
+            script.push("state", state)
+        line = page.locator("[data-testid=hand-summary] [data-testid=summary-score]")
+        text = line.inner_text()
+        assert "João Pedro 44" in text and "Ana Beatriz Souza" in text, text
+        assert not re.search(r"44[ \t]*\d", text), text
+        script.pause = None
+        rest = []
+        while not script.match.is_over:
+            script.apply(str(script.match.legal_actions()[0]))
+            rest.append(script.state())
+        for state in rest:
+            script.push("state", state)
+        page.wait_for_selector("#end-dialog[open]")
+        final = page.inner_text("#end-dialog [data-testid=final-score]")
+        assert "João Pedro 44" in final and not re.search(r"44[ \t]*\d", final), final
+        shot(page, f"{name}-names-end")
+        assert not errors, errors
+        page.close()
+
+
+def scoring_pair(script: Script, team: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Two states in a row of an autoplayed hand where a play scores table points for `team`."""
+    script.autoplay = True
+    prev = script.state()
+    while True:
+        script.apply(str(script.match.legal_actions()[0]))
+        now = script.state()
+        v0, v1 = prev["view"], now["view"]
+        if (v0["deal_index"] == v1["deal_index"] and v1["steps"]
+                and v1["steps"][-1]["type"] == "play" and v1["score"][team] > v0["score"][team]):
+            return prev, now
+        prev = now
+
+
+def team_colours(page: Any) -> dict[str, str]:
+    """The page's --us and --them colours as computed styles write them: "rgb(r, g, b)"."""
+    out = {}
+    for side in ("us", "them"):
+        value = page.evaluate(
+            f"getComputedStyle(document.documentElement).getPropertyValue('--{side}')").strip()
+        r, g, b = (int(value[i:i + 2], 16) for i in (1, 3, 5))
+        out[side] = f"rgb({r}, {g}, {b})"
+    return out
+
+
+def test_points_banners_wear_the_colour_of_the_team_that_scored(new_context: Any) -> None:
+    """"+15 pontos na mesa para Eles" in the opponents' colour, "para Nós" in ours."""
+    for team, word, side in ((1, "Eles", "them"), (0, "Nós", "us")):
+        script = Script("duplas-pontos", "cores", viewer=0)
+        before, after = scoring_pair(script, team)
+        page = new_context(PHONE).new_page()
+        errors = watch(page)
+        script.serve(page, [before])
+        open_table(page)
+        wait_version(page, before["version"])
+        script.push("state", after)
+        banner = page.locator(f"[data-testid=banner]:has-text('para {word}')")
+        banner.wait_for()
+        colour = banner.evaluate("(el) => getComputedStyle(el).borderTopColor")
+        expected = team_colours(page)
+        assert expected["us"] != expected["them"]
+        assert colour == expected[side], (word, colour, expected)
         assert not errors, errors
         page.close()

@@ -240,7 +240,7 @@ async function showFinishedFromApi() {
     $("#end-body"),
     h("h2", { id: "end-title" }, "Partida encerrada"),
     h("p", { class: "end-sub" }, W.rulesetName(info.ruleset)),
-    h("p", { class: "end-score" }, `${labels[0]} ${score[0]} × ${score[1]} ${labels[1]}`),
+    scoreBoard(score, { class: "end-score", "data-testid": "final-score" }, labels, 0),
     privacyControl(info),
     endLinks(),
   );
@@ -450,12 +450,29 @@ function myTeam() {
   return st && st.seat !== null ? W.teamOf(st.seat, st.players.length) : 0;
 }
 
-/** "Nós 60 × 40 Eles": the viewer's side first, as in the top bar. */
-function scoreLine(score) {
-  const labels = W.teamLabels(ctx.state);
-  const a = myTeam();
-  const b = 1 - a;
-  return `${labels[a]} ${score[a]} × ${score[b]} ${labels[b]}`;
+/**
+ * "Nós 60 × 40 Eles" as a small scoreboard: each side's name over its points, the viewer's side
+ * first as in the top bar, so that a name ending in digits never runs into the score.
+ * `labels`, `first`: for a match seen without a table (its page after the end).
+ */
+function scoreBoard(score, attrs = {}, labels = null, first = null) {
+  const st = ctx.state;
+  const names = labels ?? W.teamLabels(st);
+  const a = first ?? myTeam();
+  const side = (team) =>
+    h(
+      "span",
+      { class: `sb-side ${st ? sideOf(team) : ""}`, dataset: { team } },
+      h("span", { class: "sb-name" }, names[team]),
+      h("strong", { class: "sb-points" }, String(score[team])),
+    );
+  return h(
+    "p",
+    { ...attrs, class: `scoreboard ${attrs.class ?? ""}`.trim() },
+    side(a),
+    h("span", { class: "sb-x", "aria-hidden": "true" }, "×"),
+    side(1 - a),
+  );
 }
 
 function nameOf(seat) {
@@ -1266,7 +1283,7 @@ function showSummary(hand) {
       h(
         "div",
         { class: "summary-foot" },
-        h("p", { class: "summary-score", "data-testid": "summary-score" }, scoreLine(hand.score)),
+        scoreBoard(hand.score, { class: "summary-score", "data-testid": "summary-score" }),
         ctx.pause
           ? h("p", { class: "summary-next", id: "summary-next", "data-testid": "next-hand" }, nextHandText())
           : null,
@@ -1401,7 +1418,7 @@ function renderEnd() {
       { id: "end-title", class: mine !== null && result.winner === mine ? "win" : "", tabindex: -1, autofocus: true },
       title,
     ),
-    h("p", { class: "end-score", "data-testid": "final-score" }, scoreLine(result.score)),
+    scoreBoard(result.score, { class: "end-score", "data-testid": "final-score" }),
   ];
   if (result.pneu) body.push(h("p", { class: "end-pneu" }, `Pneu! ${W.zeroText(labels[1 - result.winner])}.`));
   if (result.reason === "abandon") body.push(h("p", { class: "muted" }, "A partida terminou por abandono."));
