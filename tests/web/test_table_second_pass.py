@@ -14,7 +14,7 @@ from typing import Any
 
 from tests.web.conftest import DESKTOP, PHONE, shot, unique_name, watch
 from tests.web.play import TABLE, open_lobby_as_guest
-from tests.web.test_table_feel import RECT, Script, open_table, rect, wait_version
+from tests.web.test_table_feel import RECT, Script, open_table, overlap, rect, wait_version
 
 PEOPLE = [{"name": name, "bot": False, "connected": True} for name in ("Ana", "Bia", "Caio", "Davi")]
 
@@ -399,3 +399,65 @@ def test_points_banners_wear_the_colour_of_the_team_that_scored(new_context: Any
         assert colour == expected[side], (word, colour, expected)
         assert not errors, errors
         page.close()
+
+
+# ---------------------------------------------------------------------- 7. notices and panels
+
+
+def test_no_stale_invite_notice_over_the_seats_when_the_game_starts(new_context: Any) -> None:
+    """The host taps "Copiar" three times while waiting, then the friends sit down: on a phone,
+    nothing from the waiting room is left over the partner's seat card."""
+    script = Script("duplas-pontos", "convite", viewer=0, players=PEOPLE)
+    waiting = script.state(status="waiting", view=None, invite="CONVITE1", mode="friends",
+                           players=[PEOPLE[0], None, None, None], clock=None)
+    page = new_context(PHONE).new_page()
+    errors = watch(page)
+    script.serve(page, [waiting])
+    open_table(page)
+    page.locator("[data-testid=invite-link]").wait_for()
+    copy = page.get_by_role("button", name="Copiar")
+    for _ in range(3):
+        copy.click()
+    page.wait_for_selector(".notice, [data-testid=copied]:not(:empty)")
+    script.version += 1
+    script.push("state", script.state(mode="friends"))
+    page.wait_for_selector(f"{TABLE}[data-status=playing]")
+    partner = rect(page, ".seat[data-place=top] .seat-card")
+    notices = page.locator(".notice")
+    for i in range(notices.count()):
+        box = notices.nth(i).evaluate(RECT)
+        assert not overlap(box, partner), (notices.nth(i).inner_text(), box, partner)
+    assert not page.locator(".notice:has-text('onvite'), .notice:has-text('link')").count()
+    assert not errors, errors
+
+
+def test_the_side_panel_leaves_the_hand_free_on_ones_turn(new_context: Any) -> None:
+    """On a phone the score panel is open while another seat plays; when the turn comes to the
+    player, the panel gets out of the way of the hand."""
+    script = Script("duplas-torneio", "painel", viewer=0)
+    script.autoplay = True
+    while script.match.current_player == 0:
+        script.apply(str(script.match.legal_actions()[0]))
+    before = script.state()
+    script.autoplay = False
+    mine = script.others()
+    assert script.match.current_player == 0
+    page = new_context(PHONE).new_page()
+    errors = watch(page)
+    script.serve(page, [before])
+    open_table(page)
+    wait_version(page, before["version"])
+    page.click("#btn-log")
+    page.wait_for_selector("#side.open")
+    assert overlap(rect(page, "#side"), rect(page, "#hand"))  # the sheet covers the hand
+    for state in mine:
+        script.push("state", state)
+    page.wait_for_selector(f"{TABLE}[data-my-turn=true]")
+    page.wait_for_function("() => getComputedStyle(document.getElementById('side')).visibility"
+                           " === 'hidden'")
+    tile = page.locator("#hand [data-legal=true]").first
+    assert tile.evaluate("""(el) => {
+      const r = el.getBoundingClientRect();
+      return el.contains(document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2));
+    }""")
+    assert not errors, errors

@@ -334,7 +334,19 @@ function onState(data) {
   if (wasPaused && !ctx.pause && $("#overlay").dataset.kind === "summary") closeSummary();
   if (data.rematch && data.rematch.by !== ctx.me.name) offerRematch(data.rematch);
   render(slideFrom(events));
-  if (!first) playSounds(events, !wasMyTurn && isMyTurn());
+  const turnStarted = !wasMyTurn && isMyTurn();
+  if (turnStarted) clearTheHand();
+  if (!first) playSounds(events, turnStarted);
+}
+
+/** The player's turn begins: on a phone the side panel (a sheet over the hand) closes, the
+ * chat's unsent words kept; the keyboard focus that was in it goes to the hand. */
+function clearTheHand() {
+  const side = $("#side");
+  if (!side.classList.contains("open") || getComputedStyle(side).position !== "fixed") return;
+  const hadFocus = side.contains(document.activeElement);
+  closeSide();
+  if (hadFocus) ($("#hand [data-legal=true]") ?? $("#hand")).focus({ preventScroll: true });
 }
 
 /** The side of the screen the tile just played comes from (null: nothing to slide in). */
@@ -1088,6 +1100,13 @@ function renderOverlay() {
     overlay.hidden = true;
     overlay.dataset.kind = "";
     overlay.replaceChildren();
+    // The game starts: what was said in the waiting room is over (errors stay their time).
+    for (const el of [...$("#notice-list").children]) {
+      if (!el.classList.contains("notice-error")) {
+        clearTimeout(el.timer);
+        el.remove();
+      }
+    }
   }
 }
 
@@ -1124,7 +1143,16 @@ function waitingCard() {
           {
             class: "btn btn-primary",
             type: "button",
-            onclick: async () => notify((await copyText(link)) ? "Convite copiado!" : "Copie o link do campo.", "ok"),
+            // Said by the button itself, in the waiting room: no notice left over the seats
+            // when the game starts.
+            onclick: async () => {
+              const said = $("#invite-copied");
+              said.textContent = (await copyText(link)) ? "Convite copiado!" : "Copie o link do campo.";
+              clearTimeout(ctx.copiedTimer);
+              ctx.copiedTimer = setTimeout(() => {
+                if (said.isConnected) said.textContent = "";
+              }, NOTICE_MS);
+            },
           },
           "Copiar",
         ),
@@ -1150,6 +1178,7 @@ function waitingCard() {
             )
           : null,
       ),
+      h("p", { class: "invite-copied", id: "invite-copied", role: "status", "data-testid": "copied" }),
     );
   } else if (st.mode === "casual") {
     parts.push(h("p", { class: "muted" }, "Se ninguém chegar em alguns segundos, bots completam a mesa."));
