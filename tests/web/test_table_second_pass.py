@@ -461,3 +461,89 @@ def test_the_side_panel_leaves_the_hand_free_on_ones_turn(new_context: Any) -> N
       return el.contains(document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2));
     }""")
     assert not errors, errors
+
+
+# ---------------------------------------------------------------------- 8. the end of a match
+
+# What of the celebration is shown, and how many of its parts move (an animation that lasts:
+# reduced motion leaves none, or only ones cut to nothing).
+CELEBRATION = """() => {
+  const c = document.querySelector('#end-dialog [data-testid=celebration]');
+  if (!c) return { shown: false, moving: 0 };
+  const moves = (el) => {
+    const s = getComputedStyle(el);
+    return s.display !== 'none' && s.animationName !== 'none'
+      && parseFloat(s.animationDuration) > 0.1;
+  };
+  return { shown: getComputedStyle(c).display !== 'none',
+           moving: [c, ...c.querySelectorAll('*')].filter(moves).length };
+}"""
+
+
+def winning_seat(ruleset: str, label: str, options: dict[str, Any]) -> tuple[int, Any]:
+    """The team that wins the scripted match (every seat playing its first legal action) and
+    how its last hand ended."""
+    dry = Script(ruleset, label, viewer=0, options=options)
+    dry.autoplay = True
+    dry.others()
+    result = dry.match.result
+    assert result is not None
+    return result.winner, dry.match.history[-1]
+
+
+def test_the_end_of_a_match_is_a_moment_of_victory(browser: Any, server: str) -> None:
+    """A 2v2 to 100 streamed at full speed, seen by a winner: no banner plays behind
+    the end dialog, the board keeps the final table, and the dialog shows the winners, the final
+    score and the play that decided the match, with a celebration that moves only for those who
+    did not ask for reduced motion; the loser's dialog shows the winners without it."""
+    options = {"target": 100}
+    winner, last = winning_seat("duplas-pontos", "vitoria", options)
+    for motion, viewer in (("no-preference", winner), ("reduce", winner),
+                           ("no-preference", 1 - winner)):
+        context = browser.new_context(viewport=DESKTOP if motion == "reduce" else PHONE,
+                                      base_url=server, locale="pt-BR", reduced_motion=motion)
+        context.set_default_timeout(20_000)
+        try:
+            script = Script("duplas-pontos", "vitoria", viewer=viewer, options=options)
+            script.autoplay = True
+            start = script.state()
+            stream = script.others()
+            assert script.match.is_over
+            page = context.new_page()
+            errors = watch(page)
+            script.serve(page, [start])
+            open_table(page)
+            wait_version(page, start["version"])
+            page.evaluate(WATCH_BANNERS)
+            for state in stream:
+                script.push("state", state)
+            page.wait_for_selector("#end-dialog[open]")
+            seen = page.evaluate("window.seen")
+            assert not any(b["end"] for b in seen["banners"]), seen["banners"]
+            assert page.locator("#banner-host [data-testid=banner]").count() == 0
+            assert page.locator(".board-svg .tile").count() == len(
+                stream[-1]["view"]["last_hand"]["table"])
+            dialog = page.locator("#end-dialog")
+            names = dialog.locator("[data-testid=end-winners] .winner-name").all_inner_texts()
+            expected = [("Você" if seat == viewer else ["Ana", "Tião", "Dona Cida", "Juca"][seat])
+                        for seat in (winner, winner + 2)]
+            assert sorted(names) == sorted(expected), (names, expected)
+            assert dialog.locator("[data-testid=final-score] .sb-points").all_inner_texts() == [
+                str(p) for p in (stream[-1]["view"]["score"][viewer % 2],
+                                 stream[-1]["view"]["score"][1 - viewer % 2])]
+            decisive = dialog.locator("[data-testid=hand-decisive]").inner_text()
+            assert ("bateu" in decisive) if last.end.kind == "batida" else (
+                "fechado" in decisive), decisive
+            celebration = page.evaluate(CELEBRATION)
+            if viewer % 2 != winner:
+                assert not celebration["shown"], celebration
+            elif motion == "reduce":
+                assert celebration["moving"] == 0, celebration
+            else:
+                assert celebration["shown"] and celebration["moving"] > 0, celebration
+                assert "vitoria" in page.evaluate("window.carroca.sound.played")
+            shot(page, f"{'desktop' if motion == 'reduce' else 'phone'}-victory-"
+                       f"{'won' if viewer % 2 == winner else 'lost'}")
+            assert not errors, errors
+        finally:
+            context.close()

@@ -354,7 +354,7 @@ function slideFrom(events) {
   let from = null;
   for (const e of events) {
     if (e.type === "step" && e.step.type === "play") from = ctx.places[e.step.seat] ?? null;
-    if (e.type === "hand-end" && ctx.pause) {
+    if (e.type === "hand-end" && (ctx.pause || ctx.state.status === "finished")) {
       // the board shows the hand that ended during the pause: its last tile comes in
       const last = e.hand.table[e.hand.table.length - 1];
       from = last ? ctx.places[last.seat] ?? null : null;
@@ -641,8 +641,9 @@ function legalByTile() {
 function renderBoard(from = null) {
   const st = ctx.state;
   const v = st.view;
-  // During the pause between hands the table of the hand that ended stays in view.
-  const paused = Boolean(ctx.pause && v && v.last_hand);
+  // During the pause between hands, and once the match is over, the table of the hand that
+  // ended stays in view.
+  const paused = Boolean((ctx.pause || st.status === "finished") && v && v.last_hand);
   const plays = paused ? v.last_hand.table : v ? v.table : [];
   const spinner = W.SPINNER.has(st.ruleset);
   let choice = null;
@@ -1432,25 +1433,32 @@ function renderEnd() {
   if (st.status !== "finished" || !v || !v.result || ctx.shownEnd) return;
   ctx.shownEnd = true;
   closeSummary();
+  clearBanner();
   const n = st.players.length;
   const result = v.result;
   const labels = W.teamLabels(st);
   const mine = st.seat !== null ? W.teamOf(st.seat, n) : null;
+  const won = mine !== null && result.winner === mine;
   let title;
   if (mine === null) title = `Vitória de ${labels[result.winner]}`;
-  else if (result.winner === mine) title = n === 4 ? "Vocês venceram!" : "Você venceu!";
+  else if (won) title = n === 4 ? "Vocês venceram!" : "Você venceu!";
   else title = n === 4 ? "Vitória deles" : `Vitória de ${labels[result.winner]}`;
+  // The winners are celebrated (for who won, or watched them win); with reduced motion the
+  // celebration keeps still.
+  const celebrate = won || mine === null;
   const body = [
+    celebrate ? celebration() : null,
     h("p", { class: "end-kicker" }, W.rulesetName(st.ruleset)),
-    h(
-      "h2",
-      { id: "end-title", class: mine !== null && result.winner === mine ? "win" : "", tabindex: -1, autofocus: true },
-      title,
-    ),
+    h("h2", { id: "end-title", class: won ? "win" : "", tabindex: -1, autofocus: true }, title),
+    winners(result.winner),
     scoreBoard(result.score, { class: "end-score", "data-testid": "final-score" }),
   ];
+  // The play that decided the match: the last hand's batida, closed game or abandonment.
+  if (v.last_hand) body.push(decisive(v.last_hand, "p"));
   if (result.pneu) body.push(h("p", { class: "end-pneu" }, `Pneu! ${W.zeroText(labels[1 - result.winner])}.`));
-  if (result.reason === "abandon") body.push(h("p", { class: "muted" }, "A partida terminou por abandono."));
+  if (result.reason === "abandon" && v.last_hand?.end.kind !== "abandon") {
+    body.push(h("p", { class: "muted" }, "A partida terminou por abandono."));
+  }
   if (st.rating && st.rating.before !== null && st.rating.after !== null) {
     const change = st.rating.after - st.rating.before;
     body.push(
@@ -1471,8 +1479,8 @@ function renderEnd() {
     body.push(
       h(
         "details",
-        { class: "end-last", open: true },
-        h("summary", {}, `Última mão: ${W.handEndTitle(v.last_hand.end, st.players.map((_, i) => nameOf(i)), st.ruleset)}`),
+        { class: "end-last" },
+        h("summary", {}, "Última mão: as pedras e os pontos"),
         revealedHands(v.last_hand),
         handPoints(v.last_hand),
       ),
@@ -1485,9 +1493,67 @@ function renderEnd() {
   renderRematchOffer();
   renderPrivacy();
   const dialog = $("#end-dialog");
+  // A moment for the last tile to land on the table, then the end.
   setTimeout(() => {
-    if (!dialog.open) dialog.showModal();
+    if (dialog.open) return;
+    dialog.showModal();
+    if (won) ctx.sound.play("vitoria");
   }, 900);
+}
+
+/** The winning side: a face and a name for each winner ("Você" among them). */
+function winners(team) {
+  const st = ctx.state;
+  const n = st.players.length;
+  const seats = n === 4 ? [team, team + 2] : [team];
+  return h(
+    "div",
+    { class: `end-winners ${sideOf(team)}`, "data-testid": "end-winners" },
+    h("span", { class: "sr-only" }, seats.length > 1 ? "Venceram: " : "Venceu: "),
+    ...seats.map((seat) => {
+      const face = seat === st.seat ? ctx.me.name : nameOf(seat);
+      return h(
+        "span",
+        { class: "winner" },
+        h(
+          "span",
+          { class: "winner-face", "aria-hidden": "true" },
+          h("span", { class: "avatar" }, avatarSVG(face)),
+          crownSVG(),
+        ),
+        h("span", { class: "winner-name" }, nameOf(seat)),
+      );
+    }),
+  );
+}
+
+function crownSVG() {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 16");
+  svg.setAttribute("class", "winner-crown");
+  svg.setAttribute("aria-hidden", "true");
+  const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  path.setAttribute("d", "M2 14 L1 3 L7 8 L12 1 L17 8 L23 3 L22 14 Z");
+  svg.append(path);
+  return svg;
+}
+
+/** Confetti over the end dialog, falling for a few seconds; none with reduced motion (the
+ * dialog keeps a still glow). */
+function celebration() {
+  const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const colours = ["#f5bb45", "#4fe0b5", "#ff9a7a", "#ffd47a", "#f2f2f2", "#5a8dee"];
+  const pieces = still
+    ? []
+    : Array.from({ length: 36 }, (_, i) => {
+        const piece = h("i", { class: "confetti-piece" });
+        piece.style.setProperty("--x", `${(i * 37) % 100}%`);
+        piece.style.setProperty("--delay", `${((i * 13) % 12) / 10}s`);
+        piece.style.setProperty("--turn", `${(i % 2 ? 1 : -1) * (180 + ((i * 47) % 360))}deg`);
+        piece.style.setProperty("--colour", colours[i % colours.length]);
+        return piece;
+      });
+  return h("div", { class: "celebration", "aria-hidden": "true", "data-testid": "celebration" }, ...pieces);
 }
 
 // ---------------------------------------------------------------------- score log
