@@ -90,10 +90,12 @@ def frame(kind: str, data: Any) -> str:
 
 
 def serve(page: Any, table: ScriptedTable, stream: list[dict[str, Any]] | None = None) -> None:
-    """Route the page's /api/me and /ws to `table`: join sends its state (or the stream of
-    states), a move is applied and answered like the server does (state, then ack)."""
-    page.route("**/api/me", lambda route: route.fulfill(
-        json={"player": ME, "tables": ["roteiro"], "queued": None}))
+    """Route the page's /api/session (and /api/me) and /ws to `table`: join sends its state (or
+    the stream of states), a move is applied and answered like the server does (state, then
+    ack)."""
+    for path in ("**/api/me", "**/api/session"):
+        page.route(path, lambda route: route.fulfill(
+            json={"player": ME, "tables": ["roteiro"], "queued": None}))
 
     def on_socket(ws: Any) -> None:
         def on_message(message: str | bytes) -> None:

@@ -547,3 +547,23 @@ def test_the_end_of_a_match_is_a_moment_of_victory(browser: Any, server: str) ->
             assert not errors, errors
         finally:
             context.close()
+
+
+# ---------------------------------------------------------------------- 9. signed out
+
+
+def test_a_table_link_opened_signed_out_logs_no_error(new_context: Any) -> None:
+    """Signed out, a table link goes to the entry page (to come back after signing in) and
+    nothing on the way is answered 401 or logged as an error in the console."""
+    page = new_context(PHONE).new_page()
+    errors = watch(page)
+    logged: list[str] = []
+    refused: list[str] = []
+    page.on("console", lambda msg: logged.append(msg.text) if msg.type == "error" else None)
+    page.on("response", lambda r: refused.append(r.url) if r.status == 401 else None)
+    page.goto("/mesa.html?id=alguma-mesa")
+    page.wait_for_url(re.compile(r"/\?proximo="))
+    page.wait_for_selector("#form-guest button[type=submit]")
+    assert not refused, refused
+    assert not logged, logged
+    assert not errors, errors

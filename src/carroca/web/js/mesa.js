@@ -62,7 +62,7 @@ async function main() {
   const invite = param("convite");
   let who;
   try {
-    who = await api.me();
+    who = await api.session(); // signed out: 200 {"player": null}, nothing logged
   } catch (e) {
     showFatal(e.message);
     return;
