@@ -16,7 +16,8 @@ from tests.web.conftest import DESKTOP, PHONE, shot, unique_name, watch
 from tests.web.play import TABLE, open_lobby_as_guest
 from tests.web.test_table_feel import RECT, Script, open_table, overlap, rect, wait_version
 
-PEOPLE = [{"name": name, "bot": False, "connected": True} for name in ("Ana", "Bia", "Caio", "Davi")]
+PEOPLE = [{"name": name, "bot": False, "connected": True}
+          for name in ("Ana", "Bia", "Caio", "Davi")]
 
 
 # ---------------------------------------------------------------------- 1. a spectator's board
@@ -145,7 +146,10 @@ def test_banners_come_when_it_happens_and_the_summary_says_who_won(new_context: 
 WATCH_CHIPS = """() => {
   const table = document.querySelector('[data-testid=table]');
   const host = document.getElementById('banner-host');
-  const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
   const overlap = (a, b) => Math.min(a[2], b[2]) - Math.max(a[0], b[0]) > 0.5
     && Math.min(a[3], b[3]) - Math.max(a[1], b[1]) > 0.5;
   window.chips = { banners: 0, covered: [], counts: [] };
@@ -163,7 +167,9 @@ WATCH_CHIPS = """() => {
     if (!shown) return;
     window.chips.banners += 1;
     for (const chip of chips) {
-      if (overlap(box(shown), box(chip))) window.chips.covered.push([shown.innerText, chip.innerText]);
+      if (overlap(box(shown), box(chip))) {
+        window.chips.covered.push([shown.innerText, chip.innerText]);
+      }
     }
   }).observe(document.getElementById('app'), {
     attributes: true, attributeFilter: ['data-version'], childList: true, subtree: true });

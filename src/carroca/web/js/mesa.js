@@ -335,13 +335,13 @@ function onState(data) {
   if (data.rematch && data.rematch.by !== ctx.me.name) offerRematch(data.rematch);
   render(slideFrom(events));
   const turnStarted = !wasMyTurn && isMyTurn();
-  if (turnStarted) clearTheHand();
+  if (turnStarted) uncoverTheHand();
   if (!first) playSounds(events, turnStarted);
 }
 
 /** The player's turn begins: on a phone the side panel (a sheet over the hand) closes, the
  * chat's unsent words kept; the keyboard focus that was in it goes to the hand. */
-function clearTheHand() {
+function uncoverTheHand() {
   const side = $("#side");
   if (!side.classList.contains("open") || getComputedStyle(side).position !== "fixed") return;
   const hadFocus = side.contains(document.activeElement);
