@@ -123,7 +123,8 @@ def test_banners_come_when_it_happens_and_the_summary_says_who_won(new_context: 
             script.push("state", state)
         page.locator("[data-testid=hand-summary]").wait_for()
         # long enough for a queue of late banners to show: the countdown went from 5 s to 3 s
-        page.wait_for_selector("[data-testid=next-hand]:has-text('em 3 s')", timeout=10_000)
+        page.wait_for_function("""() => /em [0-3] s|começando/.test(
+            document.querySelector('[data-testid=next-hand]').innerText)""", timeout=10_000)
         seen = page.evaluate("window.seen")
         banners = seen["banners"]
         assert banners, "no banner in a whole hand"
