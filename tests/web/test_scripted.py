@@ -90,10 +90,12 @@ def frame(kind: str, data: Any) -> str:
 
 
 def serve(page: Any, table: ScriptedTable, stream: list[dict[str, Any]] | None = None) -> None:
-    """Route the page's /api/me and /ws to `table`: join sends its state (or the stream of
-    states), a move is applied and answered like the server does (state, then ack)."""
-    page.route("**/api/me", lambda route: route.fulfill(
-        json={"player": ME, "tables": ["roteiro"], "queued": None}))
+    """Route the page's /api/session (and /api/me) and /ws to `table`: join sends its state (or
+    the stream of states), a move is applied and answered like the server does (state, then
+    ack)."""
+    for path in ("**/api/me", "**/api/session"):
+        page.route(path, lambda route: route.fulfill(
+            json={"player": ME, "tables": ["roteiro"], "queued": None}))
 
     def on_socket(ws: Any) -> None:
         def on_message(message: str | bytes) -> None:
@@ -240,7 +242,8 @@ def test_end_of_hand_shows_every_hand_and_the_count(new_context: Any) -> None:
     for seat in range(4):
         left = [T.NAMES[t] for t in range(T.TILE_COUNT) if t in _held(last, seat)]
         pips = sum(int(a) + int(b) for a, b in (t.split("-") for t in left))
-        assert rows.nth(seat).locator(".revealed-sum").inner_text() == str(pips)
+        row = summary.locator(f".revealed-seat[data-seat='{seat}']")
+        assert row.locator(".revealed-sum").inner_text() == str(pips)
     totals: dict[tuple[int, str], int] = {}
     for event in last.events:
         totals[event.team, event.reason] = totals.get((event.team, event.reason), 0) + event.points

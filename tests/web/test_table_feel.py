@@ -42,10 +42,11 @@ def frame(kind: str, data: Any) -> str:
 
 
 class Script:
-    """A match of the engine seen from seat `viewer`; the other seats play their first legal
-    action (every seat does with `autoplay`). `push` sends a frame on the page's socket."""
+    """A match of the engine seen from seat `viewer` (None: a spectator); the other seats play
+    their first legal action (every seat does with `autoplay`). `push` sends a frame on the
+    page's socket."""
 
-    def __init__(self, ruleset: str, label: str, viewer: int = 0,
+    def __init__(self, ruleset: str, label: str, viewer: int | None = 0,
                  players: list[dict[str, Any]] | None = None,
                  options: dict[str, Any] | None = None) -> None:
         rs = get_ruleset(ruleset)
@@ -62,7 +63,8 @@ class Script:
             {"name": "Ana", "bot": False, "connected": True} if i == viewer else
             {"name": "bot:greedy", "bot": True, "connected": True} for i in range(rs.seats)
         ]
-        self.me = {"id": 1, "name": self.players[viewer]["name"], "kind": "guest"}
+        name = "Visita" if viewer is None else self.players[viewer]["name"]
+        self.me = {"id": 1, "name": name, "kind": "guest"}
         self._deal()
 
     def _deal(self) -> None:
@@ -178,6 +180,15 @@ def score_line_of_top_bar(page: Any) -> str:
     return f"{a_label} {a_value} × {b_value} {b_label}"
 
 
+def scoreboard_line(board: Any) -> str:
+    """A score drawn as a scoreboard (each side's name over its points), written as the top
+    bar's line: "Nós 60 × 40 Eles"."""
+    (a_name, a_points), (b_name, b_points) = (
+        (side.locator(".sb-name").inner_text(), side.locator(".sb-points").inner_text())
+        for side in board.locator(".sb-side").all())
+    return f"{a_name} {a_points} × {b_points} {b_name}"
+
+
 # ---------------------------------------------------------------------- 1. the pause
 
 
@@ -210,7 +221,9 @@ SUMMARY_SNAPSHOT = """() => {
   return {
     summary: true,
     next: s.querySelector('[data-testid=next-hand]').innerText,
-    score: s.querySelector('[data-testid=summary-score]').innerText,
+    score: (([a, b]) => `${a[0]} ${a[1]} × ${b[1]} ${b[0]}`)(
+      [...s.querySelectorAll('[data-testid=summary-score] .sb-side')].map((side) => [
+        side.querySelector('.sb-name').innerText, side.querySelector('.sb-points').innerText])),
     top: `${boxes[0][0]} ${boxes[0][1]} × ${boxes[1][1]} ${boxes[1][0]}`,
     clock: document.getElementById('clock').dataset.state,
     lit: document.querySelectorAll('#hand [data-legal=true]').length,
@@ -306,7 +319,7 @@ def test_pause_summary_at_seat_one(new_context: Any) -> None:
     summary = page.locator("[data-testid=hand-summary]")
     summary.wait_for()
     assert page.locator("#scores .score-label").first.inner_text() == "Nós"
-    line = summary.locator("[data-testid=summary-score]").inner_text()
+    line = scoreboard_line(summary.locator("[data-testid=summary-score]"))
     assert line.startswith("Nós ") and line == score_line_of_top_bar(page)
     assert "Próxima mão em" in summary.locator("[data-testid=next-hand]").inner_text()
     assert page.get_attribute("#clock", "data-state") == "pause"

@@ -522,8 +522,9 @@ function renderFriendsDetails() {
         h(
           "select",
           { id, dataset: { seat } },
-          h("option", { value: "open" }, "Amigo (pelo convite)"),
-          ...state.bots.map((b) => h("option", { value: `bot:${b}`, selected: b === "medium" && seat !== 2 }, `Bot ${W.botLevelName(b)}`)),
+          // A friends' table waits for friends: a bot sits only where the host chooses one.
+          h("option", { value: "open", selected: true }, "Amigo (pelo convite)"),
+          ...state.bots.map((b) => h("option", { value: `bot:${b}` }, `Bot ${W.botLevelName(b)}`)),
         ),
       ),
     );

@@ -35,8 +35,7 @@ const ctx = {
   unread: 0,
   summaryTimer: null,
   hintTimer: null,
-  bannerQueue: [],
-  bannerBusy: false,
+  banner: null, // {el, rank, since, timer}: the banner showing
   shownEnd: false,
   pause: null, // {seconds, deadline} between two hands (the server's state.pause)
   bubbles: new Map(), // seat -> {text, until}: what each seat said, kept across updates
@@ -63,7 +62,7 @@ async function main() {
   const invite = param("convite");
   let who;
   try {
-    who = await api.me();
+    who = await api.session(); // signed out: 200 {"player": null}, nothing logged
   } catch (e) {
     showFatal(e.message);
     return;
@@ -241,7 +240,7 @@ async function showFinishedFromApi() {
     $("#end-body"),
     h("h2", { id: "end-title" }, "Partida encerrada"),
     h("p", { class: "end-sub" }, W.rulesetName(info.ruleset)),
-    h("p", { class: "end-score" }, `${labels[0]} ${score[0]} × ${score[1]} ${labels[1]}`),
+    scoreBoard(score, { class: "end-score", "data-testid": "final-score" }, labels, 0),
     privacyControl(info),
     endLinks(),
   );
@@ -335,7 +334,19 @@ function onState(data) {
   if (wasPaused && !ctx.pause && $("#overlay").dataset.kind === "summary") closeSummary();
   if (data.rematch && data.rematch.by !== ctx.me.name) offerRematch(data.rematch);
   render(slideFrom(events));
-  if (!first) playSounds(events, !wasMyTurn && isMyTurn());
+  const turnStarted = !wasMyTurn && isMyTurn();
+  if (turnStarted) uncoverTheHand();
+  if (!first) playSounds(events, turnStarted);
+}
+
+/** The player's turn begins: on a phone the side panel (a sheet over the hand) closes, the
+ * chat's unsent words kept; the keyboard focus that was in it goes to the hand. */
+function uncoverTheHand() {
+  const side = $("#side");
+  if (!side.classList.contains("open") || getComputedStyle(side).position !== "fixed") return;
+  const hadFocus = side.contains(document.activeElement);
+  closeSide();
+  if (hadFocus) ($("#hand [data-legal=true]") ?? $("#hand")).focus({ preventScroll: true });
 }
 
 /** The side of the screen the tile just played comes from (null: nothing to slide in). */
@@ -343,7 +354,7 @@ function slideFrom(events) {
   let from = null;
   for (const e of events) {
     if (e.type === "step" && e.step.type === "play") from = ctx.places[e.step.seat] ?? null;
-    if (e.type === "hand-end" && ctx.pause) {
+    if (e.type === "hand-end" && (ctx.pause || ctx.state.status === "finished")) {
       // the board shows the hand that ended during the pause: its last tile comes in
       const last = e.hand.table[e.hand.table.length - 1];
       from = last ? ctx.places[last.seat] ?? null : null;
@@ -451,12 +462,29 @@ function myTeam() {
   return st && st.seat !== null ? W.teamOf(st.seat, st.players.length) : 0;
 }
 
-/** "Nós 60 × 40 Eles": the viewer's side first, as in the top bar. */
-function scoreLine(score) {
-  const labels = W.teamLabels(ctx.state);
-  const a = myTeam();
-  const b = 1 - a;
-  return `${labels[a]} ${score[a]} × ${score[b]} ${labels[b]}`;
+/**
+ * "Nós 60 × 40 Eles" as a small scoreboard: each side's name over its points, the viewer's side
+ * first as in the top bar, so that a name ending in digits never runs into the score.
+ * `labels`, `first`: for a match seen without a table (its page after the end).
+ */
+function scoreBoard(score, attrs = {}, labels = null, first = null) {
+  const st = ctx.state;
+  const names = labels ?? W.teamLabels(st);
+  const a = first ?? myTeam();
+  const side = (team) =>
+    h(
+      "span",
+      { class: `sb-side ${st ? sideOf(team) : ""}`, dataset: { team } },
+      h("span", { class: "sb-name" }, names[team]),
+      h("strong", { class: "sb-points" }, String(score[team])),
+    );
+  return h(
+    "p",
+    { ...attrs, class: `scoreboard ${attrs.class ?? ""}`.trim() },
+    side(a),
+    h("span", { class: "sb-x", "aria-hidden": "true" }, "×"),
+    side(1 - a),
+  );
 }
 
 function nameOf(seat) {
@@ -526,7 +554,8 @@ function renderSeatsLive() {
     if (!el) continue;
     el.hidden = false;
     const player = st.players[seat];
-    const count = v && v.hand_sizes.length ? v.hand_sizes[seat] : null;
+    const left = ctx.pause && v && v.last_hand ? v.last_hand.hands_left : null;
+    const count = left ? left[seat].length : v && v.hand_sizes.length ? v.hand_sizes[seat] : null;
     const turn = Boolean(v && v.turn === seat && st.status === "playing" && !ctx.pause);
     const team = W.teamOf(seat, n);
     const mine = st.seat !== null && W.teamOf(st.seat, n) === team;
@@ -612,8 +641,9 @@ function legalByTile() {
 function renderBoard(from = null) {
   const st = ctx.state;
   const v = st.view;
-  // During the pause between hands the table of the hand that ended stays in view.
-  const paused = Boolean(ctx.pause && v && v.last_hand);
+  // During the pause between hands, and once the match is over, the table of the hand that
+  // ended stays in view.
+  const paused = Boolean((ctx.pause || st.status === "finished") && v && v.last_hand);
   const plays = paused ? v.last_hand.table : v ? v.table : [];
   const spinner = W.SPINNER.has(st.ruleset);
   let choice = null;
@@ -663,7 +693,9 @@ function renderPlay() {
   const byTile = new Map(old.map((b) => [b.dataset.tile, b]));
   const active = document.activeElement;
   const focusedAt = old.indexOf(active);
-  const tiles = v && st.seat !== null ? v.hand : [];
+  // During the pause between hands the next deal is not shown yet (the board and the summary
+  // are still the hand that ended).
+  const tiles = v && st.seat !== null && !ctx.pause ? v.hand : [];
   const buttons = tiles.map((tile) => {
     const fits = myTurn && legal.has(tile);
     const locked = busy || (ctx.selected !== null && ctx.selected !== tile);
@@ -762,12 +794,40 @@ function hint(text) {
   }, 2600);
 }
 
+/** Rulesets where the table count scores (rules.md §1). */
+const COUNTING = new Set(["duplas-pontos", "pontos"]);
+
+/**
+ * The open ends as the "Pontas" chip lists them: where the count scores, only the ends that
+ * count (an arm of the spinner without a tile yet does not) and a double at an end twice, so
+ * that they add up to the "Mesa" count beside them.
+ */
+function shownEnds(v, counting) {
+  const plays = v.table;
+  const out = [];
+  for (const [end, value] of Object.entries(v.ends)) {
+    if (!counting) {
+      out.push({ end, value, double: false });
+      continue;
+    }
+    let exposed = null;
+    for (let i = plays.length - 1; i > 0 && exposed === null; i--) {
+      if (plays[i].end === end) exposed = plays[i].tile;
+    }
+    if (exposed === null && (end === "left" || end === "right")) exposed = plays[0].tile;
+    if (exposed === null) continue; // the spinner's up or down, still empty
+    const [a, b] = exposed.split("-");
+    out.push({ end, value, double: plays.length > 1 && a === b });
+  }
+  return out;
+}
+
 function renderTableInfo() {
   const st = ctx.state;
   const v = st.view;
   const parts = [];
   if (v && v.phase !== "over" && v.table.length) {
-    if (st.ruleset === "duplas-pontos" || st.ruleset === "pontos") {
+    if (COUNTING.has(st.ruleset)) {
       const count = v.table_count;
       const scores = count > 0 && count % 5 === 0;
       parts.push(
@@ -779,9 +839,13 @@ function renderTableInfo() {
         ),
       );
     }
-    const ends = Object.values(v.ends);
+    const ends = shownEnds(v, COUNTING.has(st.ruleset));
     if (ends.length) {
-      parts.push(h("span", { class: "chip" }, "Pontas ", h("strong", {}, ends.join(" · "))));
+      const values = ends.flatMap((e, i) => [
+        i ? " · " : "",
+        e.double ? h("span", { class: "end-double", title: "Carroça na ponta: conta dobrado" }, `${e.value}+${e.value}`) : String(e.value),
+      ]);
+      parts.push(h("span", { class: "chip", title: "Pontas abertas" }, "Pontas ", h("strong", {}, ...values)));
     }
   }
   if (v && W.DRAWS.has(st.ruleset) && v.phase !== "over") {
@@ -890,8 +954,8 @@ function handleEvents(events) {
         bubble(step.seat, "Passo");
         const who = step.seat === st.seat ? "Você passou" : `${nameOf(step.seat)} passou`;
         const opening = ev.index === 0 && st.ruleset === "duplas-pontos";
-        const points = gain(scored(opening ? "saida-passada" : "passe"));
-        banner(opening ? "Saída passada" : "Passe!", who + points, "pass");
+        const points = scored(opening ? "saida-passada" : "passe");
+        banner(opening ? "Saída passada" : "Passe!", who + gain(points), "pass", points?.team);
       } else if (step.type === "draw") {
         bubble(step.seat, "Comprou");
       } else if (step.type === "five-doubles") {
@@ -899,23 +963,27 @@ function handleEvents(events) {
       }
     } else if (ev.type === "galo") {
       const who = ev.seat === st.seat ? "Você joga de novo" : `${nameOf(ev.seat)} joga de novo`;
-      banner("Galo!", who + gain(scored("galo")), "big");
+      const points = scored("galo");
+      banner("Galo!", who + gain(points), "big", points?.team ?? W.teamOf(ev.seat, st.players.length));
     } else if (ev.type === "score") {
       ctx.live.push(ev);
       // passe, saída passada and galo points are announced with their pass
       if (ev.reason === "mesa") {
-        banner(`+${ev.points}`, `pontos na mesa para ${to(ev.team)}`, "points");
+        banner(`+${ev.points}`, `pontos na mesa para ${to(ev.team)}`, "points", ev.team);
       }
     } else if (ev.type === "hand-end") {
       rememberHand(ev.hand);
       ctx.live = [];
+      // What decided the hand opens its summary (or the end dialog) at once: no banner then,
+      // and none of the hand's announcements still showing.
+      clearBanner();
       const names = st.players.map((_, i) => nameOf(i));
       const end = ev.hand.end;
-      const title = W.handEndTitle(end, names, st.ruleset);
-      banner(title, end.kind === "fechado" ? "Ninguém mais tem jogo" : "", "big");
+      announce(W.handEndTitle(end, names, st.ruleset), end.kind === "fechado" ? "Ninguém mais tem jogo" : "");
       if (st.status !== "finished") showSummary(ev.hand);
     } else if (ev.type === "match-end") {
-      if (ev.result.pneu) banner("Pneu!", W.zeroText(teamLabel(1 - ev.result.winner)), "big");
+      clearBanner();
+      if (ev.result.pneu) announce("Pneu!", W.zeroText(teamLabel(1 - ev.result.winner)));
     }
   }
 }
@@ -951,39 +1019,55 @@ function hideBubble(seat) {
   if (el) el.classList.remove("on");
 }
 
-function banner(title, sub = "", kind = "") {
-  // Every announcement also goes to a list that screen readers read (banners fade away).
+/** Every announcement goes to a list that screen readers read (banners fade away). */
+function announce(title, sub = "") {
   const log = $("#announcements");
   log.append(h("li", {}, sub ? `${title} ${sub}` : title));
   while (log.children.length > 30) log.firstElementChild.remove();
-  ctx.bannerQueue.push({ title, sub, kind });
-  if (ctx.bannerQueue.length > 3) ctx.bannerQueue.splice(0, ctx.bannerQueue.length - 3);
-  if (!ctx.bannerBusy) nextBanner();
 }
 
-function nextBanner() {
-  const item = ctx.bannerQueue.shift();
-  const host = $("#banner-host");
-  if (!item) {
-    ctx.bannerBusy = false;
-    return;
-  }
-  ctx.bannerBusy = true;
+// A banner shows when its news comes, or not at all: a late one would tell of a table that has
+// moved on. A weightier one ("Galo!") is not replaced by a lighter one ("+5") for a moment.
+const BANNER_RANK = { big: 3, pass: 2, points: 1, info: 1 };
+const BANNER_MS = { big: 2000, pass: 1600, points: 1200, info: 1600 };
+const BANNER_HOLD_MS = 800;
+
+/** `team`: whose news it is (its colour; none for everyone's news or a spectator). */
+function banner(title, sub = "", kind = "info", team = null) {
+  announce(title, sub);
+  const st = ctx.state;
+  // Nothing shows behind the hand's summary or at the end of the match: they tell it.
+  if ($("#overlay").dataset.kind === "summary" || (st && st.status === "finished")) return;
+  const rank = BANNER_RANK[kind] ?? 1;
+  const now = performance.now();
+  const current = ctx.banner;
+  if (current && rank < current.rank && now - current.since < BANNER_HOLD_MS) return;
+  clearBanner();
+  const side = team === null || team === undefined || !st || st.seat === null
+    ? ""
+    : isUs(team) ? " team-us" : " team-them";
   const el = h(
     "div",
-    { class: `banner banner-${item.kind || "info"}`, "data-testid": "banner" },
-    h("strong", {}, item.title),
-    item.sub ? h("span", {}, item.sub) : null,
+    { class: `banner banner-${kind}${side}`, "data-testid": "banner" },
+    h("strong", {}, title),
+    sub ? h("span", {}, sub) : null,
   );
-  host.replaceChildren(el);
-  const ms = item.kind === "points" ? 1100 : 1600;
-  setTimeout(() => {
+  $("#banner-host").replaceChildren(el);
+  const shown = { el, rank, since: now, timer: null };
+  shown.timer = setTimeout(() => {
     el.classList.add("banner-out");
-    setTimeout(() => {
+    shown.timer = setTimeout(() => {
       el.remove();
-      nextBanner();
+      if (ctx.banner === shown) ctx.banner = null;
     }, 220);
-  }, ms);
+  }, BANNER_MS[kind] ?? 1600);
+  ctx.banner = shown;
+}
+
+function clearBanner() {
+  if (ctx.banner) clearTimeout(ctx.banner.timer);
+  ctx.banner = null;
+  $("#banner-host").replaceChildren();
 }
 
 // ---------------------------------------------------------------------- overlays
@@ -1017,6 +1101,13 @@ function renderOverlay() {
     overlay.hidden = true;
     overlay.dataset.kind = "";
     overlay.replaceChildren();
+    // The game starts: what was said in the waiting room is over (errors stay their time).
+    for (const el of [...$("#notice-list").children]) {
+      if (!el.classList.contains("notice-error")) {
+        clearTimeout(el.timer);
+        el.remove();
+      }
+    }
   }
 }
 
@@ -1053,7 +1144,16 @@ function waitingCard() {
           {
             class: "btn btn-primary",
             type: "button",
-            onclick: async () => notify((await copyText(link)) ? "Convite copiado!" : "Copie o link do campo.", "ok"),
+            // Said by the button itself, in the waiting room: no notice left over the seats
+            // when the game starts.
+            onclick: async () => {
+              const said = $("#invite-copied");
+              said.textContent = (await copyText(link)) ? "Convite copiado!" : "Copie o link do campo.";
+              clearTimeout(ctx.copiedTimer);
+              ctx.copiedTimer = setTimeout(() => {
+                if (said.isConnected) said.textContent = "";
+              }, NOTICE_MS);
+            },
           },
           "Copiar",
         ),
@@ -1079,6 +1179,7 @@ function waitingCard() {
             )
           : null,
       ),
+      h("p", { class: "invite-copied", id: "invite-copied", role: "status", "data-testid": "copied" }),
     );
   } else if (st.mode === "casual") {
     parts.push(h("p", { class: "muted" }, "Se ninguém chegar em alguns segundos, bots completam a mesa."));
@@ -1086,13 +1187,28 @@ function waitingCard() {
   return h("div", { class: "overlay-card waiting-card" }, ...parts);
 }
 
-function revealedHands(hand) {
+/** Seats in the order a hand's summary lists them: the viewer, the partner, then the
+ * opponents (a spectator: the first team, then the second). */
+function summaryOrder(n) {
   const st = ctx.state;
-  const n = st.players.length;
-  const rows = hand.hands_left.map((tiles, seat) =>
-    h(
+  const me = st.seat ?? 0;
+  if (n === 2) return [me, 1 - me];
+  return st.seat === null ? [0, 2, 1, 3] : [me, (me + 2) % 4, (me + 1) % 4, (me + 3) % 4];
+}
+
+/** "team-us" or "team-them" for a team (nothing for a spectator, who has no side). */
+function sideOf(team) {
+  if (ctx.state.seat === null) return "";
+  return isUs(team) ? "team-us" : "team-them";
+}
+
+function revealedHands(hand) {
+  const n = ctx.state.players.length;
+  const rows = summaryOrder(n).map((seat) => {
+    const tiles = hand.hands_left[seat] ?? [];
+    return h(
       "li",
-      { class: `revealed-seat ${st.seat !== null && W.teamOf(seat, n) === W.teamOf(st.seat, n) ? "team-us" : "team-them"}` },
+      { class: `revealed-seat ${sideOf(W.teamOf(seat, n))}`, dataset: { seat } },
       h("span", { class: "revealed-name" }, nameOf(seat)),
       h(
         "span",
@@ -1100,40 +1216,90 @@ function revealedHands(hand) {
         ...(tiles.length ? tiles.map((t) => tileSVG(t)) : [h("em", {}, "bateu")]),
       ),
       h("span", { class: "revealed-sum", title: "Pontos na mão" }, String(W.pipsOf(tiles))),
-    ),
-  );
+    );
+  });
   return h("ol", { class: "revealed" }, ...rows);
 }
 
-/** The points of a hand, added up per team and reason: "+60 Nós · passe (3×)". */
-function handEvents(hand) {
-  if (!hand.events.length) return h("p", { class: "muted" }, "Ninguém marcou pontos nesta mão.");
-  const totals = new Map();
-  for (const e of hand.events) {
-    const key = `${e.team}:${e.reason}`;
-    const sum = totals.get(key) ?? { team: e.team, reason: e.reason, points: 0, times: 0 };
-    sum.points += e.points;
-    sum.times += 1;
-    totals.set(key, sum);
-  }
-  return h(
-    "ul",
-    { class: "hand-events" },
-    ...[...totals.values()].map((e) =>
+/**
+ * The points of a hand, one block per team ("Nós" first) with its total, and in it the points
+ * added up per reason: "Nós +60 — passe (3×) +60".
+ */
+function handPoints(hand) {
+  const first = myTeam();
+  const blocks = [first, 1 - first].map((team) => {
+    const totals = new Map();
+    let total = 0;
+    for (const e of hand.events) {
+      if (e.team !== team) continue;
+      const sum = totals.get(e.reason) ?? { reason: e.reason, points: 0, times: 0 };
+      sum.points += e.points;
+      sum.times += 1;
+      totals.set(e.reason, sum);
+      total += e.points;
+    }
+    return h(
+      "section",
+      { class: `team-points ${sideOf(team)}`, dataset: { team }, "data-testid": "team-points" },
       h(
-        "li",
-        { class: isUs(e.team) ? "team-us" : "team-them" },
-        h("strong", {}, `+${e.points}`),
-        ` ${teamLabel(e.team)} · ${W.reasonName(e.reason)}${e.times > 1 ? ` (${e.times}×)` : ""}`,
+        "h3",
+        { class: "team-points-head" },
+        h("span", { class: "team-points-name" }, teamLabel(team)),
+        h("strong", { class: "team-points-total" }, `+${total}`),
       ),
-    ),
+      totals.size
+        ? h(
+            "ul",
+            { class: "hand-events" },
+            ...[...totals.values()].map((e) =>
+              h(
+                "li",
+                {},
+                h("span", {}, `${W.reasonName(e.reason)}${e.times > 1 ? ` (${e.times}×)` : ""}`),
+                h("strong", {}, `+${e.points}`),
+              ),
+            ),
+          )
+        : h("p", { class: "team-points-none" }, "Nenhum ponto nesta mão."),
+    );
+  });
+  return h("div", { class: "hand-points" }, ...blocks);
+}
+
+/**
+ * What decided a hand, as its summary and the end dialog open with it: "Juca bateu!" and the
+ * tile of the batida, or "Jogo fechado!" and why, in the colour of the team it went to.
+ */
+function decisive(hand, tag = "h2") {
+  const st = ctx.state;
+  const names = st.players.map((_, i) => nameOf(i));
+  const end = hand.end;
+  const last = hand.table[hand.table.length - 1];
+  let detail = null;
+  if (end.kind === "batida" && last) {
+    detail = h(
+      "p",
+      { class: "decisive-play" },
+      tileSVG(last.tile, { horizontal: true }),
+      h("span", {}, `com a ${W.tileName(last.tile).toLowerCase()}`),
+    );
+  } else if (end.kind === "fechado") {
+    detail = h("p", { class: "decisive-play" }, "Ninguém mais tem jogo");
+  }
+  const winner = end.winner ?? null;
+  const side = winner === null || st.seat === null ? "" : isUs(winner) ? " team-us" : " team-them";
+  return h(
+    "div",
+    { class: `decisive${side}`, "data-testid": "hand-decisive" },
+    h(tag, { class: "decisive-title" }, W.handEndTitle(end, names, st.ruleset)),
+    detail,
   );
 }
 
 function showSummary(hand) {
   const st = ctx.state;
   const overlay = $("#overlay");
-  const names = st.players.map((_, i) => nameOf(i));
+  clearBanner();
   overlay.hidden = false;
   overlay.dataset.kind = "summary";
   fill(
@@ -1141,14 +1307,18 @@ function showSummary(hand) {
     h(
       "div",
       { class: "overlay-card summary-card", "data-testid": "hand-summary" },
-      h("h2", {}, W.handEndTitle(hand.end, names, st.ruleset)),
-      revealedHands(hand),
-      handEvents(hand),
-      h("p", { class: "summary-score", "data-testid": "summary-score" }, scoreLine(hand.score)),
-      ctx.pause
-        ? h("p", { class: "summary-next", id: "summary-next", "data-testid": "next-hand" }, nextHandText())
-        : null,
-      h("button", { class: "btn btn-primary", type: "button", onclick: closeSummary }, "Continuar"),
+      decisive(hand),
+      h("div", { class: "summary-hands" }, revealedHands(hand)),
+      h("div", { class: "summary-points" }, handPoints(hand)),
+      h(
+        "div",
+        { class: "summary-foot" },
+        scoreBoard(hand.score, { class: "summary-score", "data-testid": "summary-score" }),
+        ctx.pause
+          ? h("p", { class: "summary-next", id: "summary-next", "data-testid": "next-hand" }, nextHandText())
+          : null,
+        h("button", { class: "btn btn-primary", type: "button", onclick: closeSummary }, "Continuar"),
+      ),
     ),
   );
   clearTimeout(ctx.summaryTimer);
@@ -1263,25 +1433,32 @@ function renderEnd() {
   if (st.status !== "finished" || !v || !v.result || ctx.shownEnd) return;
   ctx.shownEnd = true;
   closeSummary();
+  clearBanner();
   const n = st.players.length;
   const result = v.result;
   const labels = W.teamLabels(st);
   const mine = st.seat !== null ? W.teamOf(st.seat, n) : null;
+  const won = mine !== null && result.winner === mine;
   let title;
   if (mine === null) title = `Vitória de ${labels[result.winner]}`;
-  else if (result.winner === mine) title = n === 4 ? "Vocês venceram!" : "Você venceu!";
+  else if (won) title = n === 4 ? "Vocês venceram!" : "Você venceu!";
   else title = n === 4 ? "Vitória deles" : `Vitória de ${labels[result.winner]}`;
+  // The winners are celebrated (for who won, or watched them win); with reduced motion the
+  // celebration keeps still.
+  const celebrate = won || mine === null;
   const body = [
+    celebrate ? celebration() : null,
     h("p", { class: "end-kicker" }, W.rulesetName(st.ruleset)),
-    h(
-      "h2",
-      { id: "end-title", class: mine !== null && result.winner === mine ? "win" : "", tabindex: -1, autofocus: true },
-      title,
-    ),
-    h("p", { class: "end-score", "data-testid": "final-score" }, scoreLine(result.score)),
+    h("h2", { id: "end-title", class: won ? "win" : "", tabindex: -1, autofocus: true }, title),
+    winners(result.winner),
+    scoreBoard(result.score, { class: "end-score", "data-testid": "final-score" }),
   ];
+  // The play that decided the match: the last hand's batida, closed game or abandonment.
+  if (v.last_hand) body.push(decisive(v.last_hand, "p"));
   if (result.pneu) body.push(h("p", { class: "end-pneu" }, `Pneu! ${W.zeroText(labels[1 - result.winner])}.`));
-  if (result.reason === "abandon") body.push(h("p", { class: "muted" }, "A partida terminou por abandono."));
+  if (result.reason === "abandon" && v.last_hand?.end.kind !== "abandon") {
+    body.push(h("p", { class: "muted" }, "A partida terminou por abandono."));
+  }
   if (st.rating && st.rating.before !== null && st.rating.after !== null) {
     const change = st.rating.after - st.rating.before;
     body.push(
@@ -1302,10 +1479,10 @@ function renderEnd() {
     body.push(
       h(
         "details",
-        { class: "end-last", open: true },
-        h("summary", {}, `Última mão: ${W.handEndTitle(v.last_hand.end, st.players.map((_, i) => nameOf(i)), st.ruleset)}`),
+        { class: "end-last" },
+        h("summary", {}, "Última mão: as pedras e os pontos"),
         revealedHands(v.last_hand),
-        handEvents(v.last_hand),
+        handPoints(v.last_hand),
       ),
     );
   }
@@ -1316,9 +1493,67 @@ function renderEnd() {
   renderRematchOffer();
   renderPrivacy();
   const dialog = $("#end-dialog");
+  // A moment for the last tile to land on the table, then the end.
   setTimeout(() => {
-    if (!dialog.open) dialog.showModal();
+    if (dialog.open) return;
+    dialog.showModal();
+    if (won) ctx.sound.play("vitoria");
   }, 900);
+}
+
+/** The winning side: a face and a name for each winner ("Você" among them). */
+function winners(team) {
+  const st = ctx.state;
+  const n = st.players.length;
+  const seats = n === 4 ? [team, team + 2] : [team];
+  return h(
+    "div",
+    { class: `end-winners ${sideOf(team)}`, "data-testid": "end-winners" },
+    h("span", { class: "sr-only" }, seats.length > 1 ? "Venceram: " : "Venceu: "),
+    ...seats.map((seat) => {
+      const face = seat === st.seat ? ctx.me.name : nameOf(seat);
+      return h(
+        "span",
+        { class: "winner" },
+        h(
+          "span",
+          { class: "winner-face", "aria-hidden": "true" },
+          h("span", { class: "avatar" }, avatarSVG(face)),
+          crownSVG(),
+        ),
+        h("span", { class: "winner-name" }, nameOf(seat)),
+      );
+    }),
+  );
+}
+
+function crownSVG() {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 16");
+  svg.setAttribute("class", "winner-crown");
+  svg.setAttribute("aria-hidden", "true");
+  const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  path.setAttribute("d", "M2 14 L1 3 L7 8 L12 1 L17 8 L23 3 L22 14 Z");
+  svg.append(path);
+  return svg;
+}
+
+/** Confetti over the end dialog, falling for a few seconds; none with reduced motion (the
+ * dialog keeps a still glow). */
+function celebration() {
+  const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const colours = ["#f5bb45", "#4fe0b5", "#ff9a7a", "#ffd47a", "#f2f2f2", "#5a8dee"];
+  const pieces = still
+    ? []
+    : Array.from({ length: 36 }, (_, i) => {
+        const piece = h("i", { class: "confetti-piece" });
+        piece.style.setProperty("--x", `${(i * 37) % 100}%`);
+        piece.style.setProperty("--delay", `${((i * 13) % 12) / 10}s`);
+        piece.style.setProperty("--turn", `${(i % 2 ? 1 : -1) * (180 + ((i * 47) % 360))}deg`);
+        piece.style.setProperty("--colour", colours[i % colours.length]);
+        return piece;
+      });
+  return h("div", { class: "celebration", "aria-hidden": "true", "data-testid": "celebration" }, ...pieces);
 }
 
 // ---------------------------------------------------------------------- score log

@@ -1,5 +1,5 @@
 // The table's sounds, synthesised with the Web Audio API (no sound files): a tile laid down, a
-// pass (two knocks on the table), a draw from the boneyard, the batida and "your turn".
+// pass (two knocks on the table), a draw from the boneyard, the batida, "your turn" and a victory.
 //
 // Browsers start audio only after the player touches the page, so the audio graph is made on
 // the first pointer or key press. The switch is remembered in localStorage ("carroca:som").
@@ -54,7 +54,8 @@ export class Sound {
     else if (this.ctx && this.ctx.state === "running") this.ctx.suspend().catch(() => {});
   }
 
-  /** Play one of: "play", "pass", "draw", "batida", "turn". Returns whether it played. */
+  /** Play one of: "play", "pass", "draw", "batida", "turn", "vitoria". Returns whether it
+   * played. */
   play(name) {
     if (!this.on) return false;
     this.played.push(name);
@@ -137,6 +138,11 @@ const VOICES = {
     snd.tone(t, { freq: 110, to: 60, length: 0.3, gain: 0.8, type: "triangle" });
     snd.tone(t + 0.18, { freq: 659, length: 0.35, gain: 0.22 });
     snd.tone(t + 0.3, { freq: 880, length: 0.5, gain: 0.22 });
+  },
+  vitoria(snd, t) {
+    // a rising arpeggio, then the chord: the match is won
+    [523, 659, 784, 1047].forEach((freq, i) => snd.tone(t + i * 0.11, { freq, length: 0.3, gain: 0.2 }));
+    for (const freq of [523, 659, 784]) snd.tone(t + 0.5, { freq, length: 0.8, gain: 0.12 });
   },
   turn(snd, t) {
     snd.tone(t, { freq: 784, length: 0.18, gain: 0.18 });
