@@ -4,6 +4,7 @@ defaults to points."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -161,3 +162,43 @@ def test_the_cinco_carrocas_window_defaults_to_points(database: str) -> None:
         expected[chooser % 2] = 10 * doubles
         assert view["score"] == expected
         assert view["deal_index"] == 0  # points, not a re-deal
+
+
+def test_a_move_after_the_timeout_drops_the_bots_job(database: str,
+                                                      monkeypatch: Any) -> None:
+    """The clock ran out and the autoplay bot's job waits for a worker; the player moves before
+    the bot's answer: the move stands, and the job leaves the queue at once (it would hold a
+    worker for nothing until its deadline)."""
+    with TestClient(create_app(settings_for(database, turn_seconds=0.3))) as client:
+        bots = client.app.state.hub.bots  # type: ignore[attr-defined]
+        monkeypatch.setattr(bots.backend, "idle", lambda: 0)  # no worker free: jobs wait
+        token = guest(client, "Caio")
+        match_id = human_with_bots(client, token)
+        with client.websocket_connect(f"/ws?token={token}") as ws:
+            assert recv(ws)["type"] == "hello"
+            send(ws, "join", {"match": match_id})
+            move_id = 0
+            while True:  # a turn with a choice (a forced move is played without a job)
+                frame = recv(ws)
+                if frame["type"] != "state":
+                    continue
+                state, view = frame["data"], frame["data"]["view"]
+                if view and view["turn"] == 0 and len(view["legal"]) == 1:
+                    move_id += 1  # answered in time: no timeout counts against the seat
+                    send(ws, "move", {"id": move_id, "action": view["legal"][0],
+                                      "version": state["version"]})
+                elif view and view["turn"] == 0 and view["legal"]:
+                    break
+            deadline = time.monotonic() + 20
+            while len(bots.queue) == 0:  # the clock ran out: the bot's job is queued
+                assert time.monotonic() < deadline, "no autoplay job was queued"
+                time.sleep(0.02)
+            send(ws, "move", {"id": move_id + 1, "action": view["legal"][0],
+                              "version": state["version"]})
+            while (frame := recv(ws))["type"] != "ack" or frame["data"]["id"] != move_id + 1:
+                assert frame["type"] != "error", frame
+            deadline = time.monotonic() + 5
+            while len(bots.queue):
+                assert time.monotonic() < deadline, "the job stayed in the queue"
+                time.sleep(0.02)
+        assert not any(k.startswith("fallback") for k in bots.outcomes), bots.outcomes

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from carroca import fair, record
 from carroca.bots import SEARCHING_LEVELS
 from carroca.bots.expert import DEFAULT_THINK_MS
-from carroca.botservice import BotService, Job, Priority
+from carroca.botservice import BotService, Decision, Job, Priority
 from carroca.rules import Match, Phase, RulesError, actions, observation
 from carroca.rules.rulesets import options_dict
 from carroca.server import protocol
@@ -80,6 +80,7 @@ class Table(TableRow):
         self.lock = asyncio.Lock()
         self.clock: dict[str, Any] | None = None
         self._timer: asyncio.TimerHandle | None = None
+        self._autoplay: asyncio.Future[Decision] | None = None  # a timed-out seat's bot job
         self._move_ids: dict[int, int] = {}
         self._chat_rate = ChatRate()
         self.backoff = 0.0  # seconds before a bot retries a move the database refused
@@ -283,8 +284,20 @@ class Table(TableRow):
                 await self._commit(seat, str(actions.FIVE_POINTS), auto=True)
                 return
             job = self._job(seat, self.hub.settings.autoplay_bot)
-        decision = await self.hub.bots.decide(job)
-        async with self.lock:  # the player may have moved meanwhile: then theirs stands
+            # The player may still move before the bot's answer: then theirs stands, and the
+            # job leaves the queue (or its worker's answer is dropped) at once (`_commit`).
+            thinking = self._autoplay = asyncio.ensure_future(self.hub.bots.decide(job))
+        try:
+            decision = await thinking
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():  # this task was stopped, not the job
+                raise
+            return
+        finally:
+            if self._autoplay is thinking:
+                self._autoplay = None
+        async with self.lock:
             if version == self.version and not self.closed:
                 await self._commit(seat, decision.action, auto=True)
 
@@ -362,6 +375,8 @@ class Table(TableRow):
             self.schedule()  # the clock, or the bot after its back-off, tries again
             return False
         self.backoff = 0.0
+        if self._autoplay is not None:  # a bot was thinking for this seat: no longer needed
+            self._autoplay.cancel()
         self.match = match
         self.seq += 1
         if client_id is not None:
@@ -531,3 +546,5 @@ class Table(TableRow):
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        if self._autoplay is not None:
+            self._autoplay.cancel()
