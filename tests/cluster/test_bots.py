@@ -27,7 +27,7 @@ from tests.serverproc import wait_until
 from carroca import record
 from carroca.botservice import BotService, Decision, Job, Priority, think
 from carroca.botservice.local import Decide
-from carroca.botservice.streams import RedisBots, worker_main
+from carroca.botservice.streams import GROUP, STREAMS, RedisBots, StreamWorker, worker_main
 from carroca.server.reviews import Reviews
 
 
@@ -228,3 +228,22 @@ def test_a_node_with_stream_workers_plays_a_whole_match(
             bots.wait()
     text = (tmp_path / "bots.log").read_text()
     assert "Traceback" not in text, text
+
+
+def test_the_consumers_of_stopped_workers_are_deleted(redis_url: str) -> None:
+    """Each worker process is a consumer of the group (restarts leave one each): a live worker
+    deletes those silent long enough with nothing pending; one with a job pending stays until
+    its job is claimed, and a live one stays."""
+    live = StreamWorker(redis_url, "live")
+    live.ensure_groups()
+    client = live.redis
+    stream = STREAMS[0]
+    client.xgroup_createconsumer(stream, GROUP, "stopped")  # nothing pending
+    client.xadd(stream, {"job": "{}"})
+    assert client.xreadgroup(GROUP, "died-thinking", {stream: ">"}, count=1)  # one pending
+    client.xgroup_createconsumer(stream, GROUP, "live")
+    time.sleep(0.05)
+    assert live.sweep_consumers(idle_ms=10_000) == []  # not silent long enough
+    assert live.sweep_consumers(idle_ms=20) == [f"{stream}:stopped"]
+    names = {c["name"] for c in client.xinfo_consumers(stream, GROUP)}
+    assert names == {"died-thinking", "live"}

@@ -43,6 +43,10 @@ HEARTBEAT_SECONDS = 1.0
 LIVE_SECONDS = 5.0  # a worker not heard from this long is not counted
 IN_FLIGHT_SECONDS = 30.0  # the longest a job counts as busy without an answer
 READ_BLOCK_MS = 500  # the node's wait for answers, between looks at whether it is stopping
+#: A consumer of the group silent this long, with no job pending, is a worker that stopped (a
+#: consumer is per process: restarts leave one each); the live workers delete it.
+GONE_IDLE_MS = 10 * 60 * 1000
+SWEEP_SECONDS = 60.0
 DONE_MAXLEN = 10_000  # answers kept at most on a node's stream (it deletes what it reads)
 
 log = logging.getLogger("carroca.bots")
@@ -211,6 +215,7 @@ class StreamWorker:
         self.decide = decide
         self._beat = 0.0
         self._claimed = 0.0
+        self._swept = 0.0
         self.done = 0
 
     def ensure_groups(self) -> None:
@@ -229,6 +234,23 @@ class StreamWorker:
             self.redis.zadd(WORKERS, {self.name: now})
             self.redis.zremrangebyscore(WORKERS, "-inf", now - 60)
             self._beat = now
+        if now - self._swept >= SWEEP_SECONDS:
+            self._swept = now
+            self.sweep_consumers()
+
+    def sweep_consumers(self, idle_ms: int = GONE_IDLE_MS) -> list[str]:
+        """Delete the group's consumers of workers that stopped: silent `idle_ms`, nothing
+        pending (a stopped worker's pending job is claimed first, by `next_jobs`; deleting its
+        consumer before would drop the job). The deleted names, per stream."""
+        gone = []
+        for stream in STREAMS:
+            for consumer in self.redis.xinfo_consumers(stream, GROUP):
+                name = consumer["name"]
+                if name != self.name and int(consumer["pending"]) == 0 and \
+                        int(consumer["idle"]) >= idle_ms:
+                    self.redis.xgroup_delconsumer(stream, GROUP, name)
+                    gone.append(f"{stream}:{name}")
+        return gone
 
     def next_jobs(self, block_ms: int = 1000) -> list[tuple[str, str, dict[str, str]]]:
         """The jobs to think out now, most urgent first: a dead worker's, or the first of the
