@@ -167,3 +167,36 @@ def test_the_lobby_of_every_node_shows_the_score_between_hands(cluster: Cluster)
     while listed(3)["score"] != listed(1)["score"] and time.monotonic() < deadline:
         time.sleep(0.2)
     assert listed(3)["score"] == listed(1)["score"] == seen
+
+
+def test_who_may_see_a_finished_match_follows_its_host_on_any_node(cluster: Cluster) -> None:
+    """A friends' match run on n1, over: its host makes it public through n2, then private
+    again through n3; a stranger's socket on n1 (its owner, where its end is kept live) may
+    join that end exactly while it is public."""
+    n1, n2, n3 = (cluster.node_url(i) for i in (1, 2, 3))
+    ana, caio = guest(n1, "ana"), guest(n1, "caio")
+    made = post(n1, ana, "/api/tables", {"ruleset": "bloqueio", "options": {"target": 1},
+                                         "seats": ["me", "bot:greedy"]})
+    host = Player(cluster, ana, made["id"], base=n1)
+    play([host], lambda: host.finished, 60)
+    host.close()
+
+    def stranger_sees_the_end() -> bool:
+        ws = socket(n1, caio)
+        try:
+            ws.send(json.dumps({"type": "join", "data": {"match": made["id"]}}))
+            while True:
+                frame = json.loads(ws.recv(timeout=15))
+                if frame["type"] == "state":
+                    return True
+                if frame["type"] == "error":
+                    assert frame["data"]["code"] == "not_found", frame
+                    return False
+        finally:
+            ws.close()
+
+    assert not stranger_sees_the_end()  # a friends' match is its players' by default
+    assert post(n2, ana, f"/api/matches/{made['id']}/public", {"public": True})["public"]
+    assert stranger_sees_the_end()
+    assert not post(n3, ana, f"/api/matches/{made['id']}/public", {"public": False})["public"]
+    assert not stranger_sees_the_end()

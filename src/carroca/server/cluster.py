@@ -68,7 +68,7 @@ class Cluster:
         bus.handlers.update({
             "join": self._on_join, "move": self._on_move, "chat": self._on_chat,
             "invite": self._on_invite, "sit": self._on_sit, "rematch": self._on_rematch,
-            "info": self._on_info,
+            "info": self._on_info, "privacy": self._on_privacy,
         })
         bus.on_interest = self._interest
         bus.on_reconnect = self._reconnected
@@ -312,6 +312,13 @@ class Cluster:
         version = args.get("version")
         return await table.human_move(int(args["seat"]), int(args["id"]), str(args["action"]),
                                       None if version is None else int(version))
+
+    async def _on_privacy(self, args: dict[str, Any]) -> None:
+        """The host changed who may see a match another node was asked about: its live end
+        here (who may join it) follows the row."""
+        table = self.hub.tables.get(str(args["match"]))
+        if table is not None:
+            table.private = bool(args["private"])
 
     async def _on_chat(self, args: dict[str, Any]) -> str | None:
         table = self._table(args)

@@ -143,9 +143,14 @@ async def make_public(match_id: str, body: PublicBody, player: Player, request: 
     if row["host_id"] != player["id"]:
         raise LobbyError(403, "not_host", "Só quem criou a mesa decide quem vê a partida.")
     await request.app.state.store.set_private(match_id, not body.public)
-    table = hub_of(request).tables.get(match_id)
+    hub = hub_of(request)
+    table = hub.tables.get(match_id)
     if table is not None:  # kept live here: who may join its end changes too
         table.private = not body.public
+    elif hub.cluster is not None and row.get("owner"):  # or on the node that ran it
+        with contextlib.suppress(LobbyError):  # gone from there already: the row says it all
+            await hub.cluster.call(row["owner"], match_id, "privacy",
+                                   {"private": not body.public})
     return {"id": match_id, "public": body.public}
 
 @router.post("/api/casual")
