@@ -200,3 +200,23 @@ def test_who_may_see_a_finished_match_follows_its_host_on_any_node(cluster: Clus
     assert stranger_sees_the_end()
     assert not post(n3, ana, f"/api/matches/{made['id']}/public", {"public": False})["public"]
     assert not stranger_sees_the_end()
+
+
+def test_the_bot_budget_counts_a_players_tables_on_every_node(
+        cluster_factory: Callable[..., Cluster]) -> None:
+    """One searching table per player: made on n1, a second one is refused on n2 (each node
+    counted only its own tables, so a player could have one on every node)."""
+    cluster = cluster_factory(env={"CARROCA_MAX_BOT_MATCHES_PER_PLAYER": "1"})
+    n1, n2 = cluster.node_url(1), cluster.node_url(2)
+    ana = guest(n1, "ana")
+    experts = {"ruleset": "duplas-pontos", "seats": ["me", "bot:expert", "open", "bot:expert"]}
+    post(n1, ana, "/api/tables", experts)  # waits for a friend; its bots count already
+    deadline = time.monotonic() + 15
+    while get(n2, "/api/stats")["bots"].get("tables_elsewhere", 0) < 1:
+        assert time.monotonic() < deadline, "n2 never heard of n1's table"
+        time.sleep(0.05)
+    with httpx2.Client(base_url=n2, timeout=30, trust_env=False,
+                       headers={"Authorization": f"Bearer {ana}"}) as c:
+        refused = c.post("/api/tables", json=experts)
+    assert refused.status_code == 429, refused.text
+    assert refused.json()["error"]["code"] == "too_many_bot_matches"

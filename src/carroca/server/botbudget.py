@@ -5,8 +5,10 @@ Only the searching levels cost real CPU (50-200 ms a decision; medium ~0.3 ms), 
 counts when a bot at it searches, or when it is a casual table waiting to be filled with such
 bots. A table is charged to its host (friends', bots-only, rematch) or, lacking one, to the
 first player seated (casual), and to the address it was created from (kept in memory: a table
-restored after a restart counts for its player only). In a cluster each node counts the tables
-it runs, against its share of the workers.
+restored after a restart counts for its player only). In a cluster the per-player and
+per-address counts are the whole cluster's: each node tells the others what its tables charge
+whom (`Cluster`, every few seconds and at once when a table is admitted), and each node admits
+against its own share of the workers.
 
 The node's capacity scales with its bot workers. A searching table asks for at most one decision
 per bot delay plus think time (a bots-only match, the worst case); at the floor budget a worker
@@ -38,6 +40,29 @@ class Charge:
     address: str | None
 
 
+@dataclass(frozen=True)
+class Elsewhere:
+    """The searching tables other nodes run, counted per player and per address."""
+
+    players: dict[int, int]
+    addresses: dict[str, int]
+
+
+NOWHERE = Elsewhere({}, {})
+
+
+def tally(charges: Iterable[Charge]) -> Elsewhere:
+    """Charges counted per player and per address (what a node tells the others)."""
+    players: dict[int, int] = {}
+    addresses: dict[str, int] = {}
+    for c in charges:
+        if c.player is not None:
+            players[c.player] = players.get(c.player, 0) + 1
+        if c.address is not None:
+            addresses[c.address] = addresses.get(c.address, 0) + 1
+    return Elsewhere(players, addresses)
+
+
 def tables_per_worker(settings: Settings) -> int:
     if settings.bot_tables_per_worker > 0:
         return settings.bot_tables_per_worker
@@ -67,17 +92,19 @@ class BotBudget:
             return self.settings.bot_tables_per_address
         return max(self.per_player, self.capacity // 4)
 
-    def check(self, live: Iterable[Charge], player: int, address: str | None) -> None:
+    def check(self, live: Iterable[Charge], player: int, address: str | None,
+              elsewhere: Elsewhere = NOWHERE) -> None:
         """Raise unless one more searching table may be made by this player from this
-        address."""
+        address (`live`: this node's tables; `elsewhere`: the other nodes')."""
         charges = list(live)
-        mine = sum(1 for c in charges if c.player == player)
+        mine = sum(1 for c in charges if c.player == player) + elsewhere.players.get(player, 0)
         if mine >= self.per_player:
             raise RateLimited(
                 30, f"Você já tem {mine} mesas com bots {searching_levels()} em andamento (o "
                 f"limite é {self.per_player}); termine uma antes.", code="too_many_bot_matches")
         if address is not None:
-            here = sum(1 for c in charges if c.address == address)
+            here = sum(1 for c in charges if c.address == address) + \
+                elsewhere.addresses.get(address, 0)
             if here >= self.per_address:
                 raise RateLimited(
                     60, f"Já há {here} mesas com bots {searching_levels()} abertas a partir da "

@@ -73,6 +73,8 @@ class RedisFanout:
         self.on_reconnect: Callable[[], None] = lambda: None
         self.on_owner: Callable[[str, str], None] = lambda match, node: None
         self.on_hello: Callable[[list[str]], None] = lambda channels: None
+        # Another node's bot charges (`Cluster`): the node, and its message.
+        self.on_charges: Callable[[str, dict[str, Any]], None] = lambda node, msg: None
         self.redis = aioredis.Redis.from_url(url, decode_responses=True,
                                              socket_connect_timeout=2.0)
         self._pubsub: Any = None
@@ -395,6 +397,8 @@ class RedisFanout:
             self.forget(msg.get("node", ""))
         elif kind == "owner":
             self.on_owner(msg["m"], node)
+        elif kind == "charges":
+            self.on_charges(node, msg)
 
     def _node_message(self, msg: dict[str, Any]) -> None:
         if msg.get("k") == "reply":

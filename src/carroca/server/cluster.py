@@ -21,6 +21,7 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
+from carroca.server.botbudget import Elsewhere, tally
 from carroca.server.bus import CallFailed, RedisFanout, RemoteError
 from carroca.server.errors import MOVING, LobbyError
 
@@ -41,6 +42,9 @@ class NotOwner(LobbyError):
         super().__init__(503, "not_owner", MOVING)
 
 
+CHARGES_SECONDS = 2.0  # how often a node tells the others its bot charges
+
+
 class Cluster:
     def __init__(self, hub: Hub, lobby: Lobby, bus: RedisFanout) -> None:
         self.hub = hub
@@ -57,6 +61,9 @@ class Cluster:
         self.given_up = 0  # matches this node stopped running (lease lost or fenced)
         self._forgotten: set[str] = set()  # nodes taken for dead
         self._next_forget = 0.0  # when to delete the rows of long-dead nodes again
+        # The other nodes' searching tables, per player and address, with when they said it.
+        self._charges: dict[str, tuple[float, Elsewhere]] = {}
+        self._tell = asyncio.Event()
 
     # ------------------------------------------------------------------ life cycle
 
@@ -70,12 +77,14 @@ class Cluster:
             "invite": self._on_invite, "sit": self._on_sit, "rematch": self._on_rematch,
             "info": self._on_info, "privacy": self._on_privacy,
         })
+        bus.on_charges = self._heard_charges
         bus.on_interest = self._interest
         bus.on_reconnect = self._reconnected
         bus.on_owner = self._owner
         bus.on_hello = self._hello
         await bus.start()
         self.hub.spawn(self._lease_loop())
+        self.hub.spawn(self._charges_loop())
         self.hub.spawn(self._watchdog())
         self.hub.spawn(self._takeover_loop())
         await self.take_over()
@@ -87,6 +96,48 @@ class Cluster:
         self.bus.broadcast({"k": "gone", "node": self.node})
         await asyncio.sleep(0.05)  # let the writer send it
         await self.bus.stop()
+
+    # ------------------------------------------------------------------ bot budget
+
+    def charges_elsewhere(self) -> Elsewhere:
+        """What the other live nodes said their searching tables charge (`BotBudget`): said
+        every `CHARGES_SECONDS` and at once on a change, so a count older than three of those
+        is a node that stopped."""
+        now = time.monotonic()
+        players: dict[int, int] = {}
+        addresses: dict[str, int] = {}
+        for node, (heard, said) in list(self._charges.items()):
+            if now - heard > 3 * CHARGES_SECONDS:
+                del self._charges[node]
+                continue
+            for player, n in said.players.items():
+                players[player] = players.get(player, 0) + n
+            for address, n in said.addresses.items():
+                addresses[address] = addresses.get(address, 0) + n
+        return Elsewhere(players, addresses)
+
+    def charges_changed(self) -> None:
+        self._tell.set()
+
+    def _heard_charges(self, node: str, msg: dict[str, Any]) -> None:
+        try:
+            said = Elsewhere({int(p): int(n) for p, n in msg.get("p", {}).items()},
+                             {str(a): int(n) for a, n in msg.get("a", {}).items()})
+        except (TypeError, ValueError, AttributeError):
+            return
+        self._charges[node] = (time.monotonic(), said)
+
+    async def _charges_loop(self) -> None:
+        """Tell the others what this node's searching tables charge: at once when a table is
+        admitted, and every `CHARGES_SECONDS` (so that an ended table stops counting, and a
+        node that stops saying it is known to be gone)."""
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._tell.wait(), CHARGES_SECONDS)
+            self._tell.clear()
+            mine = tally(self.hub.bot_charges())
+            self.bus.broadcast({"k": "charges", "p": {str(p): n for p, n in mine.players.items()},
+                                "a": mine.addresses})
 
     # ------------------------------------------------------------------ lease
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from carroca.bots import BOT_LEVELS, SEARCHING_LEVELS, level_names
 from carroca.botservice import BotService, LocalBots
-from carroca.server.botbudget import BotBudget, Charge
+from carroca.server.botbudget import NOWHERE, BotBudget, Charge, Elsewhere
 from carroca.server.errors import NOT_STORED, LobbyError
 from carroca.server.fanout import Fanout, LocalFanout
 from carroca.server.ratings import Ratings
@@ -59,6 +59,12 @@ class Directory(Protocol):
 
     def owner_heard(self, match_id: str) -> str | None:
         """The node last heard to run the match (None: not known here)."""
+
+    def charges_elsewhere(self) -> Elsewhere:
+        """The searching tables the other live nodes run, per player and per address."""
+
+    def charges_changed(self) -> None:
+        """This node admitted a searching table: the others should know at once."""
 
 
 def bot_seat(level: str) -> dict[str, Any]:
@@ -293,11 +299,14 @@ class Hub:
             (row["mode"] == "casual" and row["bot_level"] in SEARCHING_LEVELS)
         async with self._admission:
             if searching:
-                self.bot_budget.check(self.bot_charges(), player["id"], address)
+                elsewhere = self.cluster.charges_elsewhere() if self.cluster else NOWHERE
+                self.bot_budget.check(self.bot_charges(), player["id"], address, elsewhere)
             if spend:
                 self.spend_table(player)
             table = await self.new_table(client_seeds, **row)
             table.address = address
+            if searching and self.cluster is not None:
+                self.cluster.charges_changed()
             return table
 
     async def start_table(self, table: Table) -> None:

@@ -200,4 +200,6 @@ async def stats(request: Request) -> dict[str, Any]:
     if cluster is not None:  # what crosses Redis (bench/load.py --nodes)
         bus = cluster.bus
         out.update(node=bus.node, redis_published=bus.published, calls=dict(bus.calls))
+        elsewhere = cluster.charges_elsewhere()  # searching tables other nodes run
+        out["bots"]["tables_elsewhere"] = sum(elsewhere.players.values())
     return out
