@@ -278,6 +278,13 @@ def plan_match(match: Match) -> tuple[HandPlan, ...]:
 
     A review split into one job per decision (`judge_turn`) is put back together by `assemble`.
     """
+    return _walk(match)
+
+
+def _walk(match: Match,
+          visit: Callable[[int, int, _Point], None] | None = None) -> tuple[HandPlan, ...]:
+    """Every hand's plan; `visit(hand, deal index, point)` at each decision, with the engine
+    standing there (it moves on once `visit` returns)."""
     plans = []
     for pos, (deal_index, points) in enumerate(_hands(match)):
         turns: list[Turn] = []
@@ -290,6 +297,8 @@ def plan_match(match: Match) -> tuple[HandPlan, ...]:
                 forced[point.seat] += 1
             else:
                 turns.append(Turn(pos, point.index, point.seat, point.action))
+                if visit is not None:
+                    visit(pos, deal_index, point)
         plans.append(HandPlan(deal_index, tuple(turns), tuple(forced), tuple(auto)))
     return tuple(plans)
 
@@ -354,35 +363,17 @@ def analyze_match(
     if worlds < 1 or think_ms < 0:
         raise ValueError("worlds must be >= 1 and think_ms >= 0")
     limit = default_threshold(match.ruleset.name) if threshold is None else float(threshold)
-    total = sum(
-        1 for _, points in _hands(match) for p in points if p.choices >= 2 and not p.auto
-    )
-    done = 0
-    hands: list[HandAnalysis] = []
-    for pos, (deal_index, points) in enumerate(_hands(match)):
-        decisions: list[Decision] = []
-        forced = [0] * match.n
-        auto = [0] * match.n
-        for point in points:
-            if point.auto:
-                auto[point.seat] += 1
-            elif point.choices < 2:
-                forced[point.seat] += 1
-            else:
-                decisions.append(_judge(pos, deal_index, point, seed, worlds, think_ms, limit))
-                done += 1
-                if on_progress is not None:
-                    on_progress(done, total)
-        hands.append(HandAnalysis(deal_index, tuple(decisions), tuple(forced), tuple(auto)))
-    return MatchAnalysis(
-        ruleset=match.ruleset.name,
-        players=tuple(players),
-        threshold=limit,
-        worlds=worlds,
-        think_ms=think_ms,
-        seed=seed,
-        hands=tuple(hands),
-    )
+    total = sum(len(plan.turns) for plan in plan_match(match))
+    decisions: list[Decision] = []
+
+    def judge(hand: int, deal_index: int, point: _Point) -> None:
+        decisions.append(_judge(hand, deal_index, point, seed, worlds, think_ms, limit))
+        if on_progress is not None:
+            on_progress(len(decisions), total)
+
+    plans = _walk(match, judge)
+    return assemble(match, players, plans, decisions, seed=seed, worlds=worlds,
+                    think_ms=think_ms, threshold=threshold)
 
 
 # --------------------------------------------------------------------------- JSON
