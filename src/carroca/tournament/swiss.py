@@ -4,7 +4,8 @@ Entrants come in standings order (`Contender`s). Every possible pair gets a cost
 criteria from the most important down (see `matching`):
 
 1. no second bye for anyone while some entrant has had none;
-2. no pair meets again while that can be avoided (the cost counts earlier meetings);
+2. no pair meets again while that can be avoided: the fewest pairs that met before, then the
+   fewest earlier meetings among them;
 3. the bye goes to the lowest-ranked entrant without one (in a large field: who floats down);
 4. entrants meet others of their own score: the square of the score difference;
 5. within a score group, the top half meets the bottom half in order (1st with the first of
@@ -91,14 +92,15 @@ class _Field:
         # In a group the top half meets the bottom half; across groups the bottom of the
         # group above meets the top of the group below.
         fold = (p_lo - p_hi - g_hi // 2) ** 2 if diff == 0 else (g_hi - 1 - p_hi) ** 2 + p_lo**2
-        return (0, self.met.get(_key(a, b), 0), 0, diff * diff, fold,
+        met = self.met.get(_key(a, b), 0)
+        return (0, 1 if met else 0, met, 0, diff * diff, fold,
                 jitter(self.keys.get(a, 0), self.keys.get(b, 0)))
 
     def bye_cost(self, a: str) -> Cost:
-        return (1 if self.by_id[a].byes else 0, 0, self.n - 1 - self.rank[a], 0, 0, 0)
+        return (1 if self.by_id[a].byes else 0, 0, 0, self.n - 1 - self.rank[a], 0, 0, 0)
 
     def float_cost(self, a: str, carried: bool) -> Cost:
-        return (0, 0, 1 + self.n - self.rank[a] + (self.n + 1 if carried else 0), 0, 0, 0)
+        return (0, 0, 0, 1 + self.n - self.rank[a] + (self.n + 1 if carried else 0), 0, 0, 0)
 
     def repeats(self, pairs: Sequence[tuple[str, str]]) -> int:
         return sum(1 for a, b in pairs if self.met.get(_key(a, b), 0))
@@ -204,7 +206,7 @@ def _match_blocks(
         if b < len(blocks) - 1:  # room to float down: one for parity, two more against repeats
             downs = [("down", k) for k in range(len(members) % 2 + 2)]
             nodes += downs
-            zero = (0, 0, 0, 0, 0, 0)
+            zero = (0, 0, 0, 0, 0, 0, 0)
             edges += [(a, d, field.float_cost(a, a in carried)) for a in members for d in downs]
             edges += [(d, e, zero) for k, d in enumerate(downs) for e in downs[k + 1:]]
         carry = []
