@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tests.web.conftest import DESKTOP, PHONE, shot, unique_name, watch
 from tests.web.play import open_lobby_as_guest, play_to_end
 
@@ -17,9 +18,11 @@ ON_TABLE = """() => location.pathname.endsWith('/mesa.html') ||
 def to_my_table(page: Any) -> str:
     """From the event page: taken to the table by the socket (or by the link polling shows)."""
     page.wait_for_function(ON_TABLE)
-    if not page.url.split("?")[0].endswith("/mesa.html"):
+    try:  # the socket's frame navigates at once
+        page.wait_for_url("**/mesa.html?id=*", timeout=3000)
+    except PlaywrightTimeout:  # the frame came before the socket was up: polling's link
         page.click("#btn-my-match")
-    page.wait_for_url("**/mesa.html?id=*")
+        page.wait_for_url("**/mesa.html?id=*")
     return str(page.url)
 
 

@@ -655,6 +655,7 @@ def _view(row: dict[str, Any], record: dict[str, Any], entries: dict[str, dict[s
         if "at" in rnd:
             item["at"] = rnd["at"]
         rounds.append(item)
+    out["rounds_planned"] = out["rounds"]  # the spec's (Swiss; None: as many as needed)
     out["rounds"] = rounds
     out["my_match"] = playing
     spec = record["event"]

@@ -60,7 +60,6 @@ function listen() {
     onFrame: (type, data) => {
       if (type !== "tournament" || data.event !== page.id) return;
       if (data.match) {
-        showMyMatch(data.match);
         location.assign(`mesa.html?id=${encodeURIComponent(data.match)}`);
       } else {
         refresh();
@@ -89,7 +88,8 @@ function render() {
   $("#main").dataset.status = d.status;
   document.title = `${d.name} · Torneio · Carroça`;
   $("#t-title").textContent = d.name;
-  const length = d.format === "swiss" ? `${d.rounds || d.total_rounds || "?"} rodadas`
+  const planned = d.total_rounds || d.rounds_planned;
+  const length = d.format === "swiss" ? (planned ? `${planned} rodadas` : "rodadas até sobrar um só no topo")
     : d.format === "knockout" ? (d.best_of > 1 ? `melhor de ${d.best_of}` : "jogo único")
     : `${Math.round((d.duration || 0) / 60)} minutos`;
   $("#t-what").textContent = `${d.format_name} · ${W.rulesetName(d.ruleset)} · ${length}` +
@@ -196,7 +196,7 @@ function renderPodium() {
   const box = $("#podium");
   box.hidden = !d.podium;
   if (!d.podium) return;
-  const medals = ["🥇", "🥈", "🥉"];
+  const medals = ["1º", "2º", "3º"];
   fill(
     $("#podium-list"),
     ...d.podium.map((p, i) =>
