@@ -214,6 +214,7 @@ def test_registration_rules_and_withdrawal(database: str) -> None:
         assert refused.status_code == 403
         assert client.post(f"/api/tournaments/{private}/register", json={"code": code},
                            headers=auth(bia)).status_code == 200
+        assert client.get("/api/tournaments", headers=auth(bia)).json()["mine"] == [private]
 
         # Fewer than two at the start: cancelled.
         lonely = create(client, caio)
@@ -257,3 +258,20 @@ def wait_rounds(client: TestClient, event_id: str, rounds: int, timeout: float =
             return
         time.sleep(0.05)
     raise AssertionError(f"round {rounds} was never paired")
+
+
+def test_an_arena_of_bots_runs_to_its_end(database: str) -> None:
+    """Whoever is free is paired again until the arena's time is up; the games still running
+    then count; the record verifies."""
+    settings = fast_settings(database, tournament_bots=True, bot_delay_ms=40)
+    with TestClient(create_app(settings)) as client:
+        ana = guest(client, "Ana")
+        event_id = create(client, ana, format="arena", duration=10, capacity=4, bots="greedy")
+        assert client.post(f"/api/tournaments/{event_id}/start",
+                           headers=auth(ana)).status_code == 200
+        info = wait_event(client, event_id, "finished", timeout=60)
+        waves = info["rounds"]
+        assert len(waves) >= 2 and all("at" in w for w in waves)
+        assert waves[-1]["at"] < 10
+        assert info["standings"][0]["points"] >= 2
+        verify(client.get(f"/api/tournaments/{event_id}/record").json())

@@ -26,7 +26,7 @@ class TournamentBody(_Body):
     options: dict[str, Any] | None = Field(default=None, max_length=MAX_OPTIONS)
     rounds: int | None = Field(default=None, ge=1, le=20)  # Swiss
     best_of: int | None = Field(default=None, ge=1, le=9)  # knockout
-    duration: float | None = Field(default=None, ge=60, le=6 * 3600)  # arena, seconds
+    duration: float | None = Field(default=None, ge=10, le=6 * 3600)  # arena, seconds
     capacity: int | None = Field(default=None, ge=2, le=256)
     starts_at: float | None = None  # epoch seconds
     starts_in: float | None = Field(default=None, ge=0, le=30 * 24 * 3600)  # or from now
@@ -55,9 +55,12 @@ async def create(body: TournamentBody, player: Player, request: Request) -> dict
     return out
 
 @router.get("/api/tournaments")
-async def listing(request: Request) -> dict[str, Any]:
+async def listing(request: Request, viewer: MaybePlayer) -> dict[str, Any]:
+    """Public events, `bots_allowed` (the operator's option), and `mine`: the upcoming and
+    running events the asker plays in (the lobby listens for their matches)."""
     service = tournaments_of(request)
-    return {**await service.listing(), "bots_allowed": service.settings.tournament_bots}
+    return {**await service.listing(), "bots_allowed": service.settings.tournament_bots,
+            "mine": service.events_of(viewer["id"]) if viewer is not None else []}
 
 @router.get("/api/tournaments/{event_id}")
 async def event(event_id: str, request: Request, viewer: MaybePlayer) -> dict[str, Any]:

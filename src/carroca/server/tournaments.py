@@ -562,6 +562,10 @@ class Tournaments:
             raise LobbyError(503, "not_stored", NOT_STORED) from None
         return {"upcoming": upcoming, "live": live, "finished": finished}
 
+    def events_of(self, player_id: int) -> list[str]:
+        """The upcoming and running events a player is registered in."""
+        return [ev.id for ev in self.events.values() if player_id in ev.player_ids()]
+
     async def view(self, event_id: str, viewer: dict[str, Any] | None) -> dict[str, Any]:
         """An event's page: spec, entrants, standings, rounds with their matches, podium."""
         ev = self.events.get(event_id)

@@ -489,6 +489,8 @@ function openLobbySocket() {
   state.socket = new Socket({
     onFrame: (type, data) => {
       if (type === "matched") location.assign(`mesa.html?id=${encodeURIComponent(data.match)}`);
+      // "Sua partida do torneio começou": an event this player is in paired them.
+      if (type === "tournament" && data.match) location.assign(`mesa.html?id=${encodeURIComponent(data.match)}`);
     },
   });
   state.socket.connect();
@@ -722,6 +724,11 @@ async function refreshTourneys() {
   fill($("#tourney-live"), ...list(data.live, "live", "Nenhum torneio em andamento."));
   fill($("#tourney-done"), ...list(data.finished.slice(0, 8), "done", "Nenhum torneio terminado ainda."));
   $("#t-bots-field").hidden = !data.bots_allowed;
+  for (const id of data.mine || []) {
+    const item = document.querySelector(`[data-tourney="${CSS.escape(id)}"] .table-text`);
+    if (item) item.append(h("span", { class: "badge" }, "Inscrito"));
+  }
+  if ((data.mine || []).length) openLobbySocket(); // taken to the table when a match starts
   clearInterval(state.tourneyTimer);
   state.tourneyTimer = setInterval(() => {
     for (const el of document.querySelectorAll(".countdown[data-starts-at]")) {
