@@ -275,3 +275,28 @@ def test_an_arena_of_bots_runs_to_its_end(database: str) -> None:
         assert waves[-1]["at"] < 10
         assert info["standings"][0]["points"] >= 2
         verify(client.get(f"/api/tournaments/{event_id}/record").json())
+
+
+def test_withdrawing_during_a_match_forfeits_it_and_the_event_goes_on(database: str) -> None:
+    """The game is lost by forfeit at once, and the next round paired; the table itself plays
+    on under the clock (the one who left times out), its result no longer counted."""
+    with TestClient(create_app(fast_settings(database))) as client, ExitStack() as stack:
+        ana, bia = guest(client, "Ana"), guest(client, "Bia")
+        event_id = create(client, ana, rounds=2)
+        for token in (ana, bia):
+            client.post(f"/api/tournaments/{event_id}/register", headers=auth(token))
+        a, b = connect(stack, client, ana, "Ana"), connect(stack, client, bia, "Bia")
+        client.post(f"/api/tournaments/{event_id}/start", headers=auth(ana))
+        match_id = a.until(lambda f: f["type"] == "tournament")["data"]["match"]
+        for c in (a, b):
+            c.send("join", {"match": match_id})
+        b.until(lambda f: f["type"] == "state" and f["data"]["status"] == "playing")
+        r = client.post(f"/api/tournaments/{event_id}/withdraw", headers=auth(ana))
+        assert r.status_code == 200 and r.json()["withdrawn"] == "Ana", r.text
+        info = wait_event(client, event_id, "finished")
+        first = info["rounds"][0]["tables"][0]["games"][0]["outcome"]
+        assert first["kind"] == "forfeit" and first["absent"] == ["Ana"]
+        assert info["rounds"][1]["byes"] == ["Bia"] and not info["rounds"][1]["tables"]
+        assert [(s["entrant"], s["points"], s.get("withdrawn", False))
+                for s in info["standings"]] == [("Bia", 2, False), ("Ana", 0, True)]
+        verify(client.get(f"/api/tournaments/{event_id}/record").json())

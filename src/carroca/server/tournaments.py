@@ -354,6 +354,8 @@ class Tournaments:
                                None)
             if entrant is None:
                 raise LobbyError(404, "not_registered", "Você não está inscrito neste torneio.")
+            playing = [ev.games[g.key] for g in ev.t.pending_games()
+                       if entrant in g.sides and g.key in ev.games]
             try:
                 ev.t.withdraw(entrant, ev.now())
             except TournamentError as exc:
@@ -362,8 +364,27 @@ class Tournaments:
                 await self.hub.store.delete_entry(ev.id, entrant, dumps(to_record(ev.t)))
                 del ev.entries[entrant]
             else:
+                # Lost by forfeit: a table still waiting for its players is closed unplayed;
+                # one in play goes on under the clock (the one who left times out, and the
+                # match ends by abandonment), its result no longer counted.
+                for match_id in playing:
+                    self.by_match.pop(match_id, None)
+                    table = self.hub.tables.get(match_id)
+                    if table is not None and table.status == "waiting":
+                        await self._close_unplayed(table)
                 await self._advance(ev)
             return {"withdrawn": entrant}
+
+    async def _close_unplayed(self, table: Table) -> None:
+        async with table.lock:
+            if table.status != "waiting":
+                return
+            with contextlib.suppress(Exception):  # the row stays waiting: a restart starts it
+                await self.hub.store.expire_match(table.id, table.fence)
+            table.status = "expired"
+            table.publish()
+            table.close()
+            self.hub.tables.pop(table.id, None)
 
     # ------------------------------------------------------------------ running
 
@@ -502,15 +523,9 @@ class Tournaments:
             await self.hub.start_table(table)
             return
         async with ev.lock:
-            async with table.lock:
-                if table.status != "waiting":
-                    return
-                with contextlib.suppress(Exception):
-                    await self.hub.store.expire_match(table.id, table.fence)
-                table.status = "expired"
-                table.publish()
-                table.close()
-                self.hub.tables.pop(table.id, None)
+            if table.status != "waiting":
+                return
+            await self._close_unplayed(table)
             self.by_match.pop(table.id, None)
             try:
                 ev.t.record_forfeit(game.key, absent, ev.now())
