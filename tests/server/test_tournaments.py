@@ -300,3 +300,32 @@ def test_withdrawing_during_a_match_forfeits_it_and_the_event_goes_on(database: 
         assert [(s["entrant"], s["points"], s.get("withdrawn", False))
                 for s in info["standings"]] == [("Bia", 2, False), ("Ana", 0, True)]
         verify(client.get(f"/api/tournaments/{event_id}/record").json())
+
+
+def test_duplas_by_invitation_and_solo_players_paired_at_the_start(database: str) -> None:
+    """A 2v2 event: Ana and Bia register as a dupla by an invitation, Caio and Duda alone and
+    are made a dupla at the start; partners sit across the table, and the record verifies."""
+    with TestClient(create_app(fast_settings(database))) as client, ExitStack() as stack:
+        tokens = {n: guest(client, n) for n in ("Ana", "Bia", "Caio", "Duda")}
+        event_id = create(client, tokens["Ana"], ruleset="duplas-torneio",
+                          options={"target": 50}, rounds=1)
+        invite = client.post(f"/api/tournaments/{event_id}/register", json={"partner": True},
+                             headers=auth(tokens["Ana"])).json()["partner_invite"]
+        client.post(f"/api/tournaments/{event_id}/register", json={"invite": invite},
+                    headers=auth(tokens["Bia"]))
+        for n in ("Caio", "Duda"):
+            client.post(f"/api/tournaments/{event_id}/register", headers=auth(tokens[n]))
+        sockets = [connect(stack, client, t, n) for n, t in tokens.items()]
+        client.post(f"/api/tournaments/{event_id}/start", headers=auth(tokens["Ana"]))
+        played = run_together([lambda c=c, i=i: play_event(c, event_id, random_chooser(i))
+                               for i, c in enumerate(sockets)], timeout=300)
+        assert played == [1, 1, 1, 1]
+        info = wait_event(client, event_id, "finished")
+        entrants = {e["id"]: e["players"] for e in info["entrants"]}
+        assert entrants["Ana+Bia"] == ["Ana", "Bia"]
+        formed = next(k for k in entrants if k != "Ana+Bia")
+        assert sorted(entrants[formed]) == ["Caio", "Duda"]
+        match_id = info["rounds"][0]["tables"][0]["games"][0]["match"]
+        players = client.get(f"/api/matches/{match_id}").json()["players"]
+        assert {players[0], players[2]} in ({"Ana", "Bia"}, {"Caio", "Duda"})
+        verify(client.get(f"/api/tournaments/{event_id}/record").json())
