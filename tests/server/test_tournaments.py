@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from tests.server.conftest import guest, settings_for
 from tests.server.wsplay import Client, auth, connect, random_chooser, run_together
@@ -21,6 +22,7 @@ from typer.testing import CliRunner
 
 from carroca.cli import app as cli
 from carroca.server.app import create_app
+from carroca.server.db import normalize_url
 from carroca.tournament import EventRecordError, verify
 
 FAST = {"ruleset": "bloqueio", "options": {"target": 1}}
@@ -236,10 +238,17 @@ def test_a_running_event_survives_a_restart(database: str) -> None:
         client.post(f"/api/tournaments/{event_id}/start", headers=auth(ana))
         frame = c.until(lambda f: f["type"] == "tournament" and bool(f["data"].get("match")))
         play_match(c, frame["data"]["match"], random_chooser(1))
-        wait_rounds(client, event_id, 2)
+        before = wait_rounds(client, event_id, 2)
+    # As if the server had stopped between making round 2's tables and naming them: the
+    # matches are found again by their client seeds, not made twice.
+    engine = sa.create_engine(normalize_url(database))
+    with engine.begin() as conn:
+        conn.execute(sa.text("DELETE FROM tournament_games WHERE round = 2"))
+    engine.dispose()
     with TestClient(create_app(settings)) as client, ExitStack() as stack:
         page = client.get(f"/api/tournaments/{event_id}").json()
         assert page["status"] == "running" and len(page["rounds"]) >= 2
+        assert matches_of(page, 2) == before
         c = connect(stack, client, ana, "Ana")
         for rnd in page["rounds"][1:]:  # Ana's waiting match, on the rebuilt table
             for t in rnd["tables"]:
@@ -251,11 +260,18 @@ def test_a_running_event_survives_a_restart(database: str) -> None:
         verify(client.get(f"/api/tournaments/{event_id}/record").json())
 
 
-def wait_rounds(client: TestClient, event_id: str, rounds: int, timeout: float = 60) -> None:
+def matches_of(page: dict[str, Any], number: int) -> list[str | None]:
+    return [g["match"] for t in page["rounds"][number - 1]["tables"] for g in t["games"]]
+
+
+def wait_rounds(client: TestClient, event_id: str, rounds: int, timeout: float = 60
+                ) -> list[str | None]:
+    """Wait until round `rounds` is paired and each of its games has its match; those."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        if len(client.get(f"/api/tournaments/{event_id}").json()["rounds"]) >= rounds:
-            return
+        page = client.get(f"/api/tournaments/{event_id}").json()
+        if len(page["rounds"]) >= rounds and all(matches_of(page, rounds)):
+            return matches_of(page, rounds)
         time.sleep(0.05)
     raise AssertionError(f"round {rounds} was never paired")
 
@@ -328,4 +344,21 @@ def test_duplas_by_invitation_and_solo_players_paired_at_the_start(database: str
         match_id = info["rounds"][0]["tables"][0]["games"][0]["match"]
         players = client.get(f"/api/matches/{match_id}").json()["players"]
         assert {players[0], players[2]} in ({"Ana", "Bia"}, {"Caio", "Duda"})
+        verify(client.get(f"/api/tournaments/{event_id}/record").json())
+
+
+def test_a_knockout_of_best_of_three_plays_every_game_it_needs(database: str) -> None:
+    settings = fast_settings(database, tournament_bots=True)
+    with TestClient(create_app(settings)) as client:
+        ana = guest(client, "Ana")
+        event_id = create(client, ana, format="knockout", best_of=3, capacity=4, bots="greedy")
+        client.post(f"/api/tournaments/{event_id}/start", headers=auth(ana))
+        info = wait_event(client, event_id, "finished")
+        ties = [t for rnd in info["rounds"] for t in rnd["tables"]]
+        assert len(ties) == 3
+        for tie in ties:
+            wins = [g["sides"][g["outcome"]["winner"]] for g in tie["games"]]
+            assert 2 <= len(tie["games"]) <= 3 and wins.count(tie["winner"]) == 2
+            assert len({g["match"] for g in tie["games"]}) == len(tie["games"])
+        assert info["podium"][0]["entrant"] == ties[-1]["winner"]
         verify(client.get(f"/api/tournaments/{event_id}/record").json())

@@ -116,6 +116,17 @@ class TournamentRows(Storage):
 
         return await self.run(fn)
 
+    async def match_with_seed(self, client_seed: str) -> str | None:
+        """The match whose client seed is this one: an event's game has its own (`<event
+        id>:r.t.g`), so its match is found even if the server stopped before naming it."""
+
+        def fn(conn: Connection) -> str | None:
+            found = conn.execute(sa.select(db.matches.c.id)
+                                 .where(db.matches.c.client_seed == client_seed)).scalar()
+            return None if found is None else str(found)
+
+        return await self.run(fn)
+
     async def add_tournament_game(self, tournament_id: str, key: GameKey, match_id: str) -> None:
         await self.run(lambda conn: conn.execute(db.tournament_games.insert().values(
             tournament_id=tournament_id, round=key[0], table_no=key[1], game=key[2],

@@ -158,7 +158,14 @@ class Tournaments:
             async with ev.lock:
                 for game in ev.t.pending_games():
                     match_id = ev.games.get(game.key)
-                    if match_id is None or match_id in self.hub.tables:
+                    if match_id is None:  # stopped between making its table and naming it
+                        match_id = await self.hub.store.match_with_seed(game.client_seed)
+                        if match_id is None:
+                            continue  # never made: `_advance` makes it
+                        await self.hub.store.add_tournament_game(ev.id, game.key, match_id)
+                        ev.games[game.key] = match_id
+                        self.by_match[match_id] = (ev.id, game.key)
+                    if match_id in self.hub.tables:
                         continue
                     row = await self.hub.store.get_match(match_id)
                     if row is not None and row["status"] == "finished" and row["record"]:
@@ -662,7 +669,8 @@ def _view(row: dict[str, Any], record: dict[str, Any], entries: dict[str, dict[s
         for tie in rnd["tables"]:
             played = []
             for g in tie["games"]:
-                match_id = games.get((rnd["round"], tie["table"], g["game"]))
+                match_id = games.get((rnd["round"], tie["table"], g["game"])) or \
+                    (g.get("outcome") or {}).get("record_id")  # a played game names its match
                 played.append({"game": g["game"], "match": match_id, "sides": g["sides"],
                                "outcome": g.get("outcome")})
                 if g.get("outcome") is None and viewer_name in g["players"]:
