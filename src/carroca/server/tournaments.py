@@ -107,6 +107,9 @@ class Event:
 
 
 class Tournaments:
+    """The events of this server: created, registered for, run and read here. It hears of its
+    tables' ends as one of the hub's listeners (`hub.Listener`)."""
+
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
         self.events: dict[str, Event] = {}
@@ -236,7 +239,6 @@ class Tournaments:
             await self.hub.store.insert_tournament(row)
         except Exception:
             raise LobbyError(503, "not_stored", NOT_STORED) from None
-        row["creator_name"] = player["name"]
         ev = Event(row, t, {})
         self.events[event_id] = ev
         self._schedule_start(ev)
