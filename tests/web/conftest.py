@@ -87,6 +87,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         limit_guest_ip="100000/minute", limit_register_ip="100000/hour",
         limit_password_ip="100000/minute",
         limit_tables_player="100000/minute", max_connections_per_ip=0,
+        tournament_bots=True,  # short events: bots fill the places a test does not
     )
     live = LiveServer(settings)
     live.start()

@@ -32,7 +32,7 @@ def test_phone_lobby_plays_in_one_tap_and_keeps_the_rest_behind_tabs(new_context
     # the rest is behind tabs: one panel at a time
     tabs = page.get_by_role("tab")
     assert [t.strip() for t in page.locator("#lobby-tabs [role=tab]").all_inner_texts()] == [
-        "Amigos", "Mesas", "Ranking", "Perfil"]
+        "Amigos", "Mesas", "Torneios", "Ranking", "Perfil"]
     assert tabs.count() >= 4
     visible = """() => [...document.querySelectorAll('.panel')]
         .filter((p) => p.getClientRects().length).map((p) => p.dataset.panel)"""
@@ -72,7 +72,7 @@ def test_desktop_lobby_shows_everything_without_tabs(new_context: Any) -> None:
     open_lobby_as_guest(page, unique_name("Lia"))
     page.wait_for_selector("#profile .ratings")
     assert not page.locator("#lobby-tabs").is_visible()
-    for panel in ("amigos", "mesas", "ranking", "perfil"):
+    for panel in ("amigos", "mesas", "torneios", "ranking", "perfil"):
         assert page.locator(f"#panel-{panel}").is_visible(), panel
     top, bottom, _ = page.locator("#btn-casual").evaluate(RECT)
     assert bottom <= DESKTOP["height"], (top, bottom)

@@ -1,6 +1,6 @@
 """The ASGI application, wired: resources owned by the lifespan (store, hub, lobby, cluster,
-reviews), the middlewares, the error answers, and the routes of each area (`routes_game`,
-`routes_accounts`, `routes_matches`)."""
+reviews, tournaments), the middlewares, the error answers, and the routes of each area
+(`routes_game`, `routes_accounts`, `routes_matches`, `routes_tournaments`)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from carroca.rules import RulesError
-from carroca.server import routes_accounts, routes_game, routes_matches
+from carroca.server import routes_accounts, routes_game, routes_matches, routes_tournaments
 from carroca.server.accounts import Accounts
 from carroca.server.crosssite import CrossSiteGuard
 from carroca.server.db import migrate
@@ -43,6 +43,7 @@ from carroca.server.ratelimits import RateLimits
 from carroca.server.reviews import Reviews
 from carroca.server.settings import Settings
 from carroca.server.store import Store
+from carroca.server.tournaments import Tournaments
 
 if TYPE_CHECKING:
     from carroca.server.cluster import Cluster
@@ -134,13 +135,16 @@ def create_app(settings: Settings | None = None) -> App:
         app.state.accounts = Accounts(store, settings, limits)
         hub.recently_seen = app.state.accounts.recent_players
         app.state.reviews = Reviews(store, hub.bots)
+        tournaments = app.state.tournaments = Tournaments(hub)
         if cluster is not None:
             await hub.bots.start()
             await cluster.start(settings.node or f"{gethostname()}:{settings.port}")
             hub.log.info("node %s joined the cluster", hub.node)
         else:
+            events = await tournaments.load()  # first: a match ending as it resumes is heard
             resumed = await hub.resume()
-            hub.log.info("resumed %d unfinished matches", resumed)
+            await tournaments.resume()
+            hub.log.info("resumed %d unfinished matches, %d tournaments", resumed, events)
         loop = asyncio.get_running_loop()
         upkeep = [loop.create_task(_collector_upkeep()), loop.create_task(hub.upkeep())]
         try:
@@ -208,7 +212,8 @@ def create_app(settings: Settings | None = None) -> App:
         where = ".".join(str(p) for p in first["loc"][1:]) or "corpo"
         return error_response(422, "bad_request", f"Pedido inválido em {where}: {explain(first)}.")
 
-    for router in (routes_game.router, routes_accounts.router, routes_matches.router):
+    for router in (routes_game.router, routes_accounts.router, routes_matches.router,
+                   routes_tournaments.router):
         app.include_router(router)
     routes_game.mount_client(app)
     return app

@@ -154,6 +154,63 @@ participants = sa.Table(
 )
 
 
+# Tournaments (docs/tournaments.md): one row per event. `record` is the event record
+# (carroca-event/1) as it stands, written after every change, without the seed while the event
+# runs; the seed is kept apart in `seed` and revealed in the record at the end. A restart
+# rebuilds a running event from the two (`carroca.tournament.replay`).
+tournaments = sa.Table(
+    "tournaments",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("name", sa.String(60), nullable=False),
+    sa.Column("format", sa.String(10), nullable=False),  # swiss | knockout | arena
+    sa.Column("ruleset", sa.String(20), nullable=False),
+    sa.Column("options", sa.JSON, nullable=False),  # the ruleset's, resolved
+    sa.Column("spec", sa.JSON, nullable=False),  # EventSpec.to_dict()
+    # upcoming | running | finished | cancelled (fewer than two entrants at the start)
+    sa.Column("status", sa.String(10), nullable=False, index=True),
+    sa.Column("creator", sa.Integer, sa.ForeignKey("players.id")),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("starts_at", sa.Float, nullable=False),
+    sa.Column("started_at", sa.Float),
+    sa.Column("finished_at", sa.Float),
+    sa.Column("turn_seconds", sa.Float, nullable=False),
+    sa.Column("bots", sa.String(10)),  # a bot level filling the free places at the start
+    sa.Column("private", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("invite", sa.String(16), unique=True),  # a private event's registration code
+    sa.Column("seed", sa.String(64), nullable=False),  # the event seed, secret until the end
+    sa.Column("commitment", sa.String(64), nullable=False),
+    sa.Column("record", sa.Text, nullable=False),
+)
+
+# Who registered: an entrant is one player, or a dupla (two players; `partner_invite` while the
+# second has not come yet). `players` holds [{"id", "name"}] in seat order within the side.
+tournament_entries = sa.Table(
+    "tournament_entries",
+    metadata,
+    sa.Column("tournament_id", sa.String(16), sa.ForeignKey("tournaments.id"),
+              primary_key=True),
+    sa.Column("entrant", sa.String(60), primary_key=True),
+    sa.Column("name", sa.String(60), nullable=False),
+    sa.Column("players", sa.JSON, nullable=False),
+    sa.Column("partner_invite", sa.String(16), unique=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+# Each game of an event and the match that plays it (its table), by the director's key.
+tournament_games = sa.Table(
+    "tournament_games",
+    metadata,
+    sa.Column("tournament_id", sa.String(16), sa.ForeignKey("tournaments.id"),
+              primary_key=True),
+    sa.Column("round", sa.Integer, primary_key=True),
+    sa.Column("table_no", sa.Integer, primary_key=True),
+    sa.Column("game", sa.Integer, primary_key=True),
+    sa.Column("match_id", sa.String(16), sa.ForeignKey("matches.id"), nullable=False,
+              unique=True),
+)
+
+
 def normalize_url(url: str) -> str:
     """Plain `postgresql://` URLs use psycopg 3, the driver the project installs."""
     if url.startswith("postgres://"):

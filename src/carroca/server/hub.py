@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, Protocol
 
+from carroca import fair
 from carroca.bots import BOT_LEVELS, SEARCHING_LEVELS, level_names
 from carroca.botservice import BotService, LocalBots
 from carroca.server.botbudget import NOWHERE, BotBudget, Charge, Elsewhere
@@ -67,6 +68,14 @@ class Directory(Protocol):
         """This node admitted a searching table: the others should know at once."""
 
 
+class Listener(Protocol):
+    """A service above the hub that follows tables it made (`carroca.server.tournaments`): the
+    hub tells it when a table finishes, and asks whom it holds (players the clean-up keeps)."""
+
+    def table_finished(self, table: Table) -> None: ...
+    def players_held(self) -> set[int]: ...
+
+
 def bot_seat(level: str) -> dict[str, Any]:
     if level not in BOT_LEVELS:
         raise LobbyError(
@@ -105,6 +114,7 @@ class Hub:
         self.node: str | None = None  # its id: the name it was started with, a suffix per start
         self._tasks: set[asyncio.Task[Any]] = set()
         self._stopping = False
+        self.listeners: list[Listener] = []  # services told when a table finishes
 
     @property
     def clustered(self) -> bool:
@@ -224,6 +234,8 @@ class Hub:
         keep.update(p["id"] for q in self.ranked_queue.values() for p in q)
         keep.update(c.player["id"] for conns in self.sockets.values() for c in conns)
         keep.update(self.recently_seen())  # signed in a moment ago: maybe sitting down now
+        for listener in self.listeners:  # registered for an event, say
+            keep.update(listener.players_held())
         guests_before = time.time() - self.settings.guest_unplayed_hours * 3600
         sessions, guests = await self.store.purge(guests_before, keep)
         if expired or guests:
@@ -256,6 +268,11 @@ class Hub:
     def table_finished(self, table: Table) -> None:
         loop = asyncio.get_running_loop()
         loop.call_later(self.settings.finished_keep_seconds, self._drop, table.id)
+        for listener in self.listeners:
+            try:
+                listener.table_finished(table)
+            except Exception:  # a service's fault must not stop the table's end
+                self.log.exception("a listener failed on the end of match %s", table.id)
 
     def _drop(self, table_id: str) -> None:
         table = self.tables.get(table_id)
@@ -267,11 +284,18 @@ class Hub:
 
     # ------------------------------------------------------------------ creating tables
 
-    async def new_table(self, client_seeds: list[str | None] | None = None, **kw: Any
-                         ) -> Table:
+    async def new_table(self, client_seeds: list[str | None] | None = None,
+                        seeds: tuple[str, str] | None = None, **kw: Any) -> Table:
+        """A table stored and kept here. `seeds`: (server seed, client seed) fixed in advance,
+        as an event's match has them (derived from the event's seed): then no seat adds its
+        own client seed."""
         row = Table.new_row(**kw)
         if client_seeds is not None:
             row["client_seeds"] = client_seeds
+        if seeds is not None:
+            server_seed, client_seed = seeds
+            row.update(server_seed=server_seed, commitment=fair.commitment(server_seed),
+                       client_seed=client_seed)
         if self.node is not None:
             row["owner"] = self.node
         try:

@@ -79,6 +79,13 @@ class Settings:
     ranked_requires_account: bool = True
     ranked_min_moves: int = 6  # an abandonment before the side made this many moves is unrated
 
+    # ---------------------------------------------------------------- tournaments
+    # A tournament's table waits this long for its players; a side none of whose players came
+    # then loses by forfeit (once started, the turn clock and abandonment rules apply).
+    tournament_show_up_seconds: float = 60.0
+    tournament_bots: bool = False  # an event may ask for bots to fill its free places
+    max_upcoming_tournaments_per_player: int = 3  # events created and not started yet
+
     def workers(self) -> int:
         """Bot worker processes: as set, else one per core."""
         return self.bot_workers if self.bot_workers > 0 else max(1, os.cpu_count() or 1)

@@ -1,6 +1,6 @@
 """The server's durable state (`Store`): players, sessions, matches, their move logs and
 ratings, behind a small async interface. Its parts: `storage` (threads, group commits),
-`store_players`, `store_cluster`, and the matches here."""
+`store_players`, `store_cluster`, `store_tournaments`, and the matches here."""
 
 from __future__ import annotations
 
@@ -13,11 +13,12 @@ from carroca.server import db
 from carroca.server.storage import Fenced, MoveRow, NameTaken, token_hash, update_fenced, with_moves
 from carroca.server.store_cluster import ClusterRows
 from carroca.server.store_players import PlayerRows
+from carroca.server.store_tournaments import TournamentRows
 
 __all__ = ["Fenced", "MoveRow", "NameTaken", "Store", "token_hash"]
 
 
-class Store(PlayerRows, ClusterRows):
+class Store(PlayerRows, ClusterRows, TournamentRows):
     """The server's durable state: players, sessions, matches, their move logs and ratings."""
 
     # ------------------------------------------------------------------ matches

@@ -243,10 +243,13 @@ class ClusterRows(Storage):
             conn.execute(db.devices.delete().where(db.devices.c.expires_at <= now))
             played = sa.select(db.participants.c.player_id)
             hosted = sa.select(m.host_id).where(m.host_id.is_not(None))
+            created = sa.select(db.tournaments.c.creator) \
+                .where(db.tournaments.c.creator.is_not(None))
             candidates = [
                 r[0] for r in conn.execute(
                     sa.select(p.id).where(p.kind == "guest").where(p.created_at < guests_before)
                     .where(p.id.not_in(played)).where(p.id.not_in(hosted))
+                    .where(p.id.not_in(created))
                 ) if r[0] not in keep
             ]
             guests = 0

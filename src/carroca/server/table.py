@@ -160,7 +160,8 @@ class Table(TableRow):
                 self.hub.spawn(self.hub.start_when_stored(self))
 
     async def set_client_seed(self, seat: int, seed: str) -> bool:
-        if self.status != "waiting" or self.client_seeds[seat] is not None:
+        if self.status != "waiting" or self.client_seeds[seat] is not None \
+                or self.client_seed is not None:  # an event's match: fixed in advance
             return False
         seeds = list(self.client_seeds)
         seeds[seat] = seed
@@ -178,8 +179,12 @@ class Table(TableRow):
         """Fix the client seed (every seat's seed, joined) and deal the first hand; `seats`
         fills the open seats (with bots) in the same write."""
         seats = list(self.seats if seats is None else seats)
-        seeds: list[str | None] = [s or secrets.token_hex(8) for s in self.client_seeds]
-        client_seed = ":".join(s or "" for s in seeds)
+        if self.client_seed is not None:  # fixed in advance (an event's match)
+            seeds: list[str | None] = list(self.client_seeds)
+            client_seed = self.client_seed
+        else:
+            seeds = [s or secrets.token_hex(8) for s in self.client_seeds]
+            client_seed = ":".join(s or "" for s in seeds)
         try:
             await self.hub.store.update_match(
                 self.id, self.fence, status="playing", client_seeds=seeds,

@@ -167,3 +167,12 @@ export function seedFor(matchId) {
     return null;
   }
 }
+
+// ---------------------------------------------------------------------- tournaments
+
+export const tournaments = () => get("/api/tournaments");
+export const tournament = (id) => get(`/api/tournaments/${encodeURIComponent(id)}`);
+export const createTournament = (body) => post("/api/tournaments", body);
+export const registerTournament = (id, body = {}) => post(`/api/tournaments/${encodeURIComponent(id)}/register`, body);
+export const withdrawTournament = (id) => post(`/api/tournaments/${encodeURIComponent(id)}/withdraw`);
+export const startTournament = (id) => post(`/api/tournaments/${encodeURIComponent(id)}/start`);

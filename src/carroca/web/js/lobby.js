@@ -17,6 +17,7 @@ const state = {
   queuedAt: null,
   queueTimer: null,
   rankFamily: "duplas",
+  tourneyTimer: null,
 };
 
 const PREFS = "carroca:prefs";
@@ -155,6 +156,8 @@ async function signedIn(who) {
   bindHome();
   if (who.queued) showQueue(who.queued);
   refreshTables();
+  renderTourneyForm();
+  refreshTourneys();
   renderProfile();
   renderRanking();
 }
@@ -365,7 +368,7 @@ async function playCasual(ruleset, button) {
 
 // ---------------------------------------------------------------------- tabs (phone)
 
-const TABS = ["amigos", "mesas", "ranking", "perfil"];
+const TABS = ["amigos", "mesas", "torneios", "ranking", "perfil"];
 
 /** On a phone one panel shows at a time (CSS reads #home[data-tab]); on a wide screen every
  * panel shows and the tab bar is hidden. */
@@ -406,6 +409,10 @@ function bindHome() {
     hideQueue();
   });
   $("#btn-refresh").addEventListener("click", refreshTables);
+  $("#btn-tourney-refresh").addEventListener("click", refreshTourneys);
+  $("#t-format").addEventListener("change", showFormatFields);
+  $("#t-ruleset").addEventListener("change", renderTourneyOptions);
+  $("#tourney-form").addEventListener("submit", createTourney);
   $("#friends-ruleset").addEventListener("change", renderFriendsDetails);
   $("#friends-form").addEventListener("submit", createFriends);
   $("#rank-duplas").addEventListener("click", () => {
@@ -482,6 +489,8 @@ function openLobbySocket() {
   state.socket = new Socket({
     onFrame: (type, data) => {
       if (type === "matched") location.assign(`mesa.html?id=${encodeURIComponent(data.match)}`);
+      // "Sua partida do torneio começou": an event this player is in paired them.
+      if (type === "tournament" && data.match) location.assign(`mesa.html?id=${encodeURIComponent(data.match)}`);
     },
   });
   state.socket.connect();
@@ -532,9 +541,9 @@ function renderFriendsDetails() {
   fill($("#friends-seats"), ...seats);
 }
 
-function optionField(ruleset, key, value) {
+function optionField(ruleset, key, value, prefix = "opt") {
   const meta = W.OPTIONS[key] || { label: key };
-  const id = `opt-${key}`;
+  const id = `${prefix}-${key}`;
   if (typeof value === "boolean") {
     return h(
       "label",
@@ -588,7 +597,7 @@ async function createFriends(ev) {
 
 // ---------------------------------------------------------------------- tables
 
-const MODES = { casual: "casual", ranked: "ranqueada", friends: "amigos", bots: "só bots" };
+const MODES = { casual: "casual", ranked: "ranqueada", friends: "amigos", bots: "só bots", tournament: "torneio" };
 
 function playersText(names) {
   return names.map((n, i) => (W.botLevelOf(n) ? W.seatName({ bot: true }, i) : n || "vago")).join(", ");
@@ -669,6 +678,132 @@ async function sitCasual(ruleset, botLevel, match) {
     location.assign(`mesa.html?id=${encodeURIComponent(r.id)}`);
   } catch (e) {
     toast(e.message, "error");
+  }
+}
+
+// ---------------------------------------------------------------------- tournaments
+
+function tourneyItem(t, kind) {
+  const what = `${t.format_name} · ${W.rulesetName(t.ruleset)}`;
+  let detail;
+  if (kind === "upcoming") {
+    detail = h("span", { class: "small countdown", dataset: { startsAt: t.starts_at } }, `Começa ${W.countdown(t.starts_at)}`);
+  } else if (kind === "live") {
+    detail = h("span", { class: "small" }, "Ao vivo");
+  } else {
+    detail = h("span", { class: "muted small" }, t.status === "cancelled" ? "Cancelado" : "Terminado");
+  }
+  return h(
+    "li",
+    { class: "table-item", dataset: { tourney: t.id } },
+    h(
+      "div",
+      { class: "table-text" },
+      h("strong", {}, t.name),
+      h("span", { class: "muted small" }, `${what}${t.entrants !== undefined ? ` · ${num(t.entrants)} inscritos` : ""}`),
+      detail,
+    ),
+    h(
+      "a",
+      { class: "btn btn-ghost btn-small", href: `torneio.html?id=${encodeURIComponent(t.id)}`, "aria-label": `Abrir o torneio ${t.name}` },
+      kind === "upcoming" ? "Ver e inscrever-se" : "Ver",
+    ),
+  );
+}
+
+async function refreshTourneys() {
+  let data;
+  try {
+    data = await api.tournaments();
+  } catch (e) {
+    toast(e.message, "error");
+    return;
+  }
+  const list = (items, kind, empty) => (items.length ? items.map((t) => tourneyItem(t, kind)) : [h("li", { class: "muted" }, empty)]);
+  fill($("#tourney-upcoming"), ...list(data.upcoming, "upcoming", "Nenhum torneio marcado. Crie o seu!"));
+  fill($("#tourney-live"), ...list(data.live, "live", "Nenhum torneio em andamento."));
+  fill($("#tourney-done"), ...list(data.finished.slice(0, 8), "done", "Nenhum torneio terminado ainda."));
+  $("#t-bots-field").hidden = !data.bots_allowed;
+  for (const id of data.mine || []) {
+    const item = document.querySelector(`[data-tourney="${CSS.escape(id)}"] .table-text`);
+    if (item) item.append(h("span", { class: "badge" }, "Inscrito"));
+  }
+  if ((data.mine || []).length) openLobbySocket(); // taken to the table when a match starts
+  clearInterval(state.tourneyTimer);
+  state.tourneyTimer = setInterval(() => {
+    for (const el of document.querySelectorAll(".countdown[data-starts-at]")) {
+      el.textContent = `Começa ${W.countdown(Number(el.dataset.startsAt))}`;
+    }
+  }, 1000);
+}
+
+function localInput(date) {
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+function renderTourneyForm() {
+  fill(
+    $("#t-ruleset"),
+    ...state.rulesets.map((rs) => h("option", { value: rs.name, selected: rs.name === "duplas-pontos" }, `${W.rulesetName(rs.name)} (${seatsText(rs)})`)),
+  );
+  fill(
+    $("#t-bots"),
+    h("option", { value: "", selected: true }, "Ficam vagas"),
+    ...state.bots.map((b) => h("option", { value: b }, `Bots ${W.botLevelName(b)}`)),
+  );
+  $("#t-start").value = localInput(new Date(Date.now() + 15 * 60 * 1000));
+  renderTourneyOptions();
+  showFormatFields();
+}
+
+function renderTourneyOptions() {
+  const name = $("#t-ruleset").value;
+  const rs = state.rulesets.find((r) => r.name === name);
+  if (!rs) return;
+  const keys = Object.keys(rs.options).filter((k) => k === "target" || k === "hands_to_win");
+  fill($("#t-options"), ...keys.map((k) => optionField(name, k, rs.options[k], "t-opt")));
+}
+
+function showFormatFields() {
+  const format = $("#t-format").value;
+  for (const el of document.querySelectorAll("#tourney-form [data-format]")) el.hidden = el.dataset.format !== format;
+}
+
+async function createTourney(ev) {
+  ev.preventDefault();
+  const button = ev.target.querySelector("button[type=submit]");
+  $("#tourney-error").textContent = "";
+  const format = $("#t-format").value;
+  const options = {};
+  for (const el of document.querySelectorAll("#t-options [data-option]")) options[el.dataset.option] = Number(el.value);
+  const body = {
+    name: $("#t-name").value.trim(),
+    format,
+    ruleset: $("#t-ruleset").value,
+    options,
+    capacity: Number($("#t-capacity").value) || null,
+    turn_seconds: Number($("#t-time").value),
+    private: $("#t-private").checked,
+  };
+  if (format === "swiss") body.rounds = Number($("#t-rounds").value) || null;
+  if (format === "knockout") body.best_of = Number($("#t-best-of").value);
+  if (format === "arena") body.duration = (Number($("#t-duration").value) || 30) * 60;
+  const start = $("#t-start").value ? new Date($("#t-start").value).getTime() / 1000 : NaN;
+  if (Number.isFinite(start)) body.starts_at = Math.max(start, Date.now() / 1000);
+  else body.starts_in = 0;
+  if (!$("#t-bots-field").hidden && $("#t-bots").value) body.bots = $("#t-bots").value;
+  if (body.name.length < 3) {
+    $("#tourney-error").textContent = "Dê um nome ao torneio (3 letras ou mais).";
+    return;
+  }
+  button.disabled = true;
+  try {
+    const r = await api.createTournament(body);
+    location.assign(`torneio.html?id=${encodeURIComponent(r.id)}`);
+  } catch (e) {
+    $("#tourney-error").textContent = e.message;
+    button.disabled = false;
   }
 }
 

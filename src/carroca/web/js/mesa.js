@@ -6,7 +6,7 @@
 import * as api from "./api.js";
 import { avatarSVG } from "./avatar.js";
 import { Board } from "./board.js";
-import { $, copyText, dec, fill, h, param, randomSeed, signed } from "./dom.js";
+import { $, copyText, dec, fill, h, param, randomSeed, signed, toast } from "./dom.js";
 import { diff } from "./events.js";
 import { seatPlaces } from "./layout.js";
 import { Socket } from "./socket.js";
@@ -165,6 +165,9 @@ function onFrame(type, data) {
       break;
     case "rematch":
       if (data.match === ctx.matchId) offerRematch({ id: data.id, by: data.by });
+      break;
+    case "tournament":
+      onTourney(data);
       break;
     default:
       break;
@@ -1365,6 +1368,44 @@ function renderFive() {
   if (!dialog.open) dialog.showModal();
 }
 
+/** The event of a tournament's table: its client seed is "<event id>:round.table.game". */
+function tourneyOf(st) {
+  return st && st.mode === "tournament" && st.client_seed ? st.client_seed.split(":")[0] : null;
+}
+
+/** A `tournament` frame: this player's next match of the event started (one tap takes them
+ * there: the end of this match stays readable), or the event is over. */
+function onTourney(data) {
+  if (data.match && data.match !== ctx.matchId) ctx.tourneyNext = data;
+  if (data.status === "finished") ctx.tourneyOver = data;
+  renderTourneyNext();
+  if (ctx.tourneyNext && !$("#end-dialog").open) toast("Sua partida do torneio começou.", "ok");
+}
+
+function renderTourneyNext() {
+  const host = $("#end-body");
+  if (!host) return;
+  const old = $("#tourney-next");
+  if (old) old.remove();
+  const next = ctx.tourneyNext;
+  const over = ctx.tourneyOver;
+  if (!next && !over) return;
+  const box = next
+    ? h(
+        "div",
+        { class: "notice notice-invite", id: "tourney-next", role: "status" },
+        h("strong", {}, "Sua partida do torneio começou"),
+        h("a", { class: "btn btn-primary", href: `mesa.html?id=${encodeURIComponent(next.match)}` }, "Ir para a mesa"),
+      )
+    : h(
+        "div",
+        { class: "notice", id: "tourney-next", role: "status" },
+        h("strong", {}, "O torneio terminou"),
+        h("a", { class: "btn btn-primary", href: `torneio.html?id=${encodeURIComponent(over.event)}` }, "Ver o pódio"),
+      );
+  host.prepend(box);
+}
+
 function endLinks() {
   const id = encodeURIComponent(ctx.matchId);
   const st = ctx.state;
@@ -1383,6 +1424,9 @@ function endLinks() {
     h("a", { class: "btn btn-secondary", href: `replay.html?id=${id}` }, "Ver o replay"),
     h("a", { class: "btn btn-secondary", href: `justo.html?id=${id}` }, "Conferir o embaralhamento"),
     rematch ? h("a", { class: "btn btn-ghost", href: "/" }, "Voltar ao salão") : null,
+    tourneyOf(st)
+      ? h("a", { class: "btn btn-secondary", id: "btn-tourney", href: `torneio.html?id=${encodeURIComponent(tourneyOf(st))}` }, "Voltar ao torneio")
+      : null,
   );
 }
 
@@ -1492,6 +1536,7 @@ function renderEnd() {
   fill($("#end-body"), ...body);
   renderRematchOffer();
   renderPrivacy();
+  renderTourneyNext();
   const dialog = $("#end-dialog");
   // A moment for the last tile to land on the table, then the end.
   setTimeout(() => {

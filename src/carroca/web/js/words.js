@@ -158,3 +158,12 @@ export function handEndTitle(end, names, ruleset) {
       return "Fim da mão";
   }
 }
+
+/** "em 4 min 05 s", "em 2 h 10 min", "em 3 dias": the time left before an event starts. */
+export function countdown(startsAt) {
+  const secs = Math.max(0, Math.round(startsAt - Date.now() / 1000));
+  if (secs <= 0) return "começando";
+  if (secs >= 2 * 86400) return `em ${Math.floor(secs / 86400)} dias`;
+  if (secs >= 3600) return `em ${Math.floor(secs / 3600)} h ${String(Math.floor((secs % 3600) / 60)).padStart(2, "0")} min`;
+  return `em ${Math.floor(secs / 60)} min ${String(secs % 60).padStart(2, "0")} s`;
+}

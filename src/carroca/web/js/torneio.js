@@ -1,0 +1,304 @@
+// An event's page (torneio.html?id=…): registration, entrants, live standings (polled), the
+// knockout bracket, the round's tables to watch, and the podium at the end. A player whose
+// match starts hears it on their socket (a `tournament` frame) and is taken to the table.
+// ?dupla=CODE joins a dupla as the partner; ?codigo=CODE registers in a private event.
+
+import * as api from "./api.js";
+import { $, fill, h, num, param, toast } from "./dom.js";
+import { Socket } from "./socket.js";
+import * as W from "./words.js";
+
+const POLL_MS = { upcoming: 5000, running: 2000 };
+
+const page = {
+  id: param("id"),
+  me: null,
+  data: null,
+  timer: null,
+  ticker: null,
+  socket: null,
+};
+
+async function main() {
+  if (!page.id) {
+    notice("Torneio não encontrado.", "error");
+    return;
+  }
+  try {
+    const who = await api.session();
+    page.me = who ? who.player : null;
+  } catch (e) {
+    notice(e.message, "error");
+  }
+  renderWho();
+  await refresh();
+  if (page.me) listen();
+  page.ticker = setInterval(renderWhen, 1000);
+}
+
+function notice(message, kind = "info") {
+  fill($("#notice"), message ? h("div", { class: `notice notice-${kind}`, role: "status" }, message) : null);
+}
+
+function renderWho() {
+  const me = page.me;
+  if (!me) {
+    const back = `/?proximo=${encodeURIComponent(location.pathname + location.search)}`;
+    fill($("#who"), h("a", { class: "btn btn-secondary btn-small", href: back }, "Entrar"));
+    return;
+  }
+  fill(
+    $("#who"),
+    h("span", { class: "avatar small", "aria-hidden": "true" }, me.name.slice(0, 1).toUpperCase()),
+    h("span", { class: "who-name" }, me.name),
+  );
+}
+
+/** The player's socket: a `tournament` frame of this event naming a match is their match. */
+function listen() {
+  page.socket = new Socket({
+    onFrame: (type, data) => {
+      if (type !== "tournament" || data.event !== page.id) return;
+      if (data.match) {
+        location.assign(`mesa.html?id=${encodeURIComponent(data.match)}`);
+      } else {
+        refresh();
+      }
+    },
+  });
+  page.socket.connect();
+}
+
+async function refresh() {
+  clearTimeout(page.timer);
+  try {
+    page.data = await api.tournament(page.id);
+  } catch (e) {
+    notice(e.message, "error");
+    $("#main").dataset.status = "error";
+    return;
+  }
+  render();
+  const wait = POLL_MS[page.data.status];
+  if (wait) page.timer = setTimeout(refresh, document.hidden ? wait * 3 : wait);
+}
+
+function render() {
+  const d = page.data;
+  $("#main").dataset.status = d.status;
+  document.title = `${d.name} · Torneio · Carroça`;
+  $("#t-title").textContent = d.name;
+  const planned = d.total_rounds || d.rounds_planned;
+  const length = d.format === "swiss" ? (planned ? `${planned} rodadas` : "rodadas até sobrar um só no topo")
+    : d.format === "knockout" ? (d.best_of > 1 ? `melhor de ${d.best_of}` : "jogo único")
+    : `${Math.round((d.duration || 0) / 60)} minutos`;
+  $("#t-what").textContent = `${d.format_name} · ${W.rulesetName(d.ruleset)} · ${length}` +
+    `${d.capacity ? ` · ${num(d.capacity)} vagas` : ""}${d.private ? " · privado" : ""}`;
+  renderWhen();
+  renderActions();
+  renderPodium();
+  renderBracket();
+  renderRound();
+  renderStandings();
+  renderEntrants();
+  $("#t-commitment").textContent = d.commitment;
+  fill(
+    $("#t-record"),
+    h("a", { href: `/api/tournaments/${encodeURIComponent(d.id)}/record`, download: `torneio-${d.id}.json` }, "Baixar o registro do torneio"),
+    d.event_seed ? " · a semente já foi revelada: confira com carroca verify." : " · a semente é revelada no fim.",
+  );
+  if (d.my_match) showMyMatch(d.my_match);
+  else $("#my-match").hidden = true;
+}
+
+function renderWhen() {
+  const d = page.data;
+  if (!d) return;
+  let text;
+  if (d.status === "upcoming") text = `Começa ${W.countdown(d.starts_at)} (${new Date(d.starts_at * 1000).toLocaleString("pt-BR")})`;
+  else if (d.status === "running") {
+    const round = d.rounds.length;
+    text = d.format === "arena" ? "Ao vivo" : `Ao vivo · rodada ${round}${d.total_rounds ? ` de ${d.total_rounds}` : ""}`;
+  } else if (d.status === "cancelled") text = "Cancelado: não houve inscritos suficientes.";
+  else text = "Terminado";
+  $("#t-when").textContent = text;
+}
+
+function showMyMatch(match) {
+  const box = $("#my-match");
+  box.hidden = false;
+  fill(
+    box,
+    h("strong", {}, "Sua partida do torneio começou"),
+    h("a", { class: "btn btn-primary", id: "btn-my-match", href: `mesa.html?id=${encodeURIComponent(match)}` }, "Ir para a mesa"),
+  );
+}
+
+function button(label, action, kind = "btn-primary", id = null) {
+  const b = h("button", { class: `btn ${kind}`, type: "button", id }, label);
+  b.addEventListener("click", async () => {
+    b.disabled = true;
+    $("#t-error").textContent = "";
+    try {
+      await action();
+    } catch (e) {
+      $("#t-error").textContent = e.message;
+    } finally {
+      b.disabled = false;
+    }
+    await refresh();
+  });
+  return b;
+}
+
+function renderActions() {
+  const d = page.data;
+  const host = $("#t-actions");
+  if (!page.me) {
+    fill(host, d.status === "upcoming" ? h("a", { class: "btn btn-primary", href: `/?proximo=${encodeURIComponent(location.pathname + location.search)}` }, "Entrar para se inscrever") : null);
+    return;
+  }
+  const items = [];
+  const duplas = W.RULESETS[d.ruleset]?.seats === 4;
+  if (d.status === "upcoming") {
+    if (!d.me) {
+      const dupla = param("dupla");
+      const code = param("codigo");
+      if (dupla) items.push(button("Entrar na dupla", () => api.registerTournament(d.id, { invite: dupla }), "btn-primary", "btn-register"));
+      else {
+        items.push(button("Inscrever-se", () => api.registerTournament(d.id, code ? { code } : {}), "btn-primary", "btn-register"));
+        if (duplas) items.push(button("Inscrever uma dupla", () => api.registerTournament(d.id, { partner: true, ...(code ? { code } : {}) }), "btn-secondary", "btn-register-dupla"));
+      }
+    } else {
+      items.push(h("span", { class: "badge" }, `Inscrito: ${d.me.name}`));
+      items.push(button("Sair do torneio", () => api.withdrawTournament(d.id), "btn-ghost", "btn-withdraw"));
+      if (d.me.partner_invite) {
+        const link = `${location.origin}/torneio.html?id=${encodeURIComponent(d.id)}&dupla=${encodeURIComponent(d.me.partner_invite)}`;
+        items.push(h("p", { class: "small" }, "Mande ao seu parceiro: ", h("a", { href: link }, link)));
+      }
+    }
+    if (d.creator) {
+      items.push(button("Começar agora", () => api.startTournament(d.id), "btn-secondary", "btn-start"));
+      if (d.invite) {
+        const link = `${location.origin}/torneio.html?id=${encodeURIComponent(d.id)}&codigo=${encodeURIComponent(d.invite)}`;
+        items.push(h("p", { class: "small" }, "Convite do torneio: ", h("a", { href: link }, link)));
+      }
+    }
+  } else if (d.status === "running" && d.me && !d.standings.find((s) => s.entrant === d.me.entrant)?.withdrawn) {
+    items.push(h("span", { class: "badge" }, `Você joga como ${d.me.name}`));
+    items.push(button("Abandonar o torneio", () => api.withdrawTournament(d.id), "btn-ghost", "btn-withdraw"));
+  }
+  fill(host, ...items);
+}
+
+function renderPodium() {
+  const d = page.data;
+  const box = $("#podium");
+  box.hidden = !d.podium;
+  if (!d.podium) return;
+  const medals = ["1º", "2º", "3º"];
+  fill(
+    $("#podium-list"),
+    ...d.podium.map((p, i) =>
+      h("li", { class: `podium-${i + 1}`, dataset: { entrant: p.entrant } }, h("span", { class: "medal", "aria-hidden": "true" }, medals[i]), h("strong", {}, p.name)),
+    ),
+  );
+}
+
+/** A knockout's bracket: a column per round, each tie a box with its two sides and the winner
+ * marked; rounds not paired yet are drawn empty. */
+function renderBracket() {
+  const d = page.data;
+  const card = $("#bracket-card");
+  card.hidden = d.format !== "knockout" || !d.rounds.length;
+  if (card.hidden) return;
+  const total = d.total_rounds || d.rounds.length;
+  const columns = [];
+  for (let r = 1; r <= total; r++) {
+    const rnd = d.rounds[r - 1];
+    const ties = rnd ? rnd.tables : [];
+    const left = total - r;
+    const label = left === 0 ? "Final" : left === 1 ? "Semifinal" : left === 2 ? "Quartas" : `Rodada ${r}`;
+    const boxes = ties.map((t) =>
+      h(
+        "div",
+        { class: "tie", dataset: { round: r, table: t.table } },
+        ...t.sides.map((side, i) =>
+          h("div", { class: `side ${t.winner === side ? "won" : t.winner ? "lost" : ""}` }, t.names[i]),
+        ),
+      ),
+    );
+    const empty = rnd ? [] : Array.from({ length: 2 ** left / 2 || 1 }, () => h("div", { class: "tie tie-empty" }, h("div", { class: "side" }, "—"), h("div", { class: "side" }, "—")));
+    const byes = rnd ? rnd.byes.map((b) => h("div", { class: "tie tie-bye" }, h("div", { class: "side won" }, nameOf(b)), h("div", { class: "side muted" }, "passa direto"))) : [];
+    columns.push(h("div", { class: "bracket-round" }, h("h3", { class: "sub" }, label), ...boxes, ...byes, ...empty));
+  }
+  fill($("#bracket"), ...columns);
+}
+
+function nameOf(entrant) {
+  const d = page.data;
+  return d.entrants.find((e) => e.id === entrant)?.name ?? entrant;
+}
+
+function renderRound() {
+  const d = page.data;
+  const card = $("#round-card");
+  const rnd = d.format === "arena" ? null : d.rounds[d.rounds.length - 1];
+  const ties = d.format === "arena" ? d.rounds.flatMap((r) => r.tables).filter((t) => !t.winner && t.games.some((g) => !g.outcome)) : rnd ? rnd.tables : [];
+  card.hidden = d.status !== "running" || !ties.length;
+  if (card.hidden) return;
+  $("#round-title").textContent = rnd ? `Mesas da rodada ${rnd.round}` : "Mesas em jogo";
+  fill(
+    $("#round-tables"),
+    ...ties.map((t) => {
+      const game = t.games[t.games.length - 1];
+      const live = game && game.match && !game.outcome;
+      return h(
+        "li",
+        { class: "table-item" },
+        h("div", { class: "table-text" }, h("strong", {}, `${t.names[0]} × ${t.names[1]}`), h("span", { class: "muted small" }, t.winner ? `Venceu ${nameOf(t.winner)}` : live ? "Em jogo" : "Terminada")),
+        game && game.match
+          ? h("a", { class: "btn btn-ghost btn-small", href: live ? `mesa.html?id=${encodeURIComponent(game.match)}` : `replay.html?id=${encodeURIComponent(game.match)}` }, live ? "Assistir" : "Replay")
+          : null,
+      );
+    }),
+  );
+}
+
+function renderStandings() {
+  const d = page.data;
+  const card = $("#standings-card");
+  card.hidden = !d.standings.length;
+  if (card.hidden) return;
+  const tiebreak = d.format === "swiss" ? ["Buchholz", (s) => s.buchholz] : d.format === "knockout" ? ["Rodada", (s) => s.reached] : ["Saldo", (s) => s.difference];
+  $("#tiebreak-head").textContent = tiebreak[0];
+  fill(
+    $("#standings tbody"),
+    ...d.standings.map((s) =>
+      h(
+        "tr",
+        { class: d.me && d.me.entrant === s.entrant ? "me" : "", dataset: { entrant: s.entrant } },
+        h("td", {}, `${s.rank}º`),
+        h("th", { scope: "row" }, s.name, s.withdrawn ? h("span", { class: "muted small" }, " (saiu)") : null),
+        h("td", {}, num(s.points)),
+        h("td", {}, num(s.wins)),
+        h("td", {}, num(s.losses)),
+        h("td", {}, tiebreak[1](s) ?? "–"),
+      ),
+    ),
+  );
+}
+
+function renderEntrants() {
+  const d = page.data;
+  const list = d.status === "upcoming" ? d.registrations : d.entrants.map((e) => ({ ...e, waiting_partner: false }));
+  fill(
+    $("#entrants"),
+    ...(list.length
+      ? list.map((e) => h("li", { dataset: { entrant: e.id } }, e.name, e.waiting_partner ? h("span", { class: "muted small" }, " (esperando o parceiro)") : null))
+      : [h("li", { class: "muted" }, "Ninguém inscrito ainda.")]),
+  );
+  $("#entrants-title").textContent = `Inscritos (${num(list.length)})`;
+}
+
+main().catch((e) => toast(e.message, "error"));

@@ -1,0 +1,92 @@
+"""A tournament in the browser, on a phone and on a desktop: a player creates an event from the
+lobby's Torneios tab, registers, starts it (bots fill the other places), is taken to each of
+their tables, plays them, and sees the podium; a knockout's bracket is drawn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from tests.web.conftest import DESKTOP, PHONE, shot, unique_name, watch
+from tests.web.play import open_lobby_as_guest, play_to_end
+
+ON_TABLE = """() => location.pathname.endsWith('/mesa.html') ||
+    Boolean(document.querySelector('#btn-my-match'))"""
+
+
+def to_my_table(page: Any) -> str:
+    """From the event page: taken to the table by the socket (or by the link polling shows)."""
+    page.wait_for_function(ON_TABLE)
+    try:  # the socket's frame navigates at once
+        page.wait_for_url("**/mesa.html?id=*", timeout=3000)
+    except PlaywrightTimeout:  # the frame came before the socket was up: polling's link
+        page.click("#btn-my-match")
+        page.wait_for_url("**/mesa.html?id=*")
+    return str(page.url)
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_from_registration_to_the_podium(new_context: Any, viewport: dict[str, int]) -> None:
+    page = new_context(viewport).new_page()
+    errors = watch(page)
+    name = unique_name("Tina")
+    open_lobby_as_guest(page, name)
+    if viewport is PHONE:
+        page.click("#tab-torneios")
+    page.wait_for_selector("#tourney-upcoming li")
+    page.click("#tourney-more > summary")
+    page.fill("#t-name", f"Copa {name}")
+    page.select_option("#t-format", "swiss")
+    page.select_option("#t-ruleset", "bloqueio")
+    page.fill("#t-opt-target", "1")
+    page.fill("#t-rounds", "2")
+    page.fill("#t-capacity", "4")
+    page.select_option("#t-bots", "greedy")
+    shot(page, f"tourney-create-{viewport['width']}")
+    page.click("#tourney-form button[type=submit]")
+    page.wait_for_url("**/torneio.html?id=*")
+    page.wait_for_selector("[data-testid=tourney][data-status=upcoming]")
+    assert "Começa em" in (page.text_content("#t-when") or "")
+
+    page.click("#btn-register")
+    page.wait_for_selector(f"#entrants li[data-entrant='{name}']")
+    assert page.locator("#btn-withdraw").is_visible()
+    shot(page, f"tourney-upcoming-{viewport['width']}")
+    page.click("#btn-start")
+
+    first = to_my_table(page)
+    play_to_end(page)
+    page.wait_for_selector("#tourney-next a:has-text('Ir para a mesa')")
+    page.click("#tourney-next a")
+    page.wait_for_url(lambda url: url.startswith(first.split("?")[0]) and url != first)
+    play_to_end(page)
+    page.wait_for_selector("#tourney-next a:has-text('Ver o pódio')")
+    page.click("#tourney-next a")
+    page.wait_for_selector("[data-testid=tourney][data-status=finished]")
+    page.wait_for_selector("#podium:not([hidden]) li")
+    assert page.locator("#podium-list li").count() == 3
+    assert page.locator("#standings tbody tr").count() == 4
+    assert page.locator(f"#standings tbody tr[data-entrant='{name}']").count() == 1
+    shot(page, f"tourney-podium-{viewport['width']}", full_page=True)
+    assert not errors, errors
+
+
+def test_a_knockout_bracket_is_drawn(new_context: Any) -> None:
+    page = new_context(DESKTOP).new_page()
+    errors = watch(page)
+    open_lobby_as_guest(page, unique_name("Beto"))
+    made = page.request.post("/api/tournaments", data={
+        "name": "Mata-mata dos bots", "format": "knockout", "ruleset": "bloqueio",
+        "options": {"target": 1}, "capacity": 4, "bots": "greedy", "starts_in": 3600})
+    assert made.status == 201, made.text()
+    event_id = made.json()["id"]
+    assert page.request.post(f"/api/tournaments/{event_id}/start").status == 200
+    page.goto(f"/torneio.html?id={event_id}")
+    page.wait_for_selector("[data-testid=tourney][data-status=finished]")
+    assert page.locator(".bracket-round").count() == 2
+    assert page.locator(".bracket-round .tie").count() == 3
+    assert page.locator(".bracket-round .side.won").count() == 3
+    assert page.locator("#podium-list li").count() == 3
+    shot(page, "tourney-bracket-1366", full_page=True)
+    assert not errors, errors
