@@ -22,7 +22,7 @@ SERVER_LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"errors", "protocol", "settings", "db", "store", "fanout", "bus", "accounts",
                "chat", "crosssite", "guard", "headers", "ratelimits", "preflight", "botbudget",
                "ratings", "frames", "tablerow", "names", "storage", "store_players",
-               "store_cluster", "store_tournaments"}),
+               "store_cluster", "store_tournaments", "tournament_state"}),
     frozenset({"table"}),  # one match: seats, clock, bots, moves
     frozenset({"hub"}),  # the tables running here, their life cycle
     frozenset({"lobby", "reviews", "tournaments"}),  # services: seating, reviews, events

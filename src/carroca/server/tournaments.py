@@ -22,7 +22,6 @@ import contextlib
 import json
 import secrets
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
 from carroca.bots import BOT_LEVELS
@@ -34,8 +33,8 @@ from carroca.server.hub import Hub, bot_seat
 from carroca.server.ratings import family_of
 from carroca.server.settings import Settings
 from carroca.server.table import Table
+from carroca.server.tournament_state import Event, event_view, no_event, refused, summary
 from carroca.tournament import (
-    FORMAT_NAMES,
     Entrant,
     EventSpec,
     Game,
@@ -46,65 +45,12 @@ from carroca.tournament import (
     to_record,
 )
 from carroca.tournament.eventrecord import dumps
-from carroca.tournament.knockout import rounds_needed
 
 LIVE = ("upcoming", "running")
 MAX_CAPACITY = 256
 MAX_AHEAD = 30 * 24 * 3600.0  # an event starts within 30 days
 MIN_TURN, MAX_TURN = 1.0, 120.0
 SHOW_UP_POLL = 0.2  # seconds between two looks at a waiting game's seats
-
-#: The HTTP status of each refusal of the director.
-STATUS = {"invalid_event": 422, "unknown_entrant": 404, "unknown_game": 404}
-
-
-def refused(exc: TournamentError) -> LobbyError:
-    """A director's refusal as the server answers it (its pt-BR message, its code)."""
-    return LobbyError(STATUS.get(exc.code, 409), exc.code, exc.message)
-
-
-def no_event() -> LobbyError:
-    return LobbyError(404, "not_found", "Torneio não encontrado.")
-
-
-@dataclass
-class Event:
-    """One upcoming or running event kept here."""
-
-    row: dict[str, Any]
-    t: Tournament
-    entries: dict[str, dict[str, Any]]  # entrant id -> its stored entry
-    games: dict[GameKey, str] = field(default_factory=dict)  # game -> match id
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    timer: asyncio.TimerHandle | None = None
-
-    @property
-    def id(self) -> str:
-        return str(self.row["id"])
-
-    def seat_of(self, name: str) -> dict[str, Any]:
-        """The seat a player (or bot) of the event takes at a table, by their name."""
-        for entry in self.entries.values():
-            for p in entry["players"]:
-                if p["name"] == name:
-                    return dict(p) if "bot" in p else {"player": p["id"], "name": p["name"]}
-        raise KeyError(name)
-
-    def entrant_of(self, player_id: int) -> str | None:
-        for entrant, entry in self.entries.items():
-            if any(p.get("id") == player_id for p in entry["players"]):
-                return entrant
-        return None
-
-    def player_ids(self) -> set[int]:
-        return {p["id"] for e in self.entries.values() for p in e["players"] if "id" in p}
-
-    def now(self) -> float | None:
-        """Arena: seconds since the start (never back in time); other formats: None."""
-        if self.t.spec.format != "arena":
-            return None
-        return max(self.t.clock, round(time.time() - (self.row["started_at"] or time.time()), 3))
-
 
 class Tournaments:
     """The events of this server: created, registered for, run and read here. It hears of its
@@ -576,12 +522,12 @@ class Tournaments:
         for ev in sorted(self.events.values(), key=lambda e: e.row["starts_at"]):
             if ev.row["private"]:
                 continue
-            item = _summary(ev.row)
+            item = summary(ev.row)
             item["entrants"] = len(ev.t.registrations) if ev.row["status"] == "upcoming" \
                 else len(ev.t.entrants)
             (upcoming if ev.row["status"] == "upcoming" else live).append(item)
         try:
-            finished = [_summary(r) for r in await self.hub.store.finished_tournaments(20)]
+            finished = [summary(r) for r in await self.hub.store.finished_tournaments(20)]
         except Exception:
             raise LobbyError(503, "not_stored", NOT_STORED) from None
         return {"upcoming": upcoming, "live": live, "finished": finished}
@@ -603,7 +549,7 @@ class Tournaments:
             row, record = stored, json.loads(stored["record"])
             entries = {e["entrant"]: e for e in await self.hub.store.entries(event_id)}
             games = await self.hub.store.tournament_games(event_id)
-        return _view(row, record, entries, games, viewer)
+        return event_view(row, record, entries, games, viewer)
 
     async def record(self, event_id: str) -> str:
         """The event record as it stands (the seed in it once the event is over)."""
@@ -614,87 +560,4 @@ class Tournaments:
         if stored is None:
             raise no_event()
         return str(stored["record"])
-
-
-def _summary(row: dict[str, Any]) -> dict[str, Any]:
-    spec = row["spec"]
-    return {"id": row["id"], "name": row["name"], "format": row["format"],
-            "format_name": FORMAT_NAMES.get(row["format"], row["format"]),
-            "ruleset": row["ruleset"], "status": row["status"], "starts_at": row["starts_at"],
-            "started_at": row["started_at"], "finished_at": row["finished_at"],
-            "rounds": spec.get("rounds"), "best_of": spec.get("best_of"),
-            "duration": spec.get("duration"), "capacity": spec.get("capacity")}
-
-
-def _view(row: dict[str, Any], record: dict[str, Any], entries: dict[str, dict[str, Any]],
-          games: dict[GameKey, str], viewer: dict[str, Any] | None) -> dict[str, Any]:
-    out = _summary(row)
-    names = {e["id"]: e["name"] for e in record["registrations"]}
-    names.update({e["id"]: e["name"] for e in record["entrants"]})
-    mine = None
-    if viewer is not None:
-        mine = next((k for k, e in entries.items()
-                     if any(p.get("id") == viewer["id"] for p in e["players"])), None)
-    out.update(
-        options=row["options"], private=bool(row["private"]), turn_seconds=row["turn_seconds"],
-        bots=row["bots"], commitment=row["commitment"],
-        creator=viewer is not None and row["creator"] == viewer["id"],
-        event_seed=record["fairness"].get("event_seed"),
-        registrations=[
-            {"id": k, "name": e["name"], "players": [p["name"] for p in e["players"]],
-             "bot": any("bot" in p for p in e["players"]),
-             "waiting_partner": bool(e.get("partner_invite")) and len(e["players"]) == 1}
-            for k, e in entries.items()],
-        entrants=[{"id": e["id"], "name": e["name"], "seed": e["seed"],
-                   "players": e["players"]} for e in record["entrants"]],
-        left_out=record.get("left_out", []),
-        standings=[{**s, "name": names.get(s["entrant"], s["entrant"])}
-                   for s in record["standings"]],
-    )
-    if out["creator"] and row.get("invite"):
-        out["invite"] = row["invite"]
-    me: dict[str, Any] | None = None
-    if mine is not None:
-        entry = entries[mine]
-        me = {"entrant": mine, "name": entry["name"]}
-        for e in record["entrants"]:  # a solo player of a 2v2 event plays in a formed dupla
-            if viewer is not None and viewer["name"] in e["players"]:
-                me = {"entrant": e["id"], "name": e["name"]}
-        if entry.get("partner_invite") and len(entry["players"]) == 1:
-            me["partner_invite"] = entry["partner_invite"]
-    out["me"] = me
-    rounds = []
-    playing = None
-    viewer_name = viewer["name"] if viewer is not None else None
-    for rnd in record["rounds"]:
-        tables = []
-        for tie in rnd["tables"]:
-            played = []
-            for g in tie["games"]:
-                match_id = games.get((rnd["round"], tie["table"], g["game"])) or \
-                    (g.get("outcome") or {}).get("record_id")  # a played game names its match
-                played.append({"game": g["game"], "match": match_id, "sides": g["sides"],
-                               "outcome": g.get("outcome")})
-                if g.get("outcome") is None and viewer_name in g["players"]:
-                    playing = match_id
-            tables.append({"table": tie["table"], "sides": tie["sides"],
-                           "names": [names.get(s, s) for s in tie["sides"]],
-                           "winner": tie["winner"], "games": played})
-        item: dict[str, Any] = {"round": rnd["round"], "byes": rnd["byes"], "tables": tables}
-        if "at" in rnd:
-            item["at"] = rnd["at"]
-        rounds.append(item)
-    out["rounds_planned"] = out["rounds"]  # the spec's (Swiss; None: as many as needed)
-    out["rounds"] = rounds
-    out["my_match"] = playing
-    spec = record["event"]
-    entrants = len(record["entrants"])
-    if spec["format"] == "knockout" and entrants:
-        out["total_rounds"] = rounds_needed(entrants)
-    elif spec["format"] == "swiss" and entrants:
-        out["total_rounds"] = EventSpec.from_dict(spec).rounds_for(entrants)
-    if row["status"] == "finished":
-        out["podium"] = [{"rank": s["rank"], "entrant": s["entrant"], "name": s["name"]}
-                         for s in out["standings"][:3]]
-    return out
 
