@@ -118,7 +118,7 @@ def create_app(settings: Settings | None = None) -> App:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(migrate, settings.database)
-        store = Store(settings.database)
+        store = Store(settings.database, commit_gap=settings.commit_gap_ms / 1000)
         hub = Hub(settings, store)
         lobby = Lobby(hub)
         cluster = join_cluster(hub, lobby, settings) if settings.redis else None

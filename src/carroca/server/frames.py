@@ -32,8 +32,6 @@ from __future__ import annotations
 import json
 from typing import Any, Protocol
 
-from pydantic_core import to_json
-
 from carroca.rules import Match, observation
 from carroca.rules import tiles as T
 from carroca.rules.observation import PublicStep
@@ -43,13 +41,23 @@ from carroca.server import protocol
 class FrameCache:
     """A table's encoded text that later frames reuse (see the module's docstring)."""
 
-    __slots__ = ("_last", "_last_text", "_steps", "_steps_text")
+    __slots__ = ("_hands", "_last", "_last_text", "_steps", "_steps_text")
 
     def __init__(self) -> None:
         self._steps: tuple[PublicStep, ...] = ()
         self._steps_text = "[]"
         self._last: object = None
         self._last_text = "null"
+        self._hands: dict[int, tuple[int, str]] = {}  # seat -> (its tiles' mask, their text)
+
+    def hand(self, seat: int, mask: int) -> str:
+        """A seat's tiles as JSON: one seat's hand changes at a move, not the others'."""
+        known = self._hands.get(seat)
+        if known is not None and known[0] == mask:
+            return known[1]
+        text = _json([T.NAMES[t] for t in T.tiles_of(mask)])
+        self._hands[seat] = (mask, text)
+        return text
 
     def steps(self, steps: tuple[PublicStep, ...]) -> str:
         """`steps` as JSON: the text cached for a prefix of them, extended by the rest."""
@@ -88,8 +96,7 @@ OWN_VIEW = ("seat", "hand", "steps", "legal")
 
 
 def _json(value: Any) -> str:
-    # The encoder of `protocol.envelope`: the same text for the same values.
-    return to_json(value).decode()
+    return protocol.dumps(value)  # the encoder of `protocol.envelope`
 
 
 class StateFrames:
@@ -108,7 +115,7 @@ class StateFrames:
             shared["view"] = None
             self._head = protocol.envelope("state", shared)[:-2]  # left open: `data`, the frame
             return
-        cache = table.frame_cache
+        cache = self._cache = table.frame_cache
         self._steps = cache.steps(seen.steps)
         last_hand = cache.last_hand(view.pop("last_hand"))
         # As `observation` has it: a hand, and one's own draws showing their tile, only while a
@@ -131,7 +138,7 @@ class StateFrames:
         if seat is None:
             return f',"seat":null,"hand":[],"steps":{self._steps},"legal":[]}}'
         match = self._match
-        hand = [T.NAMES[t] for t in T.tiles_of(match.hands[seat])] if self._live else []
+        hand = self._cache.hand(seat, match.hands[seat]) if self._live else "[]"
         legal = [str(a) for a in match.legal_actions()] if seat == self._to_move else []
         steps = self._steps
         drawn = [(i, tile) for i, who, tile in self._draws if who == seat]
@@ -140,7 +147,7 @@ class StateFrames:
             for i, tile in drawn:
                 mine[i]["tile"] = T.NAMES[tile]
             steps = _json(mine)
-        return f',"seat":{seat},"hand":{_json(hand)},"steps":{steps},"legal":{_json(legal)}}}'
+        return f',"seat":{seat},"hand":{hand},"steps":{steps},"legal":{_json(legal)}}}'
 
     def frame(self, seat: int | None) -> str:
         """The frame of `seat` (None: a spectator), JSON text."""

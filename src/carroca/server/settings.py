@@ -30,6 +30,10 @@ class Settings:
     finished_keep_seconds: float = 120.0  # a finished table stays live this long for its players
     # Between two hands, for the hand's summary: no clock runs and no bot moves (0: none).
     hand_pause_seconds: float = 5.0
+    # Moves arriving sooner than this after the last batch wait for it, so one commit serves
+    # several: the CPU of a commit (its thread hand-offs above all) is most of a move's under
+    # load; a lone move goes at once.
+    commit_gap_ms: float = 10.0
 
     # ---------------------------------------------------------------- several nodes
     redis: str = ""  # redis://host:port/0: run as one node of a cluster (PostgreSQL required)

@@ -79,7 +79,13 @@ class Table(TableRow):
         self.version = 0
         self.lock = asyncio.Lock()
         self.clock: dict[str, Any] | None = None
-        self._timer: asyncio.TimerHandle | None = None
+        self._timer: asyncio.TimerHandle | None = None  # a bot's turn, the end of a pause
+        # The turn clock's timer is armed once and moved only when due sooner: a move (every
+        # couple of seconds at a table) just sets `_due`, (loop time, version); a timer that
+        # fires early arms itself again for the time left (`_clock_rings`).
+        self._clock_timer: asyncio.TimerHandle | None = None
+        self._clock_at = 0.0
+        self._due: tuple[float, int] | None = None
         self._autoplay: asyncio.Future[Decision] | None = None  # a timed-out seat's bot job
         self._move_ids: dict[int, int] = {}
         self._chat_rate = ChatRate()
@@ -206,6 +212,7 @@ class Table(TableRow):
             self._timer.cancel()
             self._timer = None
         self.clock = None
+        self._due = None
         match = self.match
         if self.closed or self.status != "playing" or match is None or match.is_over:
             return
@@ -228,7 +235,27 @@ class Table(TableRow):
             self.hub.settings.choice_seconds if match.phase == Phase.CHOICE else self.turn_seconds
         )
         self.clock = {"seat": seat, "deadline": time.time() + seconds, "seconds": seconds}
-        self._timer = loop.call_later(seconds, self._spawn, self._timeout, version)
+        due = self._due = (loop.time() + seconds, version)
+        timer = self._clock_timer
+        if timer is not None and self._clock_at > due[0]:
+            timer.cancel()
+            timer = None
+        if timer is None:
+            self._clock_at = due[0]
+            self._clock_timer = loop.call_at(due[0], self._clock_rings)
+
+    def _clock_rings(self) -> None:
+        self._clock_timer = None
+        due = self._due
+        if due is None or self.closed:
+            return
+        loop = asyncio.get_running_loop()
+        if due[0] > loop.time() + 0.001:  # moved on since it was armed: the time left
+            self._clock_at = due[0]
+            self._clock_timer = loop.call_at(due[0], self._clock_rings)
+            return
+        self._due = None
+        self.hub.spawn(self._timeout(due[1]))
 
     def _spawn(self, fn: Callable[[int], Any], version: int) -> None:
         self.hub.spawn(fn(version))
@@ -548,8 +575,10 @@ class Table(TableRow):
 
     def close(self) -> None:
         self.closed = True
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self._due = None
+        for timer in (self._timer, self._clock_timer):
+            if timer is not None:
+                timer.cancel()
+        self._timer = self._clock_timer = None
         if self._autoplay is not None:
             self._autoplay.cancel()
