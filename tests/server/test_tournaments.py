@@ -213,7 +213,7 @@ def test_registration_rules_and_withdrawal(database: str) -> None:
         private, code = r.json()["id"], r.json()["invite"]
         assert private not in {e["id"] for e in client.get("/api/tournaments").json()["upcoming"]}
         refused = client.post(f"/api/tournaments/{private}/register", headers=auth(bia))
-        assert refused.status_code == 403
+        assert refused.status_code == 404  # as if it did not exist
         assert client.post(f"/api/tournaments/{private}/register", json={"code": code},
                            headers=auth(bia)).status_code == 200
         assert client.get("/api/tournaments", headers=auth(bia)).json()["mine"] == [private]

@@ -6,6 +6,7 @@ stored one)."""
 from __future__ import annotations
 
 import asyncio
+import hmac
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +26,22 @@ def refused(exc: TournamentError) -> LobbyError:
 
 def no_event() -> LobbyError:
     return LobbyError(404, "not_found", "Torneio não encontrado.")
+
+
+def may_see(row: dict[str, Any], entries: dict[str, dict[str, Any]],
+            viewer: dict[str, Any] | None, code: str | None) -> bool:
+    """Whether an event is shown to `viewer`. A private one is its creator's, its entrants'
+    and its invitation holders' only (the event's code, or a dupla's partner invitation): to
+    anyone else it answers as an event that does not exist, so its existence does not leak."""
+    if not row["private"]:
+        return True
+    if viewer is not None and (row["creator"] == viewer["id"] or any(
+            p.get("id") == viewer["id"] for e in entries.values() for p in e["players"])):
+        return True
+    if not code:
+        return False
+    codes = [row.get("invite"), *(e.get("partner_invite") for e in entries.values())]
+    return any(c and hmac.compare_digest(c.encode(), code.encode()) for c in codes)
 
 
 @dataclass

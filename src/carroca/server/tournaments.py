@@ -33,7 +33,14 @@ from carroca.server.hub import Hub, bot_seat
 from carroca.server.ratings import family_of
 from carroca.server.settings import Settings
 from carroca.server.table import Table
-from carroca.server.tournament_state import Event, event_view, no_event, refused, summary
+from carroca.server.tournament_state import (
+    Event,
+    event_view,
+    may_see,
+    no_event,
+    refused,
+    summary,
+)
 from carroca.tournament import (
     Entrant,
     EventSpec,
@@ -169,7 +176,8 @@ class Tournaments:
         if upcoming >= most:
             raise LobbyError(429, "too_many_tournaments",
                              f"Você já tem {upcoming} torneios por começar (o limite é {most}).")
-        self.hub.spend_table(player)
+        if self.hub.limits is not None:  # every check passed; nothing stored yet
+            self.hub.limits.tournaments_player.hit(str(player["id"]))
         event_id = secrets.token_urlsafe(9)[:12]
         t = Tournament.create(spec, event_id)
         row = {
@@ -201,9 +209,11 @@ class Tournaments:
 
     # ------------------------------------------------------------------ registering
 
-    def _live(self, event_id: str) -> Event:
+    def _live(self, event_id: str, player: dict[str, Any] | None = None,
+              code: str | None = None) -> Event:
+        """An upcoming or running event, as `player` may see it (`may_see`)."""
         ev = self.events.get(event_id)
-        if ev is None:
+        if ev is None or not may_see(ev.row, ev.entries, player, code):
             raise no_event()
         return ev
 
@@ -212,11 +222,7 @@ class Tournaments:
         """Register a player: alone, or opening a dupla (`partner`: the answer carries the
         invitation for the partner), or as the partner of a dupla (`invite`). A private event
         takes its code (`code`), except from its creator."""
-        ev = self._live(event_id)
-        if ev.row["private"] and code != ev.row["invite"] and player["id"] != ev.row["creator"] \
-                and invite is None:
-            raise LobbyError(403, "invite_required",
-                             "Este torneio é privado: é preciso o convite de quem o criou.")
+        ev = self._live(event_id, player, code or invite)  # a private one: by its code
         async with ev.lock:
             t = ev.t
             if ev.row["status"] != "upcoming":
@@ -300,7 +306,7 @@ class Tournaments:
     async def withdraw(self, player: dict[str, Any], event_id: str) -> dict[str, Any]:
         """Before the start the place is freed (a dupla's, for both); after it, the entrant is
         paired no more and a game of theirs still waiting is lost by forfeit."""
-        ev = self._live(event_id)
+        ev = self._live(event_id, player)
         async with ev.lock:
             if ev.row["status"] == "upcoming":
                 entrant = ev.entrant_of(player["id"])
@@ -346,7 +352,7 @@ class Tournaments:
     async def start(self, event_id: str, by: dict[str, Any] | None = None) -> None:
         """Close registration and pair the first round (or the arena's first wave). With `by`,
         its creator starts it before its time. Fewer than two entrants: it is cancelled."""
-        ev = self._live(event_id)
+        ev = self._live(event_id, by) if by is not None else self._live(event_id)
         if by is not None and by["id"] != ev.row["creator"]:
             raise LobbyError(403, "not_creator", "Só quem criou o torneio pode começá-lo.")
         async with ev.lock:
@@ -448,6 +454,7 @@ class Tournaments:
             mode="tournament", ruleset=ev.t.spec.ruleset, options=dict(ev.t.spec.options),
             seats=seats, turn_seconds=ev.row["turn_seconds"],
             bot_level=self.settings.autoplay_bot, seeds=(game.server_seed, game.client_seed),
+            private=bool(ev.row["private"]),
         )
         await self.hub.store.add_tournament_game(ev.id, game.key, table.id)
         ev.games[game.key] = table.id
@@ -536,8 +543,10 @@ class Tournaments:
         """The upcoming and running events a player is registered in."""
         return [ev.id for ev in self.events.values() if player_id in ev.player_ids()]
 
-    async def view(self, event_id: str, viewer: dict[str, Any] | None) -> dict[str, Any]:
-        """An event's page: spec, entrants, standings, rounds with their matches, podium."""
+    async def view(self, event_id: str, viewer: dict[str, Any] | None,
+                   code: str | None = None) -> dict[str, Any]:
+        """An event's page: spec, entrants, standings, rounds with their matches, podium (a
+        private event's for whom `may_see` allows)."""
         ev = self.events.get(event_id)
         if ev is not None:
             row, record = ev.row, to_record(ev.t)
@@ -549,15 +558,20 @@ class Tournaments:
             row, record = stored, json.loads(stored["record"])
             entries = {e["entrant"]: e for e in await self.hub.store.entries(event_id)}
             games = await self.hub.store.tournament_games(event_id)
+        if not may_see(row, entries, viewer, code):
+            raise no_event()
         return event_view(row, record, entries, games, viewer)
 
-    async def record(self, event_id: str) -> str:
+    async def record(self, event_id: str, viewer: dict[str, Any] | None = None,
+                     code: str | None = None) -> str:
         """The event record as it stands (the seed in it once the event is over)."""
         ev = self.events.get(event_id)
         if ev is not None:
-            return dumps(to_record(ev.t))
+            return dumps(to_record(self._live(event_id, viewer, code).t))
         stored = await self.hub.store.get_tournament(event_id)
-        if stored is None:
+        if stored is None or (stored["private"] and not may_see(
+                stored, {e["entrant"]: e for e in await self.hub.store.entries(event_id)},
+                viewer, code)):
             raise no_event()
         return str(stored["record"])
 
