@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,6 +46,17 @@ def may_see(row: dict[str, Any], entries: dict[str, dict[str, Any]],
     return any(c and hmac.compare_digest(c.encode(), code.encode()) for c in codes)
 
 
+def parsed(texts: dict[str, str]) -> Callable[[str], dict[str, Any] | None]:
+    """Match records by id, from their rows' JSON text (`match_records`), parsed when asked
+    for: one at a time, however many the event has."""
+
+    def resolve(match_id: str) -> dict[str, Any] | None:
+        text = texts.get(match_id)
+        return None if text is None else dict(json.loads(text))
+
+    return resolve
+
+
 @dataclass
 class Event:
     """One upcoming or running event kept here."""
@@ -54,6 +67,12 @@ class Event:
     games: dict[GameKey, str] = field(default_factory=dict)  # game -> match id
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: asyncio.TimerHandle | None = None
+    written: int = 0  # the director's log entries the stored record holds
+
+    def must_store(self) -> bool:
+        """Whether the stored record lacks something a restart could not find again: any
+        input since it was written but a game's result (its match's row holds that)."""
+        return any("result" not in entry for entry in self.t.log[self.written:])
 
     @property
     def id(self) -> str:

@@ -38,6 +38,7 @@ from carroca.server.tournament_state import (
     event_view,
     may_see,
     no_event,
+    parsed,
     refused,
     summary,
 )
@@ -51,7 +52,7 @@ from carroca.tournament import (
     replay,
     to_record,
 )
-from carroca.tournament.eventrecord import dumps
+from carroca.tournament.eventrecord import dumps, embed
 
 LIVE = ("upcoming", "running")
 MAX_CAPACITY = 256
@@ -91,13 +92,16 @@ class Tournaments:
         store = self.hub.store
         count = 0
         for row in await store.tournaments(LIVE):
-            try:
-                t = replay(json.loads(row["record"]), row["seed"])
+            games = await store.tournament_games(row["id"])
+            texts = await store.match_records(list(games.values()))
+            try:  # the match records it names by id are in their rows
+                t = replay(json.loads(row["record"]), row["seed"], resolve=parsed(texts),
+                           keep=False)
             except Exception:
                 self.hub.log.exception("tournament %s could not be rebuilt", row["id"])
                 continue
             entries = {e["entrant"]: e for e in await store.entries(row["id"])}
-            ev = Event(row, t, entries, await store.tournament_games(row["id"]))
+            ev = Event(row, t, entries, games, written=len(t.log))
             self.events[ev.id] = ev
             for key, match_id in ev.games.items():
                 self.by_match[match_id] = (ev.id, key)
@@ -112,25 +116,34 @@ class Tournaments:
                 self._schedule_start(ev)
                 continue
             async with ev.lock:
-                for game in ev.t.pending_games():
-                    match_id = ev.games.get(game.key)
-                    if match_id is None:  # stopped between making its table and naming it
-                        match_id = await self.hub.store.match_with_seed(game.client_seed)
-                        if match_id is None:
-                            continue  # never made: `_advance` makes it
-                        await self.hub.store.add_tournament_game(ev.id, game.key, match_id)
-                        ev.games[game.key] = match_id
-                        self.by_match[match_id] = (ev.id, game.key)
-                    if match_id in self.hub.tables:
-                        continue
-                    row = await self.hub.store.get_match(match_id)
-                    if row is not None and row["status"] == "finished" and row["record"]:
-                        self._record(ev, game.key, json.loads(row["record"]), match_id)
-                    elif row is not None and row["status"] == "expired":
-                        ev.t.record_forfeit(game.key, list(game.sides), ev.now())
+                seen: set[GameKey] = set()
+                while games := [g for g in ev.t.pending_games() if g.key not in seen]:
+                    for game in games:  # a result may open a tie's next game, over too
+                        seen.add(game.key)
+                        await self._catch_up(ev, game)
                 if ev.t.spec.format == "arena":
                     self._schedule_close(ev)
                 await self._advance(ev)
+
+    async def _catch_up(self, ev: Event, game: Game) -> None:
+        """A game waiting for its result after a restart: its match found again, and its result
+        recorded if the match ended (or was closed unplayed) while the server was down or
+        before the record was written again (a result alone is not: `Event.must_store`)."""
+        match_id = ev.games.get(game.key)
+        if match_id is None:  # stopped between making its table and naming it
+            match_id = await self.hub.store.match_with_seed(game.client_seed)
+            if match_id is None:
+                return  # never made: `_advance` makes it
+            await self.hub.store.add_tournament_game(ev.id, game.key, match_id)
+            ev.games[game.key] = match_id
+            self.by_match[match_id] = (ev.id, game.key)
+        if match_id in self.hub.tables:
+            return
+        row = await self.hub.store.get_match(match_id)
+        if row is not None and row["status"] == "finished" and row["record"]:
+            self._record(ev, game.key, json.loads(row["record"]), match_id)
+        elif row is not None and row["status"] == "expired":
+            ev.t.record_forfeit(game.key, list(game.sides), ev.now())
 
     # ------------------------------------------------------------------ creating
 
@@ -390,6 +403,7 @@ class Tournaments:
         taken = sum(len(e.players) for e in ev.t.registrations)
         free = (capacity * size - taken) // size
         number = 0
+        entries = []
         for _ in range(free):
             names = []
             for _ in range(size):
@@ -400,8 +414,9 @@ class Tournaments:
             entry = {"tournament_id": ev.id, "entrant": entrant.id, "name": entrant.name,
                      "players": [{"bot": level, "name": n} for n in names],
                      "created_at": time.time(), "partner_invite": None}
-            await self.hub.store.save_entry(entry, dumps(to_record(ev.t)))
+            entries.append(entry)
             ev.entries[entrant.id] = entry
+        await self.hub.store.save_entries(entries, dumps(to_record(ev.t)))
 
     def _schedule_close(self, ev: Event) -> None:
         """Arena: no pairing after its duration (games still running count when they end)."""
@@ -417,8 +432,9 @@ class Tournaments:
         asyncio.get_running_loop().call_later(delay, lambda: self.hub.spawn(close()))
 
     async def _advance(self, ev: Event) -> None:
-        """Pair what can be paired, open a table for every game without one, store the record;
-        the end when the director says so. The caller holds the event's lock."""
+        """Pair what can be paired, open a table for every game without one, store the record
+        (unless only results came: `Event.must_store`); the end when the director says so. The
+        caller holds the event's lock."""
         t = ev.t
         for _ in range(1000):  # a knockout round of byes only pairs the next at once
             if t.state != "running":
@@ -435,11 +451,14 @@ class Tournaments:
             if game.key not in ev.games:
                 await self._open(ev, game)
         finished = t.is_finished
+        if not ev.must_store():  # results only: their matches' rows hold them
+            return
         fields: dict[str, Any] = {"record": dumps(to_record(t))}
         if finished:
             ev.row.update(status="finished", finished_at=time.time())
             fields.update(status="finished", finished_at=ev.row["finished_at"])
         await self.hub.store.update_tournament(ev.id, **fields)
+        ev.written = len(t.log)
         if finished:
             self.events.pop(ev.id, None)
             for match_id in ev.games.values():
@@ -509,7 +528,7 @@ class Tournaments:
 
     def _record(self, ev: Event, key: GameKey, record: dict[str, Any], match_id: str) -> None:
         try:
-            ev.t.record_game(key, record, record_id=match_id, at=ev.now())
+            ev.t.record_game(key, record, record_id=match_id, at=ev.now(), keep=False)
         except TournamentError as exc:  # decided meanwhile (a withdrawal), or not this game
             self.hub.log.warning("tournament %s: match %s not counted: %s", ev.id, match_id,
                                  exc.message)
@@ -564,14 +583,19 @@ class Tournaments:
 
     async def record(self, event_id: str, viewer: dict[str, Any] | None = None,
                      code: str | None = None) -> str:
-        """The event record as it stands (the seed in it once the event is over)."""
+        """The event record as it stands (the seed in it once the event is over), with its
+        match records embedded from their rows: it verifies on its own."""
         ev = self.events.get(event_id)
         if ev is not None:
-            return dumps(to_record(self._live(event_id, viewer, code).t))
-        stored = await self.hub.store.get_tournament(event_id)
-        if stored is None or (stored["private"] and not may_see(
-                stored, {e["entrant"]: e for e in await self.hub.store.entries(event_id)},
-                viewer, code)):
-            raise no_event()
-        return str(stored["record"])
+            record = to_record(self._live(event_id, viewer, code).t)
+        else:
+            stored = await self.hub.store.get_tournament(event_id)
+            if stored is None or (stored["private"] and not may_see(
+                    stored, {e["entrant"]: e for e in await self.hub.store.entries(event_id)},
+                    viewer, code)):
+                raise no_event()
+            record = json.loads(stored["record"])
+        games = await self.hub.store.tournament_games(event_id)
+        texts = await self.hub.store.match_records(list(games.values()))
+        return dumps(embed(record, parsed(texts)))
 
