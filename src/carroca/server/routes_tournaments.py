@@ -29,7 +29,7 @@ class TournamentBody(_Body):
     rounds: int | None = Field(default=None, ge=1, le=20)  # Swiss
     best_of: int | None = Field(default=None, ge=1, le=9)  # knockout
     duration: float | None = Field(default=None, ge=10, le=6 * 3600)  # arena, seconds
-    capacity: int | None = Field(default=None, ge=2, le=256)
+    capacity: int | None = Field(default=None, ge=2, le=100_000)  # and the server's setting
     starts_at: float | None = None  # epoch seconds
     starts_in: float | None = Field(default=None, ge=0, le=30 * 24 * 3600)  # or from now
     turn_seconds: float | None = None

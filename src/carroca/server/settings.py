@@ -88,6 +88,7 @@ class Settings:
     tournament_show_up_seconds: float = 60.0
     tournament_bots: bool = False  # an event may ask for bots to fill its free places
     max_upcoming_tournaments_per_player: int = 3  # events created and not started yet
+    max_tournament_capacity: int = 256  # the most places an event may have
 
     def workers(self) -> int:
         """Bot worker processes: as set, else one per core."""

@@ -55,7 +55,6 @@ from carroca.tournament import (
 from carroca.tournament.eventrecord import dumps, embed
 
 LIVE = ("upcoming", "running")
-MAX_CAPACITY = 256
 MAX_AHEAD = 30 * 24 * 3600.0  # an event starts within 30 days
 MIN_TURN, MAX_TURN = 1.0, 120.0
 SHOW_UP_POLL = 0.2  # seconds between two looks at a waiting game's seats
@@ -167,8 +166,9 @@ class Tournaments:
             raise LobbyError(422, "bad_turn_seconds",
                              f"O tempo por jogada vai de {MIN_TURN:g} a {MAX_TURN:g} segundos.")
         capacity = body.get("capacity")
-        if capacity is not None and capacity > MAX_CAPACITY:
-            raise LobbyError(422, "bad_capacity", f"O torneio tem no máximo {MAX_CAPACITY} vagas.")
+        if capacity is not None and capacity > settings.max_tournament_capacity:
+            raise LobbyError(422, "bad_capacity", "O torneio tem no máximo "
+                             f"{settings.max_tournament_capacity} vagas.")
         now = time.time()
         starts_at = body.get("starts_at")
         if starts_at is None:
@@ -446,7 +446,10 @@ class Tournaments:
             total = t.total_rounds or 0
             if t.pending_games() or len(t.rounds) >= total:
                 break
+            began = time.perf_counter()
             t.pair_next_round()
+            self.hub.log.info("tournament %s: round %d paired in %.3f s", ev.id, len(t.rounds),
+                              time.perf_counter() - began)
         for game in t.pending_games():
             if game.key not in ev.games:
                 await self._open(ev, game)
