@@ -1,8 +1,13 @@
 """The tournaments' rows: events, entries, and the match that plays each game.
 
 An event's state lives in two columns: `record`, the event record as it stands (without the
-seed while the event runs), and `seed`, kept apart. Every change of the event writes the record
-again in the transaction that makes the change, so a restart finds it whole.
+seed while the event runs), and `seed`, kept apart. The record names each played game's match
+by its id (`record_id`): the match record itself is in the match's row, and is embedded only in
+the record a reader downloads. The record is written again at every change but a game's result
+(registrations, the start, each pairing, forfeits, withdrawals, the end), in the transaction
+that makes the change; a result alone is not written, since the match's row holds it: a restart
+rebuilds the event from the record and records again the results of the matches over since
+(`Tournaments.resume`). So an event of N games is written about once per round, not N times.
 """
 
 from __future__ import annotations
@@ -94,6 +99,16 @@ class TournamentRows(Storage):
 
         await self.run(fn)
 
+    async def save_entries(self, entries: list[dict[str, Any]], record: str) -> None:
+        """Several registrations (an event's bots) and the record that holds them, at once."""
+
+        def fn(conn: Connection) -> None:
+            if entries:
+                conn.execute(db.tournament_entries.insert(), entries)
+                _set_record(conn, entries[0]["tournament_id"], record)
+
+        await self.run(fn)
+
     async def delete_entry(self, tournament_id: str, entrant: str, record: str) -> None:
         def fn(conn: Connection) -> None:
             e = db.tournament_entries.c
@@ -115,6 +130,20 @@ class TournamentRows(Storage):
             return {(r[0], r[1], r[2]): str(r[3]) for r in rows}
 
         return await self.run(fn)
+
+    async def match_records(self, match_ids: list[str]) -> dict[str, str]:
+        """The stored records (JSON text) of these matches, those that have one, by id."""
+
+        def fn(conn: Connection) -> dict[str, str]:
+            m = db.matches.c
+            found: dict[str, str] = {}
+            for i in range(0, len(match_ids), 500):
+                rows = conn.execute(sa.select(m.id, m.record).where(
+                    m.id.in_(match_ids[i:i + 500])).where(m.record.is_not(None))).all()
+                found.update((str(r[0]), str(r[1])) for r in rows)
+            return found
+
+        return await self.run_side(fn)
 
     async def match_with_seed(self, client_seed: str) -> str | None:
         """The match whose client seed is this one: an event's game has its own (`<event

@@ -6,7 +6,10 @@ stored one)."""
 from __future__ import annotations
 
 import asyncio
+import hmac
+import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +30,33 @@ def no_event() -> LobbyError:
     return LobbyError(404, "not_found", "Torneio não encontrado.")
 
 
+def may_see(row: dict[str, Any], entries: dict[str, dict[str, Any]],
+            viewer: dict[str, Any] | None, code: str | None) -> bool:
+    """Whether an event is shown to `viewer`. A private one is its creator's, its entrants'
+    and its invitation holders' only (the event's code, or a dupla's partner invitation): to
+    anyone else it answers as an event that does not exist, so its existence does not leak."""
+    if not row["private"]:
+        return True
+    if viewer is not None and (row["creator"] == viewer["id"] or any(
+            p.get("id") == viewer["id"] for e in entries.values() for p in e["players"])):
+        return True
+    if not code:
+        return False
+    codes = [row.get("invite"), *(e.get("partner_invite") for e in entries.values())]
+    return any(c and hmac.compare_digest(c.encode(), code.encode()) for c in codes)
+
+
+def parsed(texts: dict[str, str]) -> Callable[[str], dict[str, Any] | None]:
+    """Match records by id, from their rows' JSON text (`match_records`), parsed when asked
+    for: one at a time, however many the event has."""
+
+    def resolve(match_id: str) -> dict[str, Any] | None:
+        text = texts.get(match_id)
+        return None if text is None else dict(json.loads(text))
+
+    return resolve
+
+
 @dataclass
 class Event:
     """One upcoming or running event kept here."""
@@ -37,6 +67,12 @@ class Event:
     games: dict[GameKey, str] = field(default_factory=dict)  # game -> match id
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: asyncio.TimerHandle | None = None
+    written: int = 0  # the director's log entries the stored record holds
+
+    def must_store(self) -> bool:
+        """Whether the stored record lacks something a restart could not find again: any
+        input since it was written but a game's result (its match's row holds that)."""
+        return any("result" not in entry for entry in self.t.log[self.written:])
 
     @property
     def id(self) -> str:

@@ -33,7 +33,15 @@ from carroca.server.hub import Hub, bot_seat
 from carroca.server.ratings import family_of
 from carroca.server.settings import Settings
 from carroca.server.table import Table
-from carroca.server.tournament_state import Event, event_view, no_event, refused, summary
+from carroca.server.tournament_state import (
+    Event,
+    event_view,
+    may_see,
+    no_event,
+    parsed,
+    refused,
+    summary,
+)
 from carroca.tournament import (
     Entrant,
     EventSpec,
@@ -44,10 +52,9 @@ from carroca.tournament import (
     replay,
     to_record,
 )
-from carroca.tournament.eventrecord import dumps
+from carroca.tournament.eventrecord import dumps, embed
 
 LIVE = ("upcoming", "running")
-MAX_CAPACITY = 256
 MAX_AHEAD = 30 * 24 * 3600.0  # an event starts within 30 days
 MIN_TURN, MAX_TURN = 1.0, 120.0
 SHOW_UP_POLL = 0.2  # seconds between two looks at a waiting game's seats
@@ -84,13 +91,16 @@ class Tournaments:
         store = self.hub.store
         count = 0
         for row in await store.tournaments(LIVE):
-            try:
-                t = replay(json.loads(row["record"]), row["seed"])
+            games = await store.tournament_games(row["id"])
+            texts = await store.match_records(list(games.values()))
+            try:  # the match records it names by id are in their rows
+                t = replay(json.loads(row["record"]), row["seed"], resolve=parsed(texts),
+                           keep=False)
             except Exception:
                 self.hub.log.exception("tournament %s could not be rebuilt", row["id"])
                 continue
             entries = {e["entrant"]: e for e in await store.entries(row["id"])}
-            ev = Event(row, t, entries, await store.tournament_games(row["id"]))
+            ev = Event(row, t, entries, games, written=len(t.log))
             self.events[ev.id] = ev
             for key, match_id in ev.games.items():
                 self.by_match[match_id] = (ev.id, key)
@@ -105,25 +115,34 @@ class Tournaments:
                 self._schedule_start(ev)
                 continue
             async with ev.lock:
-                for game in ev.t.pending_games():
-                    match_id = ev.games.get(game.key)
-                    if match_id is None:  # stopped between making its table and naming it
-                        match_id = await self.hub.store.match_with_seed(game.client_seed)
-                        if match_id is None:
-                            continue  # never made: `_advance` makes it
-                        await self.hub.store.add_tournament_game(ev.id, game.key, match_id)
-                        ev.games[game.key] = match_id
-                        self.by_match[match_id] = (ev.id, game.key)
-                    if match_id in self.hub.tables:
-                        continue
-                    row = await self.hub.store.get_match(match_id)
-                    if row is not None and row["status"] == "finished" and row["record"]:
-                        self._record(ev, game.key, json.loads(row["record"]), match_id)
-                    elif row is not None and row["status"] == "expired":
-                        ev.t.record_forfeit(game.key, list(game.sides), ev.now())
+                seen: set[GameKey] = set()
+                while games := [g for g in ev.t.pending_games() if g.key not in seen]:
+                    for game in games:  # a result may open a tie's next game, over too
+                        seen.add(game.key)
+                        await self._catch_up(ev, game)
                 if ev.t.spec.format == "arena":
                     self._schedule_close(ev)
                 await self._advance(ev)
+
+    async def _catch_up(self, ev: Event, game: Game) -> None:
+        """A game waiting for its result after a restart: its match found again, and its result
+        recorded if the match ended (or was closed unplayed) while the server was down or
+        before the record was written again (a result alone is not: `Event.must_store`)."""
+        match_id = ev.games.get(game.key)
+        if match_id is None:  # stopped between making its table and naming it
+            match_id = await self.hub.store.match_with_seed(game.client_seed)
+            if match_id is None:
+                return  # never made: `_advance` makes it
+            await self.hub.store.add_tournament_game(ev.id, game.key, match_id)
+            ev.games[game.key] = match_id
+            self.by_match[match_id] = (ev.id, game.key)
+        if match_id in self.hub.tables:
+            return
+        row = await self.hub.store.get_match(match_id)
+        if row is not None and row["status"] == "finished" and row["record"]:
+            self._record(ev, game.key, json.loads(row["record"]), match_id)
+        elif row is not None and row["status"] == "expired":
+            ev.t.record_forfeit(game.key, list(game.sides), ev.now())
 
     # ------------------------------------------------------------------ creating
 
@@ -147,8 +166,9 @@ class Tournaments:
             raise LobbyError(422, "bad_turn_seconds",
                              f"O tempo por jogada vai de {MIN_TURN:g} a {MAX_TURN:g} segundos.")
         capacity = body.get("capacity")
-        if capacity is not None and capacity > MAX_CAPACITY:
-            raise LobbyError(422, "bad_capacity", f"O torneio tem no máximo {MAX_CAPACITY} vagas.")
+        if capacity is not None and capacity > settings.max_tournament_capacity:
+            raise LobbyError(422, "bad_capacity", "O torneio tem no máximo "
+                             f"{settings.max_tournament_capacity} vagas.")
         now = time.time()
         starts_at = body.get("starts_at")
         if starts_at is None:
@@ -169,7 +189,8 @@ class Tournaments:
         if upcoming >= most:
             raise LobbyError(429, "too_many_tournaments",
                              f"Você já tem {upcoming} torneios por começar (o limite é {most}).")
-        self.hub.spend_table(player)
+        if self.hub.limits is not None:  # every check passed; nothing stored yet
+            self.hub.limits.tournaments_player.hit(str(player["id"]))
         event_id = secrets.token_urlsafe(9)[:12]
         t = Tournament.create(spec, event_id)
         row = {
@@ -201,9 +222,11 @@ class Tournaments:
 
     # ------------------------------------------------------------------ registering
 
-    def _live(self, event_id: str) -> Event:
+    def _live(self, event_id: str, player: dict[str, Any] | None = None,
+              code: str | None = None) -> Event:
+        """An upcoming or running event, as `player` may see it (`may_see`)."""
         ev = self.events.get(event_id)
-        if ev is None:
+        if ev is None or not may_see(ev.row, ev.entries, player, code):
             raise no_event()
         return ev
 
@@ -212,11 +235,7 @@ class Tournaments:
         """Register a player: alone, or opening a dupla (`partner`: the answer carries the
         invitation for the partner), or as the partner of a dupla (`invite`). A private event
         takes its code (`code`), except from its creator."""
-        ev = self._live(event_id)
-        if ev.row["private"] and code != ev.row["invite"] and player["id"] != ev.row["creator"] \
-                and invite is None:
-            raise LobbyError(403, "invite_required",
-                             "Este torneio é privado: é preciso o convite de quem o criou.")
+        ev = self._live(event_id, player, code or invite)  # a private one: by its code
         async with ev.lock:
             t = ev.t
             if ev.row["status"] != "upcoming":
@@ -300,7 +319,7 @@ class Tournaments:
     async def withdraw(self, player: dict[str, Any], event_id: str) -> dict[str, Any]:
         """Before the start the place is freed (a dupla's, for both); after it, the entrant is
         paired no more and a game of theirs still waiting is lost by forfeit."""
-        ev = self._live(event_id)
+        ev = self._live(event_id, player)
         async with ev.lock:
             if ev.row["status"] == "upcoming":
                 entrant = ev.entrant_of(player["id"])
@@ -346,7 +365,7 @@ class Tournaments:
     async def start(self, event_id: str, by: dict[str, Any] | None = None) -> None:
         """Close registration and pair the first round (or the arena's first wave). With `by`,
         its creator starts it before its time. Fewer than two entrants: it is cancelled."""
-        ev = self._live(event_id)
+        ev = self._live(event_id, by) if by is not None else self._live(event_id)
         if by is not None and by["id"] != ev.row["creator"]:
             raise LobbyError(403, "not_creator", "Só quem criou o torneio pode começá-lo.")
         async with ev.lock:
@@ -384,6 +403,7 @@ class Tournaments:
         taken = sum(len(e.players) for e in ev.t.registrations)
         free = (capacity * size - taken) // size
         number = 0
+        entries = []
         for _ in range(free):
             names = []
             for _ in range(size):
@@ -394,8 +414,9 @@ class Tournaments:
             entry = {"tournament_id": ev.id, "entrant": entrant.id, "name": entrant.name,
                      "players": [{"bot": level, "name": n} for n in names],
                      "created_at": time.time(), "partner_invite": None}
-            await self.hub.store.save_entry(entry, dumps(to_record(ev.t)))
+            entries.append(entry)
             ev.entries[entrant.id] = entry
+        await self.hub.store.save_entries(entries, dumps(to_record(ev.t)))
 
     def _schedule_close(self, ev: Event) -> None:
         """Arena: no pairing after its duration (games still running count when they end)."""
@@ -411,8 +432,9 @@ class Tournaments:
         asyncio.get_running_loop().call_later(delay, lambda: self.hub.spawn(close()))
 
     async def _advance(self, ev: Event) -> None:
-        """Pair what can be paired, open a table for every game without one, store the record;
-        the end when the director says so. The caller holds the event's lock."""
+        """Pair what can be paired, open a table for every game without one, store the record
+        (unless only results came: `Event.must_store`); the end when the director says so. The
+        caller holds the event's lock."""
         t = ev.t
         for _ in range(1000):  # a knockout round of byes only pairs the next at once
             if t.state != "running":
@@ -424,16 +446,22 @@ class Tournaments:
             total = t.total_rounds or 0
             if t.pending_games() or len(t.rounds) >= total:
                 break
+            began = time.perf_counter()
             t.pair_next_round()
+            self.hub.log.info("tournament %s: round %d paired in %.3f s", ev.id, len(t.rounds),
+                              time.perf_counter() - began)
         for game in t.pending_games():
             if game.key not in ev.games:
                 await self._open(ev, game)
         finished = t.is_finished
+        if not ev.must_store():  # results only: their matches' rows hold them
+            return
         fields: dict[str, Any] = {"record": dumps(to_record(t))}
         if finished:
             ev.row.update(status="finished", finished_at=time.time())
             fields.update(status="finished", finished_at=ev.row["finished_at"])
         await self.hub.store.update_tournament(ev.id, **fields)
+        ev.written = len(t.log)
         if finished:
             self.events.pop(ev.id, None)
             for match_id in ev.games.values():
@@ -448,6 +476,7 @@ class Tournaments:
             mode="tournament", ruleset=ev.t.spec.ruleset, options=dict(ev.t.spec.options),
             seats=seats, turn_seconds=ev.row["turn_seconds"],
             bot_level=self.settings.autoplay_bot, seeds=(game.server_seed, game.client_seed),
+            private=bool(ev.row["private"]),
         )
         await self.hub.store.add_tournament_game(ev.id, game.key, table.id)
         ev.games[game.key] = table.id
@@ -502,7 +531,7 @@ class Tournaments:
 
     def _record(self, ev: Event, key: GameKey, record: dict[str, Any], match_id: str) -> None:
         try:
-            ev.t.record_game(key, record, record_id=match_id, at=ev.now())
+            ev.t.record_game(key, record, record_id=match_id, at=ev.now(), keep=False)
         except TournamentError as exc:  # decided meanwhile (a withdrawal), or not this game
             self.hub.log.warning("tournament %s: match %s not counted: %s", ev.id, match_id,
                                  exc.message)
@@ -536,8 +565,10 @@ class Tournaments:
         """The upcoming and running events a player is registered in."""
         return [ev.id for ev in self.events.values() if player_id in ev.player_ids()]
 
-    async def view(self, event_id: str, viewer: dict[str, Any] | None) -> dict[str, Any]:
-        """An event's page: spec, entrants, standings, rounds with their matches, podium."""
+    async def view(self, event_id: str, viewer: dict[str, Any] | None,
+                   code: str | None = None) -> dict[str, Any]:
+        """An event's page: spec, entrants, standings, rounds with their matches, podium (a
+        private event's for whom `may_see` allows)."""
         ev = self.events.get(event_id)
         if ev is not None:
             row, record = ev.row, to_record(ev.t)
@@ -549,15 +580,25 @@ class Tournaments:
             row, record = stored, json.loads(stored["record"])
             entries = {e["entrant"]: e for e in await self.hub.store.entries(event_id)}
             games = await self.hub.store.tournament_games(event_id)
+        if not may_see(row, entries, viewer, code):
+            raise no_event()
         return event_view(row, record, entries, games, viewer)
 
-    async def record(self, event_id: str) -> str:
-        """The event record as it stands (the seed in it once the event is over)."""
+    async def record(self, event_id: str, viewer: dict[str, Any] | None = None,
+                     code: str | None = None) -> str:
+        """The event record as it stands (the seed in it once the event is over), with its
+        match records embedded from their rows: it verifies on its own."""
         ev = self.events.get(event_id)
         if ev is not None:
-            return dumps(to_record(ev.t))
-        stored = await self.hub.store.get_tournament(event_id)
-        if stored is None:
-            raise no_event()
-        return str(stored["record"])
+            record = to_record(self._live(event_id, viewer, code).t)
+        else:
+            stored = await self.hub.store.get_tournament(event_id)
+            if stored is None or (stored["private"] and not may_see(
+                    stored, {e["entrant"]: e for e in await self.hub.store.entries(event_id)},
+                    viewer, code)):
+                raise no_event()
+            record = json.loads(stored["record"])
+        games = await self.hub.store.tournament_games(event_id)
+        texts = await self.hub.store.match_records(list(games.values()))
+        return dumps(embed(record, parsed(texts)))
 
