@@ -30,11 +30,13 @@ and the reveal as the same objects until they change), so a stale text is never 
 from __future__ import annotations
 
 import json
+import time
 from typing import Any, Protocol
 
-from carroca.rules import Match, observation
+from carroca.rules import Match, Ruleset, observation
 from carroca.rules import tiles as T
 from carroca.rules.observation import PublicStep
+from carroca.rules.rulesets import options_dict
 from carroca.server import protocol
 
 
@@ -79,7 +81,21 @@ class FrameCache:
 
 
 class Stateful(Protocol):
-    """What the frames are built from (a `Table`)."""
+    """What a state is built from (a `Table`)."""
+
+    id: str
+    mode: str
+    ruleset: Ruleset
+    options: Any
+    status: str
+    seats: list[dict[str, Any] | None]
+    commitment: str
+    client_seeds: Any
+    client_seed: str | None
+    server_seed: str
+    version: int
+    turn_seconds: float
+    clock: dict[str, Any] | None
 
     @property
     def match(self) -> Match | None: ...
@@ -89,6 +105,59 @@ class Stateful(Protocol):
     def frame_cache(self) -> FrameCache: ...
     def state(self, seat: int | None, view: dict[str, Any] | None = None) -> dict[str, Any]: ...
     def own_state(self, seat: int) -> dict[str, Any]: ...
+    def seat_connected(self, seat: int) -> bool: ...
+
+
+def table_state(table: Stateful, seat: int | None,
+                view: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What one seat (None: a spectator) is sent: built from that seat's observation (or from
+    `view`, that observation's dict already made).
+
+    The reference of the frames a table sends: `StateFrames` builds them from the spectators'
+    state and `own_state`, and they parse equal to this for every seat."""
+    match = table.match
+    clock = None
+    if table.clock is not None:
+        left = max(0.0, table.clock["deadline"] - time.time())
+        clock = {"seat": table.clock["seat"], "seconds": table.clock["seconds"],
+                 "remaining_ms": int(left * 1000)}
+    pause = None
+    if view is None and match is not None:
+        view = observation(match, seat).to_dict()
+    if table.pause is not None:
+        left = max(0.0, table.pause["until"] - time.time())
+        pause = {"seconds": table.pause["seconds"], "remaining_ms": int(left * 1000)}
+        if view is not None:
+            view["legal"] = []  # nobody moves before the next hand starts
+    players = [
+        {"name": s["name"], "bot": "bot" in s, "connected": table.seat_connected(i)}
+        if s else None
+        for i, s in enumerate(table.seats)
+    ]
+    data: dict[str, Any] = {
+        "id": table.id,
+        "mode": table.mode,
+        "ruleset": table.ruleset.name,
+        "options": options_dict(table.options),
+        "status": table.status,
+        "seat": seat,
+        "players": players,
+        "commitment": table.commitment,
+        "client_seeds": table.client_seeds,
+        "client_seed": table.client_seed,
+        "version": table.version,
+        "turn_seconds": table.turn_seconds,
+        "clock": clock,
+        "pause": pause,
+        "chat": table.mode in ("casual", "friends"),
+        "view": view,
+    }
+    if table.status == "finished":
+        data["server_seed"] = table.server_seed
+    if seat is not None:
+        data.update(table.own_state(seat))
+    return data
+
 
 # A seat's own fields in `view` (see `observation`): the rest of a view is the same for every
 # seat and the spectators.
