@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import asyncio
 
+from websockets.frames import Frame, Opcode
+
 from carroca.server.connection import Connection
+from carroca.server.guard import text_frame_header
 
 
 class Protocol:
@@ -109,3 +112,13 @@ def test_drain_writes_what_waits_for_the_end_of_the_turn() -> None:
 
     assert asyncio.run(scenario()).writes == [["bye"]]
 
+
+
+def test_a_frame_written_without_extensions_is_what_websockets_would_write() -> None:
+    """`write_frames` builds uncompressed text frames itself (`text_frame_header`): byte for
+    byte the frame that `websockets` serializes, at every length encoding (7, 16, 64 bits)."""
+    for n in (0, 1, 125, 126, 127, 2600, 65535, 65536, 70000):
+        data = ("ç" * (n // 2) + "a" * (n % 2)).encode()
+        assert len(data) == n
+        expected = Frame(Opcode.TEXT, data).serialize(mask=False, extensions=[])
+        assert text_frame_header(n) + data == expected, n

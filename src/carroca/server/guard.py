@@ -30,6 +30,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+from websockets.protocol import State
 from websockets.server import ServerProtocol
 
 from carroca.server.settings import Settings
@@ -252,6 +253,17 @@ def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
                     not self.handshake_complete or self.initial_response is not None:
                 return False
             conn = self.conn
+            if not conn.extensions and conn.state is State.OPEN and \
+                    not conn.expect_continuation_frame and not conn.debug:
+                # No extension negotiated (no compression): a server's text frame is a header
+                # and the text, as `send_text` would serialize it, without its Frame object.
+                parts = conn.data_to_send()  # what the protocol holds first (a pong)
+                for text in texts:
+                    data = text.encode()
+                    parts.append(text_frame_header(len(data)))
+                    parts.append(data)
+                self.transport.write(b"".join(parts))
+                return True
             try:
                 for text in texts:
                     conn.send_text(text.encode())
@@ -273,6 +285,15 @@ def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
                 self.handshake_complete = True
 
     return GuardedHttp, GuardedWebSocket
+
+
+def text_frame_header(n: int) -> bytes:
+    """A final, unmasked text frame's header for `n` bytes of payload (RFC 6455, 5.2)."""
+    if n < 126:
+        return bytes((0x81, n))
+    if n < 1 << 16:
+        return b"\x81\x7e" + n.to_bytes(2, "big")
+    return b"\x81\x7f" + n.to_bytes(8, "big")
 
 
 class _Refused(Exception):
