@@ -9,7 +9,9 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from carroca.server import tournament_pages as pages
 from carroca.server.deps import MAX_OPTIONS, MaybePlayer, Player
+from carroca.server.store import Store
 from carroca.server.tournaments import Tournaments
 
 router = APIRouter()
@@ -46,6 +48,11 @@ def tournaments_of(request: Request) -> Tournaments:
     return service
 
 
+def store_of(request: Request) -> Store:
+    store: Store = request.app.state.store
+    return store
+
+
 @router.post("/api/tournaments", status_code=201)
 async def create(body: TournamentBody, player: Player, request: Request) -> dict[str, Any]:
     ev = await tournaments_of(request).create(player, body.model_dump())
@@ -58,13 +65,14 @@ async def create(body: TournamentBody, player: Player, request: Request) -> dict
 async def listing(request: Request, viewer: MaybePlayer) -> dict[str, Any]:
     """Public events, `bots_allowed` (the operator's option), and `mine`: the upcoming and
     running events the asker plays in (the lobby listens for their matches)."""
-    service = tournaments_of(request)
-    return {**await service.listing(), "bots_allowed": service.settings.tournament_bots,
-            "mine": service.events_of(viewer["id"]) if viewer is not None else []}
+    store = store_of(request)
+    return {**await pages.listing(store),
+            "bots_allowed": tournaments_of(request).settings.tournament_bots,
+            "mine": await pages.events_of(store, viewer["id"]) if viewer is not None else []}
 
 @router.get("/api/tournaments/{event_id}")
 async def event(event_id: str, request: Request, viewer: MaybePlayer) -> dict[str, Any]:
-    return await tournaments_of(request).view(event_id, viewer)
+    return await pages.page(store_of(request), event_id, viewer)
 
 @router.post("/api/tournaments/{event_id}/register")
 async def register(event_id: str, player: Player, request: Request,
@@ -80,12 +88,12 @@ async def withdraw(event_id: str, player: Player, request: Request) -> dict[str,
 @router.post("/api/tournaments/{event_id}/start")
 async def start(event_id: str, player: Player, request: Request) -> dict[str, Any]:
     """Its creator starts the event before its time."""
-    service = tournaments_of(request)
-    await service.start(event_id, by=player)
-    return {"id": event_id, "status": (await service.view(event_id, player))["status"]}
+    await tournaments_of(request).start(event_id, by=player)
+    return {"id": event_id,
+            "status": (await pages.page(store_of(request), event_id, player))["status"]}
 
 @router.get("/api/tournaments/{event_id}/record")
 async def record(event_id: str, request: Request) -> Response:
     """The event record (docs/tournaments.md): one JSON line; the seed in it once it is over."""
-    text = await tournaments_of(request).record(event_id)
+    text = await pages.record(store_of(request), event_id)
     return Response(text.rstrip("\n") + "\n", media_type="application/json")

@@ -1,18 +1,33 @@
-"""What the server keeps of a tournament and how it shows it: the live `Event` (the director,
-its entries, the match of each game), the director's refusals as the server answers them, and an
-event's page and list entry, built from its row and record (the same for a live event and a
-stored one)."""
+"""What the server keeps of a tournament and how it shows it: a new event's row, checked from
+its creator's request; the live `Event` (the director, its entries, the match of each game); the
+director's refusals as the server answers them; and an event's page and list entry, built from
+its row and record."""
 
 from __future__ import annotations
 
 import asyncio
+import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from carroca.server.chat import clean_text
 from carroca.server.errors import LobbyError
-from carroca.tournament import FORMAT_NAMES, EventSpec, GameKey, Tournament, TournamentError
+from carroca.server.settings import Settings
+from carroca.tournament import (
+    FORMAT_NAMES,
+    EventSpec,
+    GameKey,
+    Tournament,
+    TournamentError,
+    to_record,
+)
+from carroca.tournament.eventrecord import dumps
 from carroca.tournament.knockout import rounds_needed
+
+MAX_CAPACITY = 256
+MAX_AHEAD = 30 * 24 * 3600.0  # an event starts within 30 days
+MIN_TURN, MAX_TURN = 1.0, 120.0
 
 #: The HTTP status of each refusal of the director.
 STATUS = {"invalid_event": 422, "unknown_entrant": 404, "unknown_game": 404}
@@ -27,6 +42,54 @@ def no_event() -> LobbyError:
     return LobbyError(404, "not_found", "Torneio não encontrado.")
 
 
+def new_event(settings: Settings, player: dict[str, Any], body: dict[str, Any]
+              ) -> tuple[dict[str, Any], Tournament]:
+    """A new event's row and director, from the fields of `POST /api/tournaments` (already
+    typed); LobbyError (pt-BR) for what the server does not hold."""
+    name = " ".join(clean_text(body["name"]).split())
+    if not 3 <= len(name) <= 60:
+        raise LobbyError(422, "bad_name", "O nome do torneio tem de 3 a 60 caracteres.")
+    bots = body.get("bots")
+    if bots is not None:
+        if not settings.tournament_bots:
+            raise LobbyError(403, "no_bots", "Este servidor não completa torneios com bots.")
+        if body.get("capacity") is None:
+            raise LobbyError(422, "bad_capacity",
+                             "Para completar com bots, diga quantas vagas o torneio tem.")
+    turn = float(body.get("turn_seconds") or settings.turn_seconds)
+    if not MIN_TURN <= turn <= MAX_TURN:
+        raise LobbyError(422, "bad_turn_seconds",
+                         f"O tempo por jogada vai de {MIN_TURN:g} a {MAX_TURN:g} segundos.")
+    capacity = body.get("capacity")
+    if capacity is not None and capacity > MAX_CAPACITY:
+        raise LobbyError(422, "bad_capacity", f"O torneio tem no máximo {MAX_CAPACITY} vagas.")
+    now = time.time()
+    starts_at = body.get("starts_at")
+    if starts_at is None:
+        starts_at = now + float(body.get("starts_in") or 0)
+    if not now - 60 <= starts_at <= now + MAX_AHEAD:
+        raise LobbyError(422, "bad_start", "O torneio começa entre agora e daqui a 30 dias.")
+    duration = body.get("duration")
+    try:
+        spec = EventSpec(body["format"], body["ruleset"], body.get("options") or {},
+                         rounds=body.get("rounds"), best_of=body.get("best_of") or 1,
+                         duration=None if duration is None else float(duration),
+                         capacity=capacity, name=name)
+    except TournamentError as exc:
+        raise refused(exc) from None
+    t = Tournament.create(spec, secrets.token_urlsafe(9)[:12])
+    row = {
+        "id": t.event_id, "name": name, "format": spec.format, "ruleset": spec.ruleset,
+        "options": dict(spec.options), "spec": spec.to_dict(), "status": "upcoming",
+        "creator": player["id"], "created_at": now, "starts_at": float(starts_at),
+        "started_at": None, "finished_at": None, "turn_seconds": turn, "bots": bots,
+        "private": bool(body.get("private")),
+        "invite": secrets.token_urlsafe(6) if body.get("private") else None,
+        "seed": t.event_seed, "commitment": t.commitment, "record": dumps(to_record(t)),
+    }
+    return row, t
+
+
 @dataclass
 class Event:
     """One upcoming or running event kept here."""
@@ -36,7 +99,8 @@ class Event:
     entries: dict[str, dict[str, Any]]  # entrant id -> its stored entry
     games: dict[GameKey, str] = field(default_factory=dict)  # game -> match id
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    timer: asyncio.TimerHandle | None = None
+    timer: asyncio.TimerHandle | None = None  # its start, or an arena's close
+    fence: int | None = None  # in a cluster, the epoch its writes carry (`Fenced`)
 
     @property
     def id(self) -> str:
