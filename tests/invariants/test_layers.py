@@ -21,7 +21,7 @@ SERVER_LAYERS: tuple[frozenset[str], ...] = (
     # ports and adapters: storage, fan-out, settings, the wire protocol, limits, views
     frozenset({"errors", "protocol", "settings", "db", "store", "fanout", "bus", "accounts",
                "chat", "crosssite", "guard", "headers", "ratelimits", "preflight", "botbudget",
-               "ratings", "frames", "tablerow", "names", "storage", "store_players",
+               "ratings", "frames", "tablerow", "turnclock", "names", "storage", "store_players",
                "store_cluster", "store_tournaments", "tournament_state", "tournament_entries",
                "tournament_pages"}),
     frozenset({"table"}),  # one match: seats, clock, bots, moves

@@ -213,7 +213,7 @@ def test_registration_rules_and_withdrawal(database: str) -> None:
         private, code = r.json()["id"], r.json()["invite"]
         assert private not in {e["id"] for e in client.get("/api/tournaments").json()["upcoming"]}
         refused = client.post(f"/api/tournaments/{private}/register", headers=auth(bia))
-        assert refused.status_code == 403
+        assert refused.status_code == 404  # as if it did not exist
         assert client.post(f"/api/tournaments/{private}/register", json={"code": code},
                            headers=auth(bia)).status_code == 200
         assert client.get("/api/tournaments", headers=auth(bia)).json()["mine"] == [private]
@@ -224,6 +224,24 @@ def test_registration_rules_and_withdrawal(database: str) -> None:
         client.post(f"/api/tournaments/{lonely}/start", headers=auth(caio))
         assert client.get(f"/api/tournaments/{lonely}").json()["status"] == "cancelled"
         assert client.get("/api/tournaments/nada").status_code == 404
+
+
+def test_a_private_event_starts_at_its_time(database: str) -> None:
+    """The start that comes with the time asks no one's leave: a private event, shown to no
+    one but its people, still starts (here with one entrant: it is cancelled)."""
+    with TestClient(create_app(fast_settings(database))) as client:
+        ana = guest(client, "Ana")
+        client.cookies.clear()
+        event_id = create(client, ana, private=True, starts_in=0.3)
+        assert client.post(f"/api/tournaments/{event_id}/register",
+                           headers=auth(ana)).status_code == 200
+        end = time.monotonic() + 30
+        while (page := client.get(f"/api/tournaments/{event_id}", headers=auth(ana)).json()
+               )["status"] == "upcoming":
+            assert time.monotonic() < end, "the private event never started"
+            time.sleep(0.05)
+        assert page["status"] == "cancelled"
+        assert client.get(f"/api/tournaments/{event_id}").status_code == 404
 
 
 def test_a_running_event_survives_a_restart(database: str) -> None:
@@ -258,6 +276,49 @@ def test_a_running_event_survives_a_restart(database: str) -> None:
         info = wait_event(client, event_id, "finished")
         assert len(info["rounds"]) == 3 and played <= 1
         verify(client.get(f"/api/tournaments/{event_id}/record").json())
+
+
+def test_a_restart_mid_round_loses_no_result(database: str) -> None:
+    """A result alone does not write the event's record again (its match's row holds it): the
+    server stops with one game of the round over and one waiting; started again, the event has
+    that result back, from the same match, and goes on to its end."""
+    settings = fast_settings(database, tournament_bots=True, bot_delay_ms=0)
+    with TestClient(create_app(settings)) as client:
+        ana = guest(client, "Ana")
+        event_id = create(client, ana, rounds=2, capacity=4, bots="greedy")
+        client.post(f"/api/tournaments/{event_id}/register", headers=auth(ana))
+        client.post(f"/api/tournaments/{event_id}/start", headers=auth(ana))
+
+        def bots_done() -> list[dict[str, Any]]:
+            page = client.get(f"/api/tournaments/{event_id}").json()
+            games = [g for t in page["rounds"][0]["tables"] for g in t["games"]] \
+                if page["rounds"] else []
+            return games if any(g["outcome"] for g in games) else []
+
+        end = time.monotonic() + 60
+        while not (before := bots_done()):
+            assert time.monotonic() < end, "the bots' game never ended"
+            time.sleep(0.05)
+    engine = sa.create_engine(normalize_url(database))
+    with engine.begin() as conn:
+        stored = json.loads(conn.execute(sa.text("SELECT record FROM tournaments WHERE id = :i"),
+                                         {"i": event_id}).scalar_one())
+    engine.dispose()
+    assert not any("result" in entry for entry in stored["log"])  # not written: in its row
+    done = next(g for g in before if g["outcome"])
+    with TestClient(create_app(settings)) as client, ExitStack() as stack:
+        page = client.get(f"/api/tournaments/{event_id}").json()
+        after = [g for t in page["rounds"][0]["tables"] for g in t["games"]]
+        again = next(g for g in after if g["match"] == done["match"])
+        assert again["outcome"] == done["outcome"]
+        c = connect(stack, client, ana, "Ana")
+        waiting = next(g for g in after if g["outcome"] is None)
+        play_match(c, waiting["match"], random_chooser(4))
+        play_event(c, event_id, random_chooser(5))
+        info = wait_event(client, event_id, "finished")
+        assert len(info["rounds"]) == 2
+        record = verify(client.get(f"/api/tournaments/{event_id}/record").json())
+        assert record.rounds[0].ties[0].games[0].outcome is not None
 
 
 def matches_of(page: dict[str, Any], number: int) -> list[str | None]:

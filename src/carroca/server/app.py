@@ -118,7 +118,7 @@ def create_app(settings: Settings | None = None) -> App:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(migrate, settings.database)
-        store = Store(settings.database)
+        store = Store(settings.database, commit_gap=settings.commit_gap_ms / 1000)
         hub = Hub(settings, store)
         lobby = Lobby(hub)
         cluster = join_cluster(hub, lobby, settings) if settings.redis else None
@@ -127,7 +127,10 @@ def create_app(settings: Settings | None = None) -> App:
             login_ip=settings.limit_login_ip, login_account=settings.limit_login_account,
             guest_ip=settings.limit_guest_ip, register_ip=settings.limit_register_ip,
             tables_player=settings.limit_tables_player, reviews_ip=settings.limit_reviews_ip,
-            password_ip=settings.limit_password_ip, storage=settings.redis,
+            password_ip=settings.limit_password_ip,
+            tournaments_player=settings.limit_tournaments_player,
+            tournament_entries_player=settings.limit_tournament_entries_player,
+            storage=settings.redis,
         )
         hub.limits = limits
         app.state.store, app.state.hub, app.state.limits = store, hub, limits

@@ -25,8 +25,8 @@ from typing import Any
 from carroca.server.cluster import Cluster, NotOwner
 from carroca.server.errors import LobbyError
 from carroca.server.store_tournaments import LIVE
-from carroca.server.tournament_state import no_event
-from carroca.server.tournaments import EventMoved, Tournaments
+from carroca.server.tournament_state import EventMoved, no_event
+from carroca.server.tournaments import Tournaments
 
 FORWARD_TRIES = 3  # calls to an event's owner before the player is told to try again
 FORWARD_PAUSE = 0.3  # seconds between two (the event may be changing nodes)

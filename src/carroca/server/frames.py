@@ -30,26 +30,36 @@ and the reveal as the same objects until they change), so a stale text is never 
 from __future__ import annotations
 
 import json
+import time
 from typing import Any, Protocol
 
-from pydantic_core import to_json
-
-from carroca.rules import Match, observation
+from carroca.rules import Match, Ruleset, observation
 from carroca.rules import tiles as T
 from carroca.rules.observation import PublicStep
+from carroca.rules.rulesets import options_dict
 from carroca.server import protocol
 
 
 class FrameCache:
     """A table's encoded text that later frames reuse (see the module's docstring)."""
 
-    __slots__ = ("_last", "_last_text", "_steps", "_steps_text")
+    __slots__ = ("_hands", "_last", "_last_text", "_steps", "_steps_text")
 
     def __init__(self) -> None:
         self._steps: tuple[PublicStep, ...] = ()
         self._steps_text = "[]"
         self._last: object = None
         self._last_text = "null"
+        self._hands: dict[int, tuple[int, str]] = {}  # seat -> (its tiles' mask, their text)
+
+    def hand(self, seat: int, mask: int) -> str:
+        """A seat's tiles as JSON: one seat's hand changes at a move, not the others'."""
+        known = self._hands.get(seat)
+        if known is not None and known[0] == mask:
+            return known[1]
+        text = _json([T.NAMES[t] for t in T.tiles_of(mask)])
+        self._hands[seat] = (mask, text)
+        return text
 
     def steps(self, steps: tuple[PublicStep, ...]) -> str:
         """`steps` as JSON: the text cached for a prefix of them, extended by the rest."""
@@ -71,7 +81,21 @@ class FrameCache:
 
 
 class Stateful(Protocol):
-    """What the frames are built from (a `Table`)."""
+    """What a state is built from (a `Table`)."""
+
+    id: str
+    mode: str
+    ruleset: Ruleset
+    options: Any
+    status: str
+    seats: list[dict[str, Any] | None]
+    commitment: str
+    client_seeds: Any
+    client_seed: str | None
+    server_seed: str
+    version: int
+    turn_seconds: float
+    clock: dict[str, Any] | None
 
     @property
     def match(self) -> Match | None: ...
@@ -81,6 +105,59 @@ class Stateful(Protocol):
     def frame_cache(self) -> FrameCache: ...
     def state(self, seat: int | None, view: dict[str, Any] | None = None) -> dict[str, Any]: ...
     def own_state(self, seat: int) -> dict[str, Any]: ...
+    def seat_connected(self, seat: int) -> bool: ...
+
+
+def table_state(table: Stateful, seat: int | None,
+                view: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What one seat (None: a spectator) is sent: built from that seat's observation (or from
+    `view`, that observation's dict already made).
+
+    The reference of the frames a table sends: `StateFrames` builds them from the spectators'
+    state and `own_state`, and they parse equal to this for every seat."""
+    match = table.match
+    clock = None
+    if table.clock is not None:
+        left = max(0.0, table.clock["deadline"] - time.time())
+        clock = {"seat": table.clock["seat"], "seconds": table.clock["seconds"],
+                 "remaining_ms": int(left * 1000)}
+    pause = None
+    if view is None and match is not None:
+        view = observation(match, seat).to_dict()
+    if table.pause is not None:
+        left = max(0.0, table.pause["until"] - time.time())
+        pause = {"seconds": table.pause["seconds"], "remaining_ms": int(left * 1000)}
+        if view is not None:
+            view["legal"] = []  # nobody moves before the next hand starts
+    players = [
+        {"name": s["name"], "bot": "bot" in s, "connected": table.seat_connected(i)}
+        if s else None
+        for i, s in enumerate(table.seats)
+    ]
+    data: dict[str, Any] = {
+        "id": table.id,
+        "mode": table.mode,
+        "ruleset": table.ruleset.name,
+        "options": options_dict(table.options),
+        "status": table.status,
+        "seat": seat,
+        "players": players,
+        "commitment": table.commitment,
+        "client_seeds": table.client_seeds,
+        "client_seed": table.client_seed,
+        "version": table.version,
+        "turn_seconds": table.turn_seconds,
+        "clock": clock,
+        "pause": pause,
+        "chat": table.mode in ("casual", "friends"),
+        "view": view,
+    }
+    if table.status == "finished":
+        data["server_seed"] = table.server_seed
+    if seat is not None:
+        data.update(table.own_state(seat))
+    return data
+
 
 # A seat's own fields in `view` (see `observation`): the rest of a view is the same for every
 # seat and the spectators.
@@ -88,8 +165,7 @@ OWN_VIEW = ("seat", "hand", "steps", "legal")
 
 
 def _json(value: Any) -> str:
-    # The encoder of `protocol.envelope`: the same text for the same values.
-    return to_json(value).decode()
+    return protocol.dumps(value)  # the encoder of `protocol.envelope`
 
 
 class StateFrames:
@@ -108,7 +184,7 @@ class StateFrames:
             shared["view"] = None
             self._head = protocol.envelope("state", shared)[:-2]  # left open: `data`, the frame
             return
-        cache = table.frame_cache
+        cache = self._cache = table.frame_cache
         self._steps = cache.steps(seen.steps)
         last_hand = cache.last_hand(view.pop("last_hand"))
         # As `observation` has it: a hand, and one's own draws showing their tile, only while a
@@ -131,7 +207,7 @@ class StateFrames:
         if seat is None:
             return f',"seat":null,"hand":[],"steps":{self._steps},"legal":[]}}'
         match = self._match
-        hand = [T.NAMES[t] for t in T.tiles_of(match.hands[seat])] if self._live else []
+        hand = self._cache.hand(seat, match.hands[seat]) if self._live else "[]"
         legal = [str(a) for a in match.legal_actions()] if seat == self._to_move else []
         steps = self._steps
         drawn = [(i, tile) for i, who, tile in self._draws if who == seat]
@@ -140,7 +216,7 @@ class StateFrames:
             for i, tile in drawn:
                 mine[i]["tile"] = T.NAMES[tile]
             steps = _json(mine)
-        return f',"seat":{seat},"hand":{_json(hand)},"steps":{steps},"legal":{_json(legal)}}}'
+        return f',"seat":{seat},"hand":{hand},"steps":{steps},"legal":{_json(legal)}}}'
 
     def frame(self, seat: int | None) -> str:
         """The frame of `seat` (None: a spectator), JSON text."""

@@ -334,7 +334,7 @@ class Lobby:
         """Tables a player may join (casual with an open seat) or watch (in play)."""
         out = []
         for t in self.hub.tables.values():
-            if t.mode == "friends" or t.status == "finished":
+            if t.mode == "friends" or t.private or t.status == "finished":
                 continue
             out.append({
                 "id": t.id, "mode": t.mode, "ruleset": t.ruleset.name, "status": t.status,
@@ -344,7 +344,7 @@ class Lobby:
             })
         with contextlib.suppress(LobbyError):
             for r in await self.hub.elsewhere():
-                if r["mode"] == "friends":
+                if r["mode"] == "friends" or r.get("private"):
                     continue
                 out.append({
                     "id": r["id"], "mode": r["mode"], "ruleset": r["ruleset"],

@@ -4,7 +4,8 @@ A moving window per key (an address, an account, a player) in memory: exact for 
 cheap (a deque of timestamps per key, bounded by the limit's amount). The nodes of a cluster share
 the same windows in Redis (the library's Redis storage: a sorted set per key, updated by a Lua
 script); those calls are synchronous, which is acceptable for what they count: sign-ins, guests,
-new tables and reviews, never moves. The limits themselves are settings (`limit_*`).
+new tables, reviews, tournaments and their entries, never moves. The limits themselves are
+settings (`limit_*`).
 """
 
 from __future__ import annotations
@@ -73,7 +74,8 @@ class RateLimits:
 
     def __init__(self, *, login_ip: str, login_account: str, guest_ip: str, register_ip: str,
                  tables_player: str, reviews_ip: str, password_ip: str = "30/10 minutes",
-                 storage: str = "") -> None:
+                 tournaments_player: str = "10/hour",
+                 tournament_entries_player: str = "30/10 minutes", storage: str = "") -> None:
         # Redis: short timeouts, as these calls block the event loop while they wait.
         store = storage_from_string(storage, socket_timeout=0.5, socket_connect_timeout=0.5) \
             if storage else MemoryStorage()
@@ -102,3 +104,8 @@ class RateLimits:
         self.tables_player = limit("tables-player", tables_player,
                                    "Você criou muitas mesas seguidas.")
         self.reviews_ip = limit("reviews-ip", reviews_ip, "Muitas análises pedidas seguidas.")
+        self.tournaments_player = limit("tournaments-player", tournaments_player,
+                                        "Você criou muitos torneios seguidos.")
+        self.tournament_entries_player = limit(
+            "tournament-entries-player", tournament_entries_player,
+            "Muitas inscrições e desistências seguidas em torneios.")

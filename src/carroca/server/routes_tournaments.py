@@ -4,17 +4,20 @@ match started by a `tournament` frame on their own socket."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from carroca.server import tournament_pages as pages
 from carroca.server.deps import MAX_OPTIONS, MaybePlayer, Player
 from carroca.server.store import Store
+from carroca.server.tournament_state import Event
 from carroca.server.tournaments import Tournaments
 
 router = APIRouter()
+#: A private event's invitation (or a dupla's), which shows the event to whoever brings it.
+Code = Annotated[str | None, Query(max_length=20)]
 
 
 class _Body(BaseModel):
@@ -29,7 +32,7 @@ class TournamentBody(_Body):
     rounds: int | None = Field(default=None, ge=1, le=20)  # Swiss
     best_of: int | None = Field(default=None, ge=1, le=9)  # knockout
     duration: float | None = Field(default=None, ge=10, le=6 * 3600)  # arena, seconds
-    capacity: int | None = Field(default=None, ge=2, le=256)
+    capacity: int | None = Field(default=None, ge=2, le=100_000)  # and the server's setting
     starts_at: float | None = None  # epoch seconds
     starts_in: float | None = Field(default=None, ge=0, le=30 * 24 * 3600)  # or from now
     turn_seconds: float | None = None
@@ -53,6 +56,19 @@ def store_of(request: Request) -> Store:
     return store
 
 
+def live_of(request: Request, event_id: str) -> Event | None:
+    """The event as this node runs it, if it does: its page has the results of the round in
+    play, which the stored record holds only once the round is over (`tournament_pages`)."""
+    return tournaments_of(request).events.get(event_id)
+
+
+def spend_entry(request: Request, player: dict[str, Any]) -> None:
+    """A registration or withdrawal, counted per player whatever its answer (on the node that
+    receives it, before it goes to the event's owner): each one that passes stores the event
+    (`LIMIT_TOURNAMENT_ENTRIES_PLAYER`)."""
+    request.app.state.limits.tournament_entries_player.hit(str(player["id"]))
+
+
 @router.post("/api/tournaments", status_code=201)
 async def create(body: TournamentBody, player: Player, request: Request) -> dict[str, Any]:
     ev = await tournaments_of(request).create(player, body.model_dump())
@@ -71,18 +87,24 @@ async def listing(request: Request, viewer: MaybePlayer) -> dict[str, Any]:
             "mine": await pages.events_of(store, viewer["id"]) if viewer is not None else []}
 
 @router.get("/api/tournaments/{event_id}")
-async def event(event_id: str, request: Request, viewer: MaybePlayer) -> dict[str, Any]:
-    return await pages.page(store_of(request), event_id, viewer)
+async def event(event_id: str, request: Request, viewer: MaybePlayer,
+                code: Code = None) -> dict[str, Any]:
+    """The event's page; a private event's to its creator, its entrants and whoever brings
+    its invitation (`?code=`), 404 to anyone else."""
+    return await pages.page(store_of(request), event_id, viewer, code,
+                            live_of(request, event_id))
 
 @router.post("/api/tournaments/{event_id}/register")
 async def register(event_id: str, player: Player, request: Request,
                    body: RegisterBody | None = None) -> dict[str, Any]:
     body = body or RegisterBody()
+    spend_entry(request, player)
     return await tournaments_of(request).register(
         player, event_id, partner=body.partner, invite=body.invite, code=body.code)
 
 @router.post("/api/tournaments/{event_id}/withdraw")
 async def withdraw(event_id: str, player: Player, request: Request) -> dict[str, Any]:
+    spend_entry(request, player)
     return await tournaments_of(request).withdraw(player, event_id)
 
 @router.post("/api/tournaments/{event_id}/start")
@@ -93,7 +115,10 @@ async def start(event_id: str, player: Player, request: Request) -> dict[str, An
             "status": (await pages.page(store_of(request), event_id, player))["status"]}
 
 @router.get("/api/tournaments/{event_id}/record")
-async def record(event_id: str, request: Request) -> Response:
-    """The event record (docs/tournaments.md): one JSON line; the seed in it once it is over."""
-    text = await pages.record(store_of(request), event_id)
+async def record(event_id: str, request: Request, viewer: MaybePlayer,
+                 code: Code = None) -> Response:
+    """The event record (docs/tournaments.md): one JSON line; the seed in it once it is over.
+    A private event's as its page (above)."""
+    text = await pages.record(store_of(request), event_id, viewer, code,
+                              live_of(request, event_id))
     return Response(text.rstrip("\n") + "\n", media_type="application/json")

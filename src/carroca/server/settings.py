@@ -30,6 +30,10 @@ class Settings:
     finished_keep_seconds: float = 120.0  # a finished table stays live this long for its players
     # Between two hands, for the hand's summary: no clock runs and no bot moves (0: none).
     hand_pause_seconds: float = 5.0
+    # Moves arriving sooner than this after the last batch wait for it, so one commit serves
+    # several: the CPU of a commit (its thread hand-offs above all) is most of a move's under
+    # load; a lone move goes at once.
+    commit_gap_ms: float = 10.0
 
     # ---------------------------------------------------------------- several nodes
     redis: str = ""  # redis://host:port/0: run as one node of a cluster (PostgreSQL required)
@@ -62,6 +66,9 @@ class Settings:
     limit_register_ip: str = "5/hour"  # accounts created from one address
     limit_tables_player: str = "30/10 minutes"  # friends' tables and bots-only matches created
     limit_reviews_ip: str = "10/10 minutes"  # post-game reviews started from one address
+    limit_tournaments_player: str = "10/hour"  # tournaments created by one player
+    # registrations and withdrawals of one player, in any event (each one stores the event)
+    limit_tournament_entries_player: str = "30/10 minutes"
     hash_queue: int = 4  # password checks waiting for a hashing slot; more get 429
 
     # ---------------------------------------------------------------- tables
@@ -85,6 +92,7 @@ class Settings:
     tournament_show_up_seconds: float = 60.0
     tournament_bots: bool = False  # an event may ask for bots to fill its free places
     max_upcoming_tournaments_per_player: int = 3  # events created and not started yet
+    max_tournament_capacity: int = 256  # the most places an event may have
 
     def workers(self) -> int:
         """Bot worker processes: as set, else one per core."""

@@ -126,8 +126,9 @@ class Outage:
 class Storage:
     """The database's threads and the group commit of moves: what every part of `Store` runs on."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, commit_gap: float = COMMIT_GAP) -> None:
         self.url = url
+        self.commit_gap = commit_gap
         self.engine = db.make_engine(url)
         self.postgres = self.engine.dialect.name == "postgresql"
         # Matches' writes (moves, seats, ends, claims) on one thread, in order. On PostgreSQL,
@@ -189,7 +190,7 @@ class Storage:
     def append_move(self, row: MoveRow) -> asyncio.Future[None]:
         """Queue a move; the future resolves once the transaction holding it has committed.
 
-        Batches start `COMMIT_GAP` apart at least: a move arriving sooner after the last batch
+        Batches start `commit_gap` apart at least: a move arriving sooner after the last batch
         waits that little for the moves behind it, so that under load one commit (its round
         trips, its fsync, its CPU) serves several; a lone move goes at once."""
         loop = asyncio.get_running_loop()
@@ -199,7 +200,7 @@ class Storage:
             queue = not self._flush_queued
             self._flush_queued = True
         if queue:
-            wait = self._last_batch + COMMIT_GAP - loop.time()
+            wait = self._last_batch + self.commit_gap - loop.time()
             if wait > 0:
                 loop.call_later(wait, self._submit, loop)
             else:

@@ -199,7 +199,8 @@ class ClusterRows(Storage):
         def fn(conn: Connection) -> list[dict[str, Any]]:
             m = db.matches.c
             query = sa.select(m.id, m.mode, m.ruleset, m.status, m.bot_level, m.seats, m.owner,
-                              m.host_id, m.created_at, m.commitment, m.invite, m.score) \
+                              m.host_id, m.created_at, m.commitment, m.invite, m.score,
+                              m.private) \
                 .where(m.status.in_(("waiting",) if waiting else ("waiting", "playing")))
             for column, value in ((m.mode, mode), (m.id, match_id), (m.host_id, host_id),
                                   (m.ruleset, ruleset), (m.bot_level, bot_level)):

@@ -1,8 +1,14 @@
 """The tournaments' rows: events, entries, and the match that plays each game.
 
 An event's state lives in two columns: `record`, the event record as it stands (without the
-seed while the event runs), and `seed`, kept apart. Every change of the event writes the record
-again in the transaction that makes the change, so a restart finds it whole.
+seed while the event runs), and `seed`, kept apart. The record names each played game's match
+by its id (`record_id`): the match record itself is in the match's row, and is embedded only in
+the record a reader downloads. The record is written again at every change but a game's result
+(registrations, the start, each pairing, forfeits, withdrawals, the end), in the transaction
+that makes the change; a result alone is not written, since the match's row holds it: a restart
+or a takeover rebuilds the event from the record and records again the results of the matches
+over since (`Tournaments.adopt`, `resume_event`). So an event of N games is written about once
+per round, not N times.
 
 In a cluster an event has an owner node and an epoch, as a match has (`store_cluster`): a node
 takes the events of dead nodes (`claim_events`, raising the epoch), and each write of the owner
@@ -100,6 +106,17 @@ class TournamentRows(Storage):
 
         await self.run(fn)
 
+    async def save_entries(self, entries: list[dict[str, Any]], record: str,
+                           epoch: int | None = None) -> None:
+        """Several registrations (an event's bots) and the record that holds them, at once."""
+
+        def fn(conn: Connection) -> None:
+            if entries:
+                conn.execute(db.tournament_entries.insert(), entries)
+                _fenced(conn, entries[0]["tournament_id"], epoch, record=record)
+
+        await self.run(fn)
+
     async def delete_entry(self, tournament_id: str, entrant: str, record: str,
                            epoch: int | None = None) -> None:
         def fn(conn: Connection) -> None:
@@ -122,6 +139,20 @@ class TournamentRows(Storage):
             return {(r[0], r[1], r[2]): str(r[3]) for r in rows}
 
         return await self.run(fn)
+
+    async def match_records(self, match_ids: list[str]) -> dict[str, str]:
+        """The stored records (JSON text) of these matches, those that have one, by id."""
+
+        def fn(conn: Connection) -> dict[str, str]:
+            m = db.matches.c
+            found: dict[str, str] = {}
+            for i in range(0, len(match_ids), 500):
+                rows = conn.execute(sa.select(m.id, m.record).where(
+                    m.id.in_(match_ids[i:i + 500])).where(m.record.is_not(None))).all()
+                found.update((str(r[0]), str(r[1])) for r in rows)
+            return found
+
+        return await self.run_side(fn)
 
     async def match_with_seed(self, client_seed: str) -> str | None:
         """The match whose client seed is this one: an event's game has its own (`<event

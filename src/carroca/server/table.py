@@ -20,16 +20,16 @@ from carroca.bots import SEARCHING_LEVELS
 from carroca.bots.expert import DEFAULT_THINK_MS
 from carroca.botservice import BotService, Decision, Job, Priority
 from carroca.rules import Match, Phase, RulesError, actions, observation
-from carroca.rules.rulesets import options_dict
 from carroca.server import protocol
 from carroca.server.chat import ChatRate, clean_text
 from carroca.server.errors import MOVING, NOT_STORED, LobbyError
 from carroca.server.fanout import Fanout, chat_channel, player_channel, seat_channel
-from carroca.server.frames import FrameCache, StateFrames
+from carroca.server.frames import FrameCache, StateFrames, table_state
 from carroca.server.ratings import Ratings
 from carroca.server.settings import Settings
 from carroca.server.store import Fenced, MoveRow, Store
 from carroca.server.tablerow import TableRow
+from carroca.server.turnclock import Timers
 
 ABANDON = "abandon"
 MIN_BACKOFF, MAX_BACKOFF = 0.5, 10.0  # a bot's retries while the database refuses its moves
@@ -79,7 +79,7 @@ class Table(TableRow):
         self.version = 0
         self.lock = asyncio.Lock()
         self.clock: dict[str, Any] | None = None
-        self._timer: asyncio.TimerHandle | None = None
+        self._timers = Timers()
         self._autoplay: asyncio.Future[Decision] | None = None  # a timed-out seat's bot job
         self._move_ids: dict[int, int] = {}
         self._chat_rate = ChatRate()
@@ -202,9 +202,7 @@ class Table(TableRow):
 
     def schedule(self) -> None:
         """Arm the clock of the seat to move, or the bot's turn."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self._timers.stop()
         self.clock = None
         match = self.match
         if self.closed or self.status != "playing" or match is None or match.is_over:
@@ -212,23 +210,26 @@ class Table(TableRow):
         seat = match.current_player
         if seat is None:
             return
-        loop = asyncio.get_running_loop()
         version = self.version
         if self.pause is not None:
             left = self.pause["until"] - time.time()
             if left > 0:  # the next hand waits: its clock or its bot starts after the pause
-                self._timer = loop.call_later(left, self._spawn, self.end_pause, version)
+                self._timers.later(left, self._spawn, self.end_pause, version)
                 return
             self.pause = None
         if self.is_bot(seat):
             delay = max(self.hub.settings.bot_delay_ms / 1000, self.backoff)
-            self._timer = loop.call_later(delay, self._spawn, self._bot_turn, version)
+            self._timers.later(delay, self._spawn, self._bot_turn, version)
             return
         seconds = (
             self.hub.settings.choice_seconds if match.phase == Phase.CHOICE else self.turn_seconds
         )
         self.clock = {"seat": seat, "deadline": time.time() + seconds, "seconds": seconds}
-        self._timer = loop.call_later(seconds, self._spawn, self._timeout, version)
+        self._timers.clock(seconds, version, self._clock_ran_out)
+
+    def _clock_ran_out(self, version: int) -> None:
+        if not self.closed:
+            self.hub.spawn(self._timeout(version))
 
     def _spawn(self, fn: Callable[[int], Any], version: int) -> None:
         self.hub.spawn(fn(version))
@@ -441,53 +442,8 @@ class Table(TableRow):
     # ------------------------------------------------------------------ views
 
     def state(self, seat: int | None, view: dict[str, Any] | None = None) -> dict[str, Any]:
-        """What one seat (None: a spectator) is sent: built from that seat's observation (or
-        from `view`, that observation's dict already made).
-
-        The reference of the frames `publish` and `message` send: `StateFrames` builds them from
-        the spectators' state and `own_state`, and they parse equal to this for every seat."""
-        match = self.match
-        clock = None
-        if self.clock is not None:
-            left = max(0.0, self.clock["deadline"] - time.time())
-            clock = {"seat": self.clock["seat"], "seconds": self.clock["seconds"],
-                     "remaining_ms": int(left * 1000)}
-        pause = None
-        if view is None and match is not None:
-            view = observation(match, seat).to_dict()
-        if self.pause is not None:
-            left = max(0.0, self.pause["until"] - time.time())
-            pause = {"seconds": self.pause["seconds"], "remaining_ms": int(left * 1000)}
-            if view is not None:
-                view["legal"] = []  # nobody moves before the next hand starts
-        players = [
-            {"name": s["name"], "bot": "bot" in s, "connected": self.seat_connected(i)}
-            if s else None
-            for i, s in enumerate(self.seats)
-        ]
-        data: dict[str, Any] = {
-            "id": self.id,
-            "mode": self.mode,
-            "ruleset": self.ruleset.name,
-            "options": options_dict(self.options),
-            "status": self.status,
-            "seat": seat,
-            "players": players,
-            "commitment": self.commitment,
-            "client_seeds": self.client_seeds,
-            "client_seed": self.client_seed,
-            "version": self.version,
-            "turn_seconds": self.turn_seconds,
-            "clock": clock,
-            "pause": pause,
-            "chat": self.mode in ("casual", "friends"),
-            "view": view,
-        }
-        if self.status == "finished":
-            data["server_seed"] = self.server_seed
-        if seat is not None:
-            data.update(self.own_state(seat))
-        return data
+        """What one seat (None: a spectator) is sent (`carroca.server.frames.table_state`)."""
+        return table_state(self, seat, view)
 
     def last_move_id(self, seat: int) -> int | None:
         """The id of the seat's last stored move (its next one must be higher)."""
@@ -548,8 +504,6 @@ class Table(TableRow):
 
     def close(self) -> None:
         self.closed = True
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self._timers.close()
         if self._autoplay is not None:
             self._autoplay.cancel()

@@ -24,7 +24,7 @@ class TableRow:
         self.bot_level: str = row["bot_level"]
         self.invite: str | None = row.get("invite")
         self.host_id: int | None = row.get("host_id")
-        self.private: bool = bool(row.get("private"))  # a friends' match until made public
+        self.private: bool = bool(row.get("private"))  # see `new_row`
         self.server_seed: str = row["server_seed"]
         self.commitment: str = row["commitment"]
         self.client_seeds: list[str | None] = list(row["client_seeds"])
@@ -48,6 +48,7 @@ class TableRow:
         bot_level: str,
         host_id: int | None = None,
         invite: str | None = None,
+        private: bool | None = None,
     ) -> dict[str, Any]:
         server_seed = fair.new_server_seed()
         return {
@@ -61,7 +62,9 @@ class TableRow:
             "bot_level": bot_level,
             "invite": invite,
             "host_id": host_id,
-            "private": mode == "friends",  # its players' only, until its host makes it public
+            # its players' only (a friends' match until its host makes it public; a private
+            # event's)
+            "private": mode == "friends" if private is None else private,
             "server_seed": server_seed,
             "commitment": fair.commitment(server_seed),
             "client_seeds": [None] * len(seats),

@@ -108,7 +108,8 @@ def entry_answer(entry: dict[str, Any]) -> dict[str, Any]:
 
 
 async def fill_with_bots(store: Store, ev: Event) -> None:
-    """The free places of an event that asked for it, taken by bots of its level."""
+    """The free places of an event that asked for it, taken by bots of its level (stored in
+    one write)."""
     level, capacity = ev.row["bots"], ev.t.spec.capacity
     if level is None or capacity is None or level not in BOT_LEVELS:
         return
@@ -116,6 +117,7 @@ async def fill_with_bots(store: Store, ev: Event) -> None:
     taken = sum(len(e.players) for e in ev.t.registrations)
     free = (capacity * size - taken) // size
     number = 0
+    entries = []
     for _ in range(free):
         names = []
         for _ in range(size):
@@ -126,5 +128,6 @@ async def fill_with_bots(store: Store, ev: Event) -> None:
         entry = {"tournament_id": ev.id, "entrant": entrant.id, "name": entrant.name,
                  "players": [{"bot": level, "name": n} for n in names],
                  "created_at": time.time(), "partner_invite": None}
-        await store.save_entry(entry, dumps(to_record(ev.t)), epoch=ev.fence)
+        entries.append(entry)
         ev.entries[entrant.id] = entry
+    await store.save_entries(entries, dumps(to_record(ev.t)), epoch=ev.fence)

@@ -1,9 +1,15 @@
 """What anyone may read of the events: the list of the lobby's "Torneios" tab, an event's page,
 its record, the events a player is in.
 
-All of it is read from the database, never from the event kept in memory: the node running an
-event stores its record at every change, before it answers, so every node of a cluster shows
-the same page whichever node runs the event (docs/tournaments.md, "In a cluster").
+A private event is shown to its creator, its entrants and whoever brings its invitation only
+(`may_see`): to anyone else its page and record answer 404, as an event that does not exist.
+
+The list and a player's events are read from the database: the node running an event stores
+its record and entries at every change but a game's result, before it answers, so every node of
+a cluster lists the same. An event's page and record are read from the event itself on the node
+that runs it (`live`: it has the results of the round in play, which the stored record holds
+only from the round's next write on) and from the database on any other node
+(docs/tournaments.md, "In a cluster").
 """
 
 from __future__ import annotations
@@ -13,8 +19,16 @@ from typing import Any
 
 from carroca.server.errors import NOT_STORED, LobbyError
 from carroca.server.store import Store
-from carroca.server.tournament_state import event_view, no_event, summary
-from carroca.tournament import EventSpec
+from carroca.server.tournament_state import (
+    Event,
+    event_view,
+    may_see,
+    no_event,
+    parsed,
+    summary,
+)
+from carroca.tournament import EventSpec, to_record
+from carroca.tournament.eventrecord import dumps, embed
 
 FINISHED_LISTED = 20  # the latest events over, in the list
 
@@ -52,19 +66,41 @@ async def events_of(store: Store, player_id: int) -> list[str]:
                               if any(p.get("id") == player_id for p in players)))
 
 
-async def page(store: Store, event_id: str, viewer: dict[str, Any] | None) -> dict[str, Any]:
-    """An event's page: spec, entrants, standings, rounds with their matches, podium."""
-    row = await store.get_tournament(event_id)
-    if row is None:
+async def page(store: Store, event_id: str, viewer: dict[str, Any] | None,
+               code: str | None = None, live: Event | None = None) -> dict[str, Any]:
+    """An event's page: spec, entrants, standings, rounds with their matches, podium; a
+    private event's to whom `may_see` allows (404 to anyone else). `live`: the event as this
+    node runs it, with the results of the round in play."""
+    if live is not None:
+        row, record = live.row, to_record(live.t)
+        entries, games = live.entries, live.games
+    else:
+        stored = await store.get_tournament(event_id)
+        if stored is None:
+            raise no_event()
+        row, record = stored, json.loads(stored["record"])
+        entries = {e["entrant"]: e for e in await store.entries(event_id)}
+        games = await store.tournament_games(event_id)
+    if not may_see(row, entries, viewer, code):
         raise no_event()
-    entries = {e["entrant"]: e for e in await store.entries(event_id)}
+    return event_view(row, record, entries, games, viewer)
+
+
+async def record(store: Store, event_id: str, viewer: dict[str, Any] | None = None,
+                 code: str | None = None, live: Event | None = None) -> str:
+    """The event record as it stands (the seed in it once the event is over), with its match
+    records embedded from their rows: it verifies on its own. A private event's as its page."""
+    if live is not None:
+        row, entries, data = live.row, live.entries, to_record(live.t)
+    else:
+        stored = await store.get_tournament(event_id)
+        if stored is None:
+            raise no_event()
+        row, data = stored, json.loads(stored["record"])
+        entries = {e["entrant"]: e for e in await store.entries(event_id)} \
+            if stored["private"] else {}
+    if not may_see(row, entries, viewer, code):
+        raise no_event()
     games = await store.tournament_games(event_id)
-    return event_view(row, json.loads(row["record"]), entries, games, viewer)
-
-
-async def record(store: Store, event_id: str) -> str:
-    """The event record as it stands (the seed in it once the event is over)."""
-    row = await store.get_tournament(event_id)
-    if row is None:
-        raise no_event()
-    return str(row["record"])
+    texts = await store.match_records(list(games.values()))
+    return dumps(embed(data, parsed(texts)))

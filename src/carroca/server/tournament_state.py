@@ -6,10 +6,14 @@ its row and record."""
 from __future__ import annotations
 
 import asyncio
+import hmac
+import json
+import logging
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from carroca.server.chat import clean_text
 from carroca.server.errors import LobbyError
@@ -25,7 +29,7 @@ from carroca.tournament import (
 from carroca.tournament.eventrecord import dumps
 from carroca.tournament.knockout import rounds_needed
 
-MAX_CAPACITY = 256
+log = logging.getLogger("carroca.server")
 MAX_AHEAD = 30 * 24 * 3600.0  # an event starts within 30 days
 MIN_TURN, MAX_TURN = 1.0, 120.0
 
@@ -40,6 +44,23 @@ def refused(exc: TournamentError) -> LobbyError:
 
 def no_event() -> LobbyError:
     return LobbyError(404, "not_found", "Torneio não encontrado.")
+
+
+class EventMoved(LobbyError):
+    """The event is run by another node now (or is changing nodes): try again."""
+
+    def __init__(self) -> None:
+        super().__init__(503, "moving",
+                         "O torneio está mudando de servidor; tente de novo em instantes.")
+
+
+class Relay(Protocol):
+    """The cluster, as the tournaments reach an event another node runs
+    (`carroca.server.event_owners`)."""
+
+    async def forward(self, event_id: str, method: str, args: dict[str, Any]) -> Any:
+        """`method` (`register`, `withdraw`, `start`) run by the event's owner node; raises
+        the owner's LobbyError, 404 when the event is not live, 503 while it changes nodes."""
 
 
 def new_event(settings: Settings, player: dict[str, Any], body: dict[str, Any]
@@ -61,8 +82,9 @@ def new_event(settings: Settings, player: dict[str, Any], body: dict[str, Any]
         raise LobbyError(422, "bad_turn_seconds",
                          f"O tempo por jogada vai de {MIN_TURN:g} a {MAX_TURN:g} segundos.")
     capacity = body.get("capacity")
-    if capacity is not None and capacity > MAX_CAPACITY:
-        raise LobbyError(422, "bad_capacity", f"O torneio tem no máximo {MAX_CAPACITY} vagas.")
+    if capacity is not None and capacity > settings.max_tournament_capacity:
+        raise LobbyError(422, "bad_capacity", "O torneio tem no máximo "
+                         f"{settings.max_tournament_capacity} vagas.")
     now = time.time()
     starts_at = body.get("starts_at")
     if starts_at is None:
@@ -90,6 +112,33 @@ def new_event(settings: Settings, player: dict[str, Any], body: dict[str, Any]
     return row, t
 
 
+def may_see(row: dict[str, Any], entries: dict[str, dict[str, Any]],
+            viewer: dict[str, Any] | None, code: str | None) -> bool:
+    """Whether an event is shown to `viewer`. A private one is its creator's, its entrants'
+    and its invitation holders' only (the event's code, or a dupla's partner invitation): to
+    anyone else it answers as an event that does not exist, so its existence does not leak."""
+    if not row["private"]:
+        return True
+    if viewer is not None and (row["creator"] == viewer["id"] or any(
+            p.get("id") == viewer["id"] for e in entries.values() for p in e["players"])):
+        return True
+    if not code:
+        return False
+    codes = [row.get("invite"), *(e.get("partner_invite") for e in entries.values())]
+    return any(c and hmac.compare_digest(c.encode(), code.encode()) for c in codes)
+
+
+def parsed(texts: dict[str, str]) -> Callable[[str], dict[str, Any] | None]:
+    """Match records by id, from their rows' JSON text (`match_records`), parsed when asked
+    for: one at a time, however many the event has."""
+
+    def resolve(match_id: str) -> dict[str, Any] | None:
+        text = texts.get(match_id)
+        return None if text is None else dict(json.loads(text))
+
+    return resolve
+
+
 @dataclass
 class Event:
     """One upcoming or running event kept here."""
@@ -101,6 +150,26 @@ class Event:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: asyncio.TimerHandle | None = None  # its start, or an arena's close
     fence: int | None = None  # in a cluster, the epoch its writes carry (`Fenced`)
+    written: int = 0  # the director's log entries the stored record holds
+
+    def must_store(self) -> bool:
+        """Whether the stored record lacks something a restart (or a takeover) could not find
+        again: any input since it was written but a game's result (its match's row holds it)."""
+        return any("result" not in entry for entry in self.t.log[self.written:])
+
+    def record_result(self, key: GameKey, record: dict[str, Any], match_id: str) -> bool:
+        """A game's match record, fed to the director (which keeps its id only: the match's row
+        holds it); False when the game is decided already (heard twice, or forfeited by a
+        withdrawal) or the record is not this game's."""
+        if all(g.key != key for g in self.t.pending_games()):
+            return False
+        try:
+            self.t.record_game(key, record, record_id=match_id, at=self.now(), keep=False)
+        except TournamentError as exc:  # not this game's record
+            log.warning("tournament %s: match %s not counted: %s", self.id, match_id,
+                        exc.message)
+            return False
+        return True
 
     @property
     def id(self) -> str:

@@ -2,7 +2,8 @@
 
 A service beside the lobby. It keeps each upcoming or running event here (`Event`: the
 director, its entries, the match of each game), stores every change (the event record as it
-stands, the seed kept apart), and drives the director: it starts an event at its time, pairs
+stands, the seed kept apart; a game's result only with the next change, since its match's row
+holds it: `Event.must_store`), and drives the director: it starts an event at its time, pairs
 each round, makes each game's match a real table (`Hub.new_table`, with the game's seeds, so its
 record verifies against the event), and feeds the record of every finished table back
 (`Tournament.record_game`). A table reports its end to the hub, and the hub to its listeners:
@@ -17,8 +18,8 @@ seed (`carroca.tournament.replay`), and its games go on from their matches' rows
 In a cluster an event is run by one node, its owner, as a match is (docs/tournaments.md, "In a
 cluster"): its writes carry the epoch the owner holds (`Event.fence`), a refused one (`Fenced`)
 drops the event here, and the node that takes it over rebuilds it the same way (`adopt`,
-`resume_event`). Registering, withdrawing and starting go to the owner (`Relay`); pages and
-lists are read from the database on any node.
+`resume_event`). Registering, withdrawing and starting go to the owner (`Relay`); pages are
+`tournament_pages`' (a private event's only for whom `may_see` allows).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import contextlib
 import json
 import time
 from collections.abc import AsyncIterator, Coroutine
-from typing import Any, Protocol
+from typing import Any
 
 from carroca.server import protocol
 from carroca.server.errors import NOT_STORED, LobbyError
@@ -45,7 +46,16 @@ from carroca.server.tournament_entries import (
     rating_of,
     register_alone,
 )
-from carroca.server.tournament_state import Event, new_event, no_event, refused
+from carroca.server.tournament_state import (
+    Event,
+    EventMoved,
+    Relay,
+    may_see,
+    new_event,
+    no_event,
+    parsed,
+    refused,
+)
 from carroca.tournament import (
     Game,
     GameKey,
@@ -56,23 +66,6 @@ from carroca.tournament import (
 from carroca.tournament.eventrecord import dumps
 
 SHOW_UP_POLL = 0.2  # seconds between two looks at a waiting game's seats
-
-
-class EventMoved(LobbyError):
-    """The event is run by another node now (or is changing nodes): try again."""
-
-    def __init__(self) -> None:
-        super().__init__(503, "moving",
-                         "O torneio está mudando de servidor; tente de novo em instantes.")
-
-
-class Relay(Protocol):
-    """The cluster, as the tournaments reach an event another node runs
-    (`carroca.server.event_owners`)."""
-
-    async def forward(self, event_id: str, method: str, args: dict[str, Any]) -> Any:
-        """`method` (`register`, `withdraw`, `start`) run by the event's owner node; raises
-        the owner's LobbyError, 404 when the event is not live, 503 while it changes nodes."""
 
 
 class Tournaments:
@@ -156,13 +149,16 @@ class Tournaments:
         """Run a stored event here (at a restart, or taken from a dead node): rebuilt from its
         record and seed; None when its record cannot be replayed."""
         store = self.hub.store
-        try:
-            t = replay(json.loads(row["record"]), row["seed"])
+        games = await store.tournament_games(row["id"])
+        texts = await store.match_records(list(games.values()))
+        try:  # the match records it names by id are in their rows
+            t = replay(json.loads(row["record"]), row["seed"], resolve=parsed(texts),
+                       keep=False)
         except Exception:
             self.hub.log.exception("tournament %s could not be rebuilt", row["id"])
             return None
         entries = {e["entrant"]: e for e in await store.entries(row["id"])}
-        ev = Event(row, t, entries, await store.tournament_games(row["id"]),
+        ev = Event(row, t, entries, games, written=len(t.log),
                    fence=row.get("epoch", 0) if self.hub.clustered else None)
         self.events[ev.id] = ev
         for key, match_id in ev.games.items():
@@ -199,31 +195,34 @@ class Tournaments:
 
     async def _catch_up(self, ev: Event) -> bool:
         """Record the games whose match is over but was not heard of here, from the match's
-        row: it ended while the server was down, or on another node. True when some game
-        needs `_advance` (recorded, or without a table)."""
+        row: it ended while the server was down or on another node, or before the record was
+        written again (a result alone is not: `Event.must_store`); a result may open a tie's
+        next game, over too. True when some game needs `_advance` (recorded, or no table)."""
         store = self.hub.store
-        unheard: dict[str, Game] = {}
-        changed = False
-        for game in ev.t.pending_games():
-            match_id = ev.games.get(game.key)
-            if match_id is None:  # stopped between making its table and naming it
-                match_id = await store.match_with_seed(game.client_seed)
-                if match_id is None:
-                    changed = True  # never made: `_advance` makes it
-                    continue
-                await store.add_tournament_game(ev.id, game.key, match_id, epoch=ev.fence)
-                ev.games[game.key] = match_id
-                self.by_match[match_id] = (ev.id, game.key)
-            table = self.hub.tables.get(match_id)
-            if table is None or table.status in ("finished", "expired"):
-                unheard[match_id] = game
-        for match_id, row in (await store.ended_matches(list(unheard))).items():
-            game = unheard[match_id]
-            if row["status"] == "finished" and row["record"]:
-                changed |= self._record(ev, game.key, json.loads(row["record"]), match_id)
-            elif row["status"] == "expired":
-                ev.t.record_forfeit(game.key, list(game.sides), ev.now())
-                changed = True
+        changed, seen = False, set()
+        while games := [g for g in ev.t.pending_games() if g.key not in seen]:
+            unheard: dict[str, Game] = {}
+            for game in games:
+                seen.add(game.key)
+                match_id = ev.games.get(game.key)
+                if match_id is None:  # stopped between making its table and naming it
+                    match_id = await store.match_with_seed(game.client_seed)
+                    if match_id is None:
+                        changed = True  # never made: `_advance` makes it
+                        continue
+                    await store.add_tournament_game(ev.id, game.key, match_id, epoch=ev.fence)
+                    ev.games[game.key] = match_id
+                    self.by_match[match_id] = (ev.id, game.key)
+                table = self.hub.tables.get(match_id)
+                if table is None or table.status in ("finished", "expired"):
+                    unheard[match_id] = game
+            for match_id, row in (await store.ended_matches(list(unheard))).items():
+                game = unheard[match_id]
+                if row["status"] == "finished" and row["record"]:
+                    changed |= ev.record_result(game.key, json.loads(row["record"]), match_id)
+                elif row["status"] == "expired":
+                    ev.t.record_forfeit(game.key, list(game.sides), ev.now())
+                    changed = True
         return changed
 
     # ------------------------------------------------------------------ creating
@@ -241,7 +240,8 @@ class Tournaments:
         if upcoming >= most:
             raise LobbyError(429, "too_many_tournaments",
                              f"Você já tem {upcoming} torneios por começar (o limite é {most}).")
-        self.hub.spend_table(player)
+        if self.hub.limits is not None:  # every check passed; nothing stored yet
+            self.hub.limits.tournaments_player.hit(str(player["id"]))
         row.update(owner=self.hub.node, epoch=0)
         try:
             await self.hub.store.insert_tournament(row)
@@ -263,6 +263,15 @@ class Tournaments:
 
     # ------------------------------------------------------------------ registering
 
+    def _local(self, event_id: str, player: dict[str, Any], code: str | None = None
+               ) -> Event | None:
+        """The event if this node runs it (None: another node may), as `player` may see it: a
+        private one answers 404 to whom `may_see` refuses, as if it did not exist."""
+        ev = self.events.get(event_id)
+        if ev is not None and not may_see(ev.row, ev.entries, player, code):
+            raise no_event()
+        return ev
+
     async def _elsewhere(self, event_id: str, method: str, player: dict[str, Any],
                          **args: Any) -> Any:
         """An event not run here: in a cluster its owner node answers, else it is unknown."""
@@ -276,15 +285,11 @@ class Tournaments:
         """Register a player: alone, or opening a dupla (`partner`: the answer carries the
         invitation for the partner), or as the partner of a dupla (`invite`). A private event
         takes its code (`code`), except from its creator."""
-        ev = self.events.get(event_id)
+        ev = self._local(event_id, player, code or invite)  # a private one: by its code
         if ev is None:
             answer: dict[str, Any] = await self._elsewhere(
                 event_id, "register", player, partner=partner, invite=invite, code=code)
             return answer
-        if ev.row["private"] and code != ev.row["invite"] and player["id"] != ev.row["creator"] \
-                and invite is None:
-            raise LobbyError(403, "invite_required",
-                             "Este torneio é privado: é preciso o convite de quem o criou.")
         async with self._hold(ev):
             if ev.row["status"] != "upcoming":
                 raise LobbyError(409, "registration_closed",
@@ -302,7 +307,7 @@ class Tournaments:
     async def withdraw(self, player: dict[str, Any], event_id: str) -> dict[str, Any]:
         """Before the start the place is freed (a dupla's, for both); after it, the entrant is
         paired no more and a game of theirs still waiting is lost by forfeit."""
-        ev = self.events.get(event_id)
+        ev = self._local(event_id, player)
         if ev is None:
             answer: dict[str, Any] = await self._elsewhere(event_id, "withdraw", player)
             return answer
@@ -352,7 +357,7 @@ class Tournaments:
     async def start(self, event_id: str, by: dict[str, Any] | None = None) -> None:
         """Close registration and pair the first round (or the arena's first wave). With `by`,
         its creator starts it before its time. Fewer than two entrants: it is cancelled."""
-        ev = self.events.get(event_id)
+        ev = self.events.get(event_id) if by is None else self._local(event_id, by)
         if ev is None:
             if by is not None:
                 await self._elsewhere(event_id, "start", by)
@@ -399,8 +404,9 @@ class Tournaments:
         ev.timer = asyncio.get_running_loop().call_later(delay, lambda: self._spawn(close()))
 
     async def _advance(self, ev: Event) -> None:
-        """Pair what can be paired, open a table for every game without one, store the record;
-        the end when the director says so. The caller holds the event (`_hold`)."""
+        """Pair what can be paired, open a table for every game without one, store the record
+        (unless only results came: `Event.must_store`); the end when the director says so. The
+        caller holds the event (`_hold`)."""
         t = ev.t
         for _ in range(1000):  # a knockout round of byes only pairs the next at once
             if t.state != "running":
@@ -412,16 +418,22 @@ class Tournaments:
             total = t.total_rounds or 0
             if t.pending_games() or len(t.rounds) >= total:
                 break
+            began = time.perf_counter()
             t.pair_next_round()
+            self.hub.log.info("tournament %s: round %d paired in %.3f s", ev.id, len(t.rounds),
+                              time.perf_counter() - began)
         for game in t.pending_games():
             if game.key not in ev.games:
                 await self._open(ev, game)
         finished = t.is_finished
+        if not ev.must_store():  # results only: their matches' rows hold them
+            return
         fields: dict[str, Any] = {"record": dumps(to_record(t))}
         if finished:
             ev.row.update(status="finished", finished_at=time.time())
             fields.update(status="finished", finished_at=ev.row["finished_at"])
         await self.hub.store.update_tournament(ev.id, ev.fence, **fields)
+        ev.written = len(t.log)
         if finished:
             self.drop(ev)
             self._tell(ev, {"status": "finished"})
@@ -434,6 +446,7 @@ class Tournaments:
             mode="tournament", ruleset=ev.t.spec.ruleset, options=dict(ev.t.spec.options),
             seats=seats, turn_seconds=ev.row["turn_seconds"],
             bot_level=self.settings.autoplay_bot, seeds=(game.server_seed, game.client_seed),
+            private=bool(ev.row["private"]),
         )
         try:
             await self.hub.store.add_tournament_game(ev.id, game.key, table.id, epoch=ev.fence)
@@ -487,21 +500,8 @@ class Tournaments:
             if row is None or not row["record"]:
                 return
             self.by_match.pop(match_id, None)
-            if self._record(ev, key, json.loads(row["record"]), match_id):
+            if ev.record_result(key, json.loads(row["record"]), match_id):
                 await self._advance(ev)
-
-    def _record(self, ev: Event, key: GameKey, record: dict[str, Any], match_id: str) -> bool:
-        """A game's match record, fed to the director; False when the game is decided already
-        (heard twice, or forfeited by a withdrawal)."""
-        if all(g.key != key for g in ev.t.pending_games()):
-            return False
-        try:
-            ev.t.record_game(key, record, record_id=match_id, at=ev.now())
-        except TournamentError as exc:  # not this game's record
-            self.hub.log.warning("tournament %s: match %s not counted: %s", ev.id, match_id,
-                                 exc.message)
-            return False
-        return True
 
     def _tell(self, ev: Event, data: dict[str, Any], players: list[int] | None = None) -> None:
         """A `tournament` frame on the players' own channels (the event's, or those given)."""

@@ -90,6 +90,20 @@ def _game_dict(game: Game) -> dict[str, Any]:
     return out
 
 
+def embed(record: dict[str, Any], resolve: Resolver) -> dict[str, Any]:
+    """The record with every match named only by `record_id` embedded, when `resolve` finds
+    it (in place): a record that verifies on its own."""
+    for rnd in record["rounds"]:
+        for tie in rnd["tables"]:
+            for game in tie["games"]:
+                record_id = (game.get("outcome") or {}).get("record_id")
+                if "record" not in game and record_id is not None:
+                    found = resolve(record_id)
+                    if found is not None:
+                        game["record"] = found
+    return record
+
+
 def dumps(record: Mapping[str, Any]) -> str:
     """One compact JSON line (so a `.jsonl` file may hold event and match records alike)."""
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
@@ -108,10 +122,12 @@ def verify(record: object, resolve: Resolver | None = None) -> Tournament:
 
 
 def replay(record: Mapping[str, Any], event_seed: str | None = None,
-           resolve: Resolver | None = None) -> Tournament:
+           resolve: Resolver | None = None, *, keep: bool = True) -> Tournament:
     """Rebuild a director from an event's record, e.g. a server's after a restart: the record
-    may hold no seed yet (pass the event's own `event_seed`, kept apart until the end)."""
-    return _Replay(record, resolve, check=False, event_seed=event_seed).run()
+    may hold no seed yet (pass the event's own `event_seed`, kept apart until the end).
+    `keep=False`: the director keeps no match record, only its `record_id` (a server keeps
+    them in its matches' rows)."""
+    return _Replay(record, resolve, check=False, event_seed=event_seed, keep=keep).run()
 
 
 def _show(value: object) -> str:
@@ -124,8 +140,9 @@ def _show(value: object) -> str:
 
 class _Replay:
     def __init__(self, record: object, resolve: Resolver | None, *, check: bool,
-                 event_seed: str | None = None) -> None:
+                 event_seed: str | None = None, keep: bool = True) -> None:
         self.record = record
+        self.keep = keep
         self.resolve = resolve
         self.check = check
         self.seed = event_seed
@@ -240,7 +257,7 @@ class _Replay:
             game = self._recorded_game(rounds, key)
             self.where = self._place(key)
             record, record_id = self._match_record(game)
-            outcome = t.record_game(key, record, record_id=record_id, at=at)
+            outcome = t.record_game(key, record, record_id=record_id, at=at, keep=self.keep)
             self.same("outcome", outcome.to_dict(), game.get("outcome"),
                       " (from its match record)")
         elif "forfeit" in entry:

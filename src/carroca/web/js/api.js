@@ -171,7 +171,8 @@ export function seedFor(matchId) {
 // ---------------------------------------------------------------------- tournaments
 
 export const tournaments = () => get("/api/tournaments");
-export const tournament = (id) => get(`/api/tournaments/${encodeURIComponent(id)}`);
+// A private event's page needs its invitation (`code`) from who is neither its creator nor an entrant.
+export const tournament = (id, code = null) => get(`/api/tournaments/${encodeURIComponent(id)}${code ? `?code=${encodeURIComponent(code)}` : ""}`);
 export const createTournament = (body) => post("/api/tournaments", body);
 export const registerTournament = (id, body = {}) => post(`/api/tournaments/${encodeURIComponent(id)}/register`, body);
 export const withdrawTournament = (id) => post(`/api/tournaments/${encodeURIComponent(id)}/withdraw`);

@@ -1,7 +1,8 @@
 // An event's page (torneio.html?id=…): registration, entrants, live standings (polled), the
 // knockout bracket, the round's tables to watch, and the podium at the end. A player whose
 // match starts hears it on their socket (a `tournament` frame) and is taken to the table.
-// ?dupla=CODE joins a dupla as the partner; ?codigo=CODE registers in a private event.
+// ?dupla=CODE joins a dupla as the partner; ?codigo=CODE registers in a private event. Either
+// shows a private event's page (and record) to who is neither its creator nor an entrant.
 
 import * as api from "./api.js";
 import { $, fill, h, num, param, toast } from "./dom.js";
@@ -12,6 +13,7 @@ const POLL_MS = { upcoming: 5000, running: 2000 };
 
 const page = {
   id: param("id"),
+  code: param("codigo") || param("dupla"),
   me: null,
   data: null,
   timer: null,
@@ -72,7 +74,7 @@ function listen() {
 async function refresh() {
   clearTimeout(page.timer);
   try {
-    page.data = await api.tournament(page.id);
+    page.data = await api.tournament(page.id, page.code);
   } catch (e) {
     notice(e.message, "error");
     $("#main").dataset.status = "error";
@@ -104,7 +106,7 @@ function render() {
   $("#t-commitment").textContent = d.commitment;
   fill(
     $("#t-record"),
-    h("a", { href: `/api/tournaments/${encodeURIComponent(d.id)}/record`, download: `torneio-${d.id}.json` }, "Baixar o registro do torneio"),
+    h("a", { href: `/api/tournaments/${encodeURIComponent(d.id)}/record${page.code ? `?code=${encodeURIComponent(page.code)}` : ""}`, download: `torneio-${d.id}.json` }, "Baixar o registro do torneio"),
     d.event_seed ? " · a semente já foi revelada: confira com carroca verify." : " · a semente é revelada no fim.",
   );
   if (d.my_match) showMyMatch(d.my_match);
