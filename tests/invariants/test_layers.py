@@ -22,11 +22,12 @@ SERVER_LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"errors", "protocol", "settings", "db", "store", "fanout", "bus", "accounts",
                "chat", "crosssite", "guard", "headers", "ratelimits", "preflight", "botbudget",
                "ratings", "frames", "tablerow", "turnclock", "names", "storage", "store_players",
-               "store_cluster", "store_tournaments", "tournament_state"}),
+               "store_cluster", "store_tournaments", "tournament_state", "tournament_entries",
+               "tournament_pages"}),
     frozenset({"table"}),  # one match: seats, clock, bots, moves
     frozenset({"hub"}),  # the tables running here, their life cycle
     frozenset({"lobby", "reviews", "tournaments"}),  # services: seating, reviews, events
-    frozenset({"connection", "cluster"}),  # the sockets, the other nodes
+    frozenset({"connection", "cluster", "event_owners"}),  # the sockets, the other nodes
     frozenset({"deps", "routes_game", "routes_accounts", "routes_matches",
                "routes_tournaments"}),  # routes per area
     frozenset({"app", "__init__"}),  # wiring

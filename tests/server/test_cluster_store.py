@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 
 from carroca.server.db import migrate
+from carroca.server.settings import Settings
 from carroca.server.store import Fenced, MoveRow, Store
 from carroca.server.table import Table
+from carroca.server.tournament_state import new_event
 
 
 @pytest.fixture
@@ -224,5 +226,36 @@ def test_live_matches_are_narrowed_by_the_database(store: Store) -> None:
         assert ids(await store.live_matches("casual", ruleset="bloqueio", bot_level="medium",
                                             waiting=True)) == [rows[0]]
         assert ids(await store.live_matches(match_id=rows[3])) == []  # finished
+
+    run(go())
+
+
+def test_an_event_of_a_dead_node_is_claimed_once_and_its_old_owner_fenced(store: Store) -> None:
+    async def go() -> None:
+        creator = await _player(store, "organizadora")
+        row, _ = new_event(Settings(), creator, {"name": "Copa", "format": "swiss",
+                                                 "ruleset": "bloqueio"})
+        event = row["id"]
+        await store.register_node("n1/a", "n1", 0.05)
+        await store.insert_tournament({**row, "owner": "n1/a", "epoch": 0})
+        match = await _match(store, "n1/a")
+        await asyncio.sleep(0.1)  # n1's lease runs out
+        await store.register_node("n2/b", "n2", 30)
+        await store.register_node("n3/c", "n3", 30)
+        claimed = await store.claim_events("n2/b")
+        assert [(r["id"], r["owner"], r["epoch"]) for r in claimed] == [(event, "n2/b", 1)]
+        assert await store.claim_events("n3/c") == []  # claimed once
+        # n1 wakes up and goes on: every write of the event under epoch 0 is refused.
+        with pytest.raises(Fenced):
+            await store.update_tournament(event, 0, status="running")
+        with pytest.raises(Fenced):
+            await store.add_tournament_game(event, (1, 1, 1), match, epoch=0)
+        assert await store.tournament_games(event) == {}  # nothing of it stored
+        await store.add_tournament_game(event, (1, 1, 1), match, epoch=1)
+        assert await store.tournament_owner(event) == ("n2/b", "upcoming")
+        # n2's lease lapses and comes back: it gives the event back, and anyone may take it.
+        assert await store.release_matches("n2/b") == 0
+        assert await store.tournament_owner(event) == (None, "upcoming")
+        assert [r["epoch"] for r in await store.claim_events("n3/c")] == [2]
 
     run(go())

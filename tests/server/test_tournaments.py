@@ -226,6 +226,24 @@ def test_registration_rules_and_withdrawal(database: str) -> None:
         assert client.get("/api/tournaments/nada").status_code == 404
 
 
+def test_a_private_event_starts_at_its_time(database: str) -> None:
+    """The start that comes with the time asks no one's leave: a private event, shown to no
+    one but its people, still starts (here with one entrant: it is cancelled)."""
+    with TestClient(create_app(fast_settings(database))) as client:
+        ana = guest(client, "Ana")
+        client.cookies.clear()
+        event_id = create(client, ana, private=True, starts_in=0.3)
+        assert client.post(f"/api/tournaments/{event_id}/register",
+                           headers=auth(ana)).status_code == 200
+        end = time.monotonic() + 30
+        while (page := client.get(f"/api/tournaments/{event_id}", headers=auth(ana)).json()
+               )["status"] == "upcoming":
+            assert time.monotonic() < end, "the private event never started"
+            time.sleep(0.05)
+        assert page["status"] == "cancelled"
+        assert client.get(f"/api/tournaments/{event_id}").status_code == 404
+
+
 def test_a_running_event_survives_a_restart(database: str) -> None:
     """The server stops between two rounds' games; started again on the same database, it
     rebuilds the event from its record and seed, and the event ends as any other."""

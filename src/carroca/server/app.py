@@ -140,8 +140,12 @@ def create_app(settings: Settings | None = None) -> App:
         app.state.reviews = Reviews(store, hub.bots)
         tournaments = app.state.tournaments = Tournaments(hub)
         if cluster is not None:
+            from carroca.server.event_owners import EventOwners
+
+            owners = EventOwners(tournaments, cluster)
             await hub.bots.start()
             await cluster.start(settings.node or f"{gethostname()}:{settings.port}")
+            await owners.start()
             hub.log.info("node %s joined the cluster", hub.node)
         else:
             events = await tournaments.load()  # first: a match ending as it resumes is heard

@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from carroca.server.botbudget import Elsewhere, tally
@@ -64,6 +65,9 @@ class Cluster:
         # The other nodes' searching tables, per player and address, with when they said it.
         self._charges: dict[str, tuple[float, Elsewhere]] = {}
         self._tell = asyncio.Event()
+        # Told when this node stops running what it owns (its lease about to run out): the
+        # services above the hub that own something too (the tournaments' events).
+        self.lease_lost: list[Callable[[], None]] = []
 
     # ------------------------------------------------------------------ life cycle
 
@@ -187,6 +191,8 @@ class Cluster:
         tables = list(self.hub.tables.values())
         for table in tables:
             self.give_up(table)
+        for hook in self.lease_lost:
+            hook()
         self.log.error("%s: stopped running %d matches", why, len(tables))
 
     def give_up(self, table: Table) -> None:
@@ -333,8 +339,13 @@ class Cluster:
 
     async def call(self, node: str, match_id: str, method: str, args: dict[str, Any]) -> Any:
         """One call to a given node about a match (a finished one's owner, say)."""
+        return await self.call_node(node, method, {**args, "match": match_id})
+
+    async def call_node(self, node: str, method: str, args: dict[str, Any]) -> Any:
+        """One call to a given node: its answer, or its LobbyError (503 `moving` when it did
+        not answer)."""
         try:
-            return await self.bus.call(node, method, {**args, "match": match_id})
+            return await self.bus.call(node, method, args)
         except RemoteError as exc:
             raise LobbyError.from_description(exc.data) from None
         except CallFailed:

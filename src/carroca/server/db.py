@@ -181,6 +181,10 @@ tournaments = sa.Table(
     sa.Column("seed", sa.String(64), nullable=False),  # the event seed, secret until the end
     sa.Column("commitment", sa.String(64), nullable=False),
     sa.Column("record", sa.Text, nullable=False),
+    # Several nodes: the node running the event, and its fencing epoch, raised at every
+    # takeover; the event's rows are written only under the epoch their writer holds (0011).
+    sa.Column("owner", sa.String(40), index=True),
+    sa.Column("epoch", sa.Integer, nullable=False, server_default="0"),
 )
 
 # Who registered: an entrant is one player, or a dupla (two players; `partner_invite` while the

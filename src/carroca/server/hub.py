@@ -73,7 +73,7 @@ class Listener(Protocol):
     hub tells it when a table finishes, and asks whom it holds (players the clean-up keeps)."""
 
     def table_finished(self, table: Table) -> None: ...
-    def players_held(self) -> set[int]: ...
+    async def players_held(self) -> set[int]: ...
 
 
 def bot_seat(level: str) -> dict[str, Any]:
@@ -235,7 +235,7 @@ class Hub:
         keep.update(c.player["id"] for conns in self.sockets.values() for c in conns)
         keep.update(self.recently_seen())  # signed in a moment ago: maybe sitting down now
         for listener in self.listeners:  # registered for an event, say
-            keep.update(listener.players_held())
+            keep.update(await listener.players_held())
         guests_before = time.time() - self.settings.guest_unplayed_hours * 3600
         sessions, guests = await self.store.purge(guests_before, keep)
         if expired or guests:

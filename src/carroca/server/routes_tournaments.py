@@ -9,7 +9,10 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from carroca.server import tournament_pages as pages
 from carroca.server.deps import MAX_OPTIONS, MaybePlayer, Player
+from carroca.server.store import Store
+from carroca.server.tournament_state import Event
 from carroca.server.tournaments import Tournaments
 
 router = APIRouter()
@@ -48,9 +51,21 @@ def tournaments_of(request: Request) -> Tournaments:
     return service
 
 
+def store_of(request: Request) -> Store:
+    store: Store = request.app.state.store
+    return store
+
+
+def live_of(request: Request, event_id: str) -> Event | None:
+    """The event as this node runs it, if it does: its page has the results of the round in
+    play, which the stored record holds only once the round is over (`tournament_pages`)."""
+    return tournaments_of(request).events.get(event_id)
+
+
 def spend_entry(request: Request, player: dict[str, Any]) -> None:
-    """A registration or withdrawal, counted per player whatever its answer: each one that
-    passes stores the event (`LIMIT_TOURNAMENT_ENTRIES_PLAYER`)."""
+    """A registration or withdrawal, counted per player whatever its answer (on the node that
+    receives it, before it goes to the event's owner): each one that passes stores the event
+    (`LIMIT_TOURNAMENT_ENTRIES_PLAYER`)."""
     request.app.state.limits.tournament_entries_player.hit(str(player["id"]))
 
 
@@ -66,16 +81,18 @@ async def create(body: TournamentBody, player: Player, request: Request) -> dict
 async def listing(request: Request, viewer: MaybePlayer) -> dict[str, Any]:
     """Public events, `bots_allowed` (the operator's option), and `mine`: the upcoming and
     running events the asker plays in (the lobby listens for their matches)."""
-    service = tournaments_of(request)
-    return {**await service.listing(), "bots_allowed": service.settings.tournament_bots,
-            "mine": service.events_of(viewer["id"]) if viewer is not None else []}
+    store = store_of(request)
+    return {**await pages.listing(store),
+            "bots_allowed": tournaments_of(request).settings.tournament_bots,
+            "mine": await pages.events_of(store, viewer["id"]) if viewer is not None else []}
 
 @router.get("/api/tournaments/{event_id}")
 async def event(event_id: str, request: Request, viewer: MaybePlayer,
                 code: Code = None) -> dict[str, Any]:
     """The event's page; a private event's to its creator, its entrants and whoever brings
     its invitation (`?code=`), 404 to anyone else."""
-    return await tournaments_of(request).view(event_id, viewer, code)
+    return await pages.page(store_of(request), event_id, viewer, code,
+                            live_of(request, event_id))
 
 @router.post("/api/tournaments/{event_id}/register")
 async def register(event_id: str, player: Player, request: Request,
@@ -93,14 +110,15 @@ async def withdraw(event_id: str, player: Player, request: Request) -> dict[str,
 @router.post("/api/tournaments/{event_id}/start")
 async def start(event_id: str, player: Player, request: Request) -> dict[str, Any]:
     """Its creator starts the event before its time."""
-    service = tournaments_of(request)
-    await service.start(event_id, by=player)
-    return {"id": event_id, "status": (await service.view(event_id, player))["status"]}
+    await tournaments_of(request).start(event_id, by=player)
+    return {"id": event_id,
+            "status": (await pages.page(store_of(request), event_id, player))["status"]}
 
 @router.get("/api/tournaments/{event_id}/record")
 async def record(event_id: str, request: Request, viewer: MaybePlayer,
                  code: Code = None) -> Response:
     """The event record (docs/tournaments.md): one JSON line; the seed in it once it is over.
     A private event's as its page (above)."""
-    text = await tournaments_of(request).record(event_id, viewer, code)
+    text = await pages.record(store_of(request), event_id, viewer, code,
+                              live_of(request, event_id))
     return Response(text.rstrip("\n") + "\n", media_type="application/json")

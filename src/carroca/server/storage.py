@@ -49,8 +49,8 @@ class NameTaken(Exception):
 
 
 class Fenced(Exception):
-    """The match was taken over by another node (its epoch moved on): this node's write is
-    refused, and the match is no longer this node's to run."""
+    """The match (or event) was taken over by another node (its epoch moved on): this node's
+    write is refused, and it is no longer this node's to run."""
 
 
 def update_fenced(conn: Connection, match_id: str, epoch: int | None,
@@ -166,6 +166,8 @@ class Storage:
 
         try:
             result = await asyncio.get_running_loop().run_in_executor(pool or self._pool, job)
+        except Fenced:  # the database answered: a refusal, not an outage
+            raise
         except Exception as exc:
             self.outage.failed(exc)
             raise
@@ -178,6 +180,12 @@ class Storage:
 
     async def run_lease(self, fn: Callable[[Connection], T]) -> T:
         return await self.run(fn, self._lease)
+
+    def db_now(self) -> Any:
+        """The database's clock in epoch seconds: leases never depend on the nodes' clocks."""
+        if self.postgres:
+            return sa.func.extract("epoch", sa.func.clock_timestamp())
+        return sa.literal(time.time())
 
     def append_move(self, row: MoveRow) -> asyncio.Future[None]:
         """Queue a move; the future resolves once the transaction holding it has committed.

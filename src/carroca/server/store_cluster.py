@@ -23,12 +23,6 @@ from carroca.server.storage import (
 class ClusterRows(Storage):
     # ------------------------------------------------------------------ several nodes
 
-    def db_now(self) -> Any:
-        """The database's clock in epoch seconds: leases never depend on the nodes' clocks."""
-        if self.postgres:
-            return sa.func.extract("epoch", sa.func.clock_timestamp())
-        return sa.literal(time.time())
-
     async def register_node(self, node_id: str, name: str, lease: float) -> None:
         def fn(conn: Connection) -> None:
             conn.execute(db.nodes.insert().values(
@@ -59,10 +53,13 @@ class ClusterRows(Storage):
         ))
 
     async def release_matches(self, node_id: str) -> int:
-        """A node whose lease ran out gives back the matches nobody took meanwhile."""
+        """A node whose lease ran out gives back the matches (and events) nobody took
+        meanwhile; returns how many matches."""
 
         def fn(conn: Connection) -> int:
-            m = db.matches.c
+            m, t = db.matches.c, db.tournaments.c
+            conn.execute(db.tournaments.update().where(t.owner == node_id)
+                         .where(t.status.in_(("upcoming", "running"))).values(owner=None))
             return int(conn.execute(
                 db.matches.update().where(m.owner == node_id)
                 .where(m.status.in_(("waiting", "playing"))).values(owner=None)

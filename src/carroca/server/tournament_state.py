@@ -1,21 +1,37 @@
-"""What the server keeps of a tournament and how it shows it: the live `Event` (the director,
-its entries, the match of each game), the director's refusals as the server answers them, and an
-event's page and list entry, built from its row and record (the same for a live event and a
-stored one)."""
+"""What the server keeps of a tournament and how it shows it: a new event's row, checked from
+its creator's request; the live `Event` (the director, its entries, the match of each game); the
+director's refusals as the server answers them; and an event's page and list entry, built from
+its row and record."""
 
 from __future__ import annotations
 
 import asyncio
 import hmac
 import json
+import logging
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
+from carroca.server.chat import clean_text
 from carroca.server.errors import LobbyError
-from carroca.tournament import FORMAT_NAMES, EventSpec, GameKey, Tournament, TournamentError
+from carroca.server.settings import Settings
+from carroca.tournament import (
+    FORMAT_NAMES,
+    EventSpec,
+    GameKey,
+    Tournament,
+    TournamentError,
+    to_record,
+)
+from carroca.tournament.eventrecord import dumps
 from carroca.tournament.knockout import rounds_needed
+
+log = logging.getLogger("carroca.server")
+MAX_AHEAD = 30 * 24 * 3600.0  # an event starts within 30 days
+MIN_TURN, MAX_TURN = 1.0, 120.0
 
 #: The HTTP status of each refusal of the director.
 STATUS = {"invalid_event": 422, "unknown_entrant": 404, "unknown_game": 404}
@@ -28,6 +44,72 @@ def refused(exc: TournamentError) -> LobbyError:
 
 def no_event() -> LobbyError:
     return LobbyError(404, "not_found", "Torneio não encontrado.")
+
+
+class EventMoved(LobbyError):
+    """The event is run by another node now (or is changing nodes): try again."""
+
+    def __init__(self) -> None:
+        super().__init__(503, "moving",
+                         "O torneio está mudando de servidor; tente de novo em instantes.")
+
+
+class Relay(Protocol):
+    """The cluster, as the tournaments reach an event another node runs
+    (`carroca.server.event_owners`)."""
+
+    async def forward(self, event_id: str, method: str, args: dict[str, Any]) -> Any:
+        """`method` (`register`, `withdraw`, `start`) run by the event's owner node; raises
+        the owner's LobbyError, 404 when the event is not live, 503 while it changes nodes."""
+
+
+def new_event(settings: Settings, player: dict[str, Any], body: dict[str, Any]
+              ) -> tuple[dict[str, Any], Tournament]:
+    """A new event's row and director, from the fields of `POST /api/tournaments` (already
+    typed); LobbyError (pt-BR) for what the server does not hold."""
+    name = " ".join(clean_text(body["name"]).split())
+    if not 3 <= len(name) <= 60:
+        raise LobbyError(422, "bad_name", "O nome do torneio tem de 3 a 60 caracteres.")
+    bots = body.get("bots")
+    if bots is not None:
+        if not settings.tournament_bots:
+            raise LobbyError(403, "no_bots", "Este servidor não completa torneios com bots.")
+        if body.get("capacity") is None:
+            raise LobbyError(422, "bad_capacity",
+                             "Para completar com bots, diga quantas vagas o torneio tem.")
+    turn = float(body.get("turn_seconds") or settings.turn_seconds)
+    if not MIN_TURN <= turn <= MAX_TURN:
+        raise LobbyError(422, "bad_turn_seconds",
+                         f"O tempo por jogada vai de {MIN_TURN:g} a {MAX_TURN:g} segundos.")
+    capacity = body.get("capacity")
+    if capacity is not None and capacity > settings.max_tournament_capacity:
+        raise LobbyError(422, "bad_capacity", "O torneio tem no máximo "
+                         f"{settings.max_tournament_capacity} vagas.")
+    now = time.time()
+    starts_at = body.get("starts_at")
+    if starts_at is None:
+        starts_at = now + float(body.get("starts_in") or 0)
+    if not now - 60 <= starts_at <= now + MAX_AHEAD:
+        raise LobbyError(422, "bad_start", "O torneio começa entre agora e daqui a 30 dias.")
+    duration = body.get("duration")
+    try:
+        spec = EventSpec(body["format"], body["ruleset"], body.get("options") or {},
+                         rounds=body.get("rounds"), best_of=body.get("best_of") or 1,
+                         duration=None if duration is None else float(duration),
+                         capacity=capacity, name=name)
+    except TournamentError as exc:
+        raise refused(exc) from None
+    t = Tournament.create(spec, secrets.token_urlsafe(9)[:12])
+    row = {
+        "id": t.event_id, "name": name, "format": spec.format, "ruleset": spec.ruleset,
+        "options": dict(spec.options), "spec": spec.to_dict(), "status": "upcoming",
+        "creator": player["id"], "created_at": now, "starts_at": float(starts_at),
+        "started_at": None, "finished_at": None, "turn_seconds": turn, "bots": bots,
+        "private": bool(body.get("private")),
+        "invite": secrets.token_urlsafe(6) if body.get("private") else None,
+        "seed": t.event_seed, "commitment": t.commitment, "record": dumps(to_record(t)),
+    }
+    return row, t
 
 
 def may_see(row: dict[str, Any], entries: dict[str, dict[str, Any]],
@@ -66,13 +148,28 @@ class Event:
     entries: dict[str, dict[str, Any]]  # entrant id -> its stored entry
     games: dict[GameKey, str] = field(default_factory=dict)  # game -> match id
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    timer: asyncio.TimerHandle | None = None
+    timer: asyncio.TimerHandle | None = None  # its start, or an arena's close
+    fence: int | None = None  # in a cluster, the epoch its writes carry (`Fenced`)
     written: int = 0  # the director's log entries the stored record holds
 
     def must_store(self) -> bool:
-        """Whether the stored record lacks something a restart could not find again: any
-        input since it was written but a game's result (its match's row holds that)."""
+        """Whether the stored record lacks something a restart (or a takeover) could not find
+        again: any input since it was written but a game's result (its match's row holds it)."""
         return any("result" not in entry for entry in self.t.log[self.written:])
+
+    def record_result(self, key: GameKey, record: dict[str, Any], match_id: str) -> bool:
+        """A game's match record, fed to the director (which keeps its id only: the match's row
+        holds it); False when the game is decided already (heard twice, or forfeited by a
+        withdrawal) or the record is not this game's."""
+        if all(g.key != key for g in self.t.pending_games()):
+            return False
+        try:
+            self.t.record_game(key, record, record_id=match_id, at=self.now(), keep=False)
+        except TournamentError as exc:  # not this game's record
+            log.warning("tournament %s: match %s not counted: %s", self.id, match_id,
+                        exc.message)
+            return False
+        return True
 
     @property
     def id(self) -> str:
