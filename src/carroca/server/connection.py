@@ -6,6 +6,8 @@ import asyncio
 import contextlib
 import json
 import time
+from collections import deque
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -17,6 +19,7 @@ from carroca.server.hub import Hub
 from carroca.server.table import Table
 
 MAX_QUEUE = 256  # frames waiting for a slow client; beyond that it is dropped (it may reconnect)
+MAX_INBOX = 128  # a client's messages waiting to be handled; beyond that it is closed (1008)
 # Frames a client may send: a burst, refilled at a rate (settings `socket_frame_burst` and
 # `socket_frames_per_second`: a person plays a few a second at most); beyond that the socket is
 # closed with 1008 (policy violation).
@@ -26,7 +29,11 @@ CLOSE_TOO_SLOW = 4408
 
 
 class FrameWriter(Protocol):
-    """The server's WebSocket protocol, written to directly (`guard.py`'s `write_frames`)."""
+    """The server's WebSocket protocol, written to directly (`guard.py`'s `write_frames`), and
+    read from directly: once `reader` is set, each text message is handed to it as it arrives
+    (not through ASGI's queue, and without pausing the socket's reads for each)."""
+
+    reader: Callable[[str], None] | None
 
     def write_frames(self, texts: list[str]) -> bool: ...
 
@@ -52,6 +59,15 @@ class Connection:
         self.seat: int | None = None
         self.chat_on = False
         self.closed = False
+        # A client's messages, handled in order by a task that runs only while some wait
+        # (`received`), with the frame budget of `socket_frames_per_second`.
+        self._inbox: deque[str] = deque()
+        self._reader: asyncio.Task[None] | None = None
+        self._reading = False
+        settings = hub.settings if hub is not None else None
+        self._rate = settings.socket_frames_per_second if settings else 0.0
+        self._burst = float(settings.socket_frame_burst) if settings else 0.0
+        self._budget, self._refilled = self._burst, time.monotonic()
         # Bound once: the fan-out matches sinks by identity when unsubscribing.
         self.sink = self.send
         self.chat_sink = self._chat
@@ -149,6 +165,67 @@ class Connection:
         self.match_id, self.seat, self.chat_on = None, None, False
 
     # ------------------------------------------------------------------ messages
+
+    def received(self, text: str) -> None:
+        """A text message from the client, as the protocol reads it: handled in turn."""
+        if self.closed:
+            return
+        if len(self._inbox) >= MAX_INBOX:
+            self._stop(CLOSE_FLOODING)
+            return
+        self._inbox.append(text)
+        if self._reading and self._reader is None:
+            self._reader = asyncio.get_running_loop().create_task(self._read())
+
+    def start_reading(self) -> None:
+        """Handle messages from now on (the socket is set up: its hello went first)."""
+        self._reading = True
+        if self._inbox and self._reader is None:
+            self._reader = asyncio.get_running_loop().create_task(self._read())
+
+    async def _read(self) -> None:
+        try:
+            while self._inbox and not self.closed:
+                code = await self.take(self._inbox.popleft())
+                if code is not None:
+                    self._stop(code)
+        finally:
+            self._reader = None
+
+    async def stop_reading(self) -> None:
+        """The socket is gone: the message being handled finishes, the others are dropped."""
+        self._inbox.clear()
+        if self._reader is not None:
+            with contextlib.suppress(Exception):
+                await self._reader
+
+    def _stop(self, code: int) -> None:
+        self.closed = True
+        self._inbox.clear()
+        self.hub.spawn(self._close(code))
+
+    async def take(self, text: str) -> int | None:
+        """One text message: within the frame budget and size, parsed, then handled. Returns
+        the code to close the socket with when it must be (flooding, too large)."""
+        if self._rate:
+            now = time.monotonic()
+            self._budget = min(self._burst, self._budget + (now - self._refilled) * self._rate) - 1
+            self._refilled = now
+            if self._budget < 0:
+                return CLOSE_FLOODING
+        if len(text) > protocol.MAX_FRAME or len(text.encode()) > protocol.MAX_FRAME:
+            return 1009
+        try:
+            parsed = protocol.parse(text)
+        except protocol.ProtocolError as exc:
+            self.send(protocol.error(exc.code, exc.message))
+            return None
+        try:
+            await self.handle(parsed)
+        except Exception:  # a server fault: say so, keep the socket, keep the logs
+            self.hub.log.exception("error handling %s from %s", parsed.type, self.player["name"])
+            self.send(protocol.error("server_error", "Erro no servidor; tente de novo."))
+        return None
 
     async def handle(self, msg: protocol.ClientMessage) -> None:
         if isinstance(msg, protocol.Ping):
@@ -269,51 +346,41 @@ async def serve_socket(
     ws: WebSocket, player: dict[str, Any] | None, hub: Hub, session: str | None = None,
     writer: FrameWriter | None = None,
 ) -> None:
-    await ws.accept()
     if player is None:
+        await ws.accept()
         await ws.close(CLOSE_UNAUTHENTICATED, "login required")
         return
     conn = Connection(ws, player, hub, writer)
+    if writer is not None:  # before the handshake's end: no message can come before it
+        writer.reader = conn.received  # text messages straight from the protocol
+    await ws.accept()
     if session is not None:
         hub.socket_opened(session, conn)
     pchannel = player_channel(player["id"])
     hub.fanout.subscribe(pchannel, conn.sink)
     conn.send(protocol.envelope("hello", {
         "player": player, "protocol": 1, "node": Hub.node_name(hub.node) if hub.node else None}))
-    rate, burst = hub.settings.socket_frames_per_second, float(hub.settings.socket_frame_burst)
-    budget, refilled = burst, time.monotonic()
+    conn.start_reading()
     try:
         while not conn.closed:
-            msg = await ws.receive()
+            msg = await ws.receive()  # with a reader: only the end, or a binary frame
             if msg["type"] == "websocket.disconnect":
-                break
-            now = time.monotonic()
-            budget = min(burst, budget + (now - refilled) * rate) - 1
-            refilled = now
-            if rate and budget < 0:
-                await conn._close(CLOSE_FLOODING)
                 break
             text = msg.get("text")
             if text is None:
                 await conn._close(1003)  # binary frames are not part of the protocol
                 break
-            if len(text) > protocol.MAX_FRAME or len(text.encode()) > protocol.MAX_FRAME:
-                await conn._close(1009)
+            code = await conn.take(text)
+            if code is not None:
+                await conn._close(code)
                 break
-            try:
-                parsed = protocol.parse(text)
-            except protocol.ProtocolError as exc:
-                conn.send(protocol.error(exc.code, exc.message))
-                continue
-            try:
-                await conn.handle(parsed)
-            except Exception:  # a server fault: say so, keep the socket, keep the logs
-                hub.log.exception("error handling %s from %s", parsed.type, player["name"])
-                conn.send(protocol.error("server_error", "Erro no servidor; tente de novo."))
     except WebSocketDisconnect:
         pass
     finally:
         conn.closed = True
+        if writer is not None:
+            writer.reader = None
+        await conn.stop_reading()
         if session is not None:
             hub.socket_closed(session, conn)
         hub.fanout.unsubscribe(pchannel, conn.sink)

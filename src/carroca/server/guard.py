@@ -231,6 +231,11 @@ def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
     class GuardedWebSocket(WebSocketsSansIOProtocol):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
+            # Set by the tables' socket handler (`carroca.server.connection.FrameWriter`):
+            # text messages go to it as they arrive, not through ASGI's queue (which pauses
+            # the socket's reads until the app asks for the next message: two system calls a
+            # message). The handler bounds what waits, by count and by rate.
+            self.reader: Callable[[str], None] | None = None
             if compression == "message" and self.config.ws_per_message_deflate:
                 # uvicorn's own offer (12-bit windows, memLevel 5), without context takeover
                 # either way: the compressor and decompressor live for one message only.
@@ -244,6 +249,21 @@ def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
         def connection_lost(self, exc: Exception | None) -> None:
             guard.release(self.transport)  # admitted as HTTP before the upgrade
             super().connection_lost(exc)
+
+        def send_receive_event_to_app(self) -> None:
+            reader = self.reader
+            if reader is None or self.close_sent or self.curr_msg_data_type != "text":
+                super().send_receive_event_to_app()
+                return
+            frames = self.frames
+            data = frames[0] if len(frames) == 1 else b"".join(frames)
+            try:
+                text = data.decode()
+            except UnicodeDecodeError:  # uvicorn's own path refuses it (1007)
+                super().send_receive_event_to_app()
+                return
+            self.frames = []
+            reader(text)
 
         def write_frames(self, texts: list[str]) -> bool:
             """Write text frames now, in one write, as ASGI's `send` would one at a time
