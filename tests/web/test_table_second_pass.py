@@ -23,6 +23,12 @@ PEOPLE = [{"name": name, "bot": False, "connected": True}
 # ---------------------------------------------------------------------- 1. a spectator's board
 
 
+TILES_LAID = """() => [...document.querySelectorAll('.board-svg .tile')].every((el) => {
+  const r = el.getBoundingClientRect();
+  return r.width > 0 && r.height > 0;
+})"""
+
+
 def test_a_spectator_sees_the_board_on_a_desktop_and_a_phone(new_context: Any) -> None:
     """A spectator (no seat) of a 2v2 and of a 1v1: the board takes most of the table, the
     bottom seat's tile backs are as small as the others', every tile on the table is drawn at a
@@ -46,6 +52,9 @@ def test_a_spectator_sees_the_board_on_a_desktop_and_a_phone(new_context: Any) -
             plays = len(script.state()["view"]["table"])
             tiles = page.locator(".board-svg .tile")
             assert tiles.count() == plays
+            # The board may be drawn again just after a state (fitted to its box): every tile is
+            # measured once all are laid out (a tile between two drawings measures 0 × 0).
+            page.wait_for_function(TILES_LAID)
             for box in tiles.evaluate_all(f"els => els.map({RECT})"):
                 assert min(box[2] - box[0], box[3] - box[1]) >= 18, (ruleset, name, box)
             me = rect(page, "#me-area")
