@@ -12,7 +12,7 @@ INSTALL_DEPS := pyproject.toml setup.py Makefile constraints.txt
 RUNTIME := $(VENV)/.installed-runtime
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: run demo test lint typecheck browser unit unit-postgres unit-cluster unit-compiled bench \
+.PHONY: run demo test lint typecheck typecheck-js unit-js browser unit unit-postgres unit-cluster unit-compiled bench \
 	load clean setup setup-runtime constraints cluster
 
 setup: $(STAMP)
@@ -84,13 +84,36 @@ demo: $(RUNTIME)
 
 ## Every test: lint, types, the whole pytest suite (browser tests included), the server's tests
 ## again on PostgreSQL, the cluster tests, then the engine's tests on the compiled build.
-test: lint typecheck browser unit unit-postgres unit-cluster unit-compiled
+test: lint typecheck typecheck-js unit-js browser unit unit-postgres unit-cluster unit-compiled
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
+
+# The browser client's JavaScript: the TypeScript compiler (package.json, pinned by
+# package-lock.json) checks every module marked `// @ts-check` against its JSDoc types
+# (tsconfig.json), and node's own test runner runs the unit tests of the pure modules (tests/js).
+# Node and npm are Debian's (installed as root when missing).
+NODE_STAMP := node_modules/.installed
+$(NODE_STAMP): package.json package-lock.json
+	@if ! command -v npm >/dev/null; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; \
+		else \
+			echo "the client's checks need node and npm: sudo apt-get install nodejs npm"; exit 1; \
+		fi; \
+	fi
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+typecheck-js: $(NODE_STAMP)
+	node_modules/.bin/tsc -p tsconfig.json
+	node_modules/.bin/tsc -p tests/js/tsconfig.json
+
+unit-js: $(NODE_STAMP)
+	node --test tests/js/
 
 # Debian's Chromium for the browser tests (Playwright drives it; it never downloads one). As
 # root it is installed when missing; otherwise the browser tests say how and are skipped.
@@ -195,4 +218,4 @@ load: $(STAMP)
 
 clean:
 	rm -rf $(VENV) $(FAST) $(BENCH_VENV) $(CONSTRAINTS_VENV) out .pytest_cache .mypy_cache \
-		.ruff_cache
+		.ruff_cache node_modules
