@@ -33,7 +33,7 @@ from carroca.server.deps import (
     hub_of,
     wants_page,
 )
-from carroca.server.errors import NOT_STORED, LobbyError, RateLimited
+from carroca.server.errors import NOT_STORED, RateLimited, ServerError
 from carroca.server.guard import BodyLimit
 from carroca.server.headers import install_security_headers
 from carroca.server.hub import Hub
@@ -175,8 +175,8 @@ def create_app(settings: Settings | None = None) -> App:
     # last middleware: the outermost, so that every answer above carries the headers
     install_security_headers(app, docs_url="/api/docs")  # CSP etc.; Swagger UI with no CDN
 
-    @app.exception_handler(LobbyError)
-    async def _lobbyerror_response(request: Request, exc: LobbyError) -> JSONResponse:
+    @app.exception_handler(ServerError)
+    async def _lobbyerror_response(request: Request, exc: ServerError) -> JSONResponse:
         resp = error_response(exc.status, exc.code, exc.message)
         if isinstance(exc, RateLimited):
             resp.headers["Retry-After"] = str(exc.retry_after)
