@@ -1,3 +1,4 @@
+// @ts-check
 // Everything a player reads about rules, scores and seats, in the words of Brazilian tables.
 
 export const RULESETS = {
