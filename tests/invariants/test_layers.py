@@ -16,21 +16,18 @@ import carroca
 
 ROOT = Path(carroca.__file__).parent
 
-#: The server's modules, lowest layer first: a module may import its own layer or lower ones.
+#: The server's rooms (its sub-packages, and the modules directly in it), lowest layer first: a
+#: module may import from its own room, its layer, or lower ones. Every module of the server is in
+#: a room (`test_every_server_module_is_in_a_room`), so the rule covers all of them.
 SERVER_LAYERS: tuple[frozenset[str], ...] = (
-    # ports and adapters: storage, fan-out, settings, the wire protocol, limits, views
-    frozenset({"errors", "protocol", "settings", "db", "store", "fanout", "bus", "accounts",
-               "chat", "crosssite", "guard", "headers", "ratelimits", "preflight", "botbudget",
-               "ratings", "frames", "tablerow", "turnclock", "names", "storage", "store_players",
-               "store_cluster", "store_tournaments", "tournament_state", "tournament_entries",
-               "tournament_pages"}),
-    frozenset({"table"}),  # one match: seats, clock, bots, moves
-    frozenset({"hub"}),  # the tables running here, their life cycle
-    frozenset({"lobby", "reviews", "tournaments"}),  # services: seating, reviews, events
-    frozenset({"connection", "cluster", "event_owners"}),  # the sockets, the other nodes
-    frozenset({"deps", "routes_game", "routes_accounts", "routes_matches",
-               "routes_tournaments"}),  # routes per area
-    frozenset({"app", "__init__"}),  # wiring
+    frozenset({"errors", "settings"}),  # what every room reads and answers with
+    frozenset({"edge", "storage", "realtime"}),  # guards, the database, the messages both ways
+    frozenset({"players"}),  # accounts, sessions, ratings
+    frozenset({"tables"}),  # live tables, the hub, the lobby, the bot budget, reviews
+    frozenset({"cluster"}),  # this node among others
+    frozenset({"tournaments"}),  # events on the server
+    frozenset({"routes"}),  # HTTP routes per area and a player's WebSocket
+    frozenset({"app", "preflight", "__init__"}),  # wiring, and the checks before a start
 )
 
 
@@ -97,28 +94,49 @@ def test_no_import_circle() -> None:
 
 def test_a_circle_is_found_when_there_is_one() -> None:
     """The search itself: an upward import added to the graph is reported as a circle."""
-    GRAPH["carroca.server.table"].add("carroca.server.hub")
+    GRAPH["carroca.server.tables.table"].add("carroca.server.tables.hub")
     try:
         found = circle()
     finally:
-        GRAPH["carroca.server.table"].discard("carroca.server.hub")
-    assert found is not None and "carroca.server.hub" in found and "carroca.server.table" in found
+        GRAPH["carroca.server.tables.table"].discard("carroca.server.tables.hub")
+    assert found is not None
+    assert "carroca.server.tables.hub" in found and "carroca.server.tables.table" in found
+
+
+def room_of(module: str) -> str:
+    """The room a server module is in: its sub-package, or its own name when it sits directly in
+    the server package."""
+    short = module.removeprefix("carroca.server").lstrip(".") or "__init__"
+    return short.split(".")[0]
 
 
 def layer_of(module: str) -> int:
-    short = module.removeprefix("carroca.server").lstrip(".") or "__init__"
-    if short.startswith("migrations"):  # Alembic's scripts: beside the tables they change
-        short = "db"
+    room = room_of(module)
     for i, layer in enumerate(SERVER_LAYERS):
-        if short in layer:
+        if room in layer:
             return i
-    raise AssertionError(f"{module} is in no layer: add it to SERVER_LAYERS and docs/server.md")
+    raise AssertionError(f"{module} is in no room: add its room to SERVER_LAYERS and docs/server.md")
+
+
+SERVER = [m for m in MODULES if m == "carroca.server" or m.startswith("carroca.server.")]
+
+
+def test_every_server_module_is_in_a_room() -> None:
+    assert len(SERVER) > 40
+    for module in SERVER:
+        layer_of(module)
+
+
+def test_the_rooms_are_the_packages_on_disk() -> None:
+    """A room named here that no longer exists, or a new sub-package: the list says so."""
+    rooms = {r for layer in SERVER_LAYERS for r in layer}
+    on_disk = {room_of(m) for m in SERVER}
+    assert rooms == on_disk
 
 
 def test_the_server_imports_downward_only() -> None:
-    server = [m for m in MODULES if m == "carroca.server" or m.startswith("carroca.server.")]
     upward = []
-    for module in server:
+    for module in SERVER:
         for dep in GRAPH[module]:
             if dep.startswith("carroca.server") and layer_of(dep) > layer_of(module):
                 upward.append(f"{module} imports {dep}")
