@@ -115,7 +115,7 @@ def layer_of(module: str) -> int:
     for i, layer in enumerate(SERVER_LAYERS):
         if room in layer:
             return i
-    raise AssertionError(f"{module} is in no room: add its room to SERVER_LAYERS and docs/server.md")
+    raise AssertionError(f"{module} is in no room: add it to SERVER_LAYERS and docs/server.md")
 
 
 SERVER = [m for m in MODULES if m == "carroca.server" or m.startswith("carroca.server.")]
