@@ -15,12 +15,12 @@ import { renderFive, renderPlay } from "./hand.js";
 import { handleEvents, playSounds, rememberHand, slideFrom } from "./news.js";
 import { notify } from "./notices.js";
 import { renderOverlay } from "./overlay.js";
+import { chooseEnd } from "./play.js";
 import { renderFacts, renderLog, renderScores } from "./scores.js";
 import { renderSeatsLive, tick } from "./seats.js";
 import { ctx, current, isMyTurn, myTeam } from "./state.js";
 import { closeSummary, showSummary } from "./summary.js";
 import { renderBoard, renderTableInfo } from "./table.js";
-import { chooseEnd } from "./play.js";
 
 /** @typedef {import("../frames.js").State} State */
 
