@@ -1,6 +1,12 @@
+// @ts-check
 // The HTTP API of the server, as small async functions. Errors carry the server's pt-BR message.
 
 export class ApiError extends Error {
+  /**
+   * @param {number} status the HTTP status (0: no answer)
+   * @param {string} code the server's error code
+   * @param {string} message in pt-BR, for the player
+   */
   constructor(status, code, message) {
     super(message);
     this.status = status;
@@ -8,10 +14,20 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The JSON answer of a request (null for an empty one); a refusal throws an ApiError.
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<any>}
+ */
 async function request(method, path, body) {
-  const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
+  /** @type {Record<string, string>} */
+  const headers = { Accept: "application/json" };
+  /** @type {RequestInit} */
+  const init = { method, headers, credentials: "same-origin" };
   if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
+    headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
   let resp;
@@ -38,8 +54,14 @@ async function request(method, path, body) {
   return data;
 }
 
+/** @param {string} path */
 export const get = (path) => request("GET", path);
+/**
+ * @param {string} path
+ * @param {unknown} [body]
+ */
 export const post = (path, body = {}) => request("POST", path, body);
+/** @param {string} path */
 export const del = (path) => request("DELETE", path);
 
 /** The signed-in player {player, tables, queued}, or null when nobody is signed in (GET /api/me:
@@ -48,7 +70,7 @@ export async function me() {
   try {
     return await get("/api/me");
   } catch (e) {
-    if (e.status === 401) return null;
+    if (e instanceof ApiError && e.status === 401) return null;
     throw e;
   }
 }
@@ -65,8 +87,9 @@ export async function session() {
 // "Esquecer este aparelho" (the server then refuses the key too: docs/server.md, "Accounts").
 const GUEST_KEYS = "carroca:guest-keys";
 const KEPT_KEYS = 5;
-const nameKey = (name) => String(name).normalize("NFKC").trim().toLowerCase();
+const nameKey = (/** @type {string} */ name) => String(name).normalize("NFKC").trim().toLowerCase();
 
+/** @returns {Record<string, string>} */
 function guestKeys() {
   try {
     const kept = JSON.parse(localStorage.getItem(GUEST_KEYS) || "{}");
@@ -76,6 +99,7 @@ function guestKeys() {
   }
 }
 
+/** @param {Record<string, string>} keys */
 function saveGuestKeys(keys) {
   try {
     localStorage.setItem(GUEST_KEYS, JSON.stringify(keys));
@@ -85,14 +109,19 @@ function saveGuestKeys(keys) {
 }
 
 /** The key this browser keeps for the guest `name`, or null. */
-export const guestKeyFor = (name) => guestKeys()[nameKey(name)] || null;
+export const guestKeyFor = (/** @type {string} */ name) => guestKeys()[nameKey(name)] || null;
 
+/** @param {string} name */
 export function forgetGuestKey(name) {
   const keys = guestKeys();
   delete keys[nameKey(name)];
   saveGuestKeys(keys);
 }
 
+/**
+ * @param {string} name
+ * @param {string} key
+ */
 function keepGuestKey(name, key) {
   const keys = guestKeys();
   delete keys[nameKey(name)];
@@ -102,28 +131,36 @@ function keepGuestKey(name, key) {
   saveGuestKeys(keys);
 }
 
-/** Play as a guest: a new nickname, or one this browser signed up before (with its key). */
+/**
+ * Play as a guest: a new nickname, or one this browser signed up before (with its key).
+ * @param {string} name
+ */
 export async function guest(name) {
   const key = guestKeyFor(name);
   let r;
   try {
     r = await post("/api/guest", key ? { name, key } : { name });
   } catch (e) {
-    if (e.code === "bad_guest_key") forgetGuestKey(name); // forgotten elsewhere: it is no use
+    if (e instanceof ApiError && e.code === "bad_guest_key") forgetGuestKey(name); // forgotten elsewhere: it is no use
     throw e;
   }
   if (r && r.guest_key) keepGuestKey(r.player.name, r.guest_key);
   return r;
 }
 
-export const login = (name, password) => post("/api/login", { name, password });
+export const login = (/** @type {string} */ name, /** @type {string} */ password) => post("/api/login", { name, password });
+/**
+ * @param {string} name
+ * @param {string} password
+ */
 export async function register(name, password) {
   const r = await post("/api/register", { name, password });
   forgetGuestKey(name); // an account signs in with its password from now on
   return r;
 }
 /** Sign out; `forgetDevice` (a guest): the server ends the guest's key and this browser drops
- * it, so whoever uses this device next starts fresh. */
+ * it, so whoever uses this device next starts fresh.
+ * @param {{forgetDevice?: boolean, name?: string | null}} [options] */
 export async function logout({ forgetDevice = false, name = null } = {}) {
   const r = await post("/api/logout", forgetDevice ? { forget_device: true } : {});
   if (forgetDevice && name) forgetGuestKey(name);
@@ -133,14 +170,15 @@ export async function logout({ forgetDevice = false, name = null } = {}) {
 export const rulesets = () => get("/api/rulesets");
 export const bots = () => get("/api/bots");
 export const matches = () => get("/api/matches");
-export const match = (id) => get(`/api/matches/${encodeURIComponent(id)}`);
-export const record = (id) => get(`/api/matches/${encodeURIComponent(id)}/record`);
+export const match = (/** @type {string} */ id) => get(`/api/matches/${encodeURIComponent(id)}`);
+export const record = (/** @type {string} */ id) => get(`/api/matches/${encodeURIComponent(id)}/record`);
 /** A friends' match's host shows it to everyone (`true`) or keeps it to its players. */
-export const setPublic = (id, isPublic) =>
+export const setPublic = (/** @type {string} */ id, /** @type {boolean} */ isPublic) =>
   post(`/api/matches/${encodeURIComponent(id)}/public`, { public: isPublic });
-export const player = (name) => get(`/api/players/${encodeURIComponent(name)}`);
-export const leaderboard = (family) => get(`/api/leaderboard/${encodeURIComponent(family)}`);
+export const player = (/** @type {string} */ name) => get(`/api/players/${encodeURIComponent(name)}`);
+export const leaderboard = (/** @type {string} */ family) => get(`/api/leaderboard/${encodeURIComponent(family)}`);
 
+/** @type {(body: Record<string, unknown>, seed: string | null | undefined) => Record<string, unknown>} */
 const seeded = (body, seed) => (seed ? { ...body, client_seed: seed } : body);
 
 export const casual = (ruleset, botLevel, seed, match) =>
@@ -151,7 +189,11 @@ export const joinInvite = (invite, seed) => post("/api/tables/join", seeded({ in
 export const ranked = (ruleset, seed) => post("/api/ranked", seeded({ ruleset }, seed));
 export const leaveRanked = () => del("/api/ranked");
 
-/** Remember the seed this browser gave for a match (the fairness page shows it). */
+/**
+ * Remember the seed this browser gave for a match (the fairness page shows it).
+ * @param {string} matchId
+ * @param {string} seed
+ */
 export function rememberSeed(matchId, seed) {
   try {
     localStorage.setItem(`carroca:seed:${matchId}`, seed);
@@ -160,6 +202,11 @@ export function rememberSeed(matchId, seed) {
   }
 }
 
+/**
+ * The seed this browser gave for a match, or null.
+ * @param {string} matchId
+ * @returns {string | null}
+ */
 export function seedFor(matchId) {
   try {
     return localStorage.getItem(`carroca:seed:${matchId}`);
@@ -172,7 +219,7 @@ export function seedFor(matchId) {
 
 export const tournaments = () => get("/api/tournaments");
 // A private event's page needs its invitation (`code`) from who is neither its creator nor an entrant.
-export const tournament = (id, code = null) => get(`/api/tournaments/${encodeURIComponent(id)}${code ? `?code=${encodeURIComponent(code)}` : ""}`);
+export const tournament = (/** @type {string} */ id, /** @type {string | null} */ code = null) => get(`/api/tournaments/${encodeURIComponent(id)}${code ? `?code=${encodeURIComponent(code)}` : ""}`);
 export const createTournament = (body) => post("/api/tournaments", body);
 export const registerTournament = (id, body = {}) => post(`/api/tournaments/${encodeURIComponent(id)}/register`, body);
 export const withdrawTournament = (id) => post(`/api/tournaments/${encodeURIComponent(id)}/withdraw`);

@@ -1,3 +1,4 @@
+// @ts-check
 // A face for every player, drawn in SVG from the name alone: the same name always gets the same
 // face (skin, hair, clothes, glasses or a moustache), on every page and every device.
 
@@ -9,19 +10,30 @@ const HAIRS = ["#1d1510", "#3b2616", "#6b4425", "#a56a34", "#d9b26a", "#8f8f8f",
 const SHIRTS = ["#f5bb45", "#e86f51", "#4fc3a1", "#5a8dee", "#f2f2f2", "#c75b9b", "#7cc36b", "#ffffff"];
 const STYLES = ["curto", "comprido", "cacheado", "coque", "bone", "raspado"];
 
-/** FNV-1a over the name's code points: a stable 32-bit number per name. */
+/**
+ * FNV-1a over the name's code points: a stable 32-bit number per name.
+ * @param {string | null | undefined} name
+ * @returns {number}
+ */
 export function nameHash(name) {
   let h = 0x811c9dc5;
   for (const ch of String(name || "?").trim().toLowerCase()) {
-    h ^= ch.codePointAt(0);
+    h ^= ch.codePointAt(0) ?? 0;
     h = Math.imul(h, 0x01000193) >>> 0;
   }
   return h;
 }
 
-/** The features of a name's face: indices into the palettes, all from one hash. */
+/** @typedef {{back: string, skin: string, hair: string, shirt: string, style: string, extra: string}} Face */
+
+/**
+ * The features of a name's face: indices into the palettes, all from one hash.
+ * @param {string | null | undefined} name
+ * @returns {Face}
+ */
 export function faceOf(name) {
   let h = nameHash(name);
+  /** @param {number} n */
   const pick = (n) => {
     const v = h % n;
     h = (Math.floor(h / n) ^ (Math.imul(h, 2654435761) >>> 7)) >>> 0;
@@ -37,6 +49,7 @@ export function faceOf(name) {
   };
 }
 
+/** @param {Face} f */
 function hairBehind(f) {
   if (f.style === "comprido") return s("path", { d: "M17 30 Q16 12 32 11 Q48 12 47 30 L49 50 L15 50 Z", fill: f.hair });
   if (f.style === "coque") return s("circle", { cx: 32, cy: 10, r: 7, fill: f.hair });
@@ -48,6 +61,7 @@ function hairBehind(f) {
   return null;
 }
 
+/** @param {Face} f */
 function hairOver(f) {
   switch (f.style) {
     case "curto":
@@ -65,6 +79,7 @@ function hairOver(f) {
   }
 }
 
+/** @param {Face} f */
 function extra(f) {
   if (f.extra === "oculos") {
     return s("g", { fill: "none", stroke: "#1b1b1b", "stroke-width": 1.6 },
@@ -76,7 +91,12 @@ function extra(f) {
   return null;
 }
 
-/** An <svg> face for `name` (decorative: the name is always written beside it). */
+/**
+ * An <svg> face for `name` (decorative: the name is always written beside it).
+ * @param {string} name
+ * @param {{className?: string}} [options]
+ * @returns {SVGSVGElement}
+ */
 export function avatarSVG(name, { className = "" } = {}) {
   const f = faceOf(name);
   return s(

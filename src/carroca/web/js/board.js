@@ -1,3 +1,4 @@
+// @ts-check
 // The table drawn as real dominoes: one SVG that fits its box, with the places where a chosen
 // tile may go lit as buttons (data-end="left|right|up|down").
 
@@ -8,12 +9,29 @@ import { END_PLACE, tileName } from "./words.js";
 
 const MIN_TARGET_PX = 46; // the smallest touch target of a place on the table
 // Where a tile played from each side of the screen comes from: a unit vector on screen.
+/** @type {Record<import("./layout.js").Place, [number, number]>} */
 const FROM = { bottom: [0, 1], top: [0, -1], left: [-1, 0], right: [1, 0] };
+
+/** @typedef {import("./layout.js").End} End */
+/** @typedef {import("./layout.js").Placed} Placed */
+/** @typedef {{tile: string, end?: End | null, seat?: number}} Play */
+/** The places lit for a chosen tile, and what choosing one does. */
+/** @typedef {{tile: string, ends: End[], onChoose: (end: End) => void}} Choice */
+/**
+ * @typedef {object} Drawing
+ * @property {Play[]} plays
+ * @property {boolean} [spinner]
+ * @property {Choice | null} [choice]
+ * @property {boolean} [animate]
+ * @property {import("./layout.js").Place | null} [from]
+ */
 
 export class Board {
   /**
    * container: an element that the board fills.
    * options.label: the accessible name of the drawing.
+   * @param {HTMLElement} container
+   * @param {{label?: string}} [options]
    */
   constructor(container, { label = "Mesa" } = {}) {
     ensureDefs();
@@ -25,6 +43,7 @@ export class Board {
       preserveAspectRatio: "xMidYMid meet",
     });
     container.append(this.svg);
+    /** @type {Drawing | null} */
     this.args = null;
     this.size = [0, 0];
     this.observer = new ResizeObserver(() => {
@@ -41,18 +60,21 @@ export class Board {
    * choice: {tile, ends: [...], onChoose(end)} to light the places where `tile` may go;
    * animate: let the last tile come in, sliding from `from` ("bottom", "left", "top",
    * "right": the side of the screen of the seat that played it) to its place.
+   * @param {Drawing} drawing
    */
   render({ plays, spinner = false, choice = null, animate = false, from = null }) {
     this.args = { plays, spinner, choice };
     // A lit place that has the keyboard focus keeps it when the drawing is made again.
-    const focused = this.svg.contains(document.activeElement)
-      ? document.activeElement.closest(".ghost")?.dataset.end ?? null
+    const active = document.activeElement;
+    const focused = active && this.svg.contains(active)
+      ? /** @type {SVGElement | null} */ (active.closest(".ghost"))?.dataset.end ?? null
       : null;
     const { width, height } = this.container.getBoundingClientRect();
     this.size = [width, height];
     const w = Math.max(width, 100);
     const h = Math.max(height, 100);
     const layout = layoutTable(plays, { spinner, ...reachFor(w, h) });
+    /** @type {Placed[]} */
     const ghosts = [];
     if (choice) {
       for (const end of choice.ends) {
@@ -76,7 +98,7 @@ export class Board {
       });
       if (animate && t.index === last) {
         g.classList.add("tile-new");
-        const dir = FROM[from];
+        const dir = from ? FROM[from] : undefined;
         if (dir) {
           // From just outside the visible table on that side, to the tile's place.
           const edgeX = dir[0] > 0 ? view.x + view.width + 1 : view.x - 1;
@@ -98,22 +120,32 @@ export class Board {
       }
     }
     const reach = Math.min(Math.max(0.75, MIN_TARGET_PX / 2 / pxPerUnit), apart * 0.48);
-    for (const slot of ghosts) children.push(this._ghost(slot, choice, reach * UNIT));
+    if (choice) for (const slot of ghosts) children.push(this._ghost(slot, choice, reach * UNIT));
     this.svg.replaceChildren(...children);
-    if (focused) this.svg.querySelector(`.ghost[data-end="${focused}"]`)?.focus({ preventScroll: true });
+    if (focused) {
+      /** @type {SVGElement | null} */ (this.svg.querySelector(`.ghost[data-end="${focused}"]`))?.focus({ preventScroll: true });
+    }
   }
 
+  /**
+   * A place where the chosen tile may go, as a button.
+   * @param {Placed} slot
+   * @param {Choice} choice
+   * @param {number} radius of its touch target, in the drawing's units
+   */
   _ghost(slot, choice, radius) {
     const x = slot.x * UNIT;
     const y = slot.y * UNIT;
     const wide = slot.horizontal ? 2 : 1;
     const tall = slot.horizontal ? 1 : 2;
+    const end = /** @type {End} */ (slot.end);
+    /** @param {Event} ev */
     const activate = (ev) => {
       ev.preventDefault();
       ev.stopPropagation();
-      choice.onChoose(slot.end);
+      choice.onChoose(end);
     };
-    const label = `Jogar ${tileName(choice.tile).toLowerCase()} ${END_PLACE[slot.end]}`;
+    const label = `Jogar ${tileName(choice.tile).toLowerCase()} ${END_PLACE[end]}`;
     return s(
       "g",
       {
@@ -121,9 +153,9 @@ export class Board {
         role: "button",
         tabindex: 0,
         "aria-label": label,
-        dataset: { end: slot.end },
+        dataset: { end },
         onclick: activate,
-        onkeydown: (ev) => {
+        onkeydown: (/** @type {KeyboardEvent} */ ev) => {
           if (ev.key === "Enter" || ev.key === " ") activate(ev);
         },
       },
@@ -144,7 +176,10 @@ export class Board {
     );
   }
 
-  /** The first lit place, to move the keyboard focus there. */
+  /**
+   * The first lit place, to move the keyboard focus there.
+   * @returns {SVGGElement | null}
+   */
   firstGhost() {
     return this.svg.querySelector(".ghost");
   }

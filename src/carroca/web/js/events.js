@@ -1,3 +1,4 @@
+// @ts-check
 // What happened between two states of a table: new steps, points and why, galo, end of a hand,
 // end of the match. Pure functions over the server's state frames (no DOM), so the table page,
 // the replay viewer and the tutorial can announce the same things the same way.
@@ -5,6 +6,25 @@
 /** Rulesets that score passe and galo. */
 export const PASS_POINTS = new Set(["duplas-pontos"]);
 
+/** @typedef {import("./frames.js").State} State */
+/** @typedef {import("./frames.js").Step} Step */
+
+/**
+ * What happened, one thing at a time (see diff()).
+ * @typedef {{type: "step", step: Step, index: number}
+ *   | {type: "galo", seat: number}
+ *   | {type: "score", team: number, points: number, reason: string, seat: number, deal: number}
+ *   | {type: "hand-end", hand: import("./frames.js").LastHand}
+ *   | {type: "match-end", result: import("./frames.js").Result}} Event
+ */
+
+/**
+ * Why the points of the last step were scored.
+ * @param {Step[]} steps
+ * @param {number} index
+ * @param {number} n seats
+ * @returns {string}
+ */
 function stepReason(steps, index, n) {
   const step = steps[index];
   if (!step) return "mesa";
@@ -17,7 +37,12 @@ function stepReason(steps, index, n) {
   return "mesa";
 }
 
-/** True when step `index` is the pass that brings the turn back to the one who played. */
+/**
+ * True when step `index` is the pass that brings the turn back to the one who played.
+ * @param {Step[]} steps
+ * @param {number} index
+ * @param {number} n seats
+ */
 export function isGalo(steps, index, n) {
   if (index < n - 1) return false;
   for (let k = index - (n - 2); k <= index; k++) {
@@ -34,8 +59,12 @@ export function isGalo(steps, index, n) {
  *   {type: "score", team, points, reason, seat, deal}   points scored during the hand
  *   {type: "hand-end", hand}                view.last_hand of the hand that just ended
  *   {type: "match-end", result}             view.result once the match is over
+ * @param {State | null} prev
+ * @param {State | null} next
+ * @returns {Event[]}
  */
 export function diff(prev, next) {
+  /** @type {Event[]} */
   const out = [];
   const nv = next && next.view;
   if (!nv) return out;
@@ -47,7 +76,7 @@ export function diff(prev, next) {
     (!pv || !pv.last_hand || pv.last_hand.deal_index !== nv.last_hand.deal_index);
   const sameHand = pv && !newHandEnded && pv.deal_index === nv.deal_index;
 
-  if (pv && newHandEnded) out.push({ type: "hand-end", hand: nv.last_hand });
+  if (pv && newHandEnded && nv.last_hand) out.push({ type: "hand-end", hand: nv.last_hand });
 
   const from = sameHand ? pv.steps.length : 0;
   if (pv) {

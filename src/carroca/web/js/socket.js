@@ -1,3 +1,4 @@
+// @ts-check
 // The table's WebSocket: reconnects with backoff on a dropped connection and says hello again.
 // The back-off is skipped when the network comes back (the browser's "online" event) or the page
 // is shown again (a phone woken up, a tab brought back): then it reconnects at once.
@@ -10,23 +11,35 @@ const PING_MS = 20000;
 const SILENCE_MS = 45000;
 const BACKOFF_MS = [300, 1000, 2000, 4000, 8000];
 
+/** @typedef {"connecting" | "online" | "reconnecting" | "offline"} Status */
+
+/**
+ * What a page does with its socket.
+ * @typedef {object} Handlers
+ * @property {(hello: import("./frames.js").Hello) => void} [onHello] connected and greeted
+ *   (send "join" here)
+ * @property {(type: string, data: any) => void} [onFrame] every other frame but "pong"
+ *   (its data as in frames.js, by its type)
+ * @property {(status: Status) => void} [onStatus]
+ * @property {() => void} [onUnauthorized] the session is gone (sign in again)
+ */
+
 export class Socket {
-  /**
-   * @param {object} handlers
-   *   onHello(data): connected and greeted (send "join" here)
-   *   onFrame(type, data): every other frame
-   *   onStatus(status): "connecting" | "online" | "reconnecting" | "offline"
-   *   onUnauthorized(): the session is gone (sign in again)
-   */
+  /** @param {Handlers} handlers */
   constructor(handlers) {
     this.handlers = handlers;
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.attempt = 0;
     this.stopped = false;
-    this.timer = null;
-    this.pinger = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
+    /** @type {ReturnType<typeof setInterval> | undefined} */
+    this.pinger = undefined;
     this.lastFrame = 0;
+    /** @type {Status} */
     this.status = "connecting";
+    /** @type {string | null} */
     this.node = null; // the server node to ask the front for (`/ws?node=`), when known
     this._wake = () => this.wake();
     this._shown = () => {
@@ -46,6 +59,7 @@ export class Socket {
    * Connect again at once, asking the front for `node` (the server that runs the table, so that
    * moves and frames need not cross between servers). The old connection closes quietly; the
    * new one says hello and the page joins again.
+   * @param {string} node
    */
   moveTo(node) {
     if (this.stopped) return;
@@ -68,6 +82,7 @@ export class Socket {
     ws.onmessage = (ev) => {
       if (ws !== this.ws) return;
       this.lastFrame = Date.now();
+      /** @type {{type: string, data: any}} */
       let frame;
       try {
         frame = JSON.parse(ev.data);
@@ -111,7 +126,7 @@ export class Socket {
       return; // open, or still connecting
     }
     clearTimeout(this.timer);
-    this.timer = null;
+    this.timer = undefined;
     this.connect();
   }
 
@@ -123,6 +138,7 @@ export class Socket {
     this.timer = setTimeout(() => this.connect(), delay);
   }
 
+  /** @param {Status} status */
   _status(status) {
     if (status === this.status) return;
     this.status = status;
@@ -143,14 +159,19 @@ export class Socket {
 
   _stopPing() {
     clearInterval(this.pinger);
-    this.pinger = null;
+    this.pinger = undefined;
   }
 
   get online() {
     return this.ws !== null && this.ws.readyState === WebSocket.OPEN && this.status === "online";
   }
 
-  /** Send a frame; returns false when the connection is not open. */
+  /**
+   * Send a frame; returns false when the connection is not open.
+   * @param {string} type
+   * @param {object} [data]
+   * @returns {boolean}
+   */
   send(type, data = {}) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify({ type, data }));

@@ -1,3 +1,4 @@
+// @ts-check
 // The table's sounds, synthesised with the Web Audio API (no sound files): a tile laid down, a
 // pass (two knocks on the table), a draw from the boneyard, the batida, "your turn" and a victory.
 //
@@ -14,11 +15,18 @@ function remembered() {
   }
 }
 
+/** @typedef {"play" | "pass" | "draw" | "batida" | "turn" | "vitoria"} Name */
+
 export class Sound {
   constructor() {
     this.on = remembered();
+    /** @type {AudioContext | null} */
     this.ctx = null;
+    /** @type {GainNode | null} */
+    this.master = null;
+    /** @type {AudioBuffer | null} */
     this.noise = null;
+    /** @type {Name[]} */
     this.played = []; // names of the sounds played (read by the tests), the last 50
     const unlock = () => this.unlock();
     window.addEventListener("pointerdown", unlock, { passive: true });
@@ -30,7 +38,8 @@ export class Sound {
     if (!this.on) return;
     try {
       if (!this.ctx) {
-        const Ctx = window.AudioContext || window.webkitAudioContext;
+        /** @type {typeof AudioContext | undefined} */
+        const Ctx = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
         if (!Ctx) return;
         this.ctx = new Ctx();
         this.master = this.ctx.createGain();
@@ -43,6 +52,7 @@ export class Sound {
     }
   }
 
+  /** @param {boolean} on */
   setOn(on) {
     this.on = Boolean(on);
     try {
@@ -54,8 +64,12 @@ export class Sound {
     else if (this.ctx && this.ctx.state === "running") this.ctx.suspend().catch(() => {});
   }
 
-  /** Play one of: "play", "pass", "draw", "batida", "turn", "vitoria". Returns whether it
-   * played. */
+  /**
+   * Play one of: "play", "pass", "draw", "batida", "turn", "vitoria". Returns whether it
+   * played.
+   * @param {Name} name
+   * @returns {boolean}
+   */
   play(name) {
     if (!this.on) return false;
     this.played.push(name);
@@ -73,9 +87,12 @@ export class Sound {
 
   // ---------------------------------------------------------------- building blocks
 
-  _noise() {
+  /**
+   * @param {AudioContext} ctx
+   * @returns {AudioBuffer}
+   */
+  _noise(ctx) {
     if (!this.noise) {
-      const ctx = this.ctx;
       const buffer = ctx.createBuffer(1, Math.floor(ctx.sampleRate * 0.6), ctx.sampleRate);
       const data = buffer.getChannelData(0);
       for (let i = 0; i < data.length; i++) data[i] = Math.random() * 2 - 1;
@@ -84,11 +101,17 @@ export class Sound {
     return this.noise;
   }
 
-  /** A burst of filtered noise: the click of ivory on wood, a shuffle. */
+  /**
+   * A burst of filtered noise: the click of ivory on wood, a shuffle.
+   * @param {number} t when, on the audio clock
+   * @param {{freq?: number, q?: number, length?: number, gain?: number, type?: BiquadFilterType}} [options]
+   */
   burst(t, { freq = 2400, q = 1.2, length = 0.06, gain = 0.8, type = "bandpass" } = {}) {
     const ctx = this.ctx;
+    const master = this.master;
+    if (!ctx || !master) return;
     const src = ctx.createBufferSource();
-    src.buffer = this._noise();
+    src.buffer = this._noise(ctx);
     const filter = ctx.createBiquadFilter();
     filter.type = type;
     filter.frequency.value = freq;
@@ -96,14 +119,20 @@ export class Sound {
     const env = ctx.createGain();
     env.gain.setValueAtTime(gain, t);
     env.gain.exponentialRampToValueAtTime(0.001, t + length);
-    src.connect(filter).connect(env).connect(this.master);
+    src.connect(filter).connect(env).connect(master);
     src.start(t);
     src.stop(t + length + 0.02);
   }
 
-  /** A short tone that fades: knocks, thuds and chimes. */
+  /**
+   * A short tone that fades: knocks, thuds and chimes.
+   * @param {number} t when, on the audio clock
+   * @param {{freq?: number, to?: number | null, length?: number, gain?: number, type?: OscillatorType}} [options]
+   */
   tone(t, { freq = 440, to = null, length = 0.15, gain = 0.4, type = "sine" } = {}) {
     const ctx = this.ctx;
+    const master = this.master;
+    if (!ctx || !master) return;
     const osc = ctx.createOscillator();
     osc.type = type;
     osc.frequency.setValueAtTime(freq, t);
@@ -112,12 +141,13 @@ export class Sound {
     env.gain.setValueAtTime(0.0001, t);
     env.gain.exponentialRampToValueAtTime(gain, t + 0.008);
     env.gain.exponentialRampToValueAtTime(0.0001, t + length);
-    osc.connect(env).connect(this.master);
+    osc.connect(env).connect(master);
     osc.start(t);
     osc.stop(t + length + 0.02);
   }
 }
 
+/** @type {Record<Name, (snd: Sound, t: number) => void>} */
 const VOICES = {
   play(snd, t) {
     snd.burst(t, { freq: 2600, q: 2, length: 0.05, gain: 0.9 });

@@ -1,3 +1,4 @@
+// @ts-check
 // Dominoes drawn in SVG: ivory tiles with real pips, and tile backs.
 //
 // A tile is drawn in "tile units": the short side is 100, the long side 200. The canonical
@@ -10,6 +11,7 @@ export const UNIT = 100;
 
 // Pip centres inside one half (a 100 x 100 square centred on 0, 0), for the upright tile.
 const D = 27;
+/** @type {[number, number][][]} */
 const PIPS = [
   [],
   [[0, 0]],
@@ -64,11 +66,20 @@ export function ensureDefs() {
   document.body.prepend(defs);
 }
 
+/**
+ * "3-5" -> [3, 5]
+ * @param {string} tile
+ * @returns {[number, number]}
+ */
 export function parseTile(tile) {
   const [a, b] = tile.split("-").map(Number);
   return [a, b];
 }
 
+/**
+ * @param {number} value
+ * @param {number} cy the centre of the half
+ */
 function pips(value, cy) {
   return PIPS[value].map(([x, y]) => s("circle", { cx: x, cy: cy + y, r: 10.5, class: "pip" }));
 }
@@ -76,6 +87,8 @@ function pips(value, cy) {
 /**
  * The body of an upright tile (first number on top), centred on 0, 0, as SVG children.
  * `top` and `bottom` are the numbers shown.
+ * @param {number} top
+ * @param {number} bottom
  */
 function uprightBody(top, bottom) {
   return [
@@ -91,6 +104,10 @@ function uprightBody(top, bottom) {
 /**
  * A tile as an SVG group for a larger drawing (the table), in tile units.
  * x, y: the centre; horizontal: lying down (first number on the left).
+ * @param {number} first
+ * @param {number} second
+ * @param {{x?: number, y?: number, horizontal?: boolean, className?: string}} [options]
+ * @returns {SVGGElement}
  */
 export function tileGroup(first, second, { x = 0, y = 0, horizontal = false, className = "" } = {}) {
   return s(
@@ -102,6 +119,7 @@ export function tileGroup(first, second, { x = 0, y = 0, horizontal = false, cla
 }
 
 // The shadow is drawn unturned so that light always comes from the same side.
+/** @param {boolean} horizontal */
 function shadow(horizontal) {
   return horizontal
     ? s("rect", { x: -97, y: -45, width: 200, height: 100, rx: 15, class: "tile-shadow" })
@@ -111,6 +129,9 @@ function shadow(horizontal) {
 /**
  * A standalone tile as an <svg> element (the hand, dialogs, pages that show single tiles).
  * tile: "a-b"; horizontal: lying down; flip: show b first.
+ * @param {string} tile
+ * @param {{horizontal?: boolean, flip?: boolean, className?: string}} [options]
+ * @returns {SVGSVGElement}
  */
 export function tileSVG(tile, { horizontal = false, flip = false, className = "" } = {}) {
   ensureDefs();
@@ -124,7 +145,11 @@ export function tileSVG(tile, { horizontal = false, flip = false, className = ""
   );
 }
 
-/** The back of a tile (other players' hands, the boneyard). */
+/**
+ * The back of a tile (other players' hands, the boneyard).
+ * @param {{x?: number, y?: number, horizontal?: boolean}} [options]
+ * @returns {SVGGElement}
+ */
 export function backGroup({ x = 0, y = 0, horizontal = false } = {}) {
   return s(
     "g",
@@ -140,6 +165,11 @@ export function backGroup({ x = 0, y = 0, horizontal = false } = {}) {
   );
 }
 
+/**
+ * The back of a tile as an <svg> element.
+ * @param {{horizontal?: boolean, className?: string}} [options]
+ * @returns {SVGSVGElement}
+ */
 export function backSVG({ horizontal = false, className = "" } = {}) {
   ensureDefs();
   const box = horizontal ? "-103 -53 208 110" : "-53 -103 108 210";

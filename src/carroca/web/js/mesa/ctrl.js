@@ -1,0 +1,270 @@
+// @ts-check
+// The table page's controller: the server's frames in, the page's state (state.js) changed,
+// and the views told to draw it. A `state` frame is compared with the one before (an older one
+// is dropped), its news announced (news.js), the turn clock set, and every region drawn again.
+
+import * as api from "../api.js";
+import { diff } from "../events.js";
+import { seatPlaces } from "../layout.js";
+import { need, toast } from "../dom.js";
+import * as W from "../words.js";
+import { onChat, renderMutes, uncoverTheHand } from "./chat.js";
+import { offerRematch, renderTourneyNext } from "./end-links.js";
+import { renderEnd, showFinishedFromApi } from "./end.js";
+import { renderFive, renderPlay } from "./hand.js";
+import { handleEvents, playSounds, rememberHand, slideFrom } from "./news.js";
+import { notify } from "./notices.js";
+import { renderOverlay } from "./overlay.js";
+import { chooseEnd } from "./play.js";
+import { renderFacts, renderLog, renderScores } from "./scores.js";
+import { renderSeatsLive, tick } from "./seats.js";
+import { ctx, current, isMyTurn, myTeam } from "./state.js";
+import { closeSummary, showSummary } from "./summary.js";
+import { renderBoard, renderTableInfo } from "./table.js";
+
+/** @typedef {import("../frames.js").State} State */
+
+/**
+ * A frame from the server (all but "hello" and "pong": see main.js and ../socket.js).
+ * @param {string} type
+ * @param {any} data its data, as ../frames.js describes it for its type
+ */
+export function onFrame(type, data) {
+  const frame = /** @type {import("../frames.js").Frame} */ ({ type, data });
+  switch (frame.type) {
+    case "state":
+      onState(frame.data);
+      break;
+    case "ack":
+      // The state that the move made comes first; an ack without one (a repeated move)
+      // must not leave the hand locked.
+      if (ctx.busy && frame.data.id === ctx.busy.id) {
+        ctx.busy = null;
+        if (ctx.state) renderPlay();
+      }
+      break;
+    case "error":
+      onError(frame.data);
+      break;
+    case "chat":
+      onChat(frame.data);
+      break;
+    case "muted":
+      ctx.muted = new Set(frame.data.seats);
+      renderMutes();
+      break;
+    case "owner":
+      followOwner(frame.data);
+      break;
+    case "rematch":
+      if (frame.data.match === ctx.matchId) offerRematch({ id: frame.data.id, by: frame.data.by });
+      break;
+    case "tournament":
+      onTourney(frame.data);
+      break;
+    default:
+      break;
+  }
+  if (ctx.ownerLater && !ctx.busy) {
+    const later = ctx.ownerLater;
+    ctx.ownerLater = null;
+    followOwner(later);
+  }
+}
+
+const FOLLOW_GAP_MS = 5000;
+
+/**
+ * Another server runs this table: connect to it through the front, so that moves and frames
+ * need not cross servers. Not while a move waits for its answer (it would come to the old
+ * connection), at most once in a few seconds, and never again on a front that does not route
+ * by node (the server then is the one the front chose: the socket stays and works there).
+ * @param {import("../frames.js").Owner} data
+ */
+function followOwner(data) {
+  if (data.match !== ctx.matchId || !data.node || data.node === ctx.node || ctx.unrouted) return;
+  if (ctx.busy) {
+    ctx.ownerLater = data;
+    return;
+  }
+  const now = Date.now();
+  if (now - (ctx.followedAt ?? 0) < FOLLOW_GAP_MS) return;
+  ctx.followedAt = now;
+  ctx.asked = data.node;
+  ctx.socket?.moveTo(data.node);
+}
+
+/**
+ * A refusal: said in a notice; a move refused frees the hand.
+ * @param {import("../frames.js").Error} data
+ */
+function onError(data) {
+  if (data.code === "not_found" && !ctx.state) {
+    showFinishedFromApi();
+    return;
+  }
+  if (data.code === "moving") {
+    // The table is changing servers (one of them stopped): join again in a moment, and the
+    // new one sends the whole table.
+    clearTimeout(ctx.rejoin);
+    ctx.rejoin = setTimeout(() => {
+      const seed = api.seedFor(ctx.matchId);
+      ctx.socket?.send("join", seed ? { match: ctx.matchId, client_seed: seed } : { match: ctx.matchId });
+    }, 1000);
+  }
+  if (ctx.busy && (data.id === undefined || data.id === ctx.busy.id)) {
+    ctx.busy = null;
+    ctx.selected = null;
+    renderPlay();
+  }
+  notify(data.message, "error");
+}
+
+/**
+ * A state of the table: kept, compared with the one before, and drawn.
+ * @param {State} data
+ */
+function onState(data) {
+  if (data.id !== ctx.matchId) return;
+  const prev = ctx.state;
+  // Frames can cross on their way from several servers: an older view never replaces a newer
+  // one (the same version may: who is connected changes without a move).
+  if (prev && data.version < prev.version && prev.status === data.status) return;
+  const wasMyTurn = prev ? isMyTurn() : false;
+  const wasPaused = Boolean(ctx.pause);
+  ctx.state = data;
+  // Between two hands the server runs no clock: the hand's summary shows until it is over.
+  ctx.pause = data.pause
+    ? { seconds: data.pause.seconds, deadline: performance.now() + data.pause.remaining_ms }
+    : null;
+  const first = !prev;
+  if (first || prev.players.some((p, i) => JSON.stringify(p) !== JSON.stringify(data.players[i]))) {
+    setupSeats();
+  }
+  if (ctx.busy && (data.version > ctx.busy.version || data.status !== "playing")) ctx.busy = null;
+  if (ctx.selected && prev && data.version !== prev.version) ctx.selected = null;
+  updateClock(prev, data);
+  const events = diff(prev, data);
+  if (first && data.view && data.view.last_hand) rememberHand(data.view.last_hand);
+  handleEvents(events);
+  if (first && ctx.pause && data.view && data.view.last_hand) showSummary(data.view.last_hand);
+  if (wasPaused && !ctx.pause && need("#overlay").dataset.kind === "summary") closeSummary();
+  if (data.rematch && data.rematch.by !== ctx.me?.name) offerRematch(data.rematch);
+  render(slideFrom(events));
+  const turnStarted = !wasMyTurn && isMyTurn();
+  if (turnStarted) uncoverTheHand();
+  if (!first) playSounds(events, turnStarted);
+}
+
+/**
+ * The turn clock from the state's `clock`. A state that moves the turn to a person may come
+ * without it (sent before the clock is armed): then count down from the move, with the turn
+ * length seen last (20 s by default, 15 s for the cinco-carroças choice).
+ * @param {State | null} prev
+ * @param {State} data
+ */
+function updateClock(prev, data) {
+  const v = data.view;
+  if (data.pause) {
+    ctx.clock = null; // the next hand's clock starts after the pause
+    return;
+  }
+  if (data.clock) {
+    if (v && v.phase === "play") ctx.turnSeconds = data.clock.seconds;
+    ctx.clock = {
+      seat: data.clock.seat,
+      seconds: data.clock.seconds,
+      deadline: performance.now() + data.clock.remaining_ms,
+    };
+    return;
+  }
+  const turn = v ? v.turn : null;
+  const player = turn !== null ? data.players[turn] : null;
+  const person = Boolean(player && !player.bot);
+  if (data.status !== "playing" || !v || turn === null || !person || (v.phase !== "play" && v.phase !== "choice")) {
+    ctx.clock = null;
+    return;
+  }
+  const moved = !prev || prev.version !== data.version;
+  if (moved || !ctx.clock || ctx.clock.seat !== turn) {
+    const seconds = v.phase === "choice" ? 15 : ctx.turnSeconds ?? 20;
+    ctx.clock = { seat: turn, seconds, deadline: performance.now() + seconds * 1000 };
+  }
+}
+
+/** The players changed (or came first): where each sits, their names, the top bar, the
+ * score's labels ("Nós" first), the buttons this table has, the side panel's facts. */
+function setupSeats() {
+  const st = current();
+  const n = st.players.length;
+  ctx.places = seatPlaces(n, st.seat);
+  ctx.names = st.players.map((p, i) => (i === st.seat ? "Você" : W.seatName(p, i)));
+  need("#app").dataset.seats = String(n);
+  need("#app").dataset.seat = st.seat === null ? "" : String(st.seat);
+  need("#app").dataset.ruleset = st.ruleset;
+  need("#app").dataset.mode = st.mode;
+  need("#app").classList.toggle("spectator", st.seat === null);
+  need("#ruleset-name").textContent = W.rulesetName(st.ruleset);
+  const opts = st.options || {};
+  need("#target").textContent = opts.target
+    ? `até ${opts.target}`
+    : opts.hands_to_win
+      ? `${opts.hands_to_win} mãos`
+      : "";
+  /** @type {string[]} */
+  const labels = W.teamLabels(st);
+  labels.forEach((label, team) => {
+    need(`#score-label-${team}`).textContent = label;
+    const mine = st.seat !== null && W.teamOf(st.seat, n) === team;
+    need(`#score-box-${team}`).classList.toggle("score-us", mine);
+    need(`#score-box-${team}`).classList.toggle("score-them", st.seat !== null && !mine);
+  });
+  // "Nós" first, whichever seat the player has (the boxes keep their team's ids).
+  const ours = need(`#score-box-${myTeam()}`);
+  if (need("#scores").firstElementChild !== ours) need("#scores").prepend(ours);
+  for (const place of ["top", "left", "right"]) need(`#seat-${place}`).hidden = true;
+  const chat = st.chat;
+  need("#btn-chat").hidden = !chat;
+  need("#tab-chat").hidden = !chat;
+  need("#btn-draw").hidden = !W.DRAWS.has(st.ruleset) || st.seat === null;
+  need("#btn-pass").hidden = st.seat === null;
+  renderFacts();
+  renderMutes();
+}
+
+/**
+ * Draw everything from ctx.state; `from`: the side a tile just played slides in from.
+ * @param {import("../layout.js").Place | null} [from]
+ */
+function render(from = null) {
+  const st = current();
+  const v = st.view;
+  const myTurn = isMyTurn();
+  need("#app").dataset.status = st.status;
+  need("#app").dataset.version = String(st.version);
+  need("#app").dataset.myTurn = String(myTurn && !ctx.busy);
+  need("#app").dataset.busy = String(Boolean(ctx.busy));
+  need("#app").dataset.phase = v ? v.phase : "none";
+  need("#app").dataset.turn = v && v.turn !== null ? String(v.turn) : "";
+  renderScores();
+  renderSeatsLive();
+  renderBoard(chooseEnd, from);
+  renderPlay();
+  renderTableInfo();
+  renderOverlay();
+  renderFive();
+  renderEnd();
+  renderLog();
+  tick();
+}
+
+/** A `tournament` frame: this player's next match of the event started (one tap takes them
+ * there: the end of this match stays readable), or the event is over.
+ * @param {import("../frames.js").Tournament} data
+ */
+function onTourney(data) {
+  if (data.match && data.match !== ctx.matchId) ctx.tourneyNext = data;
+  if (data.status === "finished") ctx.tourneyOver = data;
+  renderTourneyNext();
+  if (ctx.tourneyNext && !need("#end-dialog", HTMLDialogElement).open) toast("Sua partida do torneio começou.", "ok");
+}

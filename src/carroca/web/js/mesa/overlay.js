@@ -1,0 +1,138 @@
+// @ts-check
+// The card over the table: the waiting room (who sat down, the invitation to send), a table
+// closed before it filled, and a table that cannot be opened.
+
+import { avatarSVG } from "../avatar.js";
+import { copyText, fill, h, need } from "../dom.js";
+import * as W from "../words.js";
+import { clearNotices, NOTICE_MS } from "./notices.js";
+import { ctx, current } from "./state.js";
+
+/**
+ * @param {string} message
+ * @param {boolean} [withLobby]
+ */
+export function showFatal(message, withLobby = true) {
+  need("#app").dataset.status = "error";
+  fill(
+    need("#overlay"),
+    h(
+      "div",
+      { class: "overlay-card", role: "alert" },
+      h("h2", {}, "Não deu para abrir a mesa"),
+      h("p", {}, message),
+      withLobby ? h("a", { class: "btn btn-primary", href: "/" }, "Voltar ao início") : null,
+    ),
+  );
+  need("#overlay").hidden = false;
+}
+
+export function renderOverlay() {
+  const st = current();
+  const overlay = need("#overlay");
+  if (st.status === "waiting") {
+    overlay.hidden = false;
+    overlay.dataset.kind = "waiting";
+    fill(overlay, waitingCard());
+    return;
+  }
+  if (st.status === "expired") {
+    // A friends' table nobody completed in time: the server closed it.
+    overlay.hidden = false;
+    overlay.dataset.kind = "expired";
+    fill(
+      overlay,
+      h(
+        "div",
+        { class: "overlay-card waiting-card" },
+        h("h2", {}, "Mesa encerrada"),
+        h("p", {}, "Ninguém completou a mesa a tempo. Crie outra no salão."),
+        h("a", { class: "btn btn-primary", href: "/" }, "Voltar ao salão"),
+      ),
+    );
+    return;
+  }
+  if (overlay.dataset.kind === "waiting") {
+    overlay.hidden = true;
+    overlay.dataset.kind = "";
+    overlay.replaceChildren();
+    // The game starts: what was said in the waiting room is over (errors stay their time).
+    clearNotices();
+  }
+}
+
+function waitingCard() {
+  const st = current();
+  const seats = st.players.map((p, i) =>
+    h(
+      "li",
+      { class: p ? "filled" : "open" },
+      h("span", { class: "avatar small", "aria-hidden": "true" }, p ? avatarSVG(W.seatName(p, i)) : "?"),
+      p ? (i === st.seat ? "Você" : W.seatName(p, i)) : "Lugar vago",
+    ),
+  );
+  const parts = [
+    h("h2", {}, "Esperando jogadores"),
+    h("ul", { class: "waiting-seats" }, ...seats),
+  ];
+  if (st.invite) {
+    const link = `${location.origin}/?convite=${encodeURIComponent(st.invite)}`;
+    parts.push(
+      h("p", {}, "Mande este convite para quem vai jogar com você:"),
+      h(
+        "div",
+        { class: "invite" },
+        h("input", {
+          readonly: true,
+          value: link,
+          "aria-label": "Link do convite",
+          "data-testid": "invite-link",
+          onfocus: (ev) => ev.target.select(),
+        }),
+        h(
+          "button",
+          {
+            class: "btn btn-primary",
+            type: "button",
+            // Said by the button itself, in the waiting room: no notice left over the seats
+            // when the game starts.
+            onclick: async () => {
+              const said = need("#invite-copied");
+              said.textContent = (await copyText(link)) ? "Convite copiado!" : "Copie o link do campo.";
+              clearTimeout(ctx.copiedTimer);
+              ctx.copiedTimer = setTimeout(() => {
+                if (said.isConnected) said.textContent = "";
+              }, NOTICE_MS);
+            },
+          },
+          "Copiar",
+        ),
+        h(
+          "a",
+          {
+            class: "btn btn-secondary",
+            href: `https://wa.me/?text=${encodeURIComponent(`Bora jogar dominó? Senta na minha mesa: ${link}`)}`,
+            target: "_blank",
+            rel: "noopener",
+          },
+          "WhatsApp",
+        ),
+        navigator.share
+          ? h(
+              "button",
+              {
+                class: "btn btn-secondary",
+                type: "button",
+                onclick: () => navigator.share({ title: "Bora jogar dominó?", url: link }).catch(() => {}),
+              },
+              "Compartilhar",
+            )
+          : null,
+      ),
+      h("p", { class: "invite-copied", id: "invite-copied", role: "status", "data-testid": "copied" }),
+    );
+  } else if (st.mode === "casual") {
+    parts.push(h("p", { class: "muted" }, "Se ninguém chegar em alguns segundos, bots completam a mesa."));
+  }
+  return h("div", { class: "overlay-card waiting-card" }, ...parts);
+}

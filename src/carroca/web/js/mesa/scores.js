@@ -1,0 +1,126 @@
+// @ts-check
+// "Nós e Eles": the score in the top bar, the scoreboard of the hand's summary and of the end,
+// and the side panel's log of every point scored, hand by hand, with the match's facts.
+
+import * as api from "../api.js";
+import { $, fill, h, need } from "../dom.js";
+import * as W from "../words.js";
+import { ctx, current, isUs, myTeam, sideOf, teamLabel } from "./state.js";
+
+/** The top bar's two scores; a score that changed bumps. */
+export function renderScores() {
+  const v = current().view;
+  const score = v ? v.score : [0, 0];
+  score.forEach((points, team) => {
+    const el = need(`#score-${team}`);
+    if (el.textContent !== String(points)) {
+      el.textContent = String(points);
+      el.classList.remove("bump");
+      void el.offsetWidth;
+      el.classList.add("bump");
+    }
+    need(`#score-box-${team}`).setAttribute("aria-label", `${teamLabel(team)}: ${points} pontos`);
+  });
+}
+
+/**
+ * "Nós 60 × 40 Eles" as a small scoreboard: each side's name over its points, the viewer's side
+ * first as in the top bar, so that a name ending in digits never runs into the score.
+ * `labels`, `first`: for a match seen without a table (its page after the end).
+ * @param {number[]} score
+ * @param {Record<string, any>} [attrs]
+ * @param {string[] | null} [labels]
+ * @param {number | null} [first]
+ */
+export function scoreBoard(score, attrs = {}, labels = null, first = null) {
+  const st = ctx.state;
+  /** @type {string[]} */
+  const names = labels ?? W.teamLabels(st);
+  const a = first ?? myTeam();
+  /** @param {number} team */
+  const side = (team) =>
+    h(
+      "span",
+      { class: `sb-side ${st ? sideOf(team) : ""}`, dataset: { team } },
+      h("span", { class: "sb-name" }, names[team]),
+      h("strong", { class: "sb-points" }, String(score[team])),
+    );
+  return h(
+    "p",
+    { ...attrs, class: `scoreboard ${attrs.class ?? ""}`.trim() },
+    side(a),
+    h("span", { class: "sb-x", "aria-hidden": "true" }, "×"),
+    side(1 - a),
+  );
+}
+
+/** The match's facts in the side panel: ruleset, target, kind of match. */
+export function renderFacts() {
+  const st = current();
+  const opts = st.options || {};
+  /** @type {(HTMLElement | string)[]} */
+  const facts = [h("strong", {}, W.rulesetName(st.ruleset))];
+  if (opts.target) facts.push(`até ${opts.target} pontos`);
+  if (opts.hands_to_win) facts.push(`${opts.hands_to_win} mãos para vencer`);
+  /** @type {Record<string, string>} */
+  const modes = { casual: "casual", ranked: "ranqueada", friends: "com amigos", bots: "só bots" };
+  const mode = modes[st.mode] ?? st.mode;
+  facts.push(`partida ${mode}`);
+  fill(need("#match-facts"), ...facts.flatMap((f, i) => (i ? [" · ", f] : [f])));
+  need("#match-facts").append(" ", h("a", { class: "btn btn-ghost btn-small", href: `regras.html#${st.ruleset}` }, "Regras desta modalidade"));
+  describeRuleset(st.ruleset);
+}
+
+/**
+ * The ruleset's one-line description under the facts (from /api/rulesets, fetched once).
+ * @param {string} name
+ */
+async function describeRuleset(name) {
+  if (!ctx.rulesets) ctx.rulesets = api.rulesets().catch(() => []);
+  const found = (await ctx.rulesets).find((r) => r.name === name);
+  if (found && found.description && !$("#match-facts .facts-desc")) {
+    need("#match-facts").append(h("span", { class: "facts-desc" }, found.description));
+  }
+}
+
+/** The log: the current hand's points as they come, then every hand's, the newest first. */
+export function renderLog() {
+  const items = [];
+  const deals = [...ctx.hands.keys()].sort((a, b) => b - a);
+  const st = current();
+  const v = st.view;
+  if (ctx.live.length && v) {
+    items.push(logGroup("Mão atual", ctx.live));
+  }
+  deals.forEach((deal, i) => {
+    items.push(logGroup(i === 0 && !ctx.live.length && st.status === "finished" ? "Última mão" : `Mão ${deal + 1}`, ctx.hands.get(deal) ?? []));
+  });
+  if (!items.length) items.push(h("li", { class: "muted" }, "Ainda ninguém marcou pontos."));
+  fill(need("#log"), ...items);
+}
+
+/**
+ * @param {string} title
+ * @param {import("./state.js").Points[]} entries
+ */
+function logGroup(title, entries) {
+  return h(
+    "li",
+    { class: "log-group" },
+    h("span", { class: "log-title" }, title),
+    h(
+      "ul",
+      {},
+      ...(entries.length
+        ? entries.map((e) =>
+            h(
+              "li",
+              { class: `log-entry ${isUs(e.team) ? "team-us" : "team-them"}` },
+              h("strong", {}, `+${e.points}`),
+              ` ${teamLabel(e.team)} · ${W.reasonName(e.reason)}`,
+            ),
+          )
+        : [h("li", { class: "muted" }, "sem pontos")]),
+    ),
+  );
+}
