@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 import pytest
-from tests.helpers import deal_shuffled
+from tests.support.scripted import deal_shuffled
 
 from carroca.bots import make_bot
 from carroca.bots.expert import ExpertBot, FlatExpertBot

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx2
 import pytest
-from tests.serverproc import Server, free_port, wait_until
+from tests.support.serverproc import Server, free_port, wait_until
 
 from carroca.server.preflight import problem
 from carroca.server.settings import Settings
@@ -75,11 +75,11 @@ def test_one_unwrapped_url_line_and_no_alembic_chatter(tmp_path: Path) -> None:
 
 
 def test_the_url_line_hides_the_database_password(tmp_path: Path) -> None:
-    from carroca.cli import _database_shown
+    from carroca.cli import database_shown
 
-    shown = _database_shown("postgresql://carroca:secret@db/carroca")
+    shown = database_shown("postgresql://carroca:secret@db/carroca")
     assert "secret" not in shown and shown.startswith("postgresql://carroca:")
-    assert _database_shown("sqlite:///x.db") == "sqlite:///x.db"
+    assert database_shown("sqlite:///x.db") == "sqlite:///x.db"
 
 
 def test_ctrl_c_while_a_review_runs_leaves_no_traceback(tmp_path: Path) -> None:

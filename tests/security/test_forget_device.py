@@ -14,8 +14,8 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from tests.server.conftest import settings_for
-from tests.server.wsplay import auth, connect, receive_text
+from tests.support.server_app import settings_for
+from tests.support.wsplay import auth, connect, receive_text
 
 from carroca.server.app import create_app
 from carroca.server.db import make_engine, players

@@ -19,8 +19,8 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from fastapi.testclient import TestClient
-from tests.server.conftest import guest, settings_for, wait_status
-from tests.server.wsplay import auth, connect
+from tests.support.server_app import guest, settings_for, wait_status
+from tests.support.wsplay import auth, connect
 
 from carroca import record
 from carroca.server import db

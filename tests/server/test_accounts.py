@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
-from tests.server.conftest import guest, settings_for
-from tests.server.wsplay import auth, recv, send, until
+from tests.support.server_app import guest, settings_for
+from tests.support.wsplay import auth, recv, send, until
 
 from carroca.server.accounts import COOKIE
 from carroca.server.app import create_app

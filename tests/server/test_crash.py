@@ -16,28 +16,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
-from tests.serverproc import WAIT_SECONDS, Server
+from tests.support.move_log import move_log, record_steps
+from tests.support.serverproc import WAIT_SECONDS, Server
 
 from carroca import fair, record
-from carroca.server import db
-
-
-def move_log(database: str, match_id: str) -> tuple[str, list[tuple[int, str, bool]]]:
-    """The match's status and move log as the database holds them: (seat, action, auto)."""
-    engine = db.make_engine(database)
-    try:
-        with engine.connect() as conn:
-            status: str = conn.execute(
-                sa.select(db.matches.c.status).where(db.matches.c.id == match_id)
-            ).scalar_one()
-            rows = conn.execute(
-                sa.select(db.moves.c.seat, db.moves.c.action, db.moves.c.auto)
-                .where(db.moves.c.match_id == match_id).order_by(db.moves.c.seq)
-            ).all()
-    finally:
-        engine.dispose()
-    return status, [(r.seat, r.action, bool(r.auto)) for r in rows]
 
 
 def crashed_log(database: str, match_id: str) -> list[tuple[int, str, bool]]:
@@ -45,13 +27,6 @@ def crashed_log(database: str, match_id: str) -> list[tuple[int, str, bool]]:
     status, moves = move_log(database, match_id)
     assert status == "playing", "the match was not in play at the crash: nothing was tested"
     return moves
-
-
-def record_steps(rec: Any) -> list[tuple[int, str, bool]]:
-    """Every action of a verified record, as the move log writes them."""
-    match = record.verify(rec)
-    assert match.is_over
-    return [(s.seat, str(s.action), s.auto) for hand in match.history for s in hand.steps]
 
 
 def wait_finished(server: Server, match_id: str) -> dict[str, Any]:

@@ -10,7 +10,7 @@ import unicodedata
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
-from tests.server.wsplay import auth
+from tests.support.wsplay import auth
 
 from carroca.server.db import make_engine, players
 

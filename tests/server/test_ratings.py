@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
-from tests.server.conftest import account, guest, settings_for, wait_finished
-from tests.server.wsplay import auth, send
+from tests.support.server_app import account, guest, settings_for, wait_finished
+from tests.support.wsplay import auth, send
 
 from carroca.server.app import create_app
 from carroca.server.db import make_engine, ratings

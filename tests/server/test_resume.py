@@ -13,10 +13,10 @@ from contextlib import ExitStack
 from typing import Any
 
 from fastapi.testclient import TestClient
-from tests.server.conftest import guest, settings_for, wait_finished, wait_status
-from tests.server.test_crash import move_log, record_steps
-from tests.server.wsplay import Client, Frame, auth, connect, play
-from tests.serverproc import wait_until
+from tests.support.move_log import move_log, record_steps
+from tests.support.server_app import guest, settings_for, wait_finished, wait_status
+from tests.support.serverproc import wait_until
+from tests.support.wsplay import Client, Frame, auth, connect, play
 
 from carroca import fair, record
 from carroca.rules import get_ruleset

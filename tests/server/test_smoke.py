@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi.testclient import TestClient
-from tests.server.conftest import guest, wait_finished
+from tests.support.server_app import guest, wait_finished
 from typer.testing import CliRunner
 
 from carroca import fair, record

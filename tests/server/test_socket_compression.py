@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable
 
 import pytest
-from tests.serverproc import Server
+from tests.support.serverproc import Server
 
 from carroca.server.guard import guarded_protocols
 

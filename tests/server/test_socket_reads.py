@@ -9,7 +9,7 @@ import json
 from collections.abc import Callable
 
 import pytest
-from tests.serverproc import Server
+from tests.support.serverproc import Server
 from websockets.exceptions import ConnectionClosed
 
 from carroca.server.protocol import MAX_FRAME

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
-from tests.server.conftest import guest, settings_for
-from tests.server.wsplay import Client, auth, connect, random_chooser, run_together
+from tests.support.server_app import guest, settings_for
+from tests.support.wsplay import Client, auth, connect, random_chooser, run_together
 from typer.testing import CliRunner
 
 from carroca.cli import app as cli
