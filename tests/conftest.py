@@ -4,7 +4,8 @@ of the whole suite.
 
 Tiers (markers registered in pyproject.toml): `browser` (tests/web: Chromium), `cluster`
 (tests/cluster: several servers behind HAProxy), `bench` (tests/bench: smoke runs of the bench
-scripts), `slow` (marked one by one: more than a few seconds each), `postgres` (the tests that
+scripts), `slow` (more than a few seconds each: marked one by one, and every test that starts real
+`carroca serve` processes through the `servers` fixture), `postgres` (the tests that
 exercise the database layer, run again on PostgreSQL by `make unit-postgres`).
 """
 
@@ -42,6 +43,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(marker)
         if "browser" in item.fixturenames and marker != "browser":
             item.add_marker("browser")  # a cluster test that drives Chromium
+        if "servers" in item.fixturenames:
+            item.add_marker("slow")  # real `carroca serve` processes: seconds each to start
 
 
 # tests/cluster starts a PostgreSQL, a Redis, HAProxy and several servers per test: it runs on

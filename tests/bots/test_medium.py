@@ -45,6 +45,7 @@ def _drivers(rs_seats: int, i: int) -> list[Bot]:
 # --------------------------------------------------------------------------- random positions
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", sorted(RULESETS))
 def test_legal_and_sound_in_thousands_of_positions(ruleset: str) -> None:
     """On every decision of many matches: the choice is legal, what the bot infers about the

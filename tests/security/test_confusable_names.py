@@ -36,6 +36,9 @@ from carroca.server.errors import LobbyError
 from carroca.server.names import KEY_MAX, KEYS_UNICODE_VERSION, lookalike_keys
 from carroca.server.store import NameTaken, Store, token_hash
 
+# Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
+pytestmark = pytest.mark.postgres
+
 # (a name taken first, a name in another alphabet that draws the same)
 LOOKALIKES = [
     ("paca59", "раса59"),  # Cyrillic р, а, с, а

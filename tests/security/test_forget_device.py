@@ -20,6 +20,9 @@ from tests.support.wsplay import auth, connect, receive_text
 from carroca.server.app import create_app
 from carroca.server.db import make_engine, players
 
+# Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
+pytestmark = pytest.mark.postgres
+
 BAD_KEY = {"code": "bad_guest_key", "message": "A chave deste convidado não vale mais neste "
                                                "aparelho; escolha outro apelido."}
 FORGET = {"forget_device": True}

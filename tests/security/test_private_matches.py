@@ -28,6 +28,9 @@ from carroca.server.accounts import COOKIE
 from carroca.server.app import create_app
 from carroca.server.table import Table
 
+# Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
+pytestmark = pytest.mark.postgres
+
 GONE = {"error": {"code": "not_found", "message": "Partida não encontrada."}}
 READS = ("", "/record", "/analysis")  # GET /api/matches/{id}{route}
 

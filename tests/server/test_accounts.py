@@ -14,6 +14,9 @@ from carroca.server.app import create_app
 from carroca.server.db import make_engine, players
 from carroca.server.settings import Settings
 
+# Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
+pytestmark = pytest.mark.postgres
+
 
 def password_hash(database: str, name: str) -> str | None:
     engine = make_engine(database)

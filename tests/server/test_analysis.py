@@ -21,6 +21,9 @@ from carroca.rules import observation
 from carroca.server.app import create_app
 from carroca.server.reviews import MAX_PENDING, Reviews
 
+# Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
+pytestmark = pytest.mark.postgres
+
 
 def test_review_of_a_finished_match(client: TestClient) -> None:
     guest(client, "ana")

@@ -21,6 +21,9 @@ from tests.support.serverproc import WAIT_SECONDS, Server
 
 from carroca import fair, record
 
+# Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
+pytestmark = pytest.mark.postgres
+
 
 def crashed_log(database: str, match_id: str) -> list[tuple[int, str, bool]]:
     """The log right after the crash, of a match that was still in play."""

@@ -14,6 +14,9 @@ from tests.support.wsplay import auth
 
 from carroca.server.db import make_engine, players
 
+# Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
+pytestmark = pytest.mark.postgres
+
 
 def stored_row(database: str, name: str) -> dict[str, object]:
     engine = make_engine(database)

@@ -16,6 +16,9 @@ from tests.support.wsplay import auth, send
 from carroca.server.app import create_app
 from carroca.server.db import make_engine, ratings
 
+# Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
+pytestmark = pytest.mark.postgres
+
 
 @pytest.fixture
 def fast(database: str) -> Iterator[TestClient]:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from tests.support.move_log import move_log, record_steps
 from tests.support.server_app import guest, settings_for, wait_finished, wait_status
@@ -25,6 +26,9 @@ from carroca.server import db
 from carroca.server.app import create_app
 from carroca.server.hub import bot_seat, player_seat
 from carroca.server.table import Table
+
+# Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
+pytestmark = pytest.mark.postgres
 
 HUMAN_AND_BOTS = ["me", "bot:greedy", "bot:random", "bot:greedy"]
 

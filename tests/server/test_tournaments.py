@@ -25,6 +25,9 @@ from carroca.server.app import create_app
 from carroca.server.db import normalize_url
 from carroca.tournament import EventRecordError, verify
 
+# Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
+pytestmark = pytest.mark.postgres
+
 FAST = {"ruleset": "bloqueio", "options": {"target": 1}}
 
 
