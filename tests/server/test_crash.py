@@ -123,6 +123,7 @@ class Seat:
             self._exit.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pause", [0.0, 0.3], ids=["kill-at-once", "kill-after-the-commit"])
 def test_sigkill_mid_match_keeps_every_acked_move(
     servers: Callable[..., Server], database: str, pause: float
@@ -194,6 +195,7 @@ def test_sigkill_mid_match_keeps_every_acked_move(
     assert fair.commitment(rec["fairness"]["server_seed"]) == rec["fairness"]["commitment"]
 
 
+@pytest.mark.slow
 def test_sigkill_mid_bots_matches_then_they_resume_and_finish(
     servers: Callable[..., Server], database: str
 ) -> None:
