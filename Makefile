@@ -12,7 +12,8 @@ INSTALL_DEPS := pyproject.toml setup.py Makefile constraints.txt
 RUNTIME := $(VENV)/.installed-runtime
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: run demo test check lint typecheck browser unit unit-postgres unit-cluster unit-compiled bench \
+.PHONY: run demo test check lint typecheck typecheck-js unit-js browser unit unit-postgres \
+	unit-cluster unit-compiled bench \
 	load clean setup setup-runtime constraints cluster
 
 setup: $(STAMP)
@@ -82,10 +83,10 @@ demo: $(RUNTIME)
 	$(BIN)/carroca verify out/duplas-pontos.jsonl --summary
 	$(BIN)/carroca replay out/duplas-pontos.jsonl --match 1 --hand 1
 
-## Every test: lint, types, the whole pytest suite (browser tests included), the tests of the
-## database layer again on PostgreSQL, the cluster tests, then the engine's tests on the compiled
-## build.
-test: lint typecheck browser unit unit-postgres unit-cluster unit-compiled
+## Every test: lint, types, the client's types and unit tests, the whole pytest suite (browser
+## tests included), the tests of the database layer again on PostgreSQL, the cluster tests, then
+## the engine's tests on the compiled build.
+test: lint typecheck typecheck-js unit-js browser unit unit-postgres unit-cluster unit-compiled
 
 ## The inner loop, before each commit (under 2 minutes on 2 cores with mypy's cache warm): lint,
 ## types and the fast tier of the suite. The tiers are pytest markers (pyproject.toml,
@@ -93,7 +94,7 @@ test: lint typecheck browser unit unit-postgres unit-cluster unit-compiled
 ## every test that starts real servers), `bench` (tests/bench) and `cluster` (tests/cluster);
 ## `make test` runs them all. One tier alone: .venv/bin/pytest -n auto -m browser
 FAST_TIER := not browser and not slow and not bench and not cluster
-check: lint typecheck
+check: lint typecheck typecheck-js unit-js
 	env -u CARROCA_TEST_POSTGRES $(BIN)/pytest -n auto -q -p no:cacheprovider -m "$(FAST_TIER)"
 
 lint: $(STAMP)
@@ -101,6 +102,29 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
+
+# The browser client's JavaScript: the TypeScript compiler (package.json, pinned by
+# package-lock.json) checks every module marked `// @ts-check` against its JSDoc types
+# (tsconfig.json), and node's own test runner runs the unit tests of the pure modules (tests/js).
+# Node and npm are Debian's (installed as root when missing).
+NODE_STAMP := node_modules/.installed
+$(NODE_STAMP): package.json package-lock.json
+	@if ! command -v npm >/dev/null; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; \
+		else \
+			echo "the client's checks need node and npm: sudo apt-get install nodejs npm"; exit 1; \
+		fi; \
+	fi
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+typecheck-js: $(NODE_STAMP)
+	node_modules/.bin/tsc -p tsconfig.json
+	node_modules/.bin/tsc -p tests/js/tsconfig.json
+
+unit-js: $(NODE_STAMP)
+	node --test tests/js/
 
 # Debian's Chromium for the browser tests (Playwright drives it; it never downloads one). As
 # root it is installed when missing; otherwise the browser tests say how and are skipped.
@@ -210,4 +234,4 @@ load: $(STAMP)
 
 clean:
 	rm -rf $(VENV) $(FAST) $(BENCH_VENV) $(CONSTRAINTS_VENV) out .pytest_cache .mypy_cache \
-		.ruff_cache
+		.ruff_cache node_modules

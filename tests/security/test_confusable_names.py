@@ -32,7 +32,7 @@ from carroca.server.accounts import (
 )
 from carroca.server.app import create_app
 from carroca.server.db import alembic_config, make_engine, players
-from carroca.server.errors import LobbyError
+from carroca.server.errors import ServerError
 from carroca.server.names import KEY_MAX, KEYS_UNICODE_VERSION, lookalike_keys
 from carroca.server.store import NameTaken, Store, token_hash
 
@@ -114,7 +114,7 @@ def test_distinct_names_are_all_accepted(client: TestClient, names: list[str]) -
 
 @pytest.mark.parametrize("name", ["ВОТ", "ВОТ 1", "Β0Τ", "B0T"])
 def test_lookalikes_of_reserved_words_are_reserved(name: str) -> None:
-    with pytest.raises(LobbyError) as refused:
+    with pytest.raises(ServerError) as refused:
         check_name(name)
     assert refused.value.code == "bad_name" and "reservado" in refused.value.message
 
@@ -168,7 +168,7 @@ NAMES = (LATIN | st.text("абвгдежзийклмнопрстуфхцчшщъ
 def valid(name: str) -> str:
     try:
         return check_name(name)
-    except LobbyError:
+    except ServerError:
         reject()
 
 
@@ -210,7 +210,7 @@ def test_a_name_in_other_capitals_is_refused_as_taken(store: Store, name: str) -
     for variant in (name.upper(), name.lower(), name.swapcase(), name.title()):
         try:
             variants.add(check_name(variant))
-        except LobbyError:  # "ß" in capitals may grow past 20 characters
+        except ServerError:  # "ß" in capitals may grow past 20 characters
             continue
 
     async def run() -> None:

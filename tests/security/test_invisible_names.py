@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from carroca.server.accounts import check_name
-from carroca.server.errors import LobbyError
+from carroca.server.errors import ServerError
 
 
 @pytest.mark.parametrize("name", [
@@ -17,7 +17,7 @@ from carroca.server.errors import LobbyError
     "An\u180fa", "An\u17b4a", "An\u17b5a",
 ])
 def test_invisible_marks_are_refused(name: str) -> None:
-    with pytest.raises(LobbyError) as refused:
+    with pytest.raises(ServerError) as refused:
         check_name(name)
     assert refused.value.code == "bad_name"
 

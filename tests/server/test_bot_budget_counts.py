@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from carroca.server.botbudget import BotBudget, Charge, Elsewhere, tally
-from carroca.server.errors import LobbyError, RateLimited
+from carroca.server.errors import RateLimited, ServerError
 from carroca.server.settings import Settings
 
 
@@ -32,7 +32,7 @@ def test_an_addresss_tables_elsewhere_count() -> None:
 def test_capacity_is_the_nodes_own() -> None:
     b = budget(max_bot_matches_per_player=10, bot_tables_per_address=10, bot_tables_per_worker=2)
     b.check([Charge(1, "a")], 2, "b", Elsewhere({3: 50}, {"c": 50}))
-    with pytest.raises(LobbyError) as busy:
+    with pytest.raises(ServerError) as busy:
         b.check([Charge(1, "a"), Charge(4, "d")], 2, "b")
     assert busy.value.code == "bots_busy"
 

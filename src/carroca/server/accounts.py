@@ -26,7 +26,7 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from carroca.server.errors import LobbyError, RateLimited
+from carroca.server.errors import RateLimited, ServerError
 from carroca.server.names import settled_skeleton
 from carroca.server.ratelimits import RateLimits
 from carroca.server.settings import Settings
@@ -112,10 +112,10 @@ def check_name(name: str) -> str:
     name = unicodedata.normalize("NFKC", name).strip()
     error = _name_error(name)
     if error is not None:
-        raise LobbyError(422, "bad_name", error)
+        raise ServerError(422, "bad_name", error)
     # Reserved words, and their look-alikes in another alphabet (Cyrillic "ВОТ" draws as "BOT")
     if RESERVED.match(name.casefold()) or RESERVED.match(settled_skeleton(name).casefold()):
-        raise LobbyError(422, "bad_name", "Esse apelido é reservado; escolha outro.")
+        raise ServerError(422, "bad_name", "Esse apelido é reservado; escolha outro.")
     return name
 
 
@@ -125,7 +125,7 @@ async def _create(store: Store, name: str, kind: str, password_hash: str | None 
     try:
         return await store.create_player(name, kind, password_hash, guest_key_hash)
     except NameTaken as taken:
-        raise LobbyError(409, "name_taken",
+        raise ServerError(409, "name_taken",
                          NAME_LOOKALIKE if taken.lookalike else NAME_TAKEN) from None
 
 
@@ -186,7 +186,7 @@ class Accounts:
             if row is not None and row["kind"] == "guest":
                 stored = row["guest_key_hash"]
                 if not stored or not hmac.compare_digest(stored, token_hash(key)):
-                    raise LobbyError(401, "bad_guest_key", BAD_GUEST_KEY)
+                    raise ServerError(401, "bad_guest_key", BAD_GUEST_KEY)
                 back = {"id": row["id"], "name": row["name"], "kind": "guest"}
                 return back, await self._session(back), None
         new_key = secrets.token_urlsafe(32)
@@ -198,7 +198,7 @@ class Accounts:
     ) -> tuple[dict[str, Any], str]:
         """A new account, or the current guest keeping their name, games and ratings."""
         if len(password) < MIN_PASSWORD:
-            raise LobbyError(422, "weak_password",
+            raise ServerError(422, "weak_password",
                              f"A senha precisa de pelo menos {MIN_PASSWORD} caracteres.")
         name = check_name(name)
         self.limits.register_ip.hit(ip)
@@ -243,7 +243,7 @@ class Accounts:
         if not ok or row is None:
             self.limits.login_ip.hit(ip)
             limit.hit(key)
-            raise LobbyError(401, "bad_login", "Apelido ou senha incorretos.")
+            raise ServerError(401, "bad_login", "Apelido ou senha incorretos.")
         player = {"id": row["id"], "name": row["name"], "kind": row["kind"]}
         return player, await self._session(player), None if known else await self.new_device(
             player["id"])

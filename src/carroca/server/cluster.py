@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from carroca.server.botbudget import Elsewhere, tally
 from carroca.server.bus import CallFailed, RedisFanout, RemoteError
-from carroca.server.errors import MOVING, LobbyError
+from carroca.server.errors import MOVING, ServerError, TableMoving
 
 if TYPE_CHECKING:
     from carroca.server.hub import Hub
@@ -38,7 +38,7 @@ NODE_ROWS_KEPT = 86_400.0  # seconds a dead node's row stays in `nodes` (for an 
 FORGET_EVERY = 600.0  # seconds between two clean-ups of those rows
 
 
-class NotOwner(LobbyError):
+class NotOwner(ServerError):
     def __init__(self) -> None:
         super().__init__(503, "not_owner", MOVING)
 
@@ -293,16 +293,16 @@ class Cluster:
     # ------------------------------------------------------------------ calling the owner
 
     async def owner_of(self, match_id: str) -> str:
-        """The node running a live match; LobbyError 404 when it is not live (none, or over),
+        """The node running a live match; ServerError 404 when it is not live (none, or over),
         503 `moving` while nobody runs it (between a node giving it back and a claim)."""
         owner = self.owners.get(match_id)
         if owner is not None:
             return owner
         found = await self.store.owner_of(match_id)
         if found is None or found[1] not in ("waiting", "playing"):
-            raise LobbyError(404, "not_found", "Partida não encontrada ou já encerrada.")
+            raise ServerError(404, "not_found", "Partida não encontrada ou já encerrada.")
         if found[0] is None:
-            raise LobbyError(503, "moving", MOVING)
+            raise TableMoving()
         if len(self.owners) > OWNERS_KEPT:  # a cache: lookups are cheap to make again
             self.owners.clear()
         self.owners[match_id] = found[0]
@@ -312,44 +312,44 @@ class Cluster:
         return self.owners.get(match_id)
 
     async def call_owner(self, match_id: str, method: str, args: dict[str, Any]) -> Any:
-        """Run `method` on the match's owner node. Raises LobbyError: the owner's own, 404
+        """Run `method` on the match's owner node. Raises ServerError: the owner's own, 404
         when the match is not live, 503 `moving` while it changes nodes. A call that got no
         answer is made once more only when making it twice is harmless (not `chat`)."""
         for attempt in range(2):
             try:
                 owner = await self.owner_of(match_id)
-            except LobbyError:
+            except ServerError:
                 raise
             except Exception:
-                raise LobbyError(503, "not_stored", MOVING) from None
+                raise ServerError(503, "not_stored", MOVING) from None
             if owner == self.node:  # ours, but not running here (given up, or taken back)
                 self.owners.pop(match_id, None)
-                raise LobbyError(503, "moving", MOVING)
+                raise TableMoving()
             try:
                 return await self.bus.call(owner, method, {**args, "match": match_id})
             except RemoteError as exc:
                 if exc.data.get("code") != "not_owner":
-                    raise LobbyError.from_description(exc.data) from None
+                    raise ServerError.from_description(exc.data) from None
             except CallFailed:
                 if method == "chat" or attempt:
                     self.owners.pop(match_id, None)
-                    raise LobbyError(503, "moving", MOVING) from None
+                    raise TableMoving() from None
             self.owners.pop(match_id, None)
-        raise LobbyError(503, "moving", MOVING)
+        raise TableMoving()
 
     async def call(self, node: str, match_id: str, method: str, args: dict[str, Any]) -> Any:
         """One call to a given node about a match (a finished one's owner, say)."""
         return await self.call_node(node, method, {**args, "match": match_id})
 
     async def call_node(self, node: str, method: str, args: dict[str, Any]) -> Any:
-        """One call to a given node: its answer, or its LobbyError (503 `moving` when it did
+        """One call to a given node: its answer, or its ServerError (503 `moving` when it did
         not answer)."""
         try:
             return await self.bus.call(node, method, args)
         except RemoteError as exc:
-            raise LobbyError.from_description(exc.data) from None
+            raise ServerError.from_description(exc.data) from None
         except CallFailed:
-            raise LobbyError(503, "moving", MOVING) from None
+            raise TableMoving() from None
 
     # ------------------------------------------------------------------ answering as owner
 
@@ -363,7 +363,7 @@ class Cluster:
         table = self._table(args)
         seat = table.seat_of(int(args["player"]))
         if table.hidden_from(seat):
-            raise LobbyError(404, "not_found", "Partida não encontrada ou já encerrada.")
+            raise ServerError(404, "not_found", "Partida não encontrada ou já encerrada.")
         async with table.lock:
             if seat is not None and args.get("client_seed"):
                 await table.set_client_seed(seat, str(args["client_seed"]))

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from carroca.server import protocol
-from carroca.server.errors import LobbyError
+from carroca.server.errors import ServerError
 from carroca.server.fanout import chat_channel, player_channel, seat_channel
 from carroca.server.hub import Hub
 from carroca.server.table import Table
@@ -256,7 +256,7 @@ class Connection:
                 self.send(await self._owner(match_id, "move", {
                     "seat": seat, "id": msg.data.id, "action": msg.data.action,
                     "version": msg.data.version}))
-            except LobbyError as exc:
+            except ServerError as exc:
                 self.send(protocol.error(exc.code, exc.message, msg.data.id))
         elif isinstance(msg, protocol.Chat):
             match_id, seat = self.match_id, self.seat
@@ -269,7 +269,7 @@ class Connection:
                     if table is not None else await self._owner(
                         match_id, "chat",
                         {"seat": seat, "player": self.player["id"], "text": msg.data.text})
-            except LobbyError as exc:
+            except ServerError as exc:
                 refused = protocol.error(exc.code, exc.message)
             if refused:
                 self.send(refused)
@@ -288,7 +288,7 @@ class Connection:
     async def _owner(self, match_id: str, method: str, args: dict[str, Any]) -> Any:
         cluster = self.hub.cluster
         if cluster is None:  # one process: the table is gone
-            raise LobbyError(404, "not_found", "Partida não encontrada ou já encerrada.")
+            raise ServerError(404, "not_found", "Partida não encontrada ou já encerrada.")
         return await cluster.call_owner(match_id, method, args)
 
     async def _join(self, data: protocol.JoinData) -> None:
@@ -304,7 +304,7 @@ class Connection:
             if seat is not None and data.client_seed:
                 try:
                     await table.set_client_seed(seat, data.client_seed)
-                except LobbyError as exc:  # another node runs it now
+                except ServerError as exc:  # another node runs it now
                     self.send(protocol.error(exc.code, exc.message))
                     return
             if self.match_id == table.id and self.seat == seat:  # joined already: the view
@@ -337,7 +337,7 @@ class Connection:
         try:
             joined = await self._owner(data.match, "join", {
                 "player": self.player["id"], "client_seed": data.client_seed})
-        except LobbyError as exc:  # `moving`: frames come when a node runs it again
+        except ServerError as exc:  # `moving`: frames come when a node runs it again
             self.send(protocol.error(exc.code, exc.message))
             return
         self.send(joined["frame"])

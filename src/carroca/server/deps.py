@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from carroca.server.accounts import COOKIE, Accounts
-from carroca.server.errors import NO_MATCH, LobbyError
+from carroca.server.errors import MatchNotFound, ServerError
 from carroca.server.guard import address_key
 from carroca.server.hub import Hub
 from carroca.server.lobby import Lobby
@@ -129,7 +129,7 @@ async def required(
     player: Annotated[dict[str, Any] | None, Depends(current)]
 ) -> dict[str, Any]:
     if player is None:
-        raise LobbyError(401, "login_required", "Entre como convidado ou com sua conta.")
+        raise ServerError(401, "login_required", "Entre como convidado ou com sua conta.")
     return player
 
 Player = Annotated[dict[str, Any], Depends(required)]
@@ -154,7 +154,7 @@ async def readable_match(request: Request, match_id: str,
     row: dict[str, Any] | None = await request.app.state.store.get_match(match_id)
     if row is None or (row["private"] and row["status"] not in LIVE
                        and not seated(row, player)):
-        raise LobbyError(404, "not_found", NO_MATCH)
+        raise MatchNotFound()
     return row
 
 

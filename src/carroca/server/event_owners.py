@@ -23,7 +23,7 @@ import time
 from typing import Any
 
 from carroca.server.cluster import Cluster, NotOwner
-from carroca.server.errors import LobbyError
+from carroca.server.errors import ServerError
 from carroca.server.store_tournaments import LIVE
 from carroca.server.tournament_state import EventMoved, no_event
 from carroca.server.tournaments import Tournaments
@@ -86,7 +86,7 @@ class EventOwners:
     # ------------------------------------------------------------------ calling the owner
 
     async def forward(self, event_id: str, method: str, args: dict[str, Any]) -> Any:
-        """`method` run by the event's owner node. Raises its LobbyError, 404 when the event is
+        """`method` run by the event's owner node. Raises its ServerError, 404 when the event is
         not live, 503 `moving` while nobody runs it (its owner died and no node took it yet)."""
         for attempt in range(FORWARD_TRIES):
             if attempt:
@@ -106,7 +106,7 @@ class EventOwners:
             try:
                 return await self.cluster.call_node(owner, "event",
                                                     {**args, "event": event_id, "m": method})
-            except LobbyError as exc:
+            except ServerError as exc:
                 if exc.code not in RETRY:
                     raise
         raise EventMoved
@@ -129,4 +129,4 @@ class EventOwners:
         if method == "start":
             await t.start(event_id, by=player)
             return None
-        raise LobbyError(400, "no_method", f"método desconhecido: {method}")
+        raise ServerError(400, "no_method", f"método desconhecido: {method}")

@@ -21,7 +21,7 @@ from carroca import fair
 from carroca.bots import BOT_LEVELS, SEARCHING_LEVELS, level_names
 from carroca.botservice import BotService, LocalBots
 from carroca.server.botbudget import NOWHERE, BotBudget, Charge, Elsewhere
-from carroca.server.errors import NOT_STORED, LobbyError
+from carroca.server.errors import NotStored, ServerError
 from carroca.server.fanout import Fanout, LocalFanout
 from carroca.server.ratings import Ratings
 from carroca.server.settings import Settings
@@ -78,7 +78,7 @@ class Listener(Protocol):
 
 def bot_seat(level: str) -> dict[str, Any]:
     if level not in BOT_LEVELS:
-        raise LobbyError(
+        raise ServerError(
             422, "unknown_bot",
             f"Nível de bot desconhecido: {level!r}. Os níveis são: "
             f"{level_names(tuple(BOT_LEVELS))}.",
@@ -228,7 +228,7 @@ class Hub:
                 table.close()
                 self.tables.pop(table.id, None)
         keep = {pid for t in self.tables.values() for _, pid in t.humans()}
-        with contextlib.suppress(LobbyError):  # seated at tables other nodes run
+        with contextlib.suppress(ServerError):  # seated at tables other nodes run
             keep.update(s["player"] for r in await self.elsewhere()
                         for s in r["seats"] if s is not None and "player" in s)
         keep.update(p["id"] for q in self.ranked_queue.values() for p in q)
@@ -301,7 +301,7 @@ class Hub:
         try:
             await self.store.insert_match(row)
         except Exception:  # logged once per outage by the store
-            raise LobbyError(503, "not_stored", NOT_STORED) from None
+            raise NotStored() from None
         table = Table(self, row)
         self.tables[table.id] = table
         return table
@@ -364,7 +364,7 @@ class Hub:
         try:
             rows = await self.store.live_matches(mode, **where)
         except Exception:
-            raise LobbyError(503, "not_stored", NOT_STORED) from None
+            raise NotStored() from None
         return [r for r in rows if r["id"] not in self.tables
                 and (mode is None or r["mode"] == mode)]
 

@@ -16,7 +16,12 @@ from typing import Any
 from carroca.rules import get_ruleset
 from carroca.rules.rulesets import options_dict
 from carroca.server import protocol
-from carroca.server.errors import NO_MATCH, NOT_STORED, LobbyError, RateLimited
+from carroca.server.errors import (
+    MatchNotFound,
+    NotStored,
+    RateLimited,
+    ServerError,
+)
 from carroca.server.fanout import player_channel
 from carroca.server.hub import Hub, bot_seat, player_seat
 from carroca.server.table import Table
@@ -38,7 +43,7 @@ class Lobby:
             return opts, self.hub.settings.turn_seconds
         seconds = float(turn_seconds)
         if not MIN_TURN <= seconds <= MAX_TURN:
-            raise LobbyError(422, "bad_turn_seconds",
+            raise ServerError(422, "bad_turn_seconds",
                              f"O tempo por jogada vai de {MIN_TURN:g} a {MAX_TURN:g} segundos.")
         return opts, seconds
 
@@ -51,11 +56,11 @@ class Lobby:
         opts, seconds = self.check(ruleset, options, turn_seconds)
         n = get_ruleset(ruleset).seats
         if len(seats) != n:
-            raise LobbyError(422, "bad_seats", f"{ruleset} tem {n} lugares; vieram {len(seats)}.")
+            raise ServerError(422, "bad_seats", f"{ruleset} tem {n} lugares; vieram {len(seats)}.")
         specs = []
         for s in seats:
             if not isinstance(s, str) or not s.startswith("bot:"):
-                raise LobbyError(422, "bad_seats",
+                raise ServerError(422, "bad_seats",
                                  "Nesta rota todos os lugares são bots: use 'bot:nível'.")
             specs.append(bot_seat(s[4:]))
         async with self.lobby_lock:  # the caps are checked and the table made in one step
@@ -69,7 +74,7 @@ class Lobby:
                     f"{per_player}); espere uma terminar.", code="too_many_bot_matches",
                 )
             if len(live) >= self.hub.settings.max_bot_matches:
-                raise LobbyError(503, "too_many_matches",
+                raise ServerError(503, "too_many_matches",
                                  "Muitas partidas só de bots em andamento; tente daqui a pouco.")
             table = await self.hub.create_table(
                 player, address, spend=True, mode="bots", ruleset=ruleset, options=opts,
@@ -107,7 +112,7 @@ class Lobby:
                 else:
                     seat = None
                 if seat is None:
-                    raise LobbyError(409, "table_full",
+                    raise ServerError(409, "table_full",
                                      "Essa mesa já começou ou está cheia; escolha outra.")
                 if chosen is not None:
                     return chosen.answer(seat)
@@ -139,7 +144,7 @@ class Lobby:
         try:
             seat = await self.hub.cluster.call_owner(
                 match_id, "sit", {"player": player, "client_seed": client_seed})
-        except LobbyError as exc:
+        except ServerError as exc:
             if exc.code == "not_found":
                 return None
             raise  # its owner is changing (the sit may have happened): the player asks again
@@ -174,7 +179,7 @@ class Lobby:
         opts, seconds = self.check(ruleset, options, turn_seconds)
         n = get_ruleset(ruleset).seats
         if len(seats) != n or seats.count("me") != 1:
-            raise LobbyError(422, "bad_seats",
+            raise ServerError(422, "bad_seats",
                              f"{ruleset} tem {n} lugares, e um deles é o seu ('me').")
         specs: list[dict[str, Any] | None] = []
         for s in seats:
@@ -185,7 +190,7 @@ class Lobby:
             elif isinstance(s, str) and s.startswith("bot:"):
                 specs.append(bot_seat(s[4:]))
             else:
-                raise LobbyError(422, "bad_seats", f"Lugar inválido: {s!r}.")
+                raise ServerError(422, "bad_seats", f"Lugar inválido: {s!r}.")
         me = seats.index("me")
         async with self.lobby_lock:  # the caps are checked and the table made in one step
             hosted = [t for t in self.hub.tables.values() if t.mode == "friends"
@@ -217,14 +222,14 @@ class Lobby:
             if table.invite == invite and table.mode == "friends":
                 break
         else:
-            raise LobbyError(404, "no_table", "Convite inválido ou mesa encerrada.")
+            raise ServerError(404, "no_table", "Convite inválido ou mesa encerrada.")
         async with table.lock:
             seat = table.seat_of(player["id"])
             if seat is not None:
                 return table, seat
             free = table.open_seats()
             if table.status != "waiting" or not free:
-                raise LobbyError(409, "table_full", "A mesa já está completa; você pode assistir.")
+                raise ServerError(409, "table_full", "A mesa já está completa; você pode assistir.")
             seat = free[0]
             await table.sit(seat, player_seat(player), client_seed)
         return table, seat
@@ -239,9 +244,9 @@ class Lobby:
         try:
             found = await self.hub.store.match_by_invite(invite)
         except Exception:
-            raise LobbyError(503, "not_stored", NOT_STORED) from None
+            raise NotStored() from None
         if found is None:
-            raise LobbyError(404, "no_table", "Convite inválido ou mesa encerrada.")
+            raise ServerError(404, "no_table", "Convite inválido ou mesa encerrada.")
         answer: dict[str, Any] = await self.hub.cluster.call_owner(
             found[0], "invite",
             {"player": player, "invite": invite, "client_seed": client_seed})
@@ -254,7 +259,7 @@ class Lobby:
         players are waiting (or the one the player has a seat at already)."""
         opts, seconds = self.check(ruleset, None, None)
         if self.hub.settings.ranked_requires_account and player.get("kind") != "account":
-            raise LobbyError(403, "account_required",
+            raise ServerError(403, "account_required",
                              "As partidas ranqueadas são para quem tem conta: crie a sua "
                              "(você mantém o apelido e o histórico de convidado).")
         n = get_ruleset(ruleset).seats
@@ -271,7 +276,7 @@ class Lobby:
                 try:
                     taken = await self.hub.store.ranked_enqueue(player, ruleset, client_seed, n)
                 except Exception:
-                    raise LobbyError(503, "not_stored", NOT_STORED) from None
+                    raise NotStored() from None
                 if taken is None:
                     return None
                 group = [{"id": g["player_id"], "name": g["name"], "seed": g["seed"]}
@@ -304,7 +309,7 @@ class Lobby:
             try:
                 return await self.hub.store.ranked_leave(player_id)
             except Exception:
-                raise LobbyError(503, "not_stored", NOT_STORED) from None
+                raise NotStored() from None
         left = False
         for q in self.hub.ranked_queue.values():
             before = len(q)
@@ -326,7 +331,7 @@ class Lobby:
         """The live tables where the player has a seat, on any node."""
         found = [t.id for t in self.hub.tables.values()
                  if t.status != "finished" and t.seat_of(player_id) is not None]
-        with contextlib.suppress(LobbyError):
+        with contextlib.suppress(ServerError):
             found += [r["id"] for r in await self.hub.elsewhere(player_id=player_id)]
         return found
 
@@ -342,7 +347,7 @@ class Lobby:
                 "players": t.names(), "open_seats": len(t.open_seats()),
                 "score": t.score if t.match else None,
             })
-        with contextlib.suppress(LobbyError):
+        with contextlib.suppress(ServerError):
             for r in await self.hub.elsewhere():
                 if r["mode"] == "friends" or r.get("private"):
                     continue
@@ -369,14 +374,14 @@ class Lobby:
         asking second, sits at that same table. Returns the lobby's answer (`answer`)."""
         seat = table.seat_of(player["id"])
         if table.hidden_from(seat):  # not even confirmed to exist
-            raise LobbyError(404, "not_found", NO_MATCH)
+            raise MatchNotFound()
         if seat is None:
-            raise LobbyError(403, "not_seated", "Só quem jogou nesta mesa pode pedir a revanche.")
+            raise ServerError(403, "not_seated", "Só quem jogou nesta mesa pode pedir a revanche.")
         if table.mode not in ("casual", "friends"):
-            raise LobbyError(409, "no_rematch", "Revanche só nas mesas casuais e de amigos; "
+            raise ServerError(409, "no_rematch", "Revanche só nas mesas casuais e de amigos; "
                              "para uma ranqueada, entre na fila de novo.")
         if table.status != "finished":
-            raise LobbyError(409, "not_finished", "A partida ainda não terminou.")
+            raise ServerError(409, "not_finished", "A partida ainda não terminou.")
         async with table.lock:  # two players asking at once: one creates, the other joins
             new = self.hub.tables.get(table.rematch_id) if table.rematch_id else None
             if new is None or new.closed:
@@ -395,7 +400,7 @@ class Lobby:
         if table.mode == "casual":  # bots took the seat: another casual table, as the lobby would
             return await self.casual(player, table.ruleset.name, table.bot_level, client_seed,
                                      address=address)
-        raise LobbyError(409, "table_full", "A revanche já começou sem você; você pode assistir.")
+        raise ServerError(409, "table_full", "A revanche já começou sem você; você pode assistir.")
 
     async def _new_rematch(
         self, table: Table, player: dict[str, Any], seat: int, client_seed: str | None,

@@ -25,7 +25,7 @@ from carroca.server.deps import (
     lobby_of,
     readable_match,
 )
-from carroca.server.errors import LobbyError
+from carroca.server.errors import ServerError
 from carroca.server.reviews import Reviews, ReviewsBusy
 from carroca.server.store import Store
 
@@ -61,7 +61,7 @@ async def match_info(match_id: str, request: Request, viewer: MaybePlayer
     if here is not None:
         live = here
     elif hub.cluster is not None and row["status"] in ("waiting", "playing"):
-        with contextlib.suppress(LobbyError):  # the owner node has the live score
+        with contextlib.suppress(ServerError):  # the owner node has the live score
             live = await hub.cluster.call_owner(match_id, "info", {})
     status = live["status"]
     info: dict[str, Any] = {
@@ -79,7 +79,7 @@ async def match_info(match_id: str, request: Request, viewer: MaybePlayer
 async def match_record(match_id: str, request: Request, viewer: MaybePlayer) -> Response:
     row = await readable_match(request, match_id, viewer)
     if row["status"] != "finished" or not row["record"]:
-        raise LobbyError(409, "not_finished",
+        raise ServerError(409, "not_finished",
                          "A partida ainda não terminou: o registro sai no fim.")
     # one JSONL line, newline-terminated: downloads can be joined with `cat a b > both`
     return Response(row["record"].rstrip("\n") + "\n", media_type="application/json")
@@ -89,12 +89,12 @@ async def match_analysis(match_id: str, request: Request, viewer: MaybePlayer) -
     """The expert's review of a finished match: 202 while it is being produced."""
     row = await readable_match(request, match_id, viewer)
     if row["status"] != "finished" or not row["record"]:
-        raise LobbyError(409, "not_finished", "A análise sai depois do fim da partida.")
+        raise ServerError(409, "not_finished", "A análise sai depois do fim da partida.")
     if row["analysis"]:
         return Response(row["analysis"], media_type="application/json")
     reviews: Reviews = request.app.state.reviews
     if match_id in reviews.failed:
-        raise LobbyError(500, "analysis_failed", "Não deu para analisar esta partida.")
+        raise ServerError(500, "analysis_failed", "Não deu para analisar esta partida.")
     if match_id in reviews.stored:  # stored since the row above was read
         return Response(reviews.stored[match_id], media_type="application/json")
     try:
@@ -102,7 +102,7 @@ async def match_analysis(match_id: str, request: Request, viewer: MaybePlayer) -
             request.app.state.limits.reviews_ip.hit(client_ip(request))
         reviews.request(match_id, row["record"])
     except ReviewsBusy:
-        raise LobbyError(503, "analysis_busy",
+        raise ServerError(503, "analysis_busy",
                          "Muitas análises em andamento; tente de novo daqui a pouco.") from None
     return JSONResponse({"status": "pending"}, status_code=202)
 
@@ -122,12 +122,12 @@ async def rematch(match_id: str, player: Player, request: Request,
                     found[0], match_id, "rematch",
                     {"player": player, "client_seed": seed, "address": client_ip(request)})
                 return answer
-            except LobbyError as exc:
+            except ServerError as exc:
                 if exc.code not in ("not_owner", "moving"):
                     raise
     if table is None:
         await readable_match(request, match_id, player)  # 404 for a stranger to it
-        raise LobbyError(409, "rematch_closed",
+        raise ServerError(409, "rematch_closed",
                          "Esta mesa já foi desfeita: comece outra partida no salão.")
     return await lobby_of(request).rematch(table, player, seed, client_ip(request))
 
@@ -138,17 +138,17 @@ async def make_public(match_id: str, body: PublicBody, player: Player, request: 
     the list of finished matches), or keeps it to its players again."""
     row = await readable_match(request, match_id, player)
     if row["mode"] != "friends":
-        raise LobbyError(409, "always_public",
+        raise ServerError(409, "always_public",
                          "Só as partidas de mesa com amigos são privadas; esta é pública.")
     if row["host_id"] != player["id"]:
-        raise LobbyError(403, "not_host", "Só quem criou a mesa decide quem vê a partida.")
+        raise ServerError(403, "not_host", "Só quem criou a mesa decide quem vê a partida.")
     await request.app.state.store.set_private(match_id, not body.public)
     hub = hub_of(request)
     table = hub.tables.get(match_id)
     if table is not None:  # kept live here: who may join its end changes too
         table.private = not body.public
     elif hub.cluster is not None and row.get("owner"):  # or on the node that ran it
-        with contextlib.suppress(LobbyError):  # gone from there already: the row says it all
+        with contextlib.suppress(ServerError):  # gone from there already: the row says it all
             await hub.cluster.call(row["owner"], match_id, "privacy",
                                    {"private": not body.public})
     return {"id": match_id, "public": body.public}

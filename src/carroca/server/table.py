@@ -22,7 +22,7 @@ from carroca.botservice import BotService, Decision, Job, Priority
 from carroca.rules import Match, Phase, RulesError, actions, observation
 from carroca.server import protocol
 from carroca.server.chat import ChatRate, clean_text
-from carroca.server.errors import MOVING, NOT_STORED, LobbyError
+from carroca.server.errors import MOVING, NotStored, TableMoving
 from carroca.server.fanout import Fanout, chat_channel, player_channel, seat_channel
 from carroca.server.frames import FrameCache, StateFrames, table_state
 from carroca.server.ratings import Ratings
@@ -137,7 +137,7 @@ class Table(TableRow):
         """Fill an open seat (the caller holds the lock); the table starts when none is left.
 
         The seat is taken in memory only once the database has it: a failed write raises
-        `LobbyError` (503) and leaves the seat open, here and in the database alike."""
+        `ServerError` (503) and leaves the seat open, here and in the database alike."""
         seats = list(self.seats)
         seats[seat] = who
         seeds = list(self.client_seeds)
@@ -148,9 +148,9 @@ class Table(TableRow):
                                               client_seeds=seeds)
         except Fenced:
             self.hub.lost(self)
-            raise LobbyError(503, "moving", MOVING) from None
+            raise TableMoving() from None
         except Exception:
-            raise LobbyError(503, "not_stored", NOT_STORED) from None
+            raise NotStored() from None
         self.seats, self.client_seeds = seats, seeds
         self.publish()
         if not self.open_seats():
@@ -169,7 +169,7 @@ class Table(TableRow):
             await self.hub.store.update_match(self.id, self.fence, client_seeds=seeds)
         except Fenced:
             self.hub.lost(self)
-            raise LobbyError(503, "moving", MOVING) from None
+            raise TableMoving() from None
         self.client_seeds = seeds
         return True
 

@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from carroca.bots import BOT_LEVELS
-from carroca.server.errors import NOT_STORED, LobbyError
+from carroca.server.errors import NotStored, ServerError
 from carroca.server.ratings import family_of
 from carroca.server.storage import Fenced
 from carroca.server.store import Store
@@ -26,7 +26,7 @@ from carroca.tournament.eventrecord import dumps
 def not_stored(exc: Exception) -> Exception:
     """What a refused write becomes: `Fenced` stays itself (the event moved to another node),
     anything else is the 503 a player may try again after."""
-    return exc if isinstance(exc, Fenced) else LobbyError(503, "not_stored", NOT_STORED)
+    return exc if isinstance(exc, Fenced) else NotStored()
 
 
 async def rating_of(store: Store, ev: Event, player: dict[str, Any]) -> int | None:
@@ -44,7 +44,7 @@ async def register_alone(store: Store, ev: Event, me: dict[str, Any], rating: in
     carries the invitation for them)."""
     t = ev.t
     if partner and not t.spec.duplas:
-        raise LobbyError(422, "no_duplas", "Neste torneio cada inscrição é de um jogador.")
+        raise ServerError(422, "no_duplas", "Neste torneio cada inscrição é de um jogador.")
     entrant = Entrant(me["name"], me["name"], (me["name"],), rating)
     try:
         t.register(entrant)
@@ -68,7 +68,7 @@ async def join_dupla(store: Store, ev: Event, me: dict[str, Any], invite: str,
     first = next((e for e in ev.entries.values() if e.get("partner_invite") == invite
                   and len(e["players"]) == 1), None)
     if first is None:
-        raise LobbyError(404, "no_dupla", "Convite de dupla inválido ou já usado.")
+        raise ServerError(404, "no_dupla", "Convite de dupla inválido ou já usado.")
     a = first["players"][0]
     t = ev.t
     old = next((e for e in t.registrations if e.id == first["entrant"]), None)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from carroca.server.errors import NOT_STORED, LobbyError
+from carroca.server.errors import NotStored
 from carroca.server.store import Store
 from carroca.server.tournament_state import (
     Event,
@@ -41,7 +41,7 @@ async def listing(store: Store) -> dict[str, list[dict[str, Any]]]:
         rows = await store.live_tournaments()
         finished = [summary(r) for r in await store.finished_tournaments(FINISHED_LISTED)]
     except Exception:
-        raise LobbyError(503, "not_stored", NOT_STORED) from None
+        raise NotStored() from None
     for row in rows:
         if row["private"]:
             continue
@@ -61,7 +61,7 @@ async def events_of(store: Store, player_id: int) -> list[str]:
     try:
         entries = await store.live_entries()
     except Exception:
-        raise LobbyError(503, "not_stored", NOT_STORED) from None
+        raise NotStored() from None
     return list(dict.fromkeys(event for event, players in entries
                               if any(p.get("id") == player_id for p in players)))
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from carroca.server.chat import clean_text
-from carroca.server.errors import LobbyError
+from carroca.server.errors import ServerError
 from carroca.server.settings import Settings
 from carroca.tournament import (
     FORMAT_NAMES,
@@ -37,16 +37,16 @@ MIN_TURN, MAX_TURN = 1.0, 120.0
 STATUS = {"invalid_event": 422, "unknown_entrant": 404, "unknown_game": 404}
 
 
-def refused(exc: TournamentError) -> LobbyError:
+def refused(exc: TournamentError) -> ServerError:
     """A director's refusal as the server answers it (its pt-BR message, its code)."""
-    return LobbyError(STATUS.get(exc.code, 409), exc.code, exc.message)
+    return ServerError(STATUS.get(exc.code, 409), exc.code, exc.message)
 
 
-def no_event() -> LobbyError:
-    return LobbyError(404, "not_found", "Torneio não encontrado.")
+def no_event() -> ServerError:
+    return ServerError(404, "not_found", "Torneio não encontrado.")
 
 
-class EventMoved(LobbyError):
+class EventMoved(ServerError):
     """The event is run by another node now (or is changing nodes): try again."""
 
     def __init__(self) -> None:
@@ -60,37 +60,37 @@ class Relay(Protocol):
 
     async def forward(self, event_id: str, method: str, args: dict[str, Any]) -> Any:
         """`method` (`register`, `withdraw`, `start`) run by the event's owner node; raises
-        the owner's LobbyError, 404 when the event is not live, 503 while it changes nodes."""
+        the owner's ServerError, 404 when the event is not live, 503 while it changes nodes."""
 
 
 def new_event(settings: Settings, player: dict[str, Any], body: dict[str, Any]
               ) -> tuple[dict[str, Any], Tournament]:
     """A new event's row and director, from the fields of `POST /api/tournaments` (already
-    typed); LobbyError (pt-BR) for what the server does not hold."""
+    typed); ServerError (pt-BR) for what the server does not hold."""
     name = " ".join(clean_text(body["name"]).split())
     if not 3 <= len(name) <= 60:
-        raise LobbyError(422, "bad_name", "O nome do torneio tem de 3 a 60 caracteres.")
+        raise ServerError(422, "bad_name", "O nome do torneio tem de 3 a 60 caracteres.")
     bots = body.get("bots")
     if bots is not None:
         if not settings.tournament_bots:
-            raise LobbyError(403, "no_bots", "Este servidor não completa torneios com bots.")
+            raise ServerError(403, "no_bots", "Este servidor não completa torneios com bots.")
         if body.get("capacity") is None:
-            raise LobbyError(422, "bad_capacity",
+            raise ServerError(422, "bad_capacity",
                              "Para completar com bots, diga quantas vagas o torneio tem.")
     turn = float(body.get("turn_seconds") or settings.turn_seconds)
     if not MIN_TURN <= turn <= MAX_TURN:
-        raise LobbyError(422, "bad_turn_seconds",
+        raise ServerError(422, "bad_turn_seconds",
                          f"O tempo por jogada vai de {MIN_TURN:g} a {MAX_TURN:g} segundos.")
     capacity = body.get("capacity")
     if capacity is not None and capacity > settings.max_tournament_capacity:
-        raise LobbyError(422, "bad_capacity", "O torneio tem no máximo "
+        raise ServerError(422, "bad_capacity", "O torneio tem no máximo "
                          f"{settings.max_tournament_capacity} vagas.")
     now = time.time()
     starts_at = body.get("starts_at")
     if starts_at is None:
         starts_at = now + float(body.get("starts_in") or 0)
     if not now - 60 <= starts_at <= now + MAX_AHEAD:
-        raise LobbyError(422, "bad_start", "O torneio começa entre agora e daqui a 30 dias.")
+        raise ServerError(422, "bad_start", "O torneio começa entre agora e daqui a 30 dias.")
     duration = body.get("duration")
     try:
         spec = EventSpec(body["format"], body["ruleset"], body.get("options") or {},

@@ -32,7 +32,7 @@ from collections.abc import AsyncIterator, Coroutine
 from typing import Any
 
 from carroca.server import protocol
-from carroca.server.errors import NOT_STORED, LobbyError
+from carroca.server.errors import NotStored, ServerError
 from carroca.server.fanout import player_channel
 from carroca.server.hub import Hub, bot_seat
 from carroca.server.settings import Settings
@@ -235,10 +235,10 @@ class Tournaments:
         try:  # on every node of a cluster
             upcoming = await self.hub.store.upcoming_of(player["id"])
         except Exception:
-            raise LobbyError(503, "not_stored", NOT_STORED) from None
+            raise NotStored() from None
         most = self.settings.max_upcoming_tournaments_per_player
         if upcoming >= most:
-            raise LobbyError(429, "too_many_tournaments",
+            raise ServerError(429, "too_many_tournaments",
                              f"Você já tem {upcoming} torneios por começar (o limite é {most}).")
         if self.hub.limits is not None:  # every check passed; nothing stored yet
             self.hub.limits.tournaments_player.hit(str(player["id"]))
@@ -246,7 +246,7 @@ class Tournaments:
         try:
             await self.hub.store.insert_tournament(row)
         except Exception:
-            raise LobbyError(503, "not_stored", NOT_STORED) from None
+            raise NotStored() from None
         ev = Event(row, t, {}, fence=0 if self.hub.clustered else None)
         self.events[ev.id] = ev
         self._schedule_start(ev)
@@ -292,10 +292,10 @@ class Tournaments:
             return answer
         async with self._hold(ev):
             if ev.row["status"] != "upcoming":
-                raise LobbyError(409, "registration_closed",
+                raise ServerError(409, "registration_closed",
                                  "As inscrições estão encerradas: o torneio já começou.")
             if ev.entrant_of(player["id"]) is not None:
-                raise LobbyError(409, "already_registered", "Você já está inscrito neste torneio.")
+                raise ServerError(409, "already_registered", "Você já está inscrito neste torneio.")
             me = {"id": player["id"], "name": player["name"]}
             rating = await rating_of(self.hub.store, ev, player)
             if invite is not None:
@@ -318,7 +318,7 @@ class Tournaments:
                 entrant = next((e.id for e in ev.t.entrants if player["name"] in e.players),
                                None)
             if entrant is None:
-                raise LobbyError(404, "not_registered", "Você não está inscrito neste torneio.")
+                raise ServerError(404, "not_registered", "Você não está inscrito neste torneio.")
             playing = [ev.games[g.key] for g in ev.t.pending_games()
                        if entrant in g.sides and g.key in ev.games]
             try:
@@ -363,11 +363,11 @@ class Tournaments:
                 await self._elsewhere(event_id, "start", by)
             return
         if by is not None and by["id"] != ev.row["creator"]:
-            raise LobbyError(403, "not_creator", "Só quem criou o torneio pode começá-lo.")
+            raise ServerError(403, "not_creator", "Só quem criou o torneio pode começá-lo.")
         async with self._hold(ev):
             if ev.row["status"] != "upcoming":
                 if by is not None:
-                    raise LobbyError(409, "started", "O torneio já começou.")
+                    raise ServerError(409, "started", "O torneio já começou.")
                 return
             if ev.timer is not None:
                 ev.timer.cancel()
