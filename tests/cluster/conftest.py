@@ -31,7 +31,7 @@ import sqlalchemy as sa
 import tests.support.server_app as server_fixtures
 from tests.support.clusterproc import HAPROXY_SCRIPT, REDIS_SCRIPT, ROOT, Cluster, RedisServer
 
-from carroca.server.db import normalize_url
+from carroca.server.storage.db import normalize_url
 
 POSTGRES_SCRIPT = ROOT / "scripts" / "test-postgres.sh"
 CLUSTERS = pytest.StashKey[list[Cluster]]()

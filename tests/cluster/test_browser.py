@@ -10,7 +10,7 @@ from tests.support.browser import browser, watch
 from tests.support.cluster_players import guest, post
 from tests.support.clusterproc import NODE_HEADER, Cluster
 
-from carroca.server.accounts import COOKIE
+from carroca.server.players.accounts import COOKIE
 
 __all__ = ["browser"]  # the browser tests' Chromium fixture, used here too
 

@@ -20,7 +20,7 @@ from tests.support.cluster_players import Player, guest, post
 from tests.support.clusterproc import NO_PROXY, Cluster
 from websockets.sync.client import connect
 
-from carroca.server.db import normalize_url
+from carroca.server.storage.db import normalize_url
 from carroca.tournament import verify
 
 

@@ -18,7 +18,7 @@ from tests.support.server_app import settings_for
 from tests.support.wsplay import auth, connect, receive_text
 
 from carroca.server.app import create_app
-from carroca.server.db import make_engine, players
+from carroca.server.storage.db import make_engine, players
 
 # Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
 pytestmark = pytest.mark.postgres

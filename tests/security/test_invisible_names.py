@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from carroca.server.accounts import check_name
 from carroca.server.errors import ServerError
+from carroca.server.players.accounts import check_name
 
 
 @pytest.mark.parametrize("name", [

@@ -23,10 +23,10 @@ from tests.support.server_app import guest, settings_for, wait_status
 from tests.support.wsplay import auth, connect
 
 from carroca import record
-from carroca.server import db
-from carroca.server.accounts import COOKIE
 from carroca.server.app import create_app
-from carroca.server.table import Table
+from carroca.server.players.accounts import COOKIE
+from carroca.server.storage import db
+from carroca.server.tables.table import Table
 
 # Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
 pytestmark = pytest.mark.postgres

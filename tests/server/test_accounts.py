@@ -9,10 +9,10 @@ from fastapi.testclient import TestClient
 from tests.support.server_app import guest, settings_for
 from tests.support.wsplay import auth, recv, send, until
 
-from carroca.server.accounts import COOKIE
 from carroca.server.app import create_app
-from carroca.server.db import make_engine, players
+from carroca.server.players.accounts import COOKIE
 from carroca.server.settings import Settings
+from carroca.server.storage.db import make_engine, players
 
 # Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
 pytestmark = pytest.mark.postgres

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from carroca.server.db import migrate
-from carroca.server.store import MoveRow, Store
-from carroca.server.table import Table
+from carroca.server.storage.db import migrate
+from carroca.server.storage.store import MoveRow, Store
+from carroca.server.tables.table import Table
 
 # Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
 pytestmark = pytest.mark.postgres

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from tests.support.wsplay import auth
 
-from carroca.server.db import make_engine, players
+from carroca.server.storage.db import make_engine, players
 
 # Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
 pytestmark = pytest.mark.postgres

@@ -14,7 +14,7 @@ from tests.support.server_app import account, guest, settings_for, wait_finished
 from tests.support.wsplay import auth, send
 
 from carroca.server.app import create_app
-from carroca.server.db import make_engine, ratings
+from carroca.server.storage.db import make_engine, ratings
 
 # Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
 pytestmark = pytest.mark.postgres

@@ -22,10 +22,10 @@ from tests.support.wsplay import Client, Frame, auth, connect, play
 from carroca import fair, record
 from carroca.rules import get_ruleset
 from carroca.rules.rulesets import options_dict
-from carroca.server import db
 from carroca.server.app import create_app
-from carroca.server.hub import bot_seat, player_seat
-from carroca.server.table import Table
+from carroca.server.storage import db
+from carroca.server.tables.hub import bot_seat, player_seat
+from carroca.server.tables.table import Table
 
 # Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
 pytestmark = pytest.mark.postgres

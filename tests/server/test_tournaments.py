@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 
 from carroca.cli import app as cli
 from carroca.server.app import create_app
-from carroca.server.db import normalize_url
+from carroca.server.storage.db import normalize_url
 from carroca.tournament import EventRecordError, verify
 
 # Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.

@@ -8,7 +8,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from carroca import record
-from carroca.server import db
+from carroca.server.storage import db
 
 
 def move_log(database: str, match_id: str) -> tuple[str, list[tuple[int, str, bool]]]:

@@ -9,7 +9,7 @@ import time
 
 from carroca import record
 from carroca.analysis import DEFAULT_WORLDS, analyze_match, to_json
-from carroca.server.reviews import Reviews
+from carroca.server.tables.reviews import Reviews
 from carroca.simulate import play_one
 
 

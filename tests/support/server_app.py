@@ -16,8 +16,8 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from carroca.server.app import create_app
-from carroca.server.db import migrate, normalize_url
 from carroca.server.settings import Settings
+from carroca.server.storage.db import migrate, normalize_url
 
 POSTGRES = os.environ.get("CARROCA_TEST_POSTGRES")
 
