@@ -1,20 +1,21 @@
 """Failover: how long the matches of a SIGKILLed node stay still, and whether an acked move is lost.
 
-The benchmark runs a cluster of three `carroca serve` nodes (tests/clusterproc.py: the nodes and
-HAProxy, on one PostgreSQL database and one Redis) with the server's own lease settings (a lease
+The benchmark runs a cluster of three `carroca serve` nodes (tests/support/clusterproc.py: the nodes
+and HAProxy, on one PostgreSQL database and one Redis) with the server's own lease settings (a lease
 of 5 s renewed every 1 s, a scan for dead nodes' matches every 1 s; flags override them for
 experiments). PostgreSQL and Redis are throwaway servers started here (scripts/test-postgres.sh,
-scripts/test-redis.sh), or the ones --database and --redis name; either way the nodes get a
-fresh database, dropped at the end, and the Redis database is emptied first.
+scripts/test-redis.sh), or the ones --database and --redis name; either way the nodes get a fresh
+database, dropped at the end, and the Redis database is emptied first.
 
 Each round kills one node, n1, n2, n3, n1, … in turn:
 
 1. --tables friends' tables of duplas-torneio (target 100) are made on that node, through its own
-   URL, so that it owns them. Each seats two human players (tests/cluster/players.py's `Player`:
-   plays its first legal move at once, sends a move again with the same id when told `moving`,
-   opens a dead socket again through the proxy) partnered with two greedy bots. The humans are
-   connected to the two other nodes (--connect others, the default: their sockets outlive the
-   kill) or through the proxy (--connect proxy: some land on the node that dies).
+   URL, so that it owns them. Each seats two human players (`Player` of
+   tests/support/cluster_players.py: plays its first legal move at once, sends a move again with the
+   same id when told `moving`, opens a dead socket again through the proxy) partnered with two
+   greedy bots. The humans are connected to the two other nodes (--connect others, the default:
+   their sockets outlive the kill) or through the proxy (--connect proxy: some land on the node that
+   dies).
 2. Once every match has stored --moves-before moves, the node is SIGKILLed (its process group:
    no shutdown code runs, its lease just stops being renewed).
 3. Takeover: from the kill until the database shows another owner (`matches.owner`, polled every
@@ -68,12 +69,12 @@ from types import FrameType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:  # tests/clusterproc.py and tests/cluster/players.py
+if str(ROOT) not in sys.path:  # tests/support/clusterproc.py and tests/support/cluster_players.py
     sys.path.insert(0, str(ROOT))
 
 import sqlalchemy as sa  # noqa: E402
-from tests.cluster.players import Player, guest, post  # noqa: E402
-from tests.clusterproc import REDIS_SCRIPT, Cluster  # noqa: E402
+from tests.support.cluster_players import Player, guest, post  # noqa: E402
+from tests.support.clusterproc import REDIS_SCRIPT, Cluster  # noqa: E402
 
 from carroca.server.settings import Settings  # noqa: E402
 from carroca.server.storage.db import migrate, normalize_url  # noqa: E402

@@ -25,7 +25,7 @@ replaced by a new table of the same players.
 
 Several nodes (--nodes N, 2 to 6): a cluster as deployed (docs/server.md), N `carroca serve
 --node nI` processes sharing a fresh PostgreSQL database and a Redis, started by
-tests/clusterproc.py's `Cluster` with the settings a single server gets here (the crowd's
+tests/support/clusterproc.py's `Cluster` with the settings a single server gets here (the crowd's
 per-address limits lifted, production leases). PostgreSQL and Redis are throwaway servers
 (scripts/test-postgres.sh, scripts/test-redis.sh, in temporary directories), or the servers that
 --database and --redis name: a fresh database is created on that PostgreSQL server and dropped at
@@ -496,7 +496,8 @@ class Services:
 class Servers:
     """Whatever the players play against: a running server (--server-url), one `carroca serve`
     (SQLite, or PostgreSQL with --postgres or --database), or a cluster of --nodes nodes behind
-    HAProxy (tests/clusterproc.py). `nodes`: the processes watched; `urls`: where players go."""
+    HAProxy (tests/support/clusterproc.py). `nodes`: the processes watched; `urls`: where players
+    go."""
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.server: Server | None = None
@@ -528,13 +529,13 @@ class Servers:
         self.services = Services(args.database, args.redis, with_redis=True)
         if str(ROOT) not in sys.path:  # tests/ is found from the repository's root
             sys.path.insert(0, str(ROOT))
-        from tests.clusterproc import Cluster
+        from tests.support.clusterproc import Cluster
 
         from carroca.server.settings import Settings
 
         defaults = Settings()
-        # What the single server gets: the settings' defaults where tests/serverproc.py changes
-        # them for tests, this environment's CARROCA_* settings, the crowd's limits lifted.
+        # What the single server gets: the settings' defaults where tests/support/serverproc.py
+        # changes them for tests, this environment's CARROCA_* settings, the crowd's limits lifted.
         env = {
             "CARROCA_HAND_PAUSE_SECONDS": str(defaults.hand_pause_seconds),
             "CARROCA_SOCKET_FRAMES_PER_SECOND": str(defaults.socket_frames_per_second),

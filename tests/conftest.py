@@ -1,5 +1,13 @@
-"""Make `tests.helpers` importable from any test, whatever the rootdir's place on sys.path; keep
-tests/cluster out of the whole suite."""
+"""The suite's set-up: `tests.support` importable whatever the rootdir's place on sys.path, its
+fixture modules registered once, the tiers' markers set by directory, and tests/cluster kept out
+of the whole suite.
+
+Tiers (markers registered in pyproject.toml): `browser` (tests/web: Chromium), `cluster`
+(tests/cluster: several servers behind HAProxy), `bench` (tests/bench: smoke runs of the bench
+scripts), `slow` (more than a few seconds each: marked one by one, and every test that starts real
+`carroca serve` processes through the `servers` fixture), `postgres` (the tests that
+exercise the database layer, run again on PostgreSQL by `make unit-postgres`).
+"""
 
 from __future__ import annotations
 
@@ -12,14 +20,37 @@ _ROOT = str(Path(__file__).resolve().parent.parent)
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
 
+# Plain asserts in the shared tools report their operands, as they would in a test module.
+pytest.register_assert_rewrite("tests.support")
+
+pytest_plugins = (
+    "tests.support.server_app",  # template_database, database, settings, client
+    "tests.support.serverproc",  # servers: real `carroca serve` processes
+    "tests.support.browser",  # browser: one headless Chromium per test process
+)
+
+_TESTS = Path(__file__).resolve().parent
+_CLUSTER_TESTS = _TESTS / "cluster"
+#: Markers every test under a directory carries.
+_BY_DIRECTORY = {"web": "browser", "cluster": "cluster", "bench": "bench"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        parts = item.path.relative_to(_TESTS).parts if _TESTS in item.path.parents else ()
+        marker = _BY_DIRECTORY.get(parts[0]) if parts else None
+        if marker:
+            item.add_marker(marker)
+        if "browser" in item.fixturenames and marker != "browser":
+            item.add_marker("browser")  # a cluster test that drives Chromium
+        if "servers" in item.fixturenames:
+            item.add_marker("slow")  # real `carroca serve` processes: seconds each to start
+
 
 # tests/cluster starts a PostgreSQL, a Redis, HAProxy and several servers per test: it runs on
 # its own (`make unit-cluster`, or `pytest tests/cluster`), never within the whole suite that
 # `make unit` runs with `-n auto` on SQLite. So the directory is collected only when an argument
 # names it, or something inside it.
-_CLUSTER_TESTS = Path(__file__).resolve().parent / "cluster"
-
-
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
     if collection_path != _CLUSTER_TESTS:
         return None

@@ -947,7 +947,7 @@ def _browser_url(host: str, port: int) -> str:
     return f"http://{host}:{port}/"
 
 
-def _database_shown(url: str) -> str:
+def database_shown(url: str) -> str:
     """The database URL without its password."""
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError
@@ -1047,7 +1047,7 @@ def serve_command(
         )
     ready = (
         f"carroca: open {_browser_url(settings.host, settings.port)} in your browser "
-        f"(database {_database_shown(settings.database)})"
+        f"(database {database_shown(settings.database)})"
     )
 
     class Server(uvicorn.Server):

@@ -48,7 +48,7 @@ def player_name(match: Match, players: Sequence[str], seat: int) -> str:
     return players[seat]
 
 
-def _replay_rows(match: Match) -> list[list[_Row]]:
+def replay_rows(match: Match) -> list[list[_Row]]:
     """Every hand played again on a fresh engine, with the ends after each step."""
     engine = Match(match.ruleset, match.options)
     out: list[list[_Row]] = []
@@ -223,7 +223,7 @@ def render_match(match: Match, players: Sequence[str], hand: int | None = None) 
     total = len(match.history)
     if hand is not None and not 1 <= hand <= total:
         raise ReplayError(f"A partida tem {total} mão(s): não existe a mão {hand}.")
-    rows = _replay_rows(match)
+    rows = replay_rows(match)
     options = ", ".join(f"{k}={v}" for k, v in vars_of(match).items())
     names = ", ".join(player_name(match, players, s) for s in range(match.n))
     parts: list[RenderableType] = [

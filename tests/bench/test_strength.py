@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.helpers import deal, play
+from tests.support.scripted import deal, play
 
 from carroca import fair
 from carroca import record as rec

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 import pytest
-from tests.helpers import deal_shuffled
+from tests.support.scripted import deal_shuffled
 
 from carroca.bots import make_bot
 from carroca.bots.expert import ExpertBot, FlatExpertBot
@@ -33,6 +33,7 @@ def random_positions(name: str, count: int, seed: str) -> list[Match]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("level", EXPERTS)
 @pytest.mark.parametrize("name", sorted(RULESETS))
 def test_expert_plays_legal_moves(name: str, level: type[ExpertBot]) -> None:
@@ -278,6 +279,7 @@ def test_a_position_key_fixes_what_the_rest_of_the_hand_is_worth(name: str,
     assert any(len(p) > 1 for p in paths.values())  # some key was reached by two orders
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(RULESETS))
 def test_the_endgame_table_never_changes_a_value(name: str) -> None:
     """The solver's table of positions reached again (shared by the actions of one world, as the

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
-from tests.helpers import deal_shuffled, random_position
+from tests.support.scripted import deal_shuffled, random_position
 
 from carroca.bots import make_bot
 from carroca.bots.expert import ExpertBot
@@ -32,7 +32,7 @@ from carroca.bots.expert.planner import (
     BATCH,
     MIN_WORLDS,
     Config,
-    _deferred,
+    deferred,
     rate_actions,
 )
 from carroca.bots.expert.posterior import listed
@@ -41,7 +41,7 @@ from carroca.bots.medium import MediumBot
 from carroca.rules import Action, IllegalMove, Match, Observation, get_ruleset, observation
 from carroca.rules import actions as A
 from carroca.rules import tiles as T
-from carroca.rules.observation import _public
+from carroca.rules.observation import public_step
 
 
 def _tiles(*names: str) -> list[int]:
@@ -276,7 +276,7 @@ def test_the_previous_hand_is_each_models_prior() -> None:
         for step in log.steps:
             if step.action.kind == A.PLAY:
                 held[step.seat] ^= T.BIT[step.action.tile]
-        true_first = replace(ends[0], steps=tuple(_public(step) for step in log.steps),
+        true_first = replace(ends[0], steps=tuple(public_step(step) for step in log.steps),
                              last_hand=None)
         if not _second_hand_until(m, seed, _three_plays_read):
             continue
@@ -582,10 +582,10 @@ def test_defer_keeps_mediums_move_unless_the_search_is_sure() -> None:
     dropped = [40.0, 40.0]  # far better on two worlds, then dropped by racing
     values = [fav, noisy, sure, dropped]
     rated = [Rated(r.action, sum(v) / len(v), len(v)) for r, v in zip(moves, values, strict=True)]
-    first = _deferred(rated, values, [0, 1, 2], 0, 1.0)[0]
+    first = deferred(rated, values, [0, 1, 2], 0, 1.0)[0]
     assert first is rated[2]  # sure beats medium's move by 12 SEs
-    assert _deferred(rated, [*values[:2], fav, dropped], [0, 1, 2], 0, 1.0)[0] is rated[0]
-    ranked = _deferred(rated, values, [0, 1], 0, 1.0)
+    assert deferred(rated, [*values[:2], fav, dropped], [0, 1, 2], 0, 1.0)[0] is rated[0]
+    ranked = deferred(rated, values, [0, 1], 0, 1.0)
     assert ranked[0] is rated[0]  # only the noisy edge still races: medium's move stays
     assert ranked[-1] is not rated[1] and rated[3] in ranked[2:]  # dropped ones last
 

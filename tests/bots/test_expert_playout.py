@@ -1,5 +1,5 @@
 """The expert's bitmask playout plays and scores the rest of a hand exactly as the same policy
-driven through `Match` does (`planner._crn_playout`, the reference), in every ruleset."""
+driven through `Match` does (`planner.match_crn_playout`, the reference), in every ruleset."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import random
 from typing import Any
 
 import pytest
-from tests.helpers import random_position
+from tests.support.scripted import random_position
 
-from carroca.bots.expert.planner import Config, _crn_playout, rate_actions
+from carroca.bots.expert.planner import Config, match_crn_playout, rate_actions
 from carroca.bots.expert.playout import crn_playout
 from carroca.bots.expert.solver import Bounds
 from carroca.rules import RULESETS, Action, Match, get_ruleset, observation
@@ -65,10 +65,11 @@ def test_the_bitmask_playout_equals_the_engine_driven_one(name: str, options: bo
         assert again == fast
         assert (list(m.hands), list(m.ends), list(m.mult), list(m.score), m.turn, m.bone_pos,
                 m.pass_run, m.spinner, m.arms, len(m.steps)) == before  # `m` left as it was
-        slow = _crn_playout(_after(m, first), team, noise, keep, double, table_points, exact_at)
+        slow = match_crn_playout(_after(m, first), team, noise, keep, double, table_points,
+                                 exact_at)
         assert fast == slow, (name, [s.action for s in m.steps], first, exact_at)
         checked += 1
-        solved += exact_at > 0 and fast != _crn_playout(
+        solved += exact_at > 0 and fast != match_crn_playout(
             _after(m, first), team, noise, keep, double, table_points)
     assert checked == 300
     # The exact ends changed some playouts' values (in classico a hand is worth 1 either way).

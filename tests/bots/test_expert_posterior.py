@@ -9,7 +9,7 @@ import random
 from collections import Counter
 
 import pytest
-from tests.helpers import deal_shuffled
+from tests.support.scripted import deal_shuffled
 
 from carroca.bots.expert.belief import Belief, params_for, partner_for
 from carroca.bots.expert.knowledge import Knowledge, read

@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 import pytest
-from tests.helpers import random_position
+from tests.support.scripted import random_position
 
 from carroca.bots.expert import planner
 from carroca.bots.expert.planner import Config, exact_tiles, rate_actions

@@ -6,7 +6,7 @@ import dataclasses
 import hashlib
 
 import pytest
-from tests.helpers import deal, play
+from tests.support.scripted import deal, play
 
 from carroca import fair
 from carroca.bots import Bot, GreedyBot, RandomBot

@@ -8,11 +8,11 @@ import hashlib
 import random
 
 import pytest
-from tests.helpers import deal, play
+from tests.support.scripted import deal, play
 
 from carroca import driver, fair
 from carroca.bots import Bot, GreedyBot, MediumBot, RandomBot, make_bot
-from carroca.bots.medium import _WEIGHTS, Knowledge, Layout, infer_cannot, spread
+from carroca.bots.medium import WEIGHTS, Knowledge, Layout, infer_cannot, spread
 from carroca.rules import RULESETS, Action, Match, Observation, observation
 from carroca.rules import actions as A
 from carroca.rules import tiles as T
@@ -27,7 +27,7 @@ def _obs(m: Match) -> Observation:
 
 def _without(ruleset: str, **changes: float) -> MediumBot:
     """A medium bot with some reasons turned off (or reweighted) for one ruleset."""
-    weights = dict(_WEIGHTS)
+    weights = dict(WEIGHTS)
     weights[ruleset] = dataclasses.replace(weights[ruleset], **changes)
     return MediumBot(0, weights)
 
@@ -45,6 +45,7 @@ def _drivers(rs_seats: int, i: int) -> list[Bot]:
 # --------------------------------------------------------------------------- random positions
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", sorted(RULESETS))
 def test_legal_and_sound_in_thousands_of_positions(ruleset: str) -> None:
     """On every decision of many matches: the choice is legal, what the bot infers about the

@@ -11,25 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.botservice import workers as W
+from tests.support import bot_workers as W
+from tests.support.bot_workers import a_view
 
 from carroca.botservice import BotService, Job, LocalBots, Priority, safe_move
 from carroca.botservice.local import Decide
-from carroca.rules import Match, get_ruleset, observation
-
-_RS = get_ruleset("duplas-pontos")
-
-
-def a_view() -> Any:
-    """A duplas-pontos position a few plays in, with several legal moves."""
-    m = Match(_RS, _RS.make_options({}))
-    m.deal(list(range(28)))
-    for _ in range(3):
-        seat = m.current_player
-        m.apply(observation(m, seat).legal[0], seat)
-    view = observation(m, m.current_player)
-    assert len(view.legal) > 1
-    return view
 
 
 def job(level: str = "medium", deadline: float = 5.0, think_ms: int | None = None,

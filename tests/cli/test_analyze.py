@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.helpers import deal, play, time_out
+from tests.support.scripted import deal, play, time_out
 from typer.testing import CliRunner
 
 from carroca import fair

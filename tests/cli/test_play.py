@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from tests.helpers import deal, play
+from tests.support.scripted import deal, play
 from typer.testing import CliRunner
 
 from carroca import fair

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.helpers import deal, play, time_out
+from tests.support.scripted import deal, play, time_out
 from typer.testing import CliRunner
 
 from carroca import record as rec
@@ -157,10 +157,10 @@ def test_replay_missing_match_and_hand(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("ruleset", ["duplas-pontos", "bloqueio", "pontos"])
 def test_every_play_row_shows_the_ends_after_it(ruleset: str) -> None:
-    from carroca.replay import _replay_rows
+    from carroca.replay import replay_rows
 
     match = play_match(ruleset, None, ("greedy", "random"), 3, 0)[0]
-    for log, rows in zip(match.history, _replay_rows(match), strict=True):
+    for log, rows in zip(match.history, replay_rows(match), strict=True):
         assert [r.step for r in rows] == list(log.steps)
         for row in rows:
             if row.step.action.kind == "play":

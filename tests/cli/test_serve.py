@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx2
 import pytest
-from tests.serverproc import Server, free_port, wait_until
+from tests.support.serverproc import Server, free_port, wait_until
 
 from carroca.server.preflight import problem
 from carroca.server.settings import Settings
@@ -22,6 +22,7 @@ def _env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if not k.startswith("CARROCA_")}
 
 
+@pytest.mark.slow
 def test_a_busy_port_fails_at_once_and_prints_no_url(tmp_path: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -41,6 +42,7 @@ def test_a_busy_port_fails_at_once_and_prints_no_url(tmp_path: Path) -> None:
     assert not (tmp_path / "busy.db").exists()  # nothing started: not even the migrations
 
 
+@pytest.mark.slow
 def test_the_port_from_the_environment(tmp_path: Path) -> None:
     """`CARROCA_PORT=9000 make run` works as `carroca serve` reads CARROCA_PORT."""
     with socket.socket() as taken:
@@ -56,6 +58,7 @@ def test_the_port_from_the_environment(tmp_path: Path) -> None:
     assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
 
 
+@pytest.mark.slow
 def test_one_unwrapped_url_line_and_no_alembic_chatter(tmp_path: Path) -> None:
     # a long database path: the line is far wider than 80 columns, and must stay one line
     folder = tmp_path / ("a-rather-long-folder-name-for-the-database-" * 2)
@@ -75,11 +78,11 @@ def test_one_unwrapped_url_line_and_no_alembic_chatter(tmp_path: Path) -> None:
 
 
 def test_the_url_line_hides_the_database_password(tmp_path: Path) -> None:
-    from carroca.cli import _database_shown
+    from carroca.cli import database_shown
 
-    shown = _database_shown("postgresql://carroca:secret@db/carroca")
+    shown = database_shown("postgresql://carroca:secret@db/carroca")
     assert "secret" not in shown and shown.startswith("postgresql://carroca:")
-    assert _database_shown("sqlite:///x.db") == "sqlite:///x.db"
+    assert database_shown("sqlite:///x.db") == "sqlite:///x.db"
 
 
 def test_ctrl_c_while_a_review_runs_leaves_no_traceback(tmp_path: Path) -> None:
@@ -131,6 +134,7 @@ def test_ctrl_c_while_a_review_runs_leaves_no_traceback(tmp_path: Path) -> None:
         assert bad not in text, text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
 def test_stopping_after_an_expert_match_is_quiet_and_leaves_no_process(
         tmp_path: Path, how: str) -> None:
@@ -207,6 +211,7 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+@pytest.mark.slow
 def test_a_postgresql_url_without_its_driver_says_how_to_install_it(tmp_path: Path) -> None:
     code = ("import sys; sys.modules['psycopg'] = None\n"
             "from carroca.cli import app\n"
@@ -224,6 +229,7 @@ def test_a_postgresql_url_without_its_driver_says_how_to_install_it(tmp_path: Pa
     (["--database", "mysql://x/y"], "only SQLite and PostgreSQL"),
     (["--database", "postgresql://u@127.0.0.1:1/db"], "cannot reach the database"),
 ])
+@pytest.mark.slow
 def test_a_bad_or_unreachable_database_is_one_line(tmp_path: Path, flags: list[str],
                                                     said: str) -> None:
     done = subprocess.run([sys.executable, "-m", "carroca", "serve", *flags], cwd=tmp_path,

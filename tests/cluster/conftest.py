@@ -1,9 +1,9 @@
 """Cluster fixtures: a PostgreSQL server and a Redis for the whole run, a fresh database and a
-local cluster (tests/clusterproc.py: nodes behind HAProxy) for each test.
+local cluster (tests/support/clusterproc.py: nodes behind HAProxy) for each test.
 
 - PostgreSQL: the server CARROCA_TEST_POSTGRES names, else a throwaway one started here with
   scripts/test-postgres.sh. Each test gets a database of its own, copied from a migrated
-  template: tests/server/conftest.py's `database` fixture.
+  template: tests/support/server_app.py's `database` fixture.
 - Redis: the one CARROCA_TEST_REDIS names (the tests empty its database 0 and may stop and start
   it: CARROCA_TEST_REDIS_DIR names its scripts/test-redis.sh directory, without which
   `restart_redis` cannot be used), else a throwaway one started here with scripts/test-redis.sh.
@@ -22,16 +22,14 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable, Generator, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
 import redis
 import sqlalchemy as sa
-import tests.server.conftest as server_fixtures
-from tests.clusterproc import HAPROXY_SCRIPT, REDIS_SCRIPT, ROOT, Cluster
-from tests.server.conftest import database, template_database  # noqa: F401  (fixtures)
+import tests.support.server_app as server_fixtures
+from tests.support.clusterproc import HAPROXY_SCRIPT, REDIS_SCRIPT, ROOT, Cluster, RedisServer
 
 from carroca.server.storage.db import normalize_url
 
@@ -59,7 +57,7 @@ def _why(done: subprocess.CompletedProcess[str]) -> str:
 @pytest.fixture(scope="session", autouse=True)
 def postgres_server() -> Iterator[str]:
     """A PostgreSQL server's URL (its `postgres` database). Autouse, so that it is there before
-    tests/server/conftest.py's session `template_database`, which reads it."""
+    tests/support/server_app.py's session `template_database`, which reads it."""
     try:
         import psycopg  # noqa: F401
     except ImportError:
@@ -87,7 +85,7 @@ def postgres_server() -> Iterator[str]:
                     "CARROCA_TEST_POSTGRES to a server URL")
     url = done.stdout.strip()
     try:
-        # tests/server/conftest.py reads CARROCA_TEST_POSTGRES when it is imported: point its
+        # tests/support/server_app.py reads CARROCA_TEST_POSTGRES when it is imported: point its
         # `database` fixture at this server for the run.
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(server_fixtures, "POSTGRES", url)
@@ -95,12 +93,6 @@ def postgres_server() -> Iterator[str]:
     finally:
         _script(POSTGRES_SCRIPT, "stop", workdir)
         shutil.rmtree(workdir, ignore_errors=True)
-
-
-@dataclass(frozen=True)
-class RedisServer:
-    url: str
-    dir: Path | None  # its scripts/test-redis.sh directory, when the tests may restart it
 
 
 @pytest.fixture(scope="session")
@@ -141,7 +133,7 @@ def haproxy() -> str:
 
 
 @pytest.fixture
-def cluster_factory(request: pytest.FixtureRequest, database: str,  # noqa: F811 (a fixture)
+def cluster_factory(request: pytest.FixtureRequest, database: str,
                     redis_server: RedisServer, haproxy: str, tmp_path: Path
                     ) -> Iterator[Callable[..., Cluster]]:
     """Starts the test's cluster with other settings than `cluster`'s: `nodes`, leases, `env`,

@@ -17,12 +17,11 @@ from typing import Any
 
 import pytest
 import redis
-from tests.botservice import workers as W
-from tests.botservice.test_local import a_view
-from tests.cluster.conftest import RedisServer
-from tests.clusterproc import REDIS_SCRIPT, Cluster
-from tests.server.test_analysis import _Store, a_record, analyzed, finished
-from tests.serverproc import wait_until
+from tests.support import bot_workers as W
+from tests.support.bot_workers import a_view
+from tests.support.clusterproc import REDIS_SCRIPT, Cluster, RedisServer
+from tests.support.reviews import ReviewStore, a_record, analyzed, finished
+from tests.support.serverproc import wait_until
 
 from carroca import record
 from carroca.botservice import BotService, Decision, Job, Priority, think
@@ -104,7 +103,7 @@ def test_a_review_over_the_streams_is_what_carroca_analyze_says(
 
     async def main() -> dict[str, str]:
         service = await node(redis_url, 2)
-        store = _Store()
+        store = ReviewStore()
         reviews = Reviews(store, service)  # type: ignore[arg-type]
         try:
             reviews.request("m1", line)

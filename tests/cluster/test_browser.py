@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import httpx2
-from tests.cluster.players import guest, post
-from tests.clusterproc import NODE_HEADER, Cluster
-from tests.web.conftest import browser, watch
+from tests.support.browser import browser, watch
+from tests.support.cluster_players import guest, post
+from tests.support.clusterproc import NODE_HEADER, Cluster
 
 from carroca.server.players.accounts import COOKIE
 

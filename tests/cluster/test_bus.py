@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 import redis.exceptions
-from tests.cluster.conftest import RedisServer
+from tests.support.clusterproc import RedisServer
 
 from carroca.server.cluster.bus import CallFailed, RedisFanout
 

@@ -1,4 +1,5 @@
-"""The cluster test bench itself (tests/clusterproc.py): nodes, proxy, failures, Redis restarts.
+"""The cluster test bench itself (tests/support/clusterproc.py): nodes, proxy, failures, Redis
+restarts.
 What the nodes do together is tested elsewhere; these show that the bench does what it says."""
 
 from __future__ import annotations
@@ -9,8 +10,8 @@ from collections import Counter
 import httpx2
 import pytest
 import redis
-from tests.clusterproc import NODE_HEADER, Cluster
-from tests.serverproc import wait_until
+from tests.support.clusterproc import NODE_HEADER, Cluster
+from tests.support.serverproc import wait_until
 
 NAMES = {"n1", "n2", "n3"}
 

@@ -15,8 +15,8 @@ from typing import Any
 import httpx2
 import pytest
 import sqlalchemy as sa
-from tests.cluster.players import Player, guest, now_and_then, play, post
-from tests.clusterproc import Cluster
+from tests.support.cluster_players import Player, guest, now_and_then, play, post
+from tests.support.clusterproc import Cluster
 
 from carroca.server.storage.db import normalize_url
 

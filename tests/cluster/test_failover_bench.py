@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from tests.clusterproc import Cluster
+from tests.support.clusterproc import Cluster
 
 # bench/ is not a package: its scripts are found through sys.path, as they find each other
 _BENCH = str(Path(__file__).resolve().parents[2] / "bench")

@@ -7,8 +7,7 @@ import json
 import subprocess
 import sys
 
-from tests.cluster.conftest import RedisServer
-from tests.clusterproc import ROOT
+from tests.support.clusterproc import ROOT, RedisServer
 
 
 def test_a_tiny_run_on_two_nodes(postgres_server: str, redis_server: RedisServer,

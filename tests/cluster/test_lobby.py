@@ -10,8 +10,8 @@ from typing import Any
 
 import httpx2
 import pytest
-from tests.cluster.players import Player, guest, play, post
-from tests.clusterproc import NO_PROXY, Cluster
+from tests.support.cluster_players import Player, guest, play, post
+from tests.support.clusterproc import NO_PROXY, Cluster
 from websockets.sync.client import ClientConnection, connect
 
 

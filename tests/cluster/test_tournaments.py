@@ -16,8 +16,8 @@ from typing import Any
 import httpx2
 import pytest
 import sqlalchemy as sa
-from tests.cluster.players import Player, guest, post
-from tests.clusterproc import NO_PROXY, Cluster
+from tests.support.cluster_players import Player, guest, post
+from tests.support.clusterproc import NO_PROXY, Cluster
 from websockets.sync.client import connect
 
 from carroca.server.storage.db import normalize_url

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -37,6 +38,7 @@ def test_strict_tiles_want_record_form(a: int, b: int) -> None:
             raise AssertionError(f"{text} accepted in strict form")
 
 
+@pytest.mark.slow
 @given(st.text(max_size=12))
 def test_any_text_parses_or_is_refused_by_name(text: str) -> None:
     for parse in (T.parse, A.parse):

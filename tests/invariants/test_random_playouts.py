@@ -79,6 +79,7 @@ def check_observation_hides(m: Match, seat: int | None) -> None:
             assert "tile" not in st
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(RULESETS))
 def test_random_playouts(name: str) -> None:
     rng = random.Random(f"invariants-{name}")

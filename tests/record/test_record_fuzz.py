@@ -15,7 +15,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.record.support import GOLDEN, sample_records
+from tests.support.records import GOLDEN, sample_records
 
 from carroca.record import RecordError, dumps, loads, verify
 from carroca.rules import Match

@@ -2,7 +2,7 @@
 
 The golden files pin the engine's behaviour: regenerating them from the same seeds must give
 byte-identical lines, so any change in how a ruleset plays or scores shows up here. After an
-intended change, rewrite them with `python -m tests.record.support` and review the diff.
+intended change, rewrite them with `python -m tests.support.records` and review the diff.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.record.support import (
+from tests.support.records import (
     GOLDEN,
     GOLDEN_DIR,
     PLAYERS,

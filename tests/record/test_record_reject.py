@@ -9,8 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from tests.helpers import time_out
-from tests.record.support import GOLDEN, PLAYERS, ZERO_SEED
+from tests.support.records import GOLDEN, PLAYERS, ZERO_SEED
+from tests.support.scripted import time_out
 
 from carroca import fair
 from carroca.record import RecordError, dumps, loads, to_record, verify

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.helpers import time_out
-from tests.record.support import GOLDEN, PLAYERS, ZERO_SEED, Spec, sample_records
+from tests.support.records import GOLDEN, PLAYERS, ZERO_SEED, Spec, sample_records
+from tests.support.scripted import time_out
 
 from carroca import fair
 from carroca.bots.random_bot import RandomBot

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from tests.helpers import assert_refused, deal, legal, play
-from tests.rules.deals import F1_S1_LIGHTER, LINE13, PLAYS_F1, PLAYS_LINE13
+from tests.support.deals import F1_S1_LIGHTER, LINE13, PLAYS_F1, PLAYS_LINE13
+from tests.support.scripted import assert_refused, deal, legal, play
 
 from carroca.rules import IllegalMove, Match, get_ruleset, observation
 

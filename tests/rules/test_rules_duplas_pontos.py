@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from tests.helpers import deal, events, last_events, legal, play
-from tests.rules.deals import (
+from tests.support.deals import (
     F_TEAM0_LIGHTER,
     F_TIE,
     HAND_A,
@@ -14,6 +13,7 @@ from tests.rules.deals import (
     PLAYS_F,
     chain_f,
 )
+from tests.support.scripted import deal, events, last_events, legal, play
 
 from carroca.rules import InvalidOption, Match, get_ruleset, observation
 

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from tests.helpers import deal, legal, play
-from tests.rules.deals import (
+from tests.support.deals import (
     F_TEAM0_LIGHTER,
     F_TEAM1_LIGHTER,
     F_TIE,
@@ -17,6 +16,7 @@ from tests.rules.deals import (
     PLAYS_F,
     rotate,
 )
+from tests.support.scripted import deal, legal, play
 
 from carroca.rules import InvalidOption, Match, get_ruleset
 

@@ -1,9 +1,9 @@
-"""The scripted-deal helpers themselves (tests/helpers.py)."""
+"""The scripted-deal helpers themselves (tests/support/scripted.py)."""
 
 from __future__ import annotations
 
 import pytest
-from tests.helpers import assert_refused, deal, legal, order_from_hands, play
+from tests.support.scripted import assert_refused, deal, legal, order_from_hands, play
 
 from carroca.rules import IllegalMove, InvalidTile, Match
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from tests.helpers import (
+from tests.support.deals import HAND_A, HAND_C, LINE13, PLAYS_A, PLAYS_LINE13
+from tests.support.scripted import (
     assert_abandon_refused,
     assert_refused,
     deal,
@@ -13,7 +14,6 @@ from tests.helpers import (
     time_out,
     views,
 )
-from tests.rules.deals import HAND_A, HAND_C, LINE13, PLAYS_A, PLAYS_LINE13
 
 from carroca.rules import (
     GameOver,

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from tests.helpers import deal, legal, play
-from tests.rules.deals import (
+from tests.support.deals import (
     F1_S1_LIGHTER,
     LINE13,
     PLAYS_F1,
@@ -12,6 +11,7 @@ from tests.rules.deals import (
     TIE_DRAW,
     TIE_DRAW_BONEYARD,
 )
+from tests.support.scripted import deal, legal, play
 
 from carroca.rules import Match, get_ruleset
 

@@ -12,8 +12,8 @@ import sqlite3
 from collections.abc import Callable
 
 import httpx2
-from tests.security.support import account, error_of, guest, http
-from tests.serverproc import Server, wait_until
+from tests.support.attacks import account, error_of, guest, http
+from tests.support.serverproc import Server, wait_until
 
 
 def login(server: Server, name: str, password: str, ip: str = "127.0.0.1") -> httpx2.Response:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tests.security.support import error_of, guest, http
-from tests.serverproc import Server, wait_until
+from tests.support.attacks import error_of, guest, http
+from tests.support.serverproc import Server, wait_until
 
 FRIENDS_EXPERT = {"ruleset": "bloqueio", "seats": ["me", "bot:expert"]}
 CASUAL_EXPERT = {"ruleset": "bloqueio", "bot_level": "expert"}

@@ -9,7 +9,7 @@ thousands of times a minute).
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
-from tests.server.conftest import guest, settings_for, wait_status
+from tests.support.server_app import guest, settings_for, wait_status
 
 from carroca.server.app import create_app
 

@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 from homoglyph._skeleton import skeleton
 from hypothesis import HealthCheck, assume, given, reject
 from hypothesis import strategies as st
-from tests.server.conftest import client, database, settings, settings_for  # noqa: F401
+from tests.support.server_app import settings_for
 
 from carroca.server.app import create_app
 from carroca.server.errors import ServerError
@@ -37,6 +37,9 @@ from carroca.server.storage.db import alembic_config, make_engine, players
 from carroca.server.storage.names import KEY_MAX, KEYS_UNICODE_VERSION, lookalike_keys
 from carroca.server.storage.store import NameTaken, Store, token_hash
 
+# Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
+pytestmark = pytest.mark.postgres
+
 # (a name taken first, a name in another alphabet that draws the same)
 LOOKALIKES = [
     ("paca59", "раса59"),  # Cyrillic р, а, с, а
@@ -49,14 +52,14 @@ LOOKALIKES = [
 ]
 
 
-def sign_in(client: TestClient, name: str) -> int:  # noqa: F811
+def sign_in(client: TestClient, name: str) -> int:
     r = client.post("/api/guest", json={"name": name})
     assert r.status_code == 200, r.text
     return int(r.json()["player"]["id"])
 
 
 @pytest.mark.parametrize(("first", "lookalike"), LOOKALIKES)
-def test_a_lookalike_of_a_taken_name_is_refused(client: TestClient, first: str,  # noqa: F811
+def test_a_lookalike_of_a_taken_name_is_refused(client: TestClient, first: str,
                                                 lookalike: str) -> None:
     sign_in(client, first)
     client.cookies.clear()
@@ -68,7 +71,7 @@ def test_a_lookalike_of_a_taken_name_is_refused(client: TestClient, first: str, 
 
 
 @pytest.mark.parametrize(("first", "lookalike"), LOOKALIKES)
-def test_whichever_comes_first_keeps_the_name(client: TestClient, first: str,  # noqa: F811
+def test_whichever_comes_first_keeps_the_name(client: TestClient, first: str,
                                               lookalike: str) -> None:
     sign_in(client, lookalike)
     client.cookies.clear()
@@ -77,14 +80,14 @@ def test_whichever_comes_first_keeps_the_name(client: TestClient, first: str,  #
 
 
 @pytest.mark.parametrize(("first", "mixed"), [("João", "Jоão"), ("Ana", "Anа")])
-def test_one_letter_of_another_alphabet_stays_a_bad_name(client: TestClient,  # noqa: F811
+def test_one_letter_of_another_alphabet_stays_a_bad_name(client: TestClient,
                                                          first: str, mixed: str) -> None:
     sign_in(client, first)
     r = client.post("/api/guest", json={"name": mixed})
     assert r.status_code == 422 and r.json()["error"]["code"] == "bad_name"
 
 
-def test_the_same_name_in_other_capitals_says_it_is_taken(client: TestClient) -> None:  # noqa: F811
+def test_the_same_name_in_other_capitals_says_it_is_taken(client: TestClient) -> None:
     sign_in(client, "paca59")
     r = client.post("/api/guest", json={"name": "PACA59"})
     assert r.status_code == 409 and r.json()["error"]["message"] == NAME_TAKEN
@@ -102,7 +105,7 @@ def test_the_same_name_in_other_capitals_says_it_is_taken(client: TestClient) ->
     # them (I and small l look alike, and L folds to l).
     ["HELENA", "ΗΕΙΕΝΑ"],
 ])
-def test_distinct_names_are_all_accepted(client: TestClient, names: list[str]) -> None:  # noqa: F811
+def test_distinct_names_are_all_accepted(client: TestClient, names: list[str]) -> None:
     ids = set()
     for name in names:
         client.cookies.clear()
@@ -179,7 +182,7 @@ def test_a_key_is_its_own_key(name: str) -> None:
 
 
 @pytest.fixture
-def store(database: str) -> Iterator[Store]:  # noqa: F811
+def store(database: str) -> Iterator[Store]:
     s = Store(database)
     yield s
     s.close()
@@ -298,7 +301,7 @@ def _old_players(url: str) -> dict[str, int]:
         engine.dispose()
 
 
-def test_players_that_already_look_alike_all_keep_their_names(database: str) -> None:  # noqa: F811
+def test_players_that_already_look_alike_all_keep_their_names(database: str) -> None:
     cfg = alembic_config(database)
     command.downgrade(cfg, "0007")
     ids = _old_players(database)
@@ -334,7 +337,7 @@ def test_players_that_already_look_alike_all_keep_their_names(database: str) -> 
                      "Ivan": 0, "lvan": ids["lvan"], "Helena": 0}
 
 
-def test_the_migration_goes_back_and_forth(database: str) -> None:  # noqa: F811
+def test_the_migration_goes_back_and_forth(database: str) -> None:
     cfg = alembic_config(database)
     command.downgrade(cfg, "0007")
     _old_players(database)

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.server.conftest import guest, settings_for
+from tests.support.server_app import guest, settings_for
 
 from carroca.server.app import create_app
 

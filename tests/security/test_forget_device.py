@@ -14,11 +14,14 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from tests.server.conftest import settings_for
-from tests.server.wsplay import auth, connect, receive_text
+from tests.support.server_app import settings_for
+from tests.support.wsplay import auth, connect, receive_text
 
 from carroca.server.app import create_app
 from carroca.server.storage.db import make_engine, players
+
+# Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
+pytestmark = pytest.mark.postgres
 
 BAD_KEY = {"code": "bad_guest_key", "message": "A chave deste convidado não vale mais neste "
                                                "aparelho; escolha outro apelido."}

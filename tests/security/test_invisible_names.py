@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.server.conftest import client, settings  # noqa: F401  (fixtures)
 
 from carroca.server.errors import ServerError
 from carroca.server.players.accounts import check_name
@@ -28,7 +27,7 @@ def test_real_accents_still_pass(name: str) -> None:
     assert check_name(name)
 
 
-def test_the_route_refuses_them_too(client: TestClient) -> None:  # noqa: F811
+def test_the_route_refuses_them_too(client: TestClient) -> None:
     assert client.post("/api/guest", json={"name": "Paca"}).status_code == 200
     lookalike = client.post("/api/guest", json={"name": "Paca\ufe0f"})
     assert lookalike.status_code == 422 and lookalike.json()["error"]["code"] == "bad_name"

@@ -19,14 +19,17 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from fastapi.testclient import TestClient
-from tests.server.conftest import guest, settings_for, wait_status
-from tests.server.wsplay import auth, connect
+from tests.support.server_app import guest, settings_for, wait_status
+from tests.support.wsplay import auth, connect
 
 from carroca import record
 from carroca.server.app import create_app
 from carroca.server.players.accounts import COOKIE
 from carroca.server.storage import db
 from carroca.server.tables.table import Table
+
+# Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
+pytestmark = pytest.mark.postgres
 
 GONE = {"error": {"code": "not_found", "message": "Partida não encontrada."}}
 READS = ("", "/record", "/analysis")  # GET /api/matches/{id}{route}

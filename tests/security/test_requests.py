@@ -11,8 +11,8 @@ import concurrent.futures
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.security.support import close_quietly, error_of, http, raw, read_all
-from tests.serverproc import Server, wait_until
+from tests.support.attacks import close_quietly, error_of, http, raw, read_all
+from tests.support.serverproc import Server, wait_until
 
 from carroca.server.edge.guard import address_key
 

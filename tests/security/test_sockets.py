@@ -12,8 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from tests.security.support import guest, http, socket_for
-from tests.serverproc import Server, wait_until
+from tests.support.attacks import guest, http, socket_for
+from tests.support.serverproc import Server, wait_until
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection
 

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.security.support import account, error_of, guest, http, socket_for
-from tests.serverproc import Server, wait_until
+from tests.support.attacks import account, error_of, guest, http, socket_for
+from tests.support.serverproc import Server, wait_until
 
 EXPERTS = {"ruleset": "duplas-pontos", "seats": ["bot:expert"] * 4}
 

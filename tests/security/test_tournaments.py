@@ -11,8 +11,8 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx2
-from tests.security.support import error_of, guest, http
-from tests.serverproc import Server, wait_until
+from tests.support.attacks import error_of, guest, http
+from tests.support.serverproc import Server, wait_until
 
 EVENT = {"name": "Copa", "format": "swiss", "ruleset": "bloqueio", "options": {"target": 1},
          "starts_in": 3600}

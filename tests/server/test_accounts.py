@@ -6,13 +6,16 @@ from __future__ import annotations
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
-from tests.server.conftest import guest, settings_for
-from tests.server.wsplay import auth, recv, send, until
+from tests.support.server_app import guest, settings_for
+from tests.support.wsplay import auth, recv, send, until
 
 from carroca.server.app import create_app
 from carroca.server.players.accounts import COOKIE
 from carroca.server.settings import Settings
 from carroca.server.storage.db import make_engine, players
+
+# Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
+pytestmark = pytest.mark.postgres
 
 
 def password_hash(database: str, name: str) -> str | None:

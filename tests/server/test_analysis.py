@@ -12,16 +12,17 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.botservice import workers as W
-from tests.server.conftest import guest, settings_for, wait_finished
+from tests.support import bot_workers as W
+from tests.support.reviews import ReviewStore, a_record, analyzed, finished
+from tests.support.server_app import guest, settings_for, wait_finished
 
-from carroca import record
-from carroca.analysis import DEFAULT_WORLDS, analyze_match, to_json
 from carroca.botservice import BotService, Job, LocalBots, Priority
 from carroca.rules import observation
 from carroca.server.app import create_app
 from carroca.server.tables.reviews import MAX_PENDING, Reviews
-from carroca.simulate import play_one
+
+# Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
+pytestmark = pytest.mark.postgres
 
 
 def test_review_of_a_finished_match(client: TestClient) -> None:
@@ -104,36 +105,6 @@ def reviews_fill_the_queue(client: TestClient, monkeypatch: pytest.MonkeyPatch) 
         time.sleep(0.1)
 
 
-class _Store:
-    """Where a review is stored: here, a dict (the database's side is tested above)."""
-
-    def __init__(self) -> None:
-        self.analyses: dict[str, str] = {}
-
-    async def set_analysis(self, match_id: str, text: str) -> None:
-        self.analyses[match_id] = text
-
-
-def a_record(ruleset: str = "duplas-pontos", seed: int = 0) -> str:
-    line = play_one(ruleset, None, ("greedy",), seed, 0, record=True).line
-    assert line is not None
-    return line
-
-
-def analyzed(line: str) -> str:
-    """What `carroca analyze` says of the record, as the server stores it."""
-    rec = record.loads(line)
-    analysis = analyze_match(record.verify(rec), rec["players"], seed=0, worlds=DEFAULT_WORLDS)
-    return json.dumps(to_json(analysis), separators=(",", ":"), ensure_ascii=False)
-
-
-async def finished(reviews: Reviews, match_id: str, seconds: float = 120) -> None:
-    end = time.monotonic() + seconds
-    while reviews.running(match_id) and match_id not in reviews.stored:
-        assert time.monotonic() < end, f"the review of {match_id} did not end"
-        await asyncio.sleep(0.05)
-
-
 def service(workers: int = 1, **backend: Any) -> BotService:
     return BotService(LocalBots(workers, nice=0, **backend))
 
@@ -144,7 +115,7 @@ def test_a_review_in_jobs_is_what_carroca_analyze_says() -> None:
     line = a_record("mano-a-mano", 3)
 
     async def scenario() -> None:
-        bots, store = service(2), _Store()
+        bots, store = service(2), ReviewStore()
         reviews = Reviews(store, bots)  # type: ignore[arg-type]
         try:
             reviews.request("m1", line)
@@ -166,7 +137,7 @@ def test_a_move_waits_for_one_judged_decision_at_most() -> None:
     line = a_record()
 
     async def scenario() -> None:
-        bots, store = service(1), _Store()
+        bots, store = service(1), ReviewStore()
         reviews = Reviews(store, bots)  # type: ignore[arg-type]
         try:
             reviews.request("m1", line)
@@ -211,7 +182,7 @@ def test_close_abandons_a_running_review() -> None:
 
     async def scenario() -> None:
         backend = LocalBots(1, nice=0)
-        bots, store = BotService(backend), _Store()
+        bots, store = BotService(backend), ReviewStore()
         reviews = Reviews(store, bots)  # type: ignore[arg-type]
         reviews.request("m1", line)
         while bots.outcomes["judge"] < 1:
@@ -234,7 +205,7 @@ def test_a_worker_killed_under_a_review_costs_one_retry(tmp_path: Any) -> None:
 
     async def scenario() -> None:
         backend = LocalBots(1, nice=0)
-        bots, store = BotService(backend), _Store()
+        bots, store = BotService(backend), ReviewStore()
         reviews = Reviews(store, bots)  # type: ignore[arg-type]
         try:
             reviews.request("m1", line)
@@ -261,7 +232,7 @@ def test_a_worker_that_judges_another_decision_is_refused() -> None:
     async def scenario() -> None:
         for kind in ("judge_another_step", "judge_nonsense"):
             bots = service(1, work={"judge": getattr(W, kind)})
-            store = _Store()
+            store = ReviewStore()
             reviews = Reviews(store, bots)  # type: ignore[arg-type]
             try:
                 reviews.request("m1", line)
@@ -282,7 +253,7 @@ def test_a_review_late_behind_the_moves_is_given_up_not_failed(
     line = a_record()
 
     async def scenario() -> None:
-        bots, store = service(1, work={"judge": W.judge_slowly}), _Store()
+        bots, store = service(1, work={"judge": W.judge_slowly}), ReviewStore()
         reviews = Reviews(store, bots)  # type: ignore[arg-type]
         monkeypatch.setattr("carroca.server.tables.reviews.DEADLINE_SECONDS", 0.5)
         try:

@@ -7,8 +7,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
-from tests.server.conftest import account, guest, settings_for
-from tests.server.wsplay import auth, recv, send, until
+from tests.support.server_app import account, guest, settings_for
+from tests.support.wsplay import auth, recv, send, until
 
 from carroca.server.app import create_app
 from carroca.server.realtime.protocol import MAX_CHAT

@@ -8,8 +8,8 @@ import time
 from typing import Any
 
 from fastapi.testclient import TestClient
-from tests.server.conftest import guest, settings_for, wait_finished
-from tests.server.wsplay import auth, recv, send
+from tests.support.server_app import guest, settings_for, wait_finished
+from tests.support.wsplay import auth, recv, send
 
 from carroca import fair, record
 from carroca.rules import tiles

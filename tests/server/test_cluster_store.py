@@ -17,6 +17,9 @@ from carroca.server.storage.store import Fenced, MoveRow, Store
 from carroca.server.tables.table import Table
 from carroca.server.tournaments.state import new_event
 
+# Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
+pytestmark = pytest.mark.postgres
+
 
 @pytest.fixture
 def store(database: str) -> Iterator[Store]:

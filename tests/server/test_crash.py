@@ -16,28 +16,13 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
-from tests.serverproc import WAIT_SECONDS, Server
+from tests.support.move_log import move_log, record_steps
+from tests.support.serverproc import WAIT_SECONDS, Server
 
 from carroca import fair, record
-from carroca.server.storage import db
 
-
-def move_log(database: str, match_id: str) -> tuple[str, list[tuple[int, str, bool]]]:
-    """The match's status and move log as the database holds them: (seat, action, auto)."""
-    engine = db.make_engine(database)
-    try:
-        with engine.connect() as conn:
-            status: str = conn.execute(
-                sa.select(db.matches.c.status).where(db.matches.c.id == match_id)
-            ).scalar_one()
-            rows = conn.execute(
-                sa.select(db.moves.c.seat, db.moves.c.action, db.moves.c.auto)
-                .where(db.moves.c.match_id == match_id).order_by(db.moves.c.seq)
-            ).all()
-    finally:
-        engine.dispose()
-    return status, [(r.seat, r.action, bool(r.auto)) for r in rows]
+# Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
+pytestmark = pytest.mark.postgres
 
 
 def crashed_log(database: str, match_id: str) -> list[tuple[int, str, bool]]:
@@ -45,13 +30,6 @@ def crashed_log(database: str, match_id: str) -> list[tuple[int, str, bool]]:
     status, moves = move_log(database, match_id)
     assert status == "playing", "the match was not in play at the crash: nothing was tested"
     return moves
-
-
-def record_steps(rec: Any) -> list[tuple[int, str, bool]]:
-    """Every action of a verified record, as the move log writes them."""
-    match = record.verify(rec)
-    assert match.is_over
-    return [(s.seat, str(s.action), s.auto) for hand in match.history for s in hand.steps]
 
 
 def wait_finished(server: Server, match_id: str) -> dict[str, Any]:
@@ -145,6 +123,7 @@ class Seat:
             self._exit.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pause", [0.0, 0.3], ids=["kill-at-once", "kill-after-the-commit"])
 def test_sigkill_mid_match_keeps_every_acked_move(
     servers: Callable[..., Server], database: str, pause: float
@@ -216,6 +195,7 @@ def test_sigkill_mid_match_keeps_every_acked_move(
     assert fair.commitment(rec["fairness"]["server_seed"]) == rec["fairness"]["commitment"]
 
 
+@pytest.mark.slow
 def test_sigkill_mid_bots_matches_then_they_resume_and_finish(
     servers: Callable[..., Server], database: str
 ) -> None:

@@ -284,6 +284,7 @@ async def play(ruleset: str, seed: int, clock: Clock) -> Checker:
 MIN_MATCHES, MAX_MATCHES = 2, 8
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", sorted(RULESETS))
 def test_frames_equal_the_old_per_seat_state(ruleset: str, monkeypatch: pytest.MonkeyPatch
                                              ) -> None:

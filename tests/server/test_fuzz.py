@@ -23,8 +23,8 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.websockets import WebSocketDisconnect
-from tests.server.conftest import guest
-from tests.server.wsplay import Client, Frame, auth, connect
+from tests.support.server_app import guest
+from tests.support.wsplay import Client, Frame, auth, connect
 
 from carroca.rules import RulesError, actions
 

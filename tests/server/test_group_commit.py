@@ -14,6 +14,9 @@ from carroca.server.storage.db import migrate
 from carroca.server.storage.store import MoveRow, Store
 from carroca.server.tables.table import Table
 
+# Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
+pytestmark = pytest.mark.postgres
+
 GAP = 0.5  # seconds: long beside a commit on any machine, so the batches are unambiguous
 
 

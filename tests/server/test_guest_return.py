@@ -10,9 +10,12 @@ import unicodedata
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
-from tests.server.wsplay import auth
+from tests.support.wsplay import auth
 
 from carroca.server.storage.db import make_engine, players
+
+# Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
+pytestmark = pytest.mark.postgres
 
 
 def stored_row(database: str, name: str) -> dict[str, object]:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi import FastAPI, WebSocket
 from fastapi.testclient import TestClient
-from tests.server.conftest import guest
+from tests.support.server_app import guest
 
 from carroca.server.edge.headers import install_security_headers, security_headers
 

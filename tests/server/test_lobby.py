@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.server.conftest import account, guest, settings_for, wait_status
-from tests.server.wsplay import auth, recv, until
+from tests.support.server_app import account, guest, settings_for, wait_status
+from tests.support.wsplay import auth, recv, until
 
 from carroca import fair, record
 from carroca.server.app import create_app

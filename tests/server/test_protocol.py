@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.server.conftest import guest
-from tests.server.test_leak import Coverage, Oracle, check_frames
-from tests.server.wsplay import (
+from tests.support.leak_oracle import Coverage, Oracle, check_frames
+from tests.support.server_app import guest
+from tests.support.wsplay import (
     Client,
     Frame,
     auth,

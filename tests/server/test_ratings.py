@@ -10,11 +10,14 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
-from tests.server.conftest import account, guest, settings_for, wait_finished
-from tests.server.wsplay import auth, send
+from tests.support.server_app import account, guest, settings_for, wait_finished
+from tests.support.wsplay import auth, send
 
 from carroca.server.app import create_app
 from carroca.server.storage.db import make_engine, ratings
+
+# Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
+pytestmark = pytest.mark.postgres
 
 
 @pytest.fixture

@@ -12,11 +12,12 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
-from tests.server.conftest import guest, settings_for, wait_finished, wait_status
-from tests.server.test_crash import move_log, record_steps
-from tests.server.wsplay import Client, Frame, auth, connect, play
-from tests.serverproc import wait_until
+from tests.support.move_log import move_log, record_steps
+from tests.support.server_app import guest, settings_for, wait_finished, wait_status
+from tests.support.serverproc import wait_until
+from tests.support.wsplay import Client, Frame, auth, connect, play
 
 from carroca import fair, record
 from carroca.rules import get_ruleset
@@ -25,6 +26,9 @@ from carroca.server.app import create_app
 from carroca.server.storage import db
 from carroca.server.tables.hub import bot_seat, player_seat
 from carroca.server.tables.table import Table
+
+# Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
+pytestmark = pytest.mark.postgres
 
 HUMAN_AND_BOTS = ["me", "bot:greedy", "bot:random", "bot:greedy"]
 

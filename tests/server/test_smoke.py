@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
-from tests.server.conftest import guest, wait_finished
+from tests.support.server_app import guest, wait_finished
 from typer.testing import CliRunner
 
 from carroca import fair, record
 from carroca.cli import app as cli_app
+
+# Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
+pytestmark = pytest.mark.postgres
 
 
 def test_health(client: TestClient) -> None:

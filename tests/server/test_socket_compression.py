@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable
 
 import pytest
-from tests.serverproc import Server
+from tests.support.serverproc import Server
 
 from carroca.server.edge.guard import guarded_protocols
 
@@ -21,6 +21,7 @@ from carroca.server.edge.guard import guarded_protocols
     ("context", "permessage-deflate; server_max_window_bits=12; client_max_window_bits=12"),
     ("off", None),
 ])
+@pytest.mark.slow
 def test_the_negotiated_compression(servers: Callable[..., Server], mode: str | None,
                                     extension: str | None) -> None:
     server = servers(env={"CARROCA_WS_COMPRESSION": mode} if mode else {})

@@ -9,7 +9,7 @@ import json
 from collections.abc import Callable
 
 import pytest
-from tests.serverproc import Server
+from tests.support.serverproc import Server
 from websockets.exceptions import ConnectionClosed
 
 from carroca.server.realtime.protocol import MAX_FRAME
@@ -40,6 +40,7 @@ def test_messages_sent_at_once_are_answered_in_order(servers: Callable[..., Serv
     (b"\x00\x01", 1003),
     ("x" * (MAX_FRAME + 1), 1009),
 ])
+@pytest.mark.slow
 def test_refused_frames_close_the_socket(servers: Callable[..., Server], payload: str | bytes,
                                          code: int) -> None:
     server = servers()

@@ -9,8 +9,8 @@ from contextlib import ExitStack
 from typing import Any
 
 from fastapi.testclient import TestClient
-from tests.server.conftest import guest, settings_for, wait_finished, wait_status
-from tests.server.wsplay import Client, Frame, auth, connect, play, run_together
+from tests.support.server_app import guest, settings_for, wait_finished, wait_status
+from tests.support.wsplay import Client, Frame, auth, connect, play, run_together
 
 from carroca.server.app import create_app
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
-from tests.server.conftest import guest, settings_for
+from tests.support.server_app import guest, settings_for
 
 from carroca.server.app import create_app
 

@@ -16,14 +16,17 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
-from tests.server.conftest import guest, settings_for
-from tests.server.wsplay import Client, auth, connect, random_chooser, run_together
+from tests.support.server_app import guest, settings_for
+from tests.support.wsplay import Client, auth, connect, random_chooser, run_together
 from typer.testing import CliRunner
 
 from carroca.cli import app as cli
 from carroca.server.app import create_app
 from carroca.server.storage.db import normalize_url
 from carroca.tournament import EventRecordError, verify
+
+# Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
+pytestmark = pytest.mark.postgres
 
 FAST = {"ruleset": "bloqueio", "options": {"target": 1}}
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
-from tests.server.conftest import guest
-from tests.server.wsplay import play_until_over, send, until
+from tests.support.server_app import guest
+from tests.support.wsplay import play_until_over, send, until
 
 from carroca import record
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests.tournament.support import scripted_record, solos
+from tests.support.tournaments import scripted_record, solos
 
 from carroca.tournament import EventSpec, Tournament, WrongState, to_record, verify
 from carroca.tournament.offline import SECONDS_PER_ACTION, match_seconds, run_event

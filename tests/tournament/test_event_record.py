@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.tournament.support import higher_seed_wins, play_scripted, solos
+from tests.support.tournaments import higher_seed_wins, play_scripted, solos
 
 from carroca.tournament import (
     EventRecordError,

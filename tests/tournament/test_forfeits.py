@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests.tournament.support import duplas, higher_seed_wins, play_scripted, solos
+from tests.support.tournaments import duplas, higher_seed_wins, play_scripted, solos
 
 from carroca.tournament import (
     AlreadyRegistered,

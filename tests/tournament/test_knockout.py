@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tests.tournament.support import duplas, play_scripted, solos
+from tests.support.tournaments import duplas, play_scripted, solos
 
 from carroca.tournament import Entrant, EventSpec, Game, Tournament, to_record, verify
 from carroca.tournament.knockout import bracket_order, first_slots

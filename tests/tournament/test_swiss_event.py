@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests.tournament.support import higher_seed_wins, play_scripted, scripted_record, solos
+from tests.support.tournaments import higher_seed_wins, play_scripted, scripted_record, solos
 
 from carroca.tournament import (
     BadResult,

@@ -10,9 +10,9 @@ import json
 import urllib.request
 from typing import Any
 
-from tests.web.conftest import DESKTOP, PHONE, shot, watch
-from tests.web.matches import finished_match
-from tests.web.test_a11y import SMALL_CONTROLS, check_contrast, check_names
+from tests.support.a11y import SMALL_CONTROLS, check_contrast, check_names
+from tests.support.browser import DESKTOP, PHONE, shot, watch
+from tests.support.webmatches import finished_match
 
 from carroca import fair
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.conftest import DESKTOP, PHONE, shot, unique_name, watch
-from tests.web.play import (
+from tests.support.browser import DESKTOP, PHONE, shot, unique_name, watch
+from tests.support.webplay import (
     TABLE,
     Tally,
     act,

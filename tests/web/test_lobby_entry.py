@@ -10,9 +10,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.web.conftest import DESKTOP, PHONE, shot, unique_name, watch
-from tests.web.matches import api
-from tests.web.play import open_lobby_as_guest, sign_in_guest
+from tests.support.browser import DESKTOP, PHONE, shot, unique_name, watch
+from tests.support.webmatches import api
+from tests.support.webplay import open_lobby_as_guest, sign_in_guest
 
 IN_VIEW = """(sel) => {
   const r = document.querySelector(sel).getBoundingClientRect();

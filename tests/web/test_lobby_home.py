@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.conftest import DESKTOP, PHONE, shot, unique_name, watch
-from tests.web.play import TABLE, open_lobby_as_guest
+from tests.support.browser import DESKTOP, PHONE, shot, unique_name, watch
+from tests.support.webplay import TABLE, open_lobby_as_guest
 
 # The phone lobby was 3,900 px of forms; now the play card is the first screen, then one panel.
 PHONE_LOBBY_MAX_PX = 2100

@@ -7,9 +7,9 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from tests.web.conftest import PHONE, shot, watch
-from tests.web.matches import finished_match
-from tests.web.play import sign_in_guest
+from tests.support.browser import PHONE, shot, watch
+from tests.support.webmatches import finished_match
+from tests.support.webplay import sign_in_guest
 
 
 def console_errors(page: Any) -> list[str]:

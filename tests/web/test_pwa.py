@@ -11,7 +11,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from tests.web.conftest import PHONE, ROOT, watch
+from tests.support.browser import PHONE, ROOT, watch
 
 WEB = ROOT / "src" / "carroca" / "web"
 PAGES = sorted(p.name for p in WEB.glob("*.html"))

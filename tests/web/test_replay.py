@@ -9,9 +9,9 @@ import json
 import urllib.request
 from typing import Any
 
-from tests.web.conftest import DESKTOP, PHONE, shot, watch
-from tests.web.matches import engine_record, finished_match, five_doubles_deal
-from tests.web.test_a11y import SMALL_CONTROLS, check_contrast, check_names
+from tests.support.a11y import SMALL_CONTROLS, check_contrast, check_names
+from tests.support.browser import DESKTOP, PHONE, shot, watch
+from tests.support.webmatches import engine_record, finished_match, five_doubles_deal
 
 from carroca.rules import Match
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.conftest import DESKTOP, PHONE, shot, watch
-from tests.web.test_a11y import SMALL_CONTROLS, check_contrast, check_names
+from tests.support.a11y import SMALL_CONTROLS, check_contrast, check_names
+from tests.support.browser import DESKTOP, PHONE, shot, watch
 
 RULESETS = {
     "duplas-pontos": "Duplas de pontos",

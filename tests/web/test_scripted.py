@@ -8,7 +8,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from tests.web.conftest import DESKTOP, PHONE, shot, watch
+from tests.support.browser import DESKTOP, PHONE, shot, watch
 
 from carroca import fair
 from carroca.rules import Match, actions, get_ruleset, observation

@@ -9,9 +9,16 @@ from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from tests.web.conftest import DESKTOP, PHONE, unique_name, watch
-from tests.web.matches import finished_match
-from tests.web.play import TABLE, Tally, act, open_lobby_as_guest, sign_in_guest, wait_turn_or_end
+from tests.support.browser import DESKTOP, PHONE, unique_name, watch
+from tests.support.webmatches import finished_match
+from tests.support.webplay import (
+    TABLE,
+    Tally,
+    act,
+    open_lobby_as_guest,
+    sign_in_guest,
+    wait_turn_or_end,
+)
 
 # Reports every CSP violation of every document the page loads to the test (a binding survives
 # navigations; Playwright's init scripts are not subject to the page's CSP).

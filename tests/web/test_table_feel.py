@@ -10,14 +10,14 @@ pushed when the test wants them); the pause and the rematch run on real servers.
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.web.conftest import DESKTOP, PHONE, LiveServer, shot, unique_name, watch
-from tests.web.play import (
+from tests.support.browser import DESKTOP, PHONE, LiveServer, shot, unique_name, watch
+from tests.support.table_script import RECT, Script, open_table, overlap, rect, wait_version
+from tests.support.webplay import (
     TABLE,
     Tally,
     act,
@@ -27,148 +27,9 @@ from tests.web.play import (
     wait_turn_or_end,
 )
 
-from carroca import fair
-from carroca.rules import Match, actions, get_ruleset, observation
-from carroca.rules.rulesets import options_dict
 from carroca.server.settings import Settings
 
-SEED = "33" * 32
-
 # ---------------------------------------------------------------------- a scripted table
-
-
-def frame(kind: str, data: Any) -> str:
-    return json.dumps({"type": kind, "data": data})
-
-
-class Script:
-    """A match of the engine seen from seat `viewer` (None: a spectator); the other seats play
-    their first legal action (every seat does with `autoplay`). `push` sends a frame on the
-    page's socket."""
-
-    def __init__(self, ruleset: str, label: str, viewer: int | None = 0,
-                 players: list[dict[str, Any]] | None = None,
-                 options: dict[str, Any] | None = None) -> None:
-        rs = get_ruleset(ruleset)
-        self.match = Match(rs, rs.make_options(options or {}))
-        self.label = label
-        self.viewer = viewer
-        self.version = 1
-        self.moves: list[str] = []
-        self.autoplay = False
-        self.reply_others = True  # the others answer a move of the viewer at once
-        self.pause: dict[str, Any] | None = None
-        self.sockets: list[Any] = []
-        self.players = players or [
-            {"name": "Ana", "bot": False, "connected": True} if i == viewer else
-            {"name": "bot:greedy", "bot": True, "connected": True} for i in range(rs.seats)
-        ]
-        name = "Visita" if viewer is None else self.players[viewer]["name"]
-        self.me = {"id": 1, "name": name, "kind": "guest"}
-        self._deal()
-
-    def _deal(self) -> None:
-        while self.match.needs_deal:
-            self.match.deal(fair.shuffle(SEED, self.label, self.match.deal_index))
-
-    def apply(self, text: str, seat: int | None = None) -> None:
-        self.match.apply(actions.parse(text), seat)
-        self._deal()
-        self.version += 1
-
-    def others(self, until: Callable[[Match], bool] | None = None) -> list[dict[str, Any]]:
-        frames = []
-        m = self.match
-        while not m.is_over and m.current_player is not None:
-            if until is not None and until(m):
-                break
-            if m.current_player == self.viewer and not self.autoplay:
-                break
-            self.apply(str(m.legal_actions()[0]))
-            frames.append(self.state())
-        return frames
-
-    def state(self, **extra: Any) -> dict[str, Any]:
-        m = self.match
-        over = m.is_over
-        turn = m.current_player
-        clock = None
-        if turn == self.viewer and not over and self.pause is None:
-            clock = {"seat": turn, "seconds": 20.0, "remaining_ms": 20000}
-        view = observation(m, self.viewer).to_dict()
-        if self.pause is not None:
-            view["legal"] = []
-        data: dict[str, Any] = {
-            "id": "roteiro", "mode": "casual", "ruleset": m.ruleset.name,
-            "options": options_dict(m.options), "status": "finished" if over else "playing",
-            "seat": self.viewer, "players": [dict(p) for p in self.players],
-            "commitment": "0" * 64, "client_seeds": ["a"] * m.n, "client_seed": "a",
-            "version": self.version, "turn_seconds": 20, "clock": clock, "pause": self.pause,
-            "chat": True, "view": view, **extra,
-        }
-        if over:
-            data["server_seed"] = SEED
-        return data
-
-    def push(self, kind: str, data: Any) -> None:
-        self.sockets[-1].send(frame(kind, data))
-
-    def serve(self, page: Any, stream: list[dict[str, Any]] | None = None) -> None:
-        """Answer the page's /api/me and /ws: the first `join` gets the stream (later ones, the
-        state), a move is applied and answered as the server does (state, the others' moves,
-        then the ack)."""
-        for path in ("**/api/me", "**/api/session"):
-            page.route(path, lambda route: route.fulfill(
-                json={"player": self.me, "tables": ["roteiro"], "queued": None}))
-        pending = [stream]
-
-        def on_socket(ws: Any) -> None:
-            self.sockets.append(ws)
-
-            def on_message(message: str | bytes) -> None:
-                msg = json.loads(message)
-                kind, data = msg["type"], msg["data"]
-                if kind == "join":
-                    for state in pending.pop() if pending and pending[-1] else [self.state()]:
-                        ws.send(frame("state", state))
-                    pending.clear()
-                elif kind == "move":
-                    self.moves.append(data["action"])
-                    self.apply(data["action"], self.viewer)
-                    ws.send(frame("state", self.state()))
-                    for state in self.others() if self.reply_others else []:
-                        ws.send(frame("state", state))
-                    ws.send(frame("ack", {"id": data["id"], "version": self.version}))
-                elif kind == "ping":
-                    ws.send(frame("pong", {}))
-
-            ws.on_message(on_message)
-            ws.send(frame("hello", {"player": self.me, "protocol": 1}))
-
-        page.route_web_socket("**/ws", on_socket)
-
-
-def open_table(page: Any) -> None:
-    page.goto("/mesa.html?id=roteiro")
-    page.wait_for_selector(f"{TABLE}[data-status]:not([data-status=loading])")
-
-
-def wait_version(page: Any, version: int) -> None:
-    page.wait_for_selector(f"{TABLE}[data-version='{version}']")
-
-
-RECT = """(el) => {
-  const r = el.getBoundingClientRect();
-  return [r.left, r.top, r.right, r.bottom];
-}"""
-
-
-def rect(page: Any, selector: str) -> list[float]:
-    return list(page.locator(selector).first.evaluate(RECT))
-
-
-def overlap(a: list[float], b: list[float]) -> bool:
-    return min(a[2], b[2]) - max(a[0], b[0]) > 0.5 and min(a[3], b[3]) - max(a[1], b[1]) > 0.5
 
 
 def score_line_of_top_bar(page: Any) -> str:

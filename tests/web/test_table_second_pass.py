@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.web.conftest import DESKTOP, PHONE, shot, unique_name, watch
-from tests.web.play import TABLE, open_lobby_as_guest
-from tests.web.test_table_feel import RECT, Script, open_table, overlap, rect, wait_version
+from tests.support.browser import DESKTOP, PHONE, shot, unique_name, watch
+from tests.support.table_script import RECT, Script, open_table, overlap, rect, wait_version
+from tests.support.webplay import TABLE, open_lobby_as_guest
 
 PEOPLE = [{"name": name, "bot": False, "connected": True}
           for name in ("Ana", "Bia", "Caio", "Davi")]

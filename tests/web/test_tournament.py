@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from tests.web.conftest import DESKTOP, PHONE, shot, unique_name, watch
-from tests.web.play import open_lobby_as_guest, play_to_end
+from tests.support.browser import DESKTOP, PHONE, shot, unique_name, watch
+from tests.support.webplay import open_lobby_as_guest, play_to_end
 
 ON_TABLE = """() => location.pathname.endsWith('/mesa.html') ||
     Boolean(document.querySelector('#btn-my-match'))"""

@@ -237,7 +237,7 @@ class Weights:
 #: out of play, making the opponent pass or draw is worth most; in duplas-pontos, points on the
 #: table and the reply they leave; variety matters little once you can draw.
 _ONE_V_ONE = Weights(hand=1.0, block=1.5, variety=0.01, follow_share=0.0, stranded=0.05)
-_WEIGHTS: dict[str, Weights] = {
+WEIGHTS: dict[str, Weights] = {
     "duplas-torneio": Weights(hand=30.0, block=1.0, partner_stuck=0.05),
     "duplas-pontos": Weights(hand=25.0, block=0.5, pip=0.001),
     "mano-a-mano": replace(_ONE_V_ONE, hand=15.0),
@@ -254,7 +254,7 @@ class MediumBot:
 
     def __init__(self, seed: int | None = None, weights: Mapping[str, Weights] | None = None):
         self.seed = seed  # deterministic: kept only so every level is built the same way
-        self.weights = dict(_WEIGHTS if weights is None else weights)
+        self.weights = dict(WEIGHTS if weights is None else weights)
 
     def choose(self, obs: Observation) -> Action:
         legal = obs.legal

@@ -128,7 +128,7 @@ class Observation:
 _END_NAMES = ("left", "right", "up", "down", None)
 
 
-def _public(step: Step) -> PublicStep:
+def public_step(step: Step) -> PublicStep:
     a = step.action
     if a.kind == "play":
         return PublicStep(step.seat, "play", a.tile, _END_NAMES[a.end], "", step.auto)
@@ -142,7 +142,7 @@ def _public_steps(match: Match, viewer: int | None) -> tuple[PublicStep, ...]:
     if len(cache) > len(steps):
         del cache[len(steps) :]
     for i in range(len(cache), len(steps)):
-        cache.append(_public(steps[i]))
+        cache.append(public_step(steps[i]))
     if viewer is None or not match.ruleset.draws:
         return tuple(cache)
     out = list(cache)

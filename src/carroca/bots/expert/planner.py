@@ -188,7 +188,7 @@ def _noise_table(rng: random.Random, seats: int, scale: float) -> list[float]:
     return [rand() * scale for _ in range(seats * 32)]
 
 
-def _crn_playout(m: Match, team: int, noise: list[float], keep: float, double: float,
+def match_crn_playout(m: Match, team: int, noise: list[float], keep: float, double: float,
                  table_points: bool, exact_at: int = 0) -> int:
     """Playout whose noise depends on (seat, tile) only: actions meet the same opponents.
     From `exact_at` tiles in hands with nothing to draw, the rest is solved exactly."""
@@ -367,7 +367,7 @@ def rate_actions(
                 if exact:
                     value = alphabeta(child, team, -1e9, 1e9, table)
                 elif noise is not None:
-                    value = _crn_playout(child, team, noise, keep, cfg.double, rs.table_points,
+                    value = match_crn_playout(child, team, noise, keep, cfg.double, rs.table_points,
                                          cfg.playout_exact)
                 elif cfg.policy:
                     value = _playout(child, team, rng, cfg, rs.table_points)
@@ -382,7 +382,7 @@ def rate_actions(
     rated = [Rated(a, sum(values[i]) / len(values[i]) if values[i] else 0.0, len(values[i]))
              for i, a in enumerate(legal)]
     if defer and favourite is not None and fav in active:
-        return _deferred(rated, values, active, fav, defer)
+        return deferred(rated, values, active, fav, defer)
     # The actions still racing first (a dropped one is not chosen on a lucky tail), best first
     # counting the prior (the values stay the playouts' means); stable: ties keep legal order.
     order = sorted(
@@ -395,7 +395,7 @@ def rate_actions(
     return [rated[i] for i in order]
 
 
-def _deferred(
+def deferred(
     rated: list[Rated], values: list[list[float]], active: list[int], fav: int, z: float
 ) -> list[Rated]:
     """`medium`'s move first unless an action still racing beats it surely: its paired gap over

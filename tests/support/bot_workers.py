@@ -1,5 +1,5 @@
 """Worker behaviours for the bot service's tests: each a module-level function, so a spawned
-worker process can import it by name."""
+worker process can import it by name. And `a_view`, a position to ask the workers about."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from typing import Any
 
 from carroca.botservice import think
 from carroca.botservice.jobs import judge
-from carroca.rules import Observation, actions
+from carroca.rules import Match, Observation, actions, get_ruleset, observation
+
+RULESET = get_ruleset("duplas-pontos")
 
 
 def another_seats_tile(level: str, seed: int, think_ms: int | None, view: Observation) -> str:
@@ -67,3 +69,15 @@ def judge_slowly(body: dict[str, Any]) -> str:
 
 __all__ = ["another_seats_tile", "crash", "judge_another_step", "judge_nonsense", "judge_slowly",
            "nonsense", "pid_then_think", "slow"]
+
+
+def a_view() -> Observation:
+    """A duplas-pontos position a few plays in, with several legal moves."""
+    m = Match(RULESET, RULESET.make_options({}))
+    m.deal(list(range(28)))
+    for _ in range(3):
+        seat = m.current_player
+        m.apply(observation(m, seat).legal[0], seat)
+    view = observation(m, m.current_player)
+    assert len(view.legal) > 1
+    return view

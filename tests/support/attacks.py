@@ -1,4 +1,9 @@
-"""Clients for the attack tests: HTTP from a chosen loopback address, raw sockets, WebSockets."""
+"""Clients for the attack tests (tests/security: attacks on a real `carroca serve`, each shown to
+fail against the limits): HTTP from a chosen loopback address, raw sockets, WebSockets.
+
+Clients bind to other loopback addresses (127.0.0.2, 127.0.0.3, …) to stand for other players'
+addresses: the server sees each as its own client, as it would across the internet.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,7 @@ import time
 from typing import Any
 
 import httpx2
-from tests.serverproc import NO_PROXY, Server
+from tests.support.serverproc import NO_PROXY, Server
 from websockets.sync.client import ClientConnection, connect
 
 # Sockets held outside a `with` block (websockets >= 17.1 asks for `legacy=True` then).

@@ -1,6 +1,6 @@
 """Records of real matches for the record tests, and the specs of the golden files.
 
-`python -m tests.record.support` rewrites `tests/data/golden/<ruleset>.jsonl` from `GOLDEN`;
+`python -m tests.support.records` rewrites `tests/data/golden/<ruleset>.jsonl` from `GOLDEN`;
 the golden test fails whenever the engine would write a different line for the same seeds.
 """
 

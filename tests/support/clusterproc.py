@@ -7,11 +7,11 @@ one Redis, behind HAProxy (deploy/haproxy.cfg, round robin) on a free port.
         cluster.restart_node(2)                     # n2 again, on the same port
         cluster.restart_redis()                     # the same URL afterwards
 
-Nodes are numbered from 1, as they are named: node i runs `--node n{i}`, and the proxy names it
-n{i} in the `X-Carroca-Node` response header. Each node is a tests/serverproc.py `Server` in a
-process group of its own (its bot and review workers die with it); `stop()` (or leaving the
-`with` block) kills every process the cluster started, whatever state they are in. The
-fixtures are in tests/cluster/conftest.py.
+Nodes are numbered from 1, as they are named: node i runs `--node n{i}`, and the proxy names it n{i}
+in the `X-Carroca-Node` response header. Each node is a `Server` of tests/support/serverproc.py in a
+process group of its own (its bot and review workers die with it); `stop()` (or leaving the `with`
+block) kills every process the cluster started, whatever state they are in. The fixtures are in
+tests/cluster/conftest.py.
 """
 
 from __future__ import annotations
@@ -22,12 +22,13 @@ import signal
 import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
 import httpx2
 import redis
-from tests.serverproc import NO_PROXY, START_SECONDS, Server, free_port
+from tests.support.serverproc import NO_PROXY, START_SECONDS, Server, free_port
 from websockets.sync.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -238,3 +239,12 @@ class Cluster:
         if done.returncode:
             raise AssertionError(f"test-redis.sh {action} failed:\n{done.stderr}")
         return done.stdout.strip()
+
+
+@dataclass(frozen=True)
+class RedisServer:
+    """The tests' Redis: its URL, and its scripts/test-redis.sh directory when the tests may
+    restart it."""
+
+    url: str
+    dir: Path | None

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx2
-from tests.clusterproc import NO_PROXY, Cluster
+from tests.support.clusterproc import NO_PROXY, Cluster
 from websockets.sync.client import ClientConnection, connect
 
 RETRYABLE = ("moving", "not_owner", "not_stored")

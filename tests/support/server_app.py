@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
-from tests.serverproc import servers  # noqa: F401  (a fixture: real `carroca serve` processes)
 
 from carroca.server.app import create_app
 from carroca.server.settings import Settings
