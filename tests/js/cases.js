@@ -1,6 +1,6 @@
 // @ts-check
 // The reference cases of the Python engine (engine-cases.json, written by `python -m
-// tests.js.cases` and kept in step with carroca.rules by tests/js/test_cases.py).
+// tests.support.engine_cases` and kept in step with carroca.rules by tests/js/test_cases.py).
 import { readFileSync } from "node:fs";
 
 /**

@@ -1,7 +1,7 @@
 """The browser engine's reference cases, made by the Python engine (`carroca.rules`).
 
-`python -m tests.js.cases` writes tests/js/engine-cases.json: whole matches of every ruleset under
-the verifiable shuffle, as records, with what the Python engine says of each one (the legal
+`python -m tests.support.engine_cases` writes tests/js/engine-cases.json: whole matches of every
+ruleset under the verifiable shuffle, as records, with what the Python engine says of each one (the legal
 actions before every action, each hand's end, scoring events, score and tiles left, the result).
 node's tests (tests/js/*.test.js) replay them with js/engine.js, js/record.js and js/fair.js;
 tests/js/test_cases.py fails when the checked-in file and the Python engine part ways, so the two
@@ -14,13 +14,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.web.matches import engine_record, five_doubles_deal
+from tests.support.webmatches import engine_record, five_doubles_deal
 
 from carroca import fair
 from carroca.rules import Match
 from carroca.rules import tiles as T
 
-CASES = Path(__file__).with_name("engine-cases.json")
+CASES = Path(__file__).resolve().parents[1] / "js" / "engine-cases.json"
 RULESETS = ("duplas-pontos", "duplas-torneio", "mano-a-mano", "classico", "bloqueio", "pontos")
 
 
