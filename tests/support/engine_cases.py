@@ -1,8 +1,9 @@
 """The browser engine's reference cases, made by the Python engine (`carroca.rules`).
 
 `python -m tests.support.engine_cases` writes tests/js/engine-cases.json: whole matches of every
-ruleset under the verifiable shuffle, as records, with what the Python engine says of each one (the legal
-actions before every action, each hand's end, scoring events, score and tiles left, the result).
+ruleset under the verifiable shuffle, as records, with what the Python engine says of each one
+(the legal actions before every action, each hand's end, scoring events, score and tiles left, the
+result).
 node's tests (tests/js/*.test.js) replay them with js/engine.js, js/record.js and js/fair.js;
 tests/js/test_cases.py fails when the checked-in file and the Python engine part ways, so the two
 engines cannot drift apart unnoticed.
