@@ -1,4 +1,4 @@
-"""The language rule (README, "Languages"): the program speaks English, the game pt-BR.
+"""The language rule (docs/cli.md, "Languages"): the program speaks English, the game pt-BR.
 
 Every `--help`, usage error and message of the `carroca` program is English; what a player sees
 of a game (the table of `play`, a match drawn by `replay`, the review of `analyze`) is pt-BR.
