@@ -23,8 +23,8 @@ from carroca.rules import get_ruleset
 from carroca.rules.rulesets import options_dict
 from carroca.server import db
 from carroca.server.app import create_app
-from carroca.server.hub import bot_seat, player_seat
 from carroca.server.table import Table
+from carroca.server.tablerow import bot_seat, player_seat
 
 HUMAN_AND_BOTS = ["me", "bot:greedy", "bot:random", "bot:greedy"]
 
