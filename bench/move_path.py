@@ -26,17 +26,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-from carroca.server.botbudget import BotAdmission
-from carroca.server.chat import Mutes
-from carroca.server.connection import Connection, Services
-from carroca.server.db import migrate
-from carroca.server.fanout import LocalFanout
-from carroca.server.hub import Hub
-from carroca.server.sessions import Sessions
+from carroca.server.realtime.fanout import LocalFanout
+from carroca.server.realtime.sessions import Sessions
+from carroca.server.routes.connection import Connection, Services
 from carroca.server.settings import Settings
-from carroca.server.store import Store
-from carroca.server.table import Table
-from carroca.server.tables import Tables
+from carroca.server.storage.db import migrate
+from carroca.server.storage.store import Store
+from carroca.server.tables.botbudget import BotAdmission
+from carroca.server.tables.chat import Mutes
+from carroca.server.tables.hub import Hub
+from carroca.server.tables.registry import Tables
+from carroca.server.tables.table import Table
 
 
 class Socket:
