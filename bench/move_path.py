@@ -1,12 +1,12 @@
 """The server's own work for a move, without sockets or a load generator: what a move costs in
 `carroca.server` alone, reproducible to the function (`--profile`).
 
-A real `Hub` on a fresh SQLite file (group commits on the database thread, as served), with
+A real `Tables` on a fresh SQLite file (group commits on the database thread, as served), with
 `--tables` friends' tables of duplas-pontos, four players each, every seat followed by a
 `Connection` whose socket keeps what it is sent (the server's WebSocket protocol stands behind
 `write_frames`; its cost and the kernel's are `bench/load.py`'s). Every table's seat to move
 answers its first legal action, the tables all at once as a crowd would, through
-`Table.human_move` as a socket's move goes; the ack is sent back as the socket would. A match
+`Table.move` as a socket's move goes; the ack is sent back as the socket would. A match
 that ends is replaced. Printed: CPU per move (all threads of the process, the database's
 included), moves, commits.
 
@@ -26,11 +26,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from carroca.server.routes.connection import Connection
+from carroca.server.realtime.fanout import LocalFanout
+from carroca.server.realtime.sessions import Sessions
+from carroca.server.routes.connection import Connection, Services
 from carroca.server.settings import Settings
 from carroca.server.storage.db import migrate
 from carroca.server.storage.store import Store
+from carroca.server.tables.botbudget import BotAdmission
+from carroca.server.tables.chat import Mutes
 from carroca.server.tables.hub import Hub
+from carroca.server.tables.registry import Tables
 from carroca.server.tables.table import Table
 
 
@@ -50,9 +55,9 @@ class Socket:
         self.write_frames([text])
 
 
-async def new_table(hub: Hub, n: int, players: list[dict[str, Any]]
+async def new_table(on: Services, n: int, players: list[dict[str, Any]]
                     ) -> tuple[Table, list[Connection]]:
-    table = await hub.new_table(
+    table = await on.tables.new_table(
         mode="friends", ruleset="duplas-pontos", options={},
         seats=[{"player": p["id"], "name": p["name"]} for p in players],
         turn_seconds=60.0, bot_level="medium", host_id=players[0]["id"], invite=f"c{n}",
@@ -60,11 +65,10 @@ async def new_table(hub: Hub, n: int, players: list[dict[str, Any]]
     conns = []
     for seat, player in enumerate(players):
         socket = Socket()
-        conn = Connection(socket, player, hub, socket)  # type: ignore[arg-type]
+        conn = Connection(socket, player, on, socket)  # type: ignore[arg-type]
         conn.attach(table.id, seat, table.mode)
         conns.append(conn)
-    async with table.lock:
-        await table.start()
+    await table.start()
     return table, conns
 
 
@@ -73,10 +77,13 @@ async def play(tables: int, moves: int, profile: str | None) -> dict[str, Any]:
     url = f"sqlite:///{Path(workdir.name) / 'moves.db'}"
     migrate(url)
     store = Store(url)
-    hub = Hub(Settings(database=url, hand_pause_seconds=0.0, turn_seconds=60.0), store)
+    hub = Hub(Settings(database=url, hand_pause_seconds=0.0, turn_seconds=60.0))
+    fanout, mutes = LocalFanout(), Mutes()
+    registry = Tables(hub, store, fanout, BotAdmission(hub.settings, lambda: 1), mutes)
+    on = Services(hub, registry, fanout, mutes, Sessions())
     guests = [await store.create_player(f"Jogador{i}", "guest") for i in range(4 * tables)]
     crowd = [guests[4 * n:4 * n + 4] for n in range(tables)]  # each table's four, for good
-    seated = [await new_table(hub, n, crowd[n]) for n in range(tables)]
+    seated = [await new_table(on, n, crowd[n]) for n in range(tables)]
     made = tables
     ids = [[0] * 4 for _ in range(tables)]
 
@@ -86,15 +93,15 @@ async def play(tables: int, moves: int, profile: str | None) -> dict[str, Any]:
         match = table.match
         if table.status == "finished" or match is None or match.is_over:
             number, made = made, made + 1  # before the await: the others run meanwhile
-            seated[i] = await new_table(hub, number, crowd[i])
+            seated[i] = await new_table(on, number, crowd[i])
             ids[i] = [0] * 4
             return 0
         seat = match.current_player
         if seat is None:
             return 0
         ids[i][seat] += 1
-        reply = await table.human_move(seat, ids[i][seat], str(match.legal_actions()[0]),
-                                       table.version)
+        reply = await table.move(seat, ids[i][seat], str(match.legal_actions()[0]),
+                                 table.version)
         conns[seat].send(reply)
         return 1 if '"type":"ack"' in reply else 0
 
@@ -113,8 +120,7 @@ async def play(tables: int, moves: int, profile: str | None) -> dict[str, Any]:
     cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start
     loop_cpu = time.thread_time() - start_loop
     commits = store.commits - commits
-    for table, _ in seated:
-        table.close()
+    registry.stop()
     await hub.stop()
     store.close()
     workdir.cleanup()

@@ -2,7 +2,7 @@
 
 Every import statement counts: at the top, inside a function, or under `TYPE_CHECKING`. An
 upward call (a table telling its hub a match ended) goes through a protocol the lower module
-defines (`table.TableHost`, `hub.Directory`, `frames.Stateful`), never an import. The layers are
+defines (`table.TableHost`, `tables.Directory`, `frames.Stateful`), never an import. The layers are
 drawn in docs/server.md ("The server's layers").
 """
 
@@ -94,13 +94,13 @@ def test_no_import_circle() -> None:
 
 def test_a_circle_is_found_when_there_is_one() -> None:
     """The search itself: an upward import added to the graph is reported as a circle."""
-    GRAPH["carroca.server.tables.table"].add("carroca.server.tables.hub")
+    GRAPH["carroca.server.tables.table"].add("carroca.server.tables.registry")
     try:
         found = circle()
     finally:
-        GRAPH["carroca.server.tables.table"].discard("carroca.server.tables.hub")
+        GRAPH["carroca.server.tables.table"].discard("carroca.server.tables.registry")
     assert found is not None
-    assert "carroca.server.tables.hub" in found and "carroca.server.tables.table" in found
+    assert "carroca.server.tables.registry" in found and "carroca.server.tables.table" in found
 
 
 def room_of(module: str) -> str:

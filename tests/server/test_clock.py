@@ -127,7 +127,7 @@ def test_the_cinco_carrocas_window_defaults_to_points(database: str) -> None:
             "ruleset": "duplas-pontos", "seats": ["me", "open", "open", "open"],
         })
         created = r.json()
-        table = client.app.state.hub.tables[created["id"]]  # type: ignore[attr-defined]
+        table = client.app.state.tables.get(created["id"])  # type: ignore[attr-defined]
         server_seed = table.server_seed
         assert fair.commitment(server_seed) == created["commitment"]
         seed, chooser = five_doubles_seed(server_seed, "b:c:d")

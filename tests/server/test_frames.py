@@ -134,6 +134,9 @@ class FakeHub:
     def table_finished(self, table: Table) -> None:
         pass
 
+    def table_closed(self, table: Table) -> None:
+        raise AssertionError("no table expires here")
+
     def lost(self, table: Table) -> None:
         raise AssertionError("no other node")
 
@@ -174,12 +177,12 @@ def hidden_from(table: Table, seat: int | None) -> set[str]:
 
 class Checker:
     def __init__(self, table: Table, listening: list[int | None], clock: Clock,
-                 rng: random.Random) -> None:
+                 rng: random.Random, fanout: LocalFanout) -> None:
         self.table = table
         self.clock, self.rng = clock, rng
         self.sent: dict[int | None, list[str]] = {s: [] for s in listening}
         for s in listening:
-            table.hub.fanout.subscribe(seat_channel(table.id, s), self.sent[s].append)
+            fanout.subscribe(seat_channel(table.id, s), self.sent[s].append)
         self.frames = 0
         self.pauses = 0
 
@@ -241,14 +244,14 @@ async def play(ruleset: str, seed: int, clock: Clock) -> Checker:
     # Someone follows each seat but one (a seat nobody listens to shows as not connected), and
     # a spectator.
     quiet = rng.randrange(n)
-    checker = Checker(table, [s for s in range(n) if s != quiet] + [None], clock, rng)
+    checker = Checker(table, [s for s in range(n) if s != quiet] + [None], clock, rng,
+                      hub.fanout)
     checker.check()  # waiting: no view, seats open
     for seat in range(1, n):
         bot = n == 4 and seat == 3 and seed == 0
         who = {"bot": "greedy", "name": "Robô"} if bot else \
             {"player": 100 + seat, "name": f"Jogador {seat}"}
-        async with table.lock:
-            await table.sit(seat, who, client_seed(seed, seat))  # the last one starts the match
+        await table.sit(who, client_seed(seed, seat), seat)  # the last one starts the match
         checker.check()
     move_id = 0
     while table.status != "finished":
@@ -264,7 +267,7 @@ async def play(ruleset: str, seed: int, clock: Clock) -> Checker:
         assert mover is not None
         move_id += 1
         action = rng.choice(match.legal_actions())
-        reply = json.loads(await table.human_move(mover, move_id, str(action)))
+        reply = json.loads(await table.move(mover, move_id, str(action)))
         assert reply["type"] == "ack", reply
         checker.check()
     assert table.rating_changes
@@ -310,8 +313,7 @@ def test_a_seat_never_gets_another_seats_tiles(monkeypatch: pytest.MonkeyPatch) 
         rng = random.Random(7)
         hub = FakeHub()
         table = new_table(hub, "mano-a-mano", 7)
-        async with table.lock:
-            await table.sit(1, {"player": 101, "name": "Jogador 1"}, client_seed(7, 1))
+        await table.sit({"player": 101, "name": "Jogador 1"}, client_seed(7, 1), 1)
         drew = 0
         for move_id in range(1, 400):
             match = table.match
@@ -327,7 +329,7 @@ def test_a_seat_never_gets_another_seats_tiles(monkeypatch: pytest.MonkeyPatch) 
             draws = [a for a in legal if a.kind == "draw"]
             action = draws[0] if draws else rng.choice(legal)
             drew += bool(draws)
-            await table.human_move(seat, move_id, str(action))
+            await table.move(seat, move_id, str(action))
             match = table.match
             assert match is not None
             for viewer in (0, 1, None):

@@ -225,9 +225,9 @@ def test_no_state_is_published_before_its_move_is_stored(client: TestClient) -> 
         "ruleset": "bloqueio", "seats": ["me", "open"], "turn_seconds": 60})
     created = r.json()
     client.post("/api/tables/join", headers=auth(b), json={"invite": created["invite"]})
-    hub = client.app.state.hub  # type: ignore[attr-defined]
-    table = hub.tables[created["id"]]
-    real_append = hub.store.append_move
+    store = client.app.state.store  # type: ignore[attr-defined]
+    table = client.app.state.tables.get(created["id"])  # type: ignore[attr-defined]
+    real_append = store.append_move
     in_flight, release = threading.Event(), threading.Event()
 
     async def slow_append(row: Any) -> None:
@@ -250,7 +250,7 @@ def test_no_state_is_published_before_its_move_is_stored(client: TestClient) -> 
             start = len(spectator.frames)
             c, other = (alan, beto) if mover == 0 else (beto, alan)
             state = c.states()[-1]
-            hub.store.append_move = slow_append
+            store.append_move = slow_append
             try:
                 c.move(state["view"]["legal"][0])
                 assert in_flight.wait(10)
@@ -262,7 +262,7 @@ def test_no_state_is_published_before_its_move_is_stored(client: TestClient) -> 
                 spectator.ping()  # anything published meanwhile is read by now
             finally:
                 release.set()
-                hub.store.append_move = real_append
+                store.append_move = real_append
             c.until_type("ack")
         quiet = spectator.until(lambda f: f["type"] == "state" and not all(
             p["connected"] for p in f["data"]["players"]))["data"]

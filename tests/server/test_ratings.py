@@ -176,13 +176,13 @@ def test_the_match_page_never_shows_finished_without_its_result(
     """The page reads the live table and the stored row: a table that finishes while the row is
     being read must not be shown `finished` with the row's result from before (still none)."""
     store = fast.app.state.store  # type: ignore[attr-defined]
-    hub = fast.app.state.hub  # type: ignore[attr-defined]
+    tables = fast.app.state.tables  # type: ignore[attr-defined]
     read_row = store.get_match
     raced: list[bool] = []
 
     async def slow_read(match_id: str) -> Any:
         row = await read_row(match_id)
-        table = hub.tables.get(match_id)
+        table = tables.get(match_id)
         if row is not None and row["result"] is None and table is not None and not raced:
             raced.append(True)
             while table.status != "finished":  # the table finishes after the row was read

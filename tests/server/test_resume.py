@@ -24,8 +24,8 @@ from carroca.rules import get_ruleset
 from carroca.rules.rulesets import options_dict
 from carroca.server.app import create_app
 from carroca.server.storage import db
-from carroca.server.tables.hub import bot_seat, player_seat
 from carroca.server.tables.table import Table
+from carroca.server.tables.tablerow import bot_seat, player_seat
 
 # Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
 pytestmark = pytest.mark.postgres

@@ -147,7 +147,7 @@ def test_rematch_of_a_casual_table(client: TestClient) -> None:
     before = client.get(f"/api/matches/{old}").json()
     assert info["ruleset"] == "classico" and info["mode"] == "casual"
     assert info["players"] == before["players"]  # the same player, the same bots
-    table = client.app.state.hub.tables[made["id"]]  # type: ignore[attr-defined]
+    table = client.app.state.tables.get(made["id"])  # type: ignore[attr-defined]
     assert table.bot_level == "random" and table.client_seeds[0] == "rita-2"
     assert rematch(client, token, "nada-disso").status_code == 404
 
@@ -189,7 +189,7 @@ def test_rematch_of_a_friends_table_is_offered_and_joined(client: TestClient) ->
         assert second.json()["id"] == new["id"] and second.json()["seat"] == 1
     info = wait_status(client, new["id"], "playing")
     assert info["options"] == {"hands_to_win": 1} and info["players"] == ["Tati", "Ugo"]
-    table = client.app.state.hub.tables[new["id"]]  # type: ignore[attr-defined]
+    table = client.app.state.tables.get(new["id"])  # type: ignore[attr-defined]
     assert table.turn_seconds == 45 and table.host_id is not None
     # once seated, asking again changes nothing
     assert rematch(client, friend, old).json()["id"] == new["id"]

@@ -723,9 +723,14 @@ class Match:
         m._legal = None
         return m
 
-    def copy(self) -> Match:
-        """An independent clone (finished hands are immutable and shared)."""
+    def copy(self, keep_caches: bool = False) -> Match:
+        """An independent clone (finished hands are immutable and shared). `keep_caches`: the
+        clone keeps what `observation` converted so far (a server replacing its match by the
+        clone once a move is stored does not convert the hand again)."""
         new = Match(self.ruleset, self.options)
+        if keep_caches:
+            new.public_cache = list(self.public_cache)
+            new.revealed_cache = self.revealed_cache
         new._phase = self._phase
         new.deal_index = self.deal_index
         new.result = self.result

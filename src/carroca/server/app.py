@@ -1,6 +1,7 @@
-"""The ASGI application, wired: resources owned by the lifespan (store, hub, lobby, cluster,
-reviews, tournaments), the middlewares, the error answers, and the routes of each area
-(`carroca.server.routes`: game, accounts, matches, tournaments)."""
+"""The ASGI application, wired: resources owned by the lifespan (store, hub, tables, sessions,
+lobby, cluster, reviews, tournaments, each made once and handed to whoever uses it), the
+middlewares, the error answers, and the routes of each area (`carroca.server.routes`: game,
+accounts, matches, tournaments)."""
 
 from __future__ import annotations
 
@@ -28,11 +29,14 @@ from carroca.server.edge.headers import install_security_headers
 from carroca.server.edge.ratelimits import RateLimits
 from carroca.server.errors import NOT_STORED, RateLimited, ServerError
 from carroca.server.players.accounts import Accounts
+from carroca.server.realtime.fanout import Fanout, LocalFanout
 from carroca.server.realtime.protocol import explain
+from carroca.server.realtime.sessions import Sessions
 from carroca.server.routes import accounts as routes_accounts
 from carroca.server.routes import game as routes_game
 from carroca.server.routes import matches as routes_matches
 from carroca.server.routes import tournaments as routes_tournaments
+from carroca.server.routes.connection import Services
 from carroca.server.routes.deps import (
     NOT_FOUND_PAGE,
     allowed_origins,
@@ -43,13 +47,19 @@ from carroca.server.routes.deps import (
 from carroca.server.settings import Settings
 from carroca.server.storage.db import migrate
 from carroca.server.storage.store import Store
+from carroca.server.tables.botbudget import BotAdmission
+from carroca.server.tables.chat import Mutes
 from carroca.server.tables.hub import Hub
 from carroca.server.tables.lobby import Lobby
+from carroca.server.tables.ranked import RankedQueue
+from carroca.server.tables.registry import Tables
 from carroca.server.tables.reviews import Reviews
+from carroca.server.tables.upkeep import Upkeep
 from carroca.server.tournaments.service import Tournaments
 
 if TYPE_CHECKING:
-    from carroca.server.cluster.node import Cluster
+    from carroca.botservice import BotService
+    from carroca.server.cluster.bus import RedisFanout
 
 
 # The garbage collector, tuned for thousands of connections: every full collection walks every
@@ -76,23 +86,21 @@ async def _collector_upkeep() -> None:
         gc.freeze()
 
 
-def join_cluster(hub: Hub, lobby: Lobby, settings: Settings) -> Cluster:
-    """Make this hub one node of a cluster (`--redis`): the Redis fan-out and its lease."""
+def cluster_node(settings: Settings) -> tuple[str, RedisFanout, BotService | None]:
+    """This process as one node of a cluster (`--redis`): its id, the Redis fan-out, and the
+    bot service when bots think in `carroca bots` workers on any machine (else local ones)."""
     from carroca.server.cluster.bus import RedisFanout
-    from carroca.server.cluster.node import Cluster
 
     name = (settings.node or f"{gethostname()}:{settings.port}").replace("|", "-")[:30]
-    hub.node = f"{name}/{secrets.token_hex(4)}"  # one per process start: its lease's id
-    bus = RedisFanout(settings.redis, hub.node, settings.call_timeout)
-    hub.fanout = bus
-    cluster = Cluster(hub, lobby, bus)
-    hub.cluster = cluster
-    if settings.bot_streams:  # bots think in `carroca bots` workers, on any machine
+    node = f"{name}/{secrets.token_hex(4)}"  # one per process start: its lease's id
+    bus = RedisFanout(settings.redis, node, settings.call_timeout)
+    bots = None
+    if settings.bot_streams:
         from carroca.botservice import BotService
         from carroca.botservice.streams import RedisBots
 
-        hub.bots = BotService(RedisBots(settings.redis, hub.node), settings.bot_floor_ms)
-    return cluster
+        bots = BotService(RedisBots(settings.redis, node), settings.bot_floor_ms)
+    return node, bus, bots
 
 
 class App(FastAPI):
@@ -122,9 +130,17 @@ def create_app(settings: Settings | None = None) -> App:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(migrate, settings.database)
         store = Store(settings.database, commit_gap=settings.commit_gap_ms / 1000)
-        hub = Hub(settings, store)
-        lobby = Lobby(hub)
-        cluster = join_cluster(hub, lobby, settings) if settings.redis else None
+        cluster = None
+        fanout: Fanout = LocalFanout()
+        if settings.redis:
+            from carroca.server.cluster.node import Cluster
+
+            node, bus, bots = cluster_node(settings)
+            hub = Hub(settings, bots, node)
+            cluster = Cluster(hub, store, bus)
+            fanout = bus
+        else:
+            hub = Hub(settings)
         app.state.cluster = cluster
         limits = RateLimits(
             login_ip=settings.limit_login_ip, login_account=settings.limit_login_account,
@@ -135,34 +151,46 @@ def create_app(settings: Settings | None = None) -> App:
             tournament_entries_player=settings.limit_tournament_entries_player,
             storage=settings.redis,
         )
-        hub.limits = limits
+        admission = BotAdmission(
+            settings, lambda: hub.bots.workers,
+            *((cluster.charges_elsewhere, cluster.charges_changed) if cluster else ()))
+        mutes, sessions = Mutes(), Sessions()
+        tables = Tables(hub, store, fanout, admission, mutes, cluster, limits)
+        ranked = RankedQueue(store, shared=cluster is not None)
+        lobby = Lobby(hub, tables, ranked)
+        accounts = Accounts(store, settings, limits)
+        tournaments = Tournaments(hub, tables, store, fanout, limits)
+        upkeep = Upkeep(settings, store, tables, sessions, ranked,
+                        recently_seen=accounts.recent_players, held=tournaments.players_held)
         app.state.store, app.state.hub, app.state.limits = store, hub, limits
-        app.state.lobby = lobby
-        app.state.accounts = Accounts(store, settings, limits)
-        hub.recently_seen = app.state.accounts.recent_players
+        app.state.tables, app.state.sessions, app.state.lobby = tables, sessions, lobby
+        app.state.sockets = Services(hub, tables, fanout, mutes, sessions)
+        app.state.accounts, app.state.tournaments = accounts, tournaments
+        app.state.upkeep = upkeep
         app.state.reviews = Reviews(store, hub.bots)
-        tournaments = app.state.tournaments = Tournaments(hub)
         if cluster is not None:
             from carroca.server.tournaments.owners import EventOwners
 
             owners = EventOwners(tournaments, cluster)
             await hub.bots.start()
-            await cluster.start(settings.node or f"{gethostname()}:{settings.port}")
+            await cluster.start(settings.node or f"{gethostname()}:{settings.port}", tables,
+                                lobby)
             await owners.start()
             hub.log.info("node %s joined the cluster", hub.node)
         else:
             events = await tournaments.load()  # first: a match ending as it resumes is heard
-            resumed = await hub.resume()
+            resumed = await tables.resume()
             await tournaments.resume()
             hub.log.info("resumed %d unfinished matches, %d tournaments", resumed, events)
         loop = asyncio.get_running_loop()
-        upkeep = [loop.create_task(_collector_upkeep()), loop.create_task(hub.upkeep())]
+        tasks = [loop.create_task(_collector_upkeep()), loop.create_task(upkeep.run())]
         try:
             yield
         finally:
-            for task in upkeep:
+            for task in tasks:
                 task.cancel()
             await app.state.reviews.close()  # before the workers its jobs are on
+            tables.stop()
             await hub.stop()
             if cluster is not None:
                 await cluster.stop()

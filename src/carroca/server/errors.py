@@ -89,3 +89,217 @@ class TableMoving(ServerError):
     status = 503
     code = "moving"
     text = MOVING
+
+
+# Tables, the lobby and the cluster
+
+GONE = "Partida não encontrada ou já encerrada."
+
+
+class MatchGone(ServerError):
+    """A live match asked for that is not live (none, over, or a private one's end)."""
+
+    status = 404
+    code = "not_found"
+    text = GONE
+
+
+class NotOwner(ServerError):
+    """Another node asked this one about a match (or event) it does not run: ask again."""
+
+    status = 503
+    code = "not_owner"
+    text = MOVING
+
+
+class OwnerUnknown(ServerError):
+    """The database could not say which node runs a match."""
+
+    status = 503
+    code = "not_stored"
+    text = MOVING
+
+
+class UnknownBot(ServerError):
+    status = 422
+    code = "unknown_bot"
+
+    def __init__(self, level: str, levels: str) -> None:
+        super().__init__(message=f"Nível de bot desconhecido: {level!r}. Os níveis são: {levels}.")
+
+
+class BadTurnSeconds(ServerError):
+    status = 422
+    code = "bad_turn_seconds"
+
+    def __init__(self, least: float, most: float) -> None:
+        super().__init__(message=f"O tempo por jogada vai de {least:g} a {most:g} segundos.")
+
+
+class BadSeats(ServerError):
+    """The seats asked for a new table do not fit its ruleset (the message says how)."""
+
+    status = 422
+    code = "bad_seats"
+
+    @classmethod
+    def count(cls, ruleset: str, n: int, got: int) -> BadSeats:
+        return cls(message=f"{ruleset} tem {n} lugares; vieram {got}.")
+
+    @classmethod
+    def bots_only(cls) -> BadSeats:
+        return cls(message="Nesta rota todos os lugares são bots: use 'bot:nível'.")
+
+    @classmethod
+    def one_is_mine(cls, ruleset: str, n: int) -> BadSeats:
+        return cls(message=f"{ruleset} tem {n} lugares, e um deles é o seu ('me').")
+
+    @classmethod
+    def invalid(cls, seat: object) -> BadSeats:
+        return cls(message=f"Lugar inválido: {seat!r}.")
+
+
+class TooManyMatches(ServerError):
+    status = 503
+    code = "too_many_matches"
+    text = "Muitas partidas só de bots em andamento; tente daqui a pouco."
+
+
+class ChosenTableFull(ServerError):
+    status = 409
+    code = "table_full"
+    text = "Essa mesa já começou ou está cheia; escolha outra."
+
+
+class TableFull(ServerError):
+    status = 409
+    code = "table_full"
+    text = "A mesa já está completa; você pode assistir."
+
+
+class RematchStarted(ServerError):
+    status = 409
+    code = "table_full"
+    text = "A revanche já começou sem você; você pode assistir."
+
+
+class NoTable(ServerError):
+    status = 404
+    code = "no_table"
+    text = "Convite inválido ou mesa encerrada."
+
+
+class AccountRequired(ServerError):
+    status = 403
+    code = "account_required"
+    text = ("As partidas ranqueadas são para quem tem conta: crie a sua "
+            "(você mantém o apelido e o histórico de convidado).")
+
+
+class NotSeatedForRematch(ServerError):
+    status = 403
+    code = "not_seated"
+    text = "Só quem jogou nesta mesa pode pedir a revanche."
+
+
+class NoRematch(ServerError):
+    status = 409
+    code = "no_rematch"
+    text = "Revanche só nas mesas casuais e de amigos; para uma ranqueada, entre na fila de novo."
+
+
+class NotFinished(ServerError):
+    status = 409
+    code = "not_finished"
+    text = "A partida ainda não terminou."
+
+
+class RecordNotYet(ServerError):
+    status = 409
+    code = "not_finished"
+    text = "A partida ainda não terminou: o registro sai no fim."
+
+
+class AnalysisNotYet(ServerError):
+    status = 409
+    code = "not_finished"
+    text = "A análise sai depois do fim da partida."
+
+
+class AnalysisFailed(ServerError):
+    status = 500
+    code = "analysis_failed"
+    text = "Não deu para analisar esta partida."
+
+
+class AnalysisBusy(ServerError):
+    status = 503
+    code = "analysis_busy"
+    text = "Muitas análises em andamento; tente de novo daqui a pouco."
+
+
+class RematchClosed(ServerError):
+    status = 409
+    code = "rematch_closed"
+    text = "Esta mesa já foi desfeita: comece outra partida no salão."
+
+
+class TooManyTournaments(ServerError):
+    status = 429
+    code = "too_many_tournaments"
+
+    def __init__(self, upcoming: int, most: int) -> None:
+        super().__init__(
+            message=f"Você já tem {upcoming} torneios por começar (o limite é {most}).")
+
+
+class RegistrationClosed(ServerError):
+    status = 409
+    code = "registration_closed"
+    text = "As inscrições estão encerradas: o torneio já começou."
+
+
+class AlreadyRegistered(ServerError):
+    status = 409
+    code = "already_registered"
+    text = "Você já está inscrito neste torneio."
+
+
+class NotRegistered(ServerError):
+    status = 404
+    code = "not_registered"
+    text = "Você não está inscrito neste torneio."
+
+
+class NotCreator(ServerError):
+    status = 403
+    code = "not_creator"
+    text = "Só quem criou o torneio pode começá-lo."
+
+
+class EventStarted(ServerError):
+    status = 409
+    code = "started"
+    text = "O torneio já começou."
+
+
+class NoMethod(ServerError):
+    """Another node asked for a call this version does not know."""
+
+    status = 400
+    code = "no_method"
+
+    def __init__(self, method: str) -> None:
+        super().__init__(message=f"método desconhecido: {method}")
+
+
+class AlwaysPublic(ServerError):
+    status = 409
+    code = "always_public"
+    text = "Só as partidas de mesa com amigos são privadas; esta é pública."
+
+
+class NotHost(ServerError):
+    status = 403
+    code = "not_host"
+    text = "Só quem criou a mesa decide quem vê a partida."

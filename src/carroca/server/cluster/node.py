@@ -23,12 +23,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from carroca.server.cluster.bus import CallFailed, RedisFanout, RemoteError
-from carroca.server.errors import MOVING, ServerError, TableMoving
+from carroca.server.errors import MatchGone, NotOwner, OwnerUnknown, ServerError, TableMoving
+from carroca.server.storage.store import Store
 from carroca.server.tables.botbudget import Elsewhere, tally
 
 if TYPE_CHECKING:
     from carroca.server.tables.hub import Hub
     from carroca.server.tables.lobby import Lobby
+    from carroca.server.tables.registry import Tables
     from carroca.server.tables.table import Table
 
 CLAIM_BATCH = 200  # matches taken over per database round trip
@@ -38,22 +40,22 @@ NODE_ROWS_KEPT = 86_400.0  # seconds a dead node's row stays in `nodes` (for an 
 FORGET_EVERY = 600.0  # seconds between two clean-ups of those rows
 
 
-class NotOwner(ServerError):
-    def __init__(self) -> None:
-        super().__init__(503, "not_owner", MOVING)
-
-
 CHARGES_SECONDS = 2.0  # how often a node tells the others its bot charges
 
 
 class Cluster:
-    def __init__(self, hub: Hub, lobby: Lobby, bus: RedisFanout) -> None:
+    """This node's part in the cluster (the tables' `Directory`): its lease, the owners of
+    matches, the takeovers, and the calls between nodes. Made before the tables it serves,
+    which it is given at `start`."""
+
+    def __init__(self, hub: Hub, store: Store, bus: RedisFanout) -> None:
         self.hub = hub
-        self.lobby = lobby
         self.bus = bus
         self.node = bus.node
         self.settings = hub.settings
-        self.store = hub.store
+        self.store = store
+        self._tables: Tables | None = None
+        self._lobby: Lobby | None = None
         self.log = logging.getLogger("carroca.server")
         self.owners: dict[str, str] = {}  # match -> owner node, as last heard
         self.leased = False  # whether this node may run matches now
@@ -71,7 +73,21 @@ class Cluster:
 
     # ------------------------------------------------------------------ life cycle
 
-    async def start(self, name: str) -> None:
+    @property
+    def tables(self) -> Tables:
+        """The tables this node runs (given at `start`)."""
+        assert self._tables is not None, "the cluster is not started"
+        return self._tables
+
+    @property
+    def lobby(self) -> Lobby:
+        assert self._lobby is not None, "the cluster is not started"
+        return self._lobby
+
+    async def start(self, name: str, tables: Tables, lobby: Lobby) -> None:
+        """Take part: the lease, the calls of other nodes (about `tables`, seating through
+        `lobby`), and the matches of dead nodes."""
+        self._tables, self._lobby = tables, lobby
         self._renewed = time.monotonic()
         await self.store.register_node(self.node, name, self.settings.lease_seconds)
         self.leased = True
@@ -139,7 +155,7 @@ class Cluster:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._tell.wait(), CHARGES_SECONDS)
             self._tell.clear()
-            mine = tally(self.hub.bot_charges())
+            mine = tally(self.tables.bot_charges())
             self.bus.broadcast({"k": "charges", "p": {str(p): n for p, n in mine.players.items()},
                                 "a": mine.addresses})
 
@@ -188,7 +204,7 @@ class Cluster:
             self._give_up_all("lease not renewed in time")
 
     def _give_up_all(self, why: str) -> None:
-        tables = list(self.hub.tables.values())
+        tables = list(self.tables)
         for table in tables:
             self.give_up(table)
         for hook in self.lease_lost:
@@ -197,9 +213,7 @@ class Cluster:
 
     def give_up(self, table: Table) -> None:
         """Stop running a match here (another node has it, or will)."""
-        table.close()
-        if self.hub.tables.get(table.id) is table:
-            del self.hub.tables[table.id]
+        self.tables.remove(table)
         self.owners.pop(table.id, None)
         self.given_up += 1
 
@@ -234,11 +248,8 @@ class Cluster:
             claimed = await self.store.claim_orphans(
                 self.node, CLAIM_BATCH, grace=CLAIM_GRACE_SCANS * self.settings.takeover_seconds)
             for row, moves in claimed:
-                old = self.hub.tables.pop(row["id"], None)
-                if old is not None:
-                    old.close()
                 try:
-                    table = self.hub.adopt(row, moves)
+                    table = self.tables.adopt(row, moves)  # a stale copy here is closed
                 except Exception:  # a log this version cannot replay: not ours to run
                     self.log.exception("match %s cannot be rebuilt from its log", row["id"])
                     continue
@@ -263,16 +274,16 @@ class Cluster:
         seat = seat_of_channel(channel)
         if seat is None or not self.leased:
             return
-        table = self.hub.tables.get(seat[0])
-        if table is not None and not table.closed:
-            self.hub.spawn(table.publish_locked())
+        table = self.tables.get(seat[0])
+        if table is not None:
+            self.hub.spawn(table.refresh())
 
     def _reconnected(self) -> None:
         if not self.leased:
             return
-        for table in list(self.hub.tables.values()):
+        for table in self.tables:
             if not table.closed:
-                self.hub.spawn(table.publish_locked())
+                self.hub.spawn(table.refresh())
 
     def _hello(self, channels: list[str]) -> None:
         """A node (re)connected to Redis: its sockets get our matches' whole view again."""
@@ -280,13 +291,13 @@ class Cluster:
             return
         ids = {c.split(":")[1] for c in channels if c.startswith("t:") and c.count(":") == 2}
         for match_id in ids:
-            table = self.hub.tables.get(match_id)
-            if table is not None and not table.closed:
-                self.hub.spawn(table.publish_locked())
+            table = self.tables.get(match_id)
+            if table is not None:
+                self.hub.spawn(table.refresh())
 
     def _owner(self, match_id: str, node: str) -> None:
         self.owners[match_id] = node
-        table = self.hub.tables.get(match_id)
+        table = self.tables.get(match_id)
         if table is not None and node != self.node:  # we were paused and it moved on
             self.give_up(table)
 
@@ -300,7 +311,7 @@ class Cluster:
             return owner
         found = await self.store.owner_of(match_id)
         if found is None or found[1] not in ("waiting", "playing"):
-            raise ServerError(404, "not_found", "Partida não encontrada ou já encerrada.")
+            raise MatchGone()
         if found[0] is None:
             raise TableMoving()
         if len(self.owners) > OWNERS_KEPT:  # a cache: lookups are cheap to make again
@@ -321,7 +332,7 @@ class Cluster:
             except ServerError:
                 raise
             except Exception:
-                raise ServerError(503, "not_stored", MOVING) from None
+                raise OwnerUnknown() from None
             if owner == self.node:  # ours, but not running here (given up, or taken back)
                 self.owners.pop(match_id, None)
                 raise TableMoving()
@@ -354,33 +365,29 @@ class Cluster:
     # ------------------------------------------------------------------ answering as owner
 
     def _table(self, args: dict[str, Any]) -> Table:
-        table = self.hub.tables.get(str(args.get("match")))
-        if table is None or table.closed:
+        table = self.tables.get(str(args.get("match")))
+        if table is None:
             raise NotOwner
         return table
 
     async def _on_join(self, args: dict[str, Any]) -> dict[str, Any]:
         table = self._table(args)
-        seat = table.seat_of(int(args["player"]))
-        if table.hidden_from(seat):
-            raise ServerError(404, "not_found", "Partida não encontrada ou já encerrada.")
-        async with table.lock:
-            if seat is not None and args.get("client_seed"):
-                await table.set_client_seed(seat, str(args["client_seed"]))
-            return {"seat": seat, "mode": table.mode, "frame": table.message(seat)}
+        seed = args.get("client_seed")
+        joined = await table.join(int(args["player"]), str(seed) if seed else None)
+        return {"seat": joined.seat, "mode": joined.mode, "frame": joined.frame}
 
     async def _on_move(self, args: dict[str, Any]) -> str:
         table = self._table(args)
         version = args.get("version")
-        return await table.human_move(int(args["seat"]), int(args["id"]), str(args["action"]),
-                                      None if version is None else int(version))
+        return await table.move(int(args["seat"]), int(args["id"]), str(args["action"]),
+                                None if version is None else int(version))
 
     async def _on_privacy(self, args: dict[str, Any]) -> None:
         """The host changed who may see a match another node was asked about: its live end
         here (who may join it) follows the row."""
-        table = self.hub.tables.get(str(args["match"]))
+        table = self.tables.get(str(args["match"]))
         if table is not None:
-            table.private = bool(args["private"])
+            table.set_private(bool(args["private"]))
 
     async def _on_chat(self, args: dict[str, Any]) -> str | None:
         table = self._table(args)

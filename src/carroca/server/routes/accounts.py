@@ -18,8 +18,8 @@ from carroca.server.routes.deps import (
     MaybePlayer,
     Player,
     client_ip,
-    hub_of,
     lobby_of,
+    sessions_of,
     settings_of,
     token_of,
 )
@@ -76,10 +76,10 @@ async def logout(request: Request, body: LogoutBody | None = None) -> JSONRespon
         answer["forgotten"] = player is not None and player["kind"] == "guest"
         if player is not None and player["kind"] == "guest":
             for session in await accounts.forget(player["id"]):
-                hub_of(request).end_session(session)
+                sessions_of(request).end(session)
     if token:
         await accounts.logout(token)
-        hub_of(request).end_session(Accounts.session_key(token))
+        sessions_of(request).end(Accounts.session_key(token))
     resp = JSONResponse(answer)
     resp.delete_cookie(COOKIE)
     return resp

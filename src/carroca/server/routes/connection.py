@@ -1,4 +1,7 @@
-"""One player's WebSocket: the reader loop, a bounded outgoing queue and the table it follows."""
+"""One player's WebSocket: the reader loop, a bounded outgoing queue and the table it follows.
+
+A socket sends the table it follows commands (`Table.join`, `move`, `chat`, `refresh`) when
+this node runs it, and the same to the node that runs it otherwise (`Tables.call_owner`)."""
 
 from __future__ import annotations
 
@@ -7,14 +10,18 @@ import contextlib
 import json
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from carroca.server.errors import ServerError
+from carroca.server.errors import MatchGone, ServerError
 from carroca.server.realtime import protocol
-from carroca.server.realtime.fanout import chat_channel, player_channel, seat_channel
+from carroca.server.realtime.fanout import Fanout, chat_channel, player_channel, seat_channel
+from carroca.server.realtime.sessions import Sessions
+from carroca.server.tables.chat import Mutes
 from carroca.server.tables.hub import Hub
+from carroca.server.tables.registry import Tables
 from carroca.server.tables.table import Table
 
 MAX_QUEUE = 256  # frames waiting for a slow client; beyond that it is dropped (it may reconnect)
@@ -37,17 +44,29 @@ class FrameWriter(Protocol):
     def write_frames(self, texts: list[str]) -> bool: ...
 
 
+@dataclass(frozen=True, slots=True)
+class Services:
+    """What the sockets of this node use, wired once (the app's lifespan)."""
+
+    hub: Hub
+    tables: Tables
+    fanout: Fanout
+    mutes: Mutes
+    sessions: Sessions
+
+
 class Connection:
     # Slots: one of these lives as long as each open socket (a dict would add ~0.3 KiB).
     __slots__ = ("_budget", "_direct", "_flush_queued", "_inbox", "_out", "_reader", "_reading",
                  "_refilled", "_writer", "chat_on", "chat_sink", "closed", "hub", "match_id",
-                 "player", "seat", "sink", "ws")
+                 "on", "player", "seat", "sink", "ws")
 
-    def __init__(self, ws: WebSocket, player: dict[str, Any], hub: Hub,
+    def __init__(self, ws: WebSocket, player: dict[str, Any], on: Services,
                  writer: FrameWriter | None = None) -> None:
         self.ws = ws
         self.player = player
-        self.hub = hub
+        self.on = on
+        self.hub = on.hub if on is not None else None
         # Frames waiting to be written. They go out together at the end of the loop's turn
         # (a move's ack and its state in one write), straight to the socket's protocol when
         # there is one (`writer`) and it can take them now; otherwise through ASGI's `send`, by
@@ -68,7 +87,7 @@ class Connection:
         self._inbox: list[str] = []  # a list: an empty deque costs ~0.6 KiB a socket
         self._reader: asyncio.Task[None] | None = None
         self._reading = False
-        self._budget = float(hub.settings.socket_frame_burst) if hub is not None else 0.0
+        self._budget = float(on.hub.settings.socket_frame_burst) if on is not None else 0.0
         self._refilled = time.monotonic()
         # Bound once: the fan-out matches sinks by identity when unsubscribing.
         self.sink = self.send
@@ -77,10 +96,7 @@ class Connection:
     @property
     def table(self) -> Table | None:
         """The followed table when this node runs it."""
-        if self.match_id is None:
-            return None
-        table = self.hub.tables.get(self.match_id)
-        return None if table is None or table.closed else table
+        return None if self.match_id is None else self.on.tables.get(self.match_id)
 
     def send(self, payload: str) -> None:
         if self.closed:
@@ -105,7 +121,7 @@ class Connection:
         self._writer = asyncio.get_running_loop().create_task(self._write())
 
     def _chat(self, payload: str) -> None:
-        muted = self.hub.mutes.get((self.match_id or "", self.player["id"]))
+        muted = self.on.mutes.of(self.match_id or "", self.player["id"])
         if muted and json.loads(payload)["data"]["seat"] in muted:
             return
         self.send(payload)
@@ -146,7 +162,7 @@ class Connection:
     def attach(self, match_id: str, seat: int | None, mode: str) -> None:
         self.detach()
         self.match_id, self.seat = match_id, seat
-        fanout = self.hub.fanout
+        fanout = self.on.fanout
         fanout.subscribe(seat_channel(match_id, seat), self.sink)
         self.chat_on = mode in ("casual", "friends")
         if self.chat_on:
@@ -156,14 +172,14 @@ class Connection:
         match_id = self.match_id
         if match_id is None:
             return
-        fanout = self.hub.fanout
+        fanout = self.on.fanout
         channel = seat_channel(match_id, self.seat)
         fanout.unsubscribe(channel, self.sink)
         if self.chat_on:
             fanout.unsubscribe(chat_channel(match_id), self.chat_sink)
         table = self.table
         if table is not None and self.seat is not None and not fanout.listening(channel):
-            self.hub.spawn(table.publish_locked())  # the others see the seat go quiet
+            self.hub.spawn(table.refresh())  # the others see the seat go quiet
         self.match_id, self.seat, self.chat_on = None, None, False
 
     # ------------------------------------------------------------------ messages
@@ -249,11 +265,11 @@ class Connection:
                 return
             table = self.table
             if table is not None:
-                self.send(await table.human_move(seat, msg.data.id, msg.data.action,
-                                                 msg.data.version))
+                self.send(await table.move(seat, msg.data.id, msg.data.action,
+                                           msg.data.version))
                 return
             try:
-                self.send(await self._owner(match_id, "move", {
+                self.send(await self.on.tables.call_owner(match_id, "move", {
                     "seat": seat, "id": msg.data.id, "action": msg.data.action,
                     "version": msg.data.version}))
             except ServerError as exc:
@@ -266,7 +282,7 @@ class Connection:
             table = self.table
             try:
                 refused = table.chat(seat, self.player["id"], msg.data.text) \
-                    if table is not None else await self._owner(
+                    if table is not None else await self.on.tables.call_owner(
                         match_id, "chat",
                         {"seat": seat, "player": self.player["id"], "text": msg.data.text})
             except ServerError as exc:
@@ -278,91 +294,76 @@ class Connection:
                 self.send(protocol.error("not_joined", "Entre numa mesa antes de silenciar."))
                 return
             # Kept per player and match, so a reload or a second tab keeps it.
-            muted = self.hub.mutes.setdefault((self.match_id, self.player["id"]), set())
-            if msg.data.muted:
-                muted.add(msg.data.seat)
-            else:
-                muted.discard(msg.data.seat)
-            self.send(protocol.envelope("muted", {"seats": sorted(muted)}))
-
-    async def _owner(self, match_id: str, method: str, args: dict[str, Any]) -> Any:
-        cluster = self.hub.cluster
-        if cluster is None:  # one process: the table is gone
-            raise ServerError(404, "not_found", "Partida não encontrada ou já encerrada.")
-        return await cluster.call_owner(match_id, method, args)
+            seats = self.on.mutes.set(self.match_id, self.player["id"], msg.data.seat,
+                                      msg.data.muted)
+            self.send(protocol.envelope("muted", {"seats": seats}))
 
     async def _join(self, data: protocol.JoinData) -> None:
-        table = self.hub.tables.get(data.match)
-        if table is None or table.closed:
+        table = self.on.tables.get(data.match)
+        if table is None:
             await self._join_elsewhere(data)
             return
-        seat = table.seat_of(self.player["id"])
-        if table.hidden_from(seat) and self.match_id != table.id:  # a watcher keeps the end
-            self.send(protocol.error("not_found", "Partida não encontrada ou já encerrada."))
+
+        def follow(seat: int | None) -> None:
+            if self.match_id != table.id or self.seat != seat:
+                self.attach(table.id, seat, table.mode)
+
+        try:
+            joined = await table.join(self.player["id"], data.client_seed, follow,
+                                      watching=self.match_id == table.id)
+        except ServerError as exc:  # gone for a stranger, or another node runs it now
+            self.send(protocol.error(exc.code, exc.message))
             return
-        async with table.lock:
-            if seat is not None and data.client_seed:
-                try:
-                    await table.set_client_seed(seat, data.client_seed)
-                except ServerError as exc:  # another node runs it now
-                    self.send(protocol.error(exc.code, exc.message))
-                    return
-            if self.match_id == table.id and self.seat == seat:  # joined already: the view
-                self.send(table.message(seat))
-                return
-            first = seat is not None and not self.hub.fanout.listening(
-                seat_channel(table.id, seat))
-            self.attach(table.id, seat, table.mode)
-            if first:
-                table.publish()  # everyone sees the seat come back, the joiner included
-            else:
-                self.send(table.message(seat))
+        if joined.frame is not None:
+            self.send(joined.frame)
 
     async def _join_elsewhere(self, data: protocol.JoinData) -> None:
         """Follow a match another node runs: its frames reach this socket through Redis. The
         socket follows the channel (subscribed in Redis, the owner told) before it asks the
         owner for the view, so no frame falls between the two."""
-        cluster = self.hub.cluster
-        seating = None if cluster is None else await self.hub.store.seating(data.match)
+        tables = self.on.tables
+        seating = await tables.seating(data.match)
         if seating is None or seating["status"] not in ("waiting", "playing"):
-            self.send(protocol.error("not_found", "Partida não encontrada ou já encerrada."))
+            gone = MatchGone()
+            self.send(protocol.error(gone.code, gone.message))
             return
         seat = next((i for i, s in enumerate(seating["seats"])
                      if s is not None and s.get("player") == self.player["id"]), None)
         if self.match_id != data.match or self.seat != seat:
             self.attach(data.match, seat, seating["mode"])
-        settled = getattr(self.hub.fanout, "settled", None)
+        settled = getattr(self.on.fanout, "settled", None)
         if settled is not None:
             await settled(seat_channel(data.match, seat))
         try:
-            joined = await self._owner(data.match, "join", {
+            joined = await tables.call_owner(data.match, "join", {
                 "player": self.player["id"], "client_seed": data.client_seed})
         except ServerError as exc:  # `moving`: frames come when a node runs it again
             self.send(protocol.error(exc.code, exc.message))
             return
         self.send(joined["frame"])
-        owner = None if cluster is None else cluster.owner_heard(data.match)
+        owner = tables.owner_heard(data.match)
         if owner is not None:  # a front that routes `/ws?node=` can put the socket there
             self.send(protocol.envelope("owner", {"match": data.match,
                                                   "node": Hub.node_name(owner)}))
 
 
 async def serve_socket(
-    ws: WebSocket, player: dict[str, Any] | None, hub: Hub, session: str | None = None,
+    ws: WebSocket, player: dict[str, Any] | None, on: Services, session: str | None = None,
     writer: FrameWriter | None = None,
 ) -> None:
     if player is None:
         await ws.accept()
         await ws.close(CLOSE_UNAUTHENTICATED, "login required")
         return
-    conn = Connection(ws, player, hub, writer)
+    conn = Connection(ws, player, on, writer)
+    hub, sessions, fanout = on.hub, on.sessions, on.fanout
     if writer is not None:  # before the handshake's end: no message can come before it
         writer.reader = conn.received  # text messages straight from the protocol
     await ws.accept()
     if session is not None:
-        hub.socket_opened(session, conn)
+        sessions.opened(session, conn)
     pchannel = player_channel(player["id"])
-    hub.fanout.subscribe(pchannel, conn.sink)
+    fanout.subscribe(pchannel, conn.sink)
     conn.send(protocol.envelope("hello", {
         "player": player, "protocol": 1, "node": Hub.node_name(hub.node) if hub.node else None}))
     conn.start_reading()
@@ -387,7 +388,7 @@ async def serve_socket(
             writer.reader = None
         await conn.stop_reading()
         if session is not None:
-            hub.socket_closed(session, conn)
-        hub.fanout.unsubscribe(pchannel, conn.sink)
+            sessions.closed(session, conn)
+        fanout.unsubscribe(pchannel, conn.sink)
         conn.detach()
         await conn.drain(1.0)

@@ -13,9 +13,11 @@ from carroca.server.edge.guard import address_key
 from carroca.server.errors import MatchNotFound, ServerError
 from carroca.server.players.accounts import COOKIE, Accounts
 from carroca.server.realtime.protocol import SEED_CHARS
+from carroca.server.realtime.sessions import Sessions
 from carroca.server.settings import Settings
 from carroca.server.tables.hub import Hub
 from carroca.server.tables.lobby import Lobby
+from carroca.server.tables.registry import Tables
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 NOT_FOUND_PAGE = "nao-encontrada.html"  # not "404.html": StaticFiles would send it to anyone
@@ -114,6 +116,16 @@ def lobby_of(request: Request) -> Lobby:
 def hub_of(request: Request) -> Hub:
     hub: Hub = request.app.state.hub
     return hub
+
+
+def tables_of(request: Request) -> Tables:
+    tables: Tables = request.app.state.tables
+    return tables
+
+
+def sessions_of(request: Request) -> Sessions:
+    sessions: Sessions = request.app.state.sessions
+    return sessions
 
 def token_of(request: Request) -> str | None:
     auth = request.headers.get("authorization", "")

@@ -14,9 +14,8 @@ from carroca.rules import RULESETS
 from carroca.rules.rulesets import options_dict
 from carroca.server.edge.crosssite import origin_allowed
 from carroca.server.players.accounts import COOKIE, Accounts
-from carroca.server.routes.connection import FrameWriter, serve_socket
+from carroca.server.routes.connection import FrameWriter, Services, serve_socket
 from carroca.server.routes.deps import WEB, allowed_origins, error_response, settings_of
-from carroca.server.tables.hub import Hub
 
 router = APIRouter()
 
@@ -64,18 +63,18 @@ async def socket(websocket: WebSocket, writer: FrameWriter | None = None) -> Non
         await websocket.send_denial_response(error_response(
             403, "bad_origin", "Conexão recusada: esta página não é do carroca."))
         return
-    hub: Hub = websocket.app.state.hub
+    services: Services = websocket.app.state.sockets
     token = websocket.query_params.get("token") or websocket.cookies.get(COOKIE)
     player = await websocket.app.state.accounts.player(token)
     session = Accounts.session_key(token) if player is not None and token else None
     if session is not None and \
-            len(hub.sockets.get(session, ())) >= settings.max_sockets_per_session:
+            services.sessions.count(session) >= settings.max_sockets_per_session:
         refused = error_response(429, "too_many_sockets",
                          "Conexões demais desta sessão; feche outras abas do carroca.")
         refused.headers["Retry-After"] = "10"
         await websocket.send_denial_response(refused)
         return
-    await serve_socket(websocket, player, hub, session, writer)
+    await serve_socket(websocket, player, services, session, writer)
 
 
 def mount_client(app: FastAPI) -> None:

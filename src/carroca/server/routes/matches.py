@@ -10,7 +10,16 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 
-from carroca.server.errors import ServerError
+from carroca.server.errors import (
+    AlwaysPublic,
+    AnalysisBusy,
+    AnalysisFailed,
+    AnalysisNotYet,
+    NotHost,
+    RecordNotYet,
+    RematchClosed,
+    ServerError,
+)
 from carroca.server.routes.deps import (
     BotsMatchBody,
     CasualBody,
@@ -25,6 +34,8 @@ from carroca.server.routes.deps import (
     hub_of,
     lobby_of,
     readable_match,
+    sessions_of,
+    tables_of,
 )
 from carroca.server.storage.store import Store
 from carroca.server.tables.reviews import Reviews, ReviewsBusy
@@ -48,8 +59,8 @@ async def live(request: Request) -> dict[str, Any]:
 @router.get("/api/matches/{match_id}")
 async def match_info(match_id: str, request: Request, viewer: MaybePlayer
                      ) -> dict[str, Any]:
-    hub = hub_of(request)
-    table = hub.tables.get(match_id)
+    tables = tables_of(request)
+    table = tables.get(match_id)
     # The live view before the stored row: a table is `finished` only once its result is
     # stored, so a row read after it never lacks the result the view says is there.
     here = table.info() if table is not None else None
@@ -60,9 +71,9 @@ async def match_info(match_id: str, request: Request, viewer: MaybePlayer
     }
     if here is not None:
         live = here
-    elif hub.cluster is not None and row["status"] in ("waiting", "playing"):
+    elif tables.clustered and row["status"] in ("waiting", "playing"):
         with contextlib.suppress(ServerError):  # the owner node has the live score
-            live = await hub.cluster.call_owner(match_id, "info", {})
+            live = await tables.call_owner(match_id, "info", {})
     status = live["status"]
     info: dict[str, Any] = {
         "id": row["id"], "mode": row["mode"], "status": status, "ruleset": row["ruleset"],
@@ -79,8 +90,7 @@ async def match_info(match_id: str, request: Request, viewer: MaybePlayer
 async def match_record(match_id: str, request: Request, viewer: MaybePlayer) -> Response:
     row = await readable_match(request, match_id, viewer)
     if row["status"] != "finished" or not row["record"]:
-        raise ServerError(409, "not_finished",
-                         "A partida ainda não terminou: o registro sai no fim.")
+        raise RecordNotYet()
     # one JSONL line, newline-terminated: downloads can be joined with `cat a b > both`
     return Response(row["record"].rstrip("\n") + "\n", media_type="application/json")
 
@@ -89,12 +99,12 @@ async def match_analysis(match_id: str, request: Request, viewer: MaybePlayer) -
     """The expert's review of a finished match: 202 while it is being produced."""
     row = await readable_match(request, match_id, viewer)
     if row["status"] != "finished" or not row["record"]:
-        raise ServerError(409, "not_finished", "A análise sai depois do fim da partida.")
+        raise AnalysisNotYet()
     if row["analysis"]:
         return Response(row["analysis"], media_type="application/json")
     reviews: Reviews = request.app.state.reviews
     if match_id in reviews.failed:
-        raise ServerError(500, "analysis_failed", "Não deu para analisar esta partida.")
+        raise AnalysisFailed()
     if match_id in reviews.stored:  # stored since the row above was read
         return Response(reviews.stored[match_id], media_type="application/json")
     try:
@@ -102,8 +112,7 @@ async def match_analysis(match_id: str, request: Request, viewer: MaybePlayer) -
             request.app.state.limits.reviews_ip.hit(client_ip(request))
         reviews.request(match_id, row["record"])
     except ReviewsBusy:
-        raise ServerError(503, "analysis_busy",
-                         "Muitas análises em andamento; tente de novo daqui a pouco.") from None
+        raise AnalysisBusy() from None
     return JSONResponse({"status": "pending"}, status_code=202)
 
 @router.post("/api/matches/{match_id}/rematch")
@@ -111,24 +120,18 @@ async def rematch(match_id: str, player: Player, request: Request,
                   body: RematchBody | None = None) -> dict[str, Any]:
     """Another match with a finished table's settings; the second player to ask (and
     anyone asking again) gets the same new table."""
-    hub = hub_of(request)
-    table = hub.tables.get(match_id)
+    tables = tables_of(request)
+    table = tables.get(match_id)
     seed = body.client_seed if body else None
-    if table is None and hub.cluster is not None:  # finished on another node?
-        found = await request.app.state.store.owner_of(match_id)
-        if found is not None and found[0] not in (None, hub.node):
-            try:
-                answer: dict[str, Any] = await hub.cluster.call(
-                    found[0], match_id, "rematch",
-                    {"player": player, "client_seed": seed, "address": client_ip(request)})
-                return answer
-            except ServerError as exc:
-                if exc.code not in ("not_owner", "moving"):
-                    raise
+    if table is None:  # finished on another node?
+        answer: dict[str, Any] | None = await tables.call_stored_owner(
+            match_id, "rematch",
+            {"player": player, "client_seed": seed, "address": client_ip(request)})
+        if answer is not None:
+            return answer
     if table is None:
         await readable_match(request, match_id, player)  # 404 for a stranger to it
-        raise ServerError(409, "rematch_closed",
-                         "Esta mesa já foi desfeita: comece outra partida no salão.")
+        raise RematchClosed()
     return await lobby_of(request).rematch(table, player, seed, client_ip(request))
 
 @router.post("/api/matches/{match_id}/public")
@@ -138,19 +141,17 @@ async def make_public(match_id: str, body: PublicBody, player: Player, request: 
     the list of finished matches), or keeps it to its players again."""
     row = await readable_match(request, match_id, player)
     if row["mode"] != "friends":
-        raise ServerError(409, "always_public",
-                         "Só as partidas de mesa com amigos são privadas; esta é pública.")
+        raise AlwaysPublic()
     if row["host_id"] != player["id"]:
-        raise ServerError(403, "not_host", "Só quem criou a mesa decide quem vê a partida.")
+        raise NotHost()
     await request.app.state.store.set_private(match_id, not body.public)
-    hub = hub_of(request)
-    table = hub.tables.get(match_id)
+    tables = tables_of(request)
+    table = tables.get(match_id)
     if table is not None:  # kept live here: who may join its end changes too
-        table.private = not body.public
-    elif hub.cluster is not None and row.get("owner"):  # or on the node that ran it
-        with contextlib.suppress(ServerError):  # gone from there already: the row says it all
-            await hub.cluster.call(row["owner"], match_id, "privacy",
-                                   {"private": not body.public})
+        table.set_private(not body.public)
+    else:  # or on the node that ran it
+        await tables.tell_owner(row.get("owner"), match_id, "privacy",
+                                {"private": not body.public})
     return {"id": match_id, "public": body.public}
 
 @router.post("/api/casual")
@@ -190,10 +191,10 @@ async def stats(request: Request) -> dict[str, Any]:
     hub = hub_of(request)
     store: Store = request.app.state.store
     out: dict[str, Any] = {
-        "tables": len(hub.tables), "commits": store.commits, "moves": store.moves_written,
+        "tables": len(tables_of(request)), "commits": store.commits, "moves": store.moves_written,
         "time": time.time(), "password_checks": request.app.state.accounts.hashed,
         "storage_outages": store.outage.outages,
-        "sockets": sum(len(conns) for conns in hub.sockets.values()),
+        "sockets": sessions_of(request).total(),
         "bots": {"workers": hub.bots.workers, "queued": len(hub.bots.queue),
                  "decisions": dict(hub.bots.outcomes)}}
     cluster = request.app.state.cluster

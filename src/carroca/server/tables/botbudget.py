@@ -19,7 +19,9 @@ searching seats are refused with a suggestion of the medium level, never silentl
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
 
 from carroca.bots import BOT_NAMES, SEARCHING_LEVELS
@@ -115,3 +117,30 @@ class BotBudget:
                 503, "bots_busy",
                 f"Os bots {searching_levels().replace(' ou ', ' e ')} estão todos ocupados "
                 "agora. Jogue com bots Médio ou tente de novo daqui a pouco.")
+
+
+class BotAdmission:
+    """Admits the tables whose bots search, one at a time: the budget is checked and the table
+    made in one step (`admit`), whatever the route, so two requests at once never both take
+    the last place. `elsewhere` gives what the other nodes' tables charge (a cluster), and
+    `changed` tells them at once that this node admitted one."""
+
+    def __init__(self, settings: Settings, workers: Callable[[], int],
+                 elsewhere: Callable[[], Elsewhere] = lambda: NOWHERE,
+                 changed: Callable[[], None] = lambda: None) -> None:
+        self.budget = BotBudget(settings, workers)
+        self._lock = asyncio.Lock()  # innermost: held only to check the budget and insert
+        self._elsewhere = elsewhere
+        self._changed = changed
+
+    @contextlib.asynccontextmanager
+    async def admit(self, searching: bool, live: Callable[[], Iterable[Charge]], player: int,
+                    address: str | None) -> AsyncIterator[None]:
+        """Hold the admission while a table is made: a searching one only within the budget
+        (`live`: the searching tables here), or `RateLimited`/`ServerError` is raised."""
+        async with self._lock:
+            if searching:
+                self.budget.check(live(), player, address, self._elsewhere())
+            yield
+            if searching:
+                self._changed()

@@ -50,3 +50,29 @@ class ChatRate:
             return False
         times.append(now)
         return True
+
+
+class Mutes:
+    """The seats each player silenced at each match (`mute` frames): kept per player and
+    match, so a reload or a second tab keeps them, until the match's table is dropped."""
+
+    def __init__(self) -> None:
+        self._muted: dict[tuple[str, int], set[int]] = {}
+
+    def of(self, match_id: str, player_id: int) -> set[int] | None:
+        """The seats the player silenced at the match (None: none ever)."""
+        return self._muted.get((match_id, player_id))
+
+    def set(self, match_id: str, player_id: int, seat: int, muted: bool) -> list[int]:
+        """Silence a seat (or hear it again); returns the seats silenced now."""
+        seats = self._muted.setdefault((match_id, player_id), set())
+        if muted:
+            seats.add(seat)
+        else:
+            seats.discard(seat)
+        return sorted(seats)
+
+    def forget(self, match_id: str) -> None:
+        """The match's table is gone: its mutes with it."""
+        for key in [k for k in self._muted if k[0] == match_id]:
+            del self._muted[key]

@@ -1,9 +1,15 @@
-"""One live table: its seats, its match, its clock and its bots.
+"""One live table: its seats, its match, its clock and its bots, owned by the table alone.
 
-Everything that changes a match goes through `Table.lock`: the action is checked by the engine,
-stored (the move's transaction commits), and only then published to the seats. A table can always
-be rebuilt from its database row and move log (`Table.restore`), which is how a restarted server
-resumes its matches.
+A table is an actor: the sockets, the other nodes, the lobby, the events and the bot service send
+it commands (`join`, `move`, `chat`, `sit`, `start`, `expire`, `rematch`, `close`, and the
+clock's and the bots' own turns), each a method that takes the table's private lock, answers, or
+raises a named `ServerError`. Nobody else takes the lock or writes its state; what others need to
+know is read from its public facts (`status`, `seats`, `seat_of`, `match`, `version`, ...), which
+only the table changes.
+
+A change to the match is checked by the engine, stored (the move's transaction commits), and only
+then published to the seats. A table can always be rebuilt from its database row and move log
+(`Table.restore`), which is how a restarted server resumes its matches.
 """
 
 from __future__ import annotations
@@ -12,15 +18,22 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable, Coroutine
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, NamedTuple, Protocol
 
 from carroca import fair, record
 from carroca.bots import SEARCHING_LEVELS
 from carroca.bots.expert import DEFAULT_THINK_MS
 from carroca.botservice import BotService, Decision, Job, Priority
-from carroca.rules import Match, Phase, RulesError, actions, observation
-from carroca.server.errors import MOVING, NotStored, TableMoving
+from carroca.rules import Action, Match, Phase, RulesError, actions, observation
+from carroca.server.errors import (
+    MOVING,
+    MatchGone,
+    NotStored,
+    RematchStarted,
+    TableFull,
+    TableMoving,
+)
 from carroca.server.players.ratings import Ratings
 from carroca.server.realtime import protocol
 from carroca.server.realtime.fanout import Fanout, chat_channel, player_channel, seat_channel
@@ -36,8 +49,8 @@ MIN_BACKOFF, MAX_BACKOFF = 0.5, 10.0  # a bot's retries while the database refus
 
 
 class TableHost(Protocol):
-    """What a table needs of whoever runs it (the hub): the services it uses, and the events
-    it reports upward. A table never reaches the lobby or other tables."""
+    """What a table needs of whoever runs it (`tables.Tables`): the services it uses, and the
+    events it reports upward. A table never reaches the lobby or other tables."""
 
     @property
     def settings(self) -> Settings: ...
@@ -60,6 +73,9 @@ class TableHost(Protocol):
 
     def table_started(self, table: Table) -> None: ...
     def table_finished(self, table: Table) -> None: ...
+    def table_closed(self, table: Table) -> None:
+        """The table ended unplayed (expired): it is no longer run here."""
+
     def lost(self, table: Table) -> None:
         """The database refused a write: another node runs this match now."""
 
@@ -67,23 +83,35 @@ class TableHost(Protocol):
         """A full table whose start the database refused, started once it is back."""
 
 
-class Table(TableRow):
-    """A table running here: its match, clock and bots, on top of what its row holds."""
+class Joined(NamedTuple):
+    """A join's answer: the joiner's seat (None: a spectator), the table's mode, and its
+    `state` frame for that seat (None when the join published it to everyone already)."""
 
-    def __init__(self, hub: TableHost, row: dict[str, Any]) -> None:
+    seat: int | None
+    mode: str
+    frame: str | None
+
+
+class Table(TableRow):
+    """A table running here: its match, clock and bots, on top of what its row holds.
+
+    Read-only facts for others (written by the table only): `match`, `score`, `version`,
+    `clock` and `pause` (what the frames show), and the row's fields (`TableRow`)."""
+
+    def __init__(self, host: TableHost, row: dict[str, Any]) -> None:
         super().__init__(row)
-        self.hub = hub
+        self._host = host
         self.match: Match | None = None
         self.score: list[int] = []
         self.seq = 0
         self.version = 0
-        self.lock = asyncio.Lock()
+        self._lock = asyncio.Lock()
         self.clock: dict[str, Any] | None = None
         self._timers = Timers()
         self._autoplay: asyncio.Future[Decision] | None = None  # a timed-out seat's bot job
         self._move_ids: dict[int, int] = {}
         self._chat_rate = ChatRate()
-        self.backoff = 0.0  # seconds before a bot retries a move the database refused
+        self._backoff = 0.0  # seconds before a bot retries a move the database refused
         # Between two hands: {"until": epoch seconds, "seconds"}; no clock runs, no bot moves,
         # nobody may move. In memory only: after a restart the next hand's clock simply starts.
         self.pause: dict[str, float] | None = None
@@ -92,7 +120,8 @@ class Table(TableRow):
     # ------------------------------------------------------------------ restore
 
     def restore(self, moves: list[MoveRow]) -> None:
-        """Rebuild the match from its log: the same deals, the same actions, in order."""
+        """Rebuild the match from its log: the same deals, the same actions, in order (before
+        the table is shared: at its start, or when a node adopts it)."""
         if self.status == "waiting":
             return
         match = Match(self.ruleset, self.options)
@@ -116,7 +145,7 @@ class Table(TableRow):
         while match.needs_deal:
             match.deal(fair.shuffle(self.server_seed, self.client_seed, match.deal_index))
 
-    # ------------------------------------------------------------------ seats
+    # ------------------------------------------------------------------ facts
 
     def info(self) -> dict[str, Any]:
         """The live part of the public match page (`GET /api/matches/{id}`)."""
@@ -126,28 +155,76 @@ class Table(TableRow):
     @property
     def fence(self) -> int | None:
         """The epoch the database must still have for this node's writes (several nodes)."""
-        return self.epoch if self.hub.clustered else None
+        return self.epoch if self._host.clustered else None
 
     def seat_connected(self, seat: int) -> bool:
         """A bot, or a player with a socket open on any node (the seat's channel has a
         listener somewhere)."""
-        return self.is_bot(seat) or self.hub.fanout.listening(seat_channel(self.id, seat))
+        return self.is_bot(seat) or self._host.fanout.listening(seat_channel(self.id, seat))
 
-    async def sit(self, seat: int, who: dict[str, Any], client_seed: str | None = None) -> None:
-        """Fill an open seat (the caller holds the lock); the table starts when none is left.
+    def last_move_id(self, seat: int) -> int | None:
+        """The id of the seat's last stored move (its next one must be higher)."""
+        return self._move_ids.get(seat)
+
+    # ------------------------------------------------------------------ commands: seats
+
+    async def join(self, player_id: int, client_seed: str | None = None,
+                   follow: Callable[[int | None], None] | None = None,
+                   watching: bool = False) -> Joined:
+        """A player comes to the table, from a socket here (`follow` subscribes it to its
+        seat's channel, under the lock) or on another node (subscribed there already). Their
+        client seed is taken while the match has not started. The first socket of a seat
+        makes the table publish (everyone sees the seat come back, the joiner included).
+        `watching`: the socket follows this table already (a finished private match's end
+        stays shown to it). Raises `MatchGone` for a private match's end to a stranger."""
+        seat = self.seat_of(player_id)
+        if self.hidden_from(seat) and not watching:
+            raise MatchGone()
+        async with self._lock:
+            if seat is not None and client_seed:
+                await self._set_client_seed(seat, client_seed)
+            if follow is None:
+                return Joined(seat, self.mode, self.message(seat))
+            first = seat is not None and not self._host.fanout.listening(
+                seat_channel(self.id, seat))
+            follow(seat)
+            if first:
+                self.publish()
+                return Joined(seat, self.mode, None)
+            return Joined(seat, self.mode, self.message(seat))
+
+    async def sit(self, who: dict[str, Any], client_seed: str | None = None,
+                  seat: int | None = None) -> int | None:
+        """Take an open seat (`seat` if it is open, else the first one) for `who` (a player's
+        or a bot's seat, `tablerow.player_seat`); the table starts when none is left. Returns
+        the seat: the player's own when they have one already (asking twice never takes two),
+        None when the table is not waiting or has no open seat.
 
         The seat is taken in memory only once the database has it: a failed write raises
-        `ServerError` (503) and leaves the seat open, here and in the database alike."""
+        `NotStored` (503) and leaves the seat open, here and in the database alike."""
+        async with self._lock:
+            if "player" in who:
+                mine = self.seat_of(who["player"])
+                if mine is not None:
+                    return mine
+            free = self.open_seats()
+            if self.status != "waiting" or not free:
+                return None
+            target = seat if seat in free else free[0]
+            await self._sit(target, who, client_seed)
+            return target
+
+    async def _sit(self, seat: int, who: dict[str, Any], client_seed: str | None) -> None:
         seats = list(self.seats)
         seats[seat] = who
         seeds = list(self.client_seeds)
         if client_seed and seeds[seat] is None:
             seeds[seat] = client_seed
         try:
-            await self.hub.store.update_match(self.id, self.fence, seats=seats,
-                                              client_seeds=seeds)
+            await self._host.store.update_match(self.id, self.fence, seats=seats,
+                                                client_seeds=seeds)
         except Fenced:
-            self.hub.lost(self)
+            self._host.lost(self)
             raise TableMoving() from None
         except Exception:
             raise NotStored() from None
@@ -155,27 +232,114 @@ class Table(TableRow):
         self.publish()
         if not self.open_seats():
             try:
-                await self.start()
+                await self._start()
             except Exception:  # the seat is stored: the start is retried until it is too
-                self.hub.spawn(self.hub.start_when_stored(self))
+                self._host.spawn(self._host.start_when_stored(self))
 
-    async def set_client_seed(self, seat: int, seed: str) -> bool:
+    async def _set_client_seed(self, seat: int, seed: str) -> bool:
         if self.status != "waiting" or self.client_seeds[seat] is not None \
                 or self.client_seed is not None:  # an event's match: fixed in advance
             return False
         seeds = list(self.client_seeds)
         seeds[seat] = seed
         try:
-            await self.hub.store.update_match(self.id, self.fence, client_seeds=seeds)
+            await self._host.store.update_match(self.id, self.fence, client_seeds=seeds)
         except Fenced:
-            self.hub.lost(self)
+            self._host.lost(self)
             raise TableMoving() from None
         self.client_seeds = seeds
         return True
 
-    # ------------------------------------------------------------------ running
+    def set_private(self, private: bool) -> None:
+        """Its host changed who may see the match: who may join its end follows."""
+        self.private = private
 
-    async def start(self, seats: list[dict[str, Any] | None] | None = None) -> None:
+    async def expire(self, force: bool = False) -> bool:
+        """Close a table still waiting for its players, unplayed (its time ran out, or its
+        event's game was decided without it): its sockets see it expired. Returns whether the
+        database has it expired. A refusal leaves it running, unless `force`d (an event's
+        game: the row stays waiting, and a restart starts it)."""
+        async with self._lock:
+            if self.status != "waiting":
+                return False
+            try:
+                stored = await self._host.store.expire_match(self.id, self.fence)
+            except Exception:
+                if not force:
+                    raise
+                stored = False
+            if not stored and not force and self._host.clustered:  # another node runs it now
+                self._host.lost(self)
+                return False
+            self.status = "expired"
+            self.publish()
+            self.close()
+        self._host.table_closed(self)
+        return stored
+
+    async def rematch(self, player: dict[str, Any], find: Callable[[str], Table | None],
+                      make: Callable[[], Awaitable[Table]]) -> Table:
+        """The next match with this finished table's settings, made once (`make`) even when
+        two players ask at once; asked again, the one made before (`find` gives it while it
+        runs). Once made, the others who played here are offered it (a `rematch` frame), and
+        this table's state names it."""
+        async with self._lock:
+            new = find(self.rematch_id) if self.rematch_id else None
+            if new is not None:
+                return new
+            new = await make()
+            self.rematch_id, self.rematch_by = new.id, player["name"]
+            offer = {"match": self.id, "id": new.id, "mode": new.mode, "by": player["name"]}
+            for _, pid in self.humans():
+                if pid != player["id"]:
+                    self._host.fanout.publish(player_channel(pid),
+                                              protocol.envelope("rematch", offer))
+            self.publish()
+            return new
+
+    async def sit_rematch(self, player: dict[str, Any], client_seed: str | None,
+                          seat: int) -> int:
+        """A player of the finished table comes to its rematch (this table): their own seat
+        when it is open. Raises `RematchStarted` when it began without them."""
+        got = await self.sit({"player": player["id"], "name": player["name"]}, client_seed,
+                             seat)
+        if got is None:
+            raise RematchStarted()
+        return got
+
+    async def sit_invited(self, player: dict[str, Any], client_seed: str | None) -> int:
+        """A player with the invitation sits (their own seat when they have one). Raises
+        `TableFull` when it is complete or started."""
+        got = await self.sit({"player": player["id"], "name": player["name"]}, client_seed)
+        if got is None:
+            raise TableFull()
+        return got
+
+    # ------------------------------------------------------------------ commands: running
+
+    async def start(self) -> None:
+        """Start a full waiting table (nothing when it is not). Raises when the database
+        refused it: the caller tries again."""
+        async with self._lock:
+            if self.status == "waiting" and not self.open_seats():
+                await self._start()
+
+    async def start_with_bots(self, bot: dict[str, Any]) -> None:
+        """Start a waiting table now, its open seats filled with `bot` (a casual table whose
+        players did not come); nothing when it started already."""
+        async with self._lock:
+            if self.status == "waiting":
+                await self._start([s or dict(bot) for s in self.seats])
+
+    async def finish_stored(self) -> None:
+        """A match stopped between its last move and its end: store its end now."""
+        async with self._lock:
+            try:
+                await self._finish()
+            except Fenced:
+                self._host.lost(self)
+
+    async def _start(self, seats: list[dict[str, Any] | None] | None = None) -> None:
         """Fix the client seed (every seat's seed, joined) and deal the first hand; `seats`
         fills the open seats (with bots) in the same write."""
         seats = list(self.seats if seats is None else seats)
@@ -186,22 +350,23 @@ class Table(TableRow):
             seeds = [s or secrets.token_hex(8) for s in self.client_seeds]
             client_seed = ":".join(s or "" for s in seeds)
         try:
-            await self.hub.store.update_match(
+            await self._host.store.update_match(
                 self.id, self.fence, status="playing", client_seeds=seeds,
                 client_seed=client_seed, started_at=time.time(), seats=seats,
             )
         except Fenced:
-            self.hub.lost(self)
+            self._host.lost(self)
             raise
         self.seats, self.client_seeds, self.client_seed = seats, seeds, client_seed
         self.status = "playing"
         self.restore([])
-        self.hub.table_started(self)
+        self._host.table_started(self)
         self.schedule()  # first: the frames carry the clock of the seat now to move
         self.publish()
 
     def schedule(self) -> None:
-        """Arm the clock of the seat to move, or the bot's turn."""
+        """Arm the clock of the seat to move, or the bot's turn (the table's own; called once
+        by whoever adopts a restored table, before it is shared)."""
         self._timers.stop()
         self.clock = None
         match = self.match
@@ -211,6 +376,7 @@ class Table(TableRow):
         if seat is None:
             return
         version = self.version
+        settings = self._host.settings
         if self.pause is not None:
             left = self.pause["until"] - time.time()
             if left > 0:  # the next hand waits: its clock or its bot starts after the pause
@@ -218,29 +384,27 @@ class Table(TableRow):
                 return
             self.pause = None
         if self.is_bot(seat):
-            delay = max(self.hub.settings.bot_delay_ms / 1000, self.backoff)
+            delay = max(settings.bot_delay_ms / 1000, self._backoff)
             self._timers.later(delay, self._spawn, self._bot_turn, version)
             return
-        seconds = (
-            self.hub.settings.choice_seconds if match.phase == Phase.CHOICE else self.turn_seconds
-        )
+        seconds = settings.choice_seconds if match.phase == Phase.CHOICE else self.turn_seconds
         self.clock = {"seat": seat, "deadline": time.time() + seconds, "seconds": seconds}
         self._timers.clock(seconds, version, self._clock_ran_out)
 
     def _clock_ran_out(self, version: int) -> None:
         if not self.closed:
-            self.hub.spawn(self._timeout(version))
+            self._host.spawn(self._timeout(version))
 
     def _spawn(self, fn: Callable[[int], Any], version: int) -> None:
-        self.hub.spawn(fn(version))
+        self._host.spawn(fn(version))
 
     def hand_pause(self) -> float:
         """Seconds between two hands, while the hand's summary shows (0: none)."""
-        return max(0.0, self.hub.settings.hand_pause_seconds)
+        return max(0.0, self._host.settings.hand_pause_seconds)
 
     async def end_pause(self, version: int) -> None:
         """The pause between hands is over: the next hand's clock (or bot) starts."""
-        async with self.lock:
+        async with self._lock:
             if version != self.version or self.closed or self.pause is None:
                 return
             self.pause = None
@@ -256,11 +420,11 @@ class Table(TableRow):
             seed=secrets.randbits(32),
             priority=Priority.BOTS if self.mode == "bots" else Priority.PEOPLE,
             think_ms=DEFAULT_THINK_MS if level in SEARCHING_LEVELS else None,
-            deadline=loop.time() + self.hub.settings.bot_deadline_seconds,
+            deadline=loop.time() + self._host.settings.bot_deadline_seconds,
         )
 
     async def _bot_turn(self, version: int) -> None:
-        async with self.lock:
+        async with self._lock:
             match = self.match
             if version != self.version or match is None or match.is_over:
                 return
@@ -269,14 +433,14 @@ class Table(TableRow):
                 return
             job = self._job(seat, self.seats[seat]["bot"])  # type: ignore[index]
         # Thought out by a bot worker, without the lock: joins and reconnections go on meanwhile.
-        decision = await self.hub.bots.decide(job)
-        async with self.lock:
+        decision = await self._host.bots.decide(job)
+        async with self._lock:
             if version == self.version and not self.closed:
-                await self._commit(seat, decision.action, auto=False)
+                await self._commit(seat, actions.parse(decision.action), auto=False)
 
     async def _timeout(self, version: int) -> None:
         """Time ran out: the third time in a row is abandonment, otherwise a bot plays for them."""
-        async with self.lock:
+        async with self._lock:
             match = self.match
             if version != self.version or match is None or match.is_over:
                 return
@@ -284,15 +448,15 @@ class Table(TableRow):
             if seat is None:
                 return
             if match.timeouts_in_a_row(seat) >= 2:
-                await self._commit(seat, ABANDON, auto=True)
+                await self._commit(seat, None, auto=True)
                 return
             if match.phase == Phase.CHOICE:
-                await self._commit(seat, str(actions.FIVE_POINTS), auto=True)
+                await self._commit(seat, actions.FIVE_POINTS, auto=True)
                 return
-            job = self._job(seat, self.hub.settings.autoplay_bot)
+            job = self._job(seat, self._host.settings.autoplay_bot)
             # The player may still move before the bot's answer: then theirs stands, and the
             # job leaves the queue (or its worker's answer is dropped) at once (`_commit`).
-            thinking = self._autoplay = asyncio.ensure_future(self.hub.bots.decide(job))
+            thinking = self._autoplay = asyncio.ensure_future(self._host.bots.decide(job))
         try:
             decision = await thinking
         except asyncio.CancelledError:
@@ -303,15 +467,15 @@ class Table(TableRow):
         finally:
             if self._autoplay is thinking:
                 self._autoplay = None
-        async with self.lock:
+        async with self._lock:
             if version == self.version and not self.closed:
-                await self._commit(seat, decision.action, auto=True)
+                await self._commit(seat, actions.parse(decision.action), auto=True)
 
-    async def human_move(
+    async def move(
         self, seat: int, move_id: int, text: str, version: int | None = None
     ) -> str:
         """A player's move: the reply is an ack or a typed error; a refusal changes nothing."""
-        async with self.lock:
+        async with self._lock:
             if self.closed and self.status != "finished":  # another node runs it (or soon will)
                 return protocol.error("moving", MOVING, move_id)
             last = self._move_ids.get(seat, -1)
@@ -338,7 +502,7 @@ class Table(TableRow):
                 )
             try:
                 # The engine refuses before changing anything, so a refusal stores nothing.
-                stored = await self._commit(seat, str(actions.parse(text)), auto=False,
+                stored = await self._commit(seat, actions.parse(text), auto=False,
                                             client_id=move_id)
             except RulesError as exc:
                 return protocol.error(exc.code, str(exc), move_id)
@@ -352,9 +516,10 @@ class Table(TableRow):
             return protocol.envelope("ack", {"id": move_id, "version": self.version})
 
     async def _commit(
-        self, seat: int, text: str, auto: bool, client_id: int | None = None
+        self, seat: int, action: Action | None, auto: bool, client_id: int | None = None
     ) -> bool:
-        """Apply, store, then publish: a move is broadcast only once its commit succeeded.
+        """Apply (None: the seat abandons), store, then publish: a move is broadcast only once
+        its commit succeeded.
 
         The action is applied to a copy of the match, which replaces it only once stored, so a
         failed write leaves the table exactly as the log has it. Rules refusals raise before
@@ -362,25 +527,25 @@ class Table(TableRow):
         """
         current = self.match
         assert current is not None
-        match = current.copy()
+        match = current.copy(keep_caches=True)
         hands_before = len(current.history)
-        match.public_cache = list(current.public_cache)
-        match.revealed_cache = current.revealed_cache
-        if text == ABANDON:
+        if action is None:
             match.abandon(seat)
         else:
-            match.apply(actions.parse(text), seat, auto=auto)
+            match.apply(action, seat, auto=auto)
+        text = ABANDON if action is None else str(action)
         row = MoveRow(self.id, self.seq, seat, text, auto, time.time(), client_id, self.fence)
+        host = self._host
         try:
-            await self.hub.store.append_move(row)
+            await host.store.append_move(row)
         except Fenced:  # another node runs this match now: its sockets get its frames
-            self.hub.lost(self)
+            host.lost(self)
             return False
         except Exception:  # logged once per outage by the store
-            self.backoff = min(MAX_BACKOFF, max(MIN_BACKOFF, self.backoff * 2))
+            self._backoff = min(MAX_BACKOFF, max(MIN_BACKOFF, self._backoff * 2))
             self.schedule()  # the clock, or the bot after its back-off, tries again
             return False
-        self.backoff = 0.0
+        self._backoff = 0.0
         if self._autoplay is not None:  # a bot was thinking for this seat: no longer needed
             self._autoplay.cancel()
         self.match = match
@@ -394,15 +559,15 @@ class Table(TableRow):
         if len(match.history) != hands_before and not match.is_over:
             if pause > 0:
                 self.pause = {"until": time.time() + pause, "seconds": pause}
-            if self.hub.clustered:  # the lobby of other nodes shows it
-                self.hub.spawn(self._store_score(list(match.score)))
+            if host.clustered:  # the lobby of other nodes shows it
+                host.spawn(self._store_score(list(match.score)))
         try:
             if match.is_over:
-                await self.finish()
+                await self._finish()
         except Fenced:  # another node runs it now, and finishes it
-            self.hub.lost(self)
+            host.lost(self)
         except Exception:  # stored but not closed: the next start finishes it from the log
-            self.hub.log.exception("match %s could not be finished", self.id)
+            host.log.exception("match %s could not be finished", self.id)
         finally:
             self.schedule()  # first: the frames carry the clock of the seat now to move
             self.publish()
@@ -410,13 +575,13 @@ class Table(TableRow):
 
     async def _store_score(self, score: list[int]) -> None:
         try:
-            await self.hub.store.update_match(self.id, self.fence, score=score)
+            await self._host.store.update_match(self.id, self.fence, score=score)
         except Fenced:
-            self.hub.lost(self)
+            self._host.lost(self)
         except Exception:  # only the lobby's figure: the next hand's end writes it again
             pass
 
-    async def finish(self) -> None:
+    async def _finish(self) -> None:
         """Store the end, the record and the ratings; only then is the table `finished`."""
         match = self.match
         assert match is not None and match.result is not None
@@ -425,8 +590,8 @@ class Table(TableRow):
             record.Fairness(self.commitment, self.client_seed or "", self.server_seed),
         )
         result = rec["result"]
-        participants, rating_rows = await self.hub.ratings.after_match(self, result["winner"])
-        await self.hub.store.finish_match(
+        participants, rating_rows = await self._host.ratings.after_match(self, result["winner"])
+        await self._host.store.finish_match(
             self.id,
             {"status": "finished", "finished_at": time.time(), "score": result["score"],
              "result": result, "record": record.dumps(rec)},
@@ -437,7 +602,7 @@ class Table(TableRow):
         self.rating_changes = {p["seat"]: (p["rating_before"], p["rating_after"])
                                for p in participants}
         self.status = "finished"
-        self.hub.table_finished(self)
+        self._host.table_finished(self)
 
     # ------------------------------------------------------------------ views
 
@@ -445,10 +610,6 @@ class Table(TableRow):
         """What one seat (None: a spectator) is sent
         (`carroca.server.realtime.frames.table_state`)."""
         return table_state(self, seat, view)
-
-    def last_move_id(self, seat: int) -> int | None:
-        """The id of the seat's last stored move (its next one must be higher)."""
-        return self._move_ids.get(seat)
 
     def own_state(self, seat: int) -> dict[str, Any]:
         """The entries of a seated player's state that nobody else gets (besides the view's)."""
@@ -462,9 +623,10 @@ class Table(TableRow):
             own["rematch"] = {"id": self.rematch_id, "by": self.rematch_by}
         return own
 
-    async def publish_locked(self) -> None:
-        """Publish from outside a move: wait for any move in flight to be stored first."""
-        async with self.lock:
+    async def refresh(self) -> None:
+        """Publish again from outside a move (a seat's socket came or went, a node came
+        back): once any move in flight is stored."""
+        async with self._lock:
             if not self.closed:
                 self.publish()
 
@@ -475,7 +637,7 @@ class Table(TableRow):
     def publish(self) -> None:
         """Send every listening seat and the spectators their own view of the table. The part
         of the view they share is built and encoded once (`carroca.server.realtime.frames`)."""
-        fanout = self.hub.fanout
+        fanout = self._host.fanout
         frames: StateFrames | None = None
         for seat in (*range(len(self.seats)), None):
             channel = seat_channel(self.id, seat)
@@ -487,12 +649,12 @@ class Table(TableRow):
         """Publish a chat line; returns an error frame when it is refused."""
         if self.mode not in ("casual", "friends"):
             return protocol.error("no_chat", "Não há chat nas partidas ranqueadas.")
-        if not self._chat_rate.allow(player_id, self.hub.settings.chat_per_10s):
+        if not self._chat_rate.allow(player_id, self._host.settings.chat_per_10s):
             return protocol.error("chat_rate", "Calma! Muitas mensagens seguidas; espere um pouco.")
         clean = " ".join(clean_text(text).split())
         if not clean:
             return protocol.error("bad_message", "Mensagem vazia.")
-        self.hub.fanout.publish(
+        self._host.fanout.publish(
             chat_channel(self.id),
             protocol.envelope("chat", {"seat": seat, "name": self.names()[seat], "text": clean,
                                        "at": time.time()}),
@@ -500,10 +662,13 @@ class Table(TableRow):
         return None
 
     def notify_players(self, kind: str, data: dict[str, Any]) -> None:
+        """A frame on the own channel of each player seated here."""
         for _, pid in self.humans():
-            self.hub.fanout.publish(player_channel(pid), protocol.envelope(kind, data))
+            self._host.fanout.publish(player_channel(pid), protocol.envelope(kind, data))
 
     def close(self) -> None:
+        """Stop running the table here: no clock, no bot, no move (it ended, moved to another
+        node, or the server stops)."""
         self.closed = True
         self._timers.close()
         if self._autoplay is not None:

@@ -8,8 +8,21 @@ import time
 from typing import Any
 
 from carroca import fair
-from carroca.bots import SEARCHING_LEVELS
+from carroca.bots import BOT_LEVELS, SEARCHING_LEVELS, level_names
 from carroca.rules import get_ruleset
+from carroca.server.errors import UnknownBot
+
+
+def bot_seat(level: str) -> dict[str, Any]:
+    """A bot's seat at a table (`UnknownBot` for a level that does not exist)."""
+    if level not in BOT_LEVELS:
+        raise UnknownBot(level, level_names(tuple(BOT_LEVELS)))
+    return {"bot": level, "name": f"bot:{level}"}
+
+
+def player_seat(player: dict[str, Any]) -> dict[str, Any]:
+    """A player's seat at a table."""
+    return {"player": player["id"], "name": player["name"]}
 
 
 class TableRow:
@@ -35,7 +48,7 @@ class TableRow:
         self.rating_changes: dict[int, tuple[float | None, float | None]] = {}
         self.rematch_id: str | None = None  # the table of the next match with these settings
         self.rematch_by: str | None = None  # who asked for it first
-        self.address: str | None = None  # where it was created from (the bot budget's count)
+        self.address: str | None = row.get("address")  # where it was made from (the bot budget)
 
     @staticmethod
     def new_row(

@@ -22,8 +22,8 @@ import logging
 import time
 from typing import Any
 
-from carroca.server.cluster.node import Cluster, NotOwner
-from carroca.server.errors import ServerError
+from carroca.server.cluster.node import Cluster
+from carroca.server.errors import NoMethod, NotOwner, ServerError
 from carroca.server.storage.tournaments import LIVE
 from carroca.server.tournaments.service import Tournaments
 from carroca.server.tournaments.state import EventMoved, no_event
@@ -129,4 +129,4 @@ class EventOwners:
         if method == "start":
             await t.start(event_id, by=player)
             return None
-        raise ServerError(400, "no_method", f"método desconhecido: {method}")
+        raise NoMethod(method)

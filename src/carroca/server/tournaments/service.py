@@ -4,9 +4,9 @@ A service beside the lobby. It keeps each upcoming or running event here (`Event
 director, its entries, the match of each game), stores every change (the event record as it
 stands, the seed kept apart; a game's result only with the next change, since its match's row
 holds it: `Event.must_store`), and drives the director: it starts an event at its time, pairs
-each round, makes each game's match a real table (`Hub.new_table`, with the game's seeds, so its
+each round, makes each game's match a real table (`Tables.new_table`, with the game's seeds, so its
 record verifies against the event), and feeds the record of every finished table back
-(`Tournament.record_game`). A table reports its end to the hub, and the hub to its listeners:
+(`Tournament.record_game`). A table reports its end to `Tables`, and they to their listeners:
 no table knows of events.
 
 A game's table waits for its players (`tournament_show_up_seconds`): a side none of whose
@@ -29,16 +29,27 @@ import contextlib
 import json
 import time
 from collections.abc import AsyncIterator, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from carroca.server.errors import NotStored, ServerError
+from carroca.server.errors import (
+    AlreadyRegistered,
+    EventStarted,
+    NotCreator,
+    NotRegistered,
+    NotStored,
+    RegistrationClosed,
+    TooManyTournaments,
+)
 from carroca.server.realtime import protocol
-from carroca.server.realtime.fanout import player_channel
+from carroca.server.realtime.fanout import Fanout, player_channel
 from carroca.server.settings import Settings
 from carroca.server.storage.plumbing import Fenced
+from carroca.server.storage.store import Store
 from carroca.server.storage.tournaments import LIVE
-from carroca.server.tables.hub import Hub, bot_seat
+from carroca.server.tables.hub import Hub
+from carroca.server.tables.registry import Tables
 from carroca.server.tables.table import Table
+from carroca.server.tables.tablerow import bot_seat
 from carroca.server.tournaments.entries import (
     entry_answer,
     fill_with_bots,
@@ -65,25 +76,33 @@ from carroca.tournament import (
 )
 from carroca.tournament.eventrecord import dumps
 
+if TYPE_CHECKING:
+    from carroca.server.edge.ratelimits import RateLimits
+
 SHOW_UP_POLL = 0.2  # seconds between two looks at a waiting game's seats
 
 
 class Tournaments:
     """The events this server runs: created, registered for and run here. It hears of its
-    tables' ends as one of the hub's listeners (`hub.Listener`)."""
+    tables' ends as one of the tables' listeners (`tables.Listener`)."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Hub, tables: Tables, store: Store, fanout: Fanout,
+                 limits: RateLimits | None = None) -> None:
         self.hub = hub
+        self.tables = tables
+        self.store = store
+        self.fanout = fanout
+        self.limits = limits
         self.events: dict[str, Event] = {}
         self.by_match: dict[str, tuple[str, GameKey]] = {}
         self.relay: Relay | None = None  # in a cluster: how an event of another node is reached
-        hub.listeners.append(self)
+        tables.listen(self)
 
     @property
     def settings(self) -> Settings:
         return self.hub.settings
 
-    # ------------------------------------------------------------------ hub's listener
+    # ------------------------------------------------------------------ tables' listener
 
     def table_finished(self, table: Table) -> None:
         found = self.by_match.get(table.id)
@@ -94,7 +113,7 @@ class Tournaments:
         """The players of every upcoming or running event, whichever node runs it."""
         held = {pid for ev in self.events.values() for pid in ev.player_ids()}
         with contextlib.suppress(Exception):  # an outage: the store logs it once
-            held.update(p["id"] for _, players in await self.hub.store.live_entries()
+            held.update(p["id"] for _, players in await self.store.live_entries()
                         for p in players if "id" in p)
         return held
 
@@ -141,14 +160,14 @@ class Tournaments:
         """Rebuild the upcoming and running events from their rows (before the hub resumes its
         tables, so that a table finishing then is heard)."""
         count = 0
-        for row in await self.hub.store.tournaments(LIVE):
+        for row in await self.store.tournaments(LIVE):
             count += await self.adopt(row) is not None
         return count
 
     async def adopt(self, row: dict[str, Any]) -> Event | None:
         """Run a stored event here (at a restart, or taken from a dead node): rebuilt from its
         record and seed; None when its record cannot be replayed."""
-        store = self.hub.store
+        store = self.store
         games = await store.tournament_games(row["id"])
         texts = await store.match_records(list(games.values()))
         try:  # the match records it names by id are in their rows
@@ -159,7 +178,7 @@ class Tournaments:
             return None
         entries = {e["entrant"]: e for e in await store.entries(row["id"])}
         ev = Event(row, t, entries, games, written=len(t.log),
-                   fence=row.get("epoch", 0) if self.hub.clustered else None)
+                   fence=row.get("epoch", 0) if self.tables.clustered else None)
         self.events[ev.id] = ev
         for key, match_id in ev.games.items():
             self.by_match[match_id] = (ev.id, key)
@@ -198,7 +217,7 @@ class Tournaments:
         row: it ended while the server was down or on another node, or before the record was
         written again (a result alone is not: `Event.must_store`); a result may open a tie's
         next game, over too. True when some game needs `_advance` (recorded, or no table)."""
-        store = self.hub.store
+        store = self.store
         changed, seen = False, set()
         while games := [g for g in ev.t.pending_games() if g.key not in seen]:
             unheard: dict[str, Game] = {}
@@ -213,7 +232,7 @@ class Tournaments:
                     await store.add_tournament_game(ev.id, game.key, match_id, epoch=ev.fence)
                     ev.games[game.key] = match_id
                     self.by_match[match_id] = (ev.id, game.key)
-                table = self.hub.tables.get(match_id)
+                table = self.tables.get(match_id)
                 if table is None or table.status in ("finished", "expired"):
                     unheard[match_id] = game
             for match_id, row in (await store.ended_matches(list(unheard))).items():
@@ -233,21 +252,20 @@ class Tournaments:
         if row["bots"] is not None:
             bot_seat(row["bots"])  # a known level, or 422
         try:  # on every node of a cluster
-            upcoming = await self.hub.store.upcoming_of(player["id"])
+            upcoming = await self.store.upcoming_of(player["id"])
         except Exception:
             raise NotStored() from None
         most = self.settings.max_upcoming_tournaments_per_player
         if upcoming >= most:
-            raise ServerError(429, "too_many_tournaments",
-                             f"Você já tem {upcoming} torneios por começar (o limite é {most}).")
-        if self.hub.limits is not None:  # every check passed; nothing stored yet
-            self.hub.limits.tournaments_player.hit(str(player["id"]))
+            raise TooManyTournaments(upcoming, most)
+        if self.limits is not None:  # every check passed; nothing stored yet
+            self.limits.tournaments_player.hit(str(player["id"]))
         row.update(owner=self.hub.node, epoch=0)
         try:
-            await self.hub.store.insert_tournament(row)
+            await self.store.insert_tournament(row)
         except Exception:
             raise NotStored() from None
-        ev = Event(row, t, {}, fence=0 if self.hub.clustered else None)
+        ev = Event(row, t, {}, fence=0 if self.tables.clustered else None)
         self.events[ev.id] = ev
         self._schedule_start(ev)
         return ev
@@ -292,16 +310,15 @@ class Tournaments:
             return answer
         async with self._hold(ev):
             if ev.row["status"] != "upcoming":
-                raise ServerError(409, "registration_closed",
-                                 "As inscrições estão encerradas: o torneio já começou.")
+                raise RegistrationClosed()
             if ev.entrant_of(player["id"]) is not None:
-                raise ServerError(409, "already_registered", "Você já está inscrito neste torneio.")
+                raise AlreadyRegistered()
             me = {"id": player["id"], "name": player["name"]}
-            rating = await rating_of(self.hub.store, ev, player)
+            rating = await rating_of(self.store, ev, player)
             if invite is not None:
-                entry = await join_dupla(self.hub.store, ev, me, invite, rating)
+                entry = await join_dupla(self.store, ev, me, invite, rating)
             else:
-                entry = await register_alone(self.hub.store, ev, me, rating, partner)
+                entry = await register_alone(self.store, ev, me, rating, partner)
             return entry_answer(entry)
 
     async def withdraw(self, player: dict[str, Any], event_id: str) -> dict[str, Any]:
@@ -318,7 +335,7 @@ class Tournaments:
                 entrant = next((e.id for e in ev.t.entrants if player["name"] in e.players),
                                None)
             if entrant is None:
-                raise ServerError(404, "not_registered", "Você não está inscrito neste torneio.")
+                raise NotRegistered()
             playing = [ev.games[g.key] for g in ev.t.pending_games()
                        if entrant in g.sides and g.key in ev.games]
             try:
@@ -326,7 +343,7 @@ class Tournaments:
             except TournamentError as exc:
                 raise refused(exc) from None
             if ev.row["status"] == "upcoming":
-                await self.hub.store.delete_entry(ev.id, entrant, dumps(to_record(ev.t)),
+                await self.store.delete_entry(ev.id, entrant, dumps(to_record(ev.t)),
                                                   epoch=ev.fence)
                 del ev.entries[entrant]
             else:
@@ -335,22 +352,17 @@ class Tournaments:
                 # match ends by abandonment), its result no longer counted.
                 for match_id in playing:
                     self.by_match.pop(match_id, None)
-                    table = self.hub.tables.get(match_id)
+                    table = self.tables.get(match_id)
                     if table is not None and table.status == "waiting":
                         await self._close_unplayed(table)
                 await self._advance(ev)
             return {"withdrawn": entrant}
 
-    async def _close_unplayed(self, table: Table) -> None:
-        async with table.lock:
-            if table.status != "waiting":
-                return
-            with contextlib.suppress(Exception):  # the row stays waiting: a restart starts it
-                await self.hub.store.expire_match(table.id, table.fence)
-            table.status = "expired"
-            table.publish()
-            table.close()
-            self.hub.tables.pop(table.id, None)
+    @staticmethod
+    async def _close_unplayed(table: Table) -> None:
+        """A game's table closed unplayed (a failed write leaves its row waiting: a restart
+        starts it)."""
+        await table.expire(force=True)
 
     # ------------------------------------------------------------------ running
 
@@ -363,27 +375,27 @@ class Tournaments:
                 await self._elsewhere(event_id, "start", by)
             return
         if by is not None and by["id"] != ev.row["creator"]:
-            raise ServerError(403, "not_creator", "Só quem criou o torneio pode começá-lo.")
+            raise NotCreator()
         async with self._hold(ev):
             if ev.row["status"] != "upcoming":
                 if by is not None:
-                    raise ServerError(409, "started", "O torneio já começou.")
+                    raise EventStarted()
                 return
             if ev.timer is not None:
                 ev.timer.cancel()
-            await fill_with_bots(self.hub.store, ev)
+            await fill_with_bots(self.store, ev)
             try:
                 ev.t.start()
             except TournamentError:  # fewer than two: nothing to hold
                 ev.row.update(status="cancelled", finished_at=time.time())
-                await self.hub.store.update_tournament(
+                await self.store.update_tournament(
                     ev.id, ev.fence, status="cancelled", finished_at=ev.row["finished_at"],
                     record=dumps(to_record(ev.t)))
                 self.drop(ev)
                 self._tell(ev, {"status": "cancelled"})
                 return
             ev.row.update(status="running", started_at=time.time())
-            await self.hub.store.update_tournament(ev.id, ev.fence, status="running",
+            await self.store.update_tournament(ev.id, ev.fence, status="running",
                                                    started_at=ev.row["started_at"],
                                                    record=dumps(to_record(ev.t)))
             if ev.t.spec.format == "arena":
@@ -432,7 +444,7 @@ class Tournaments:
         if finished:
             ev.row.update(status="finished", finished_at=time.time())
             fields.update(status="finished", finished_at=ev.row["finished_at"])
-        await self.hub.store.update_tournament(ev.id, ev.fence, **fields)
+        await self.store.update_tournament(ev.id, ev.fence, **fields)
         ev.written = len(t.log)
         if finished:
             self.drop(ev)
@@ -442,14 +454,14 @@ class Tournaments:
         """The game's match as a table here: its seats in the game's order, its seeds the
         game's; the players are told, and it starts once they are there."""
         seats = [ev.seat_of(name) for name in game.players]
-        table = await self.hub.new_table(
+        table = await self.tables.new_table(
             mode="tournament", ruleset=ev.t.spec.ruleset, options=dict(ev.t.spec.options),
             seats=seats, turn_seconds=ev.row["turn_seconds"],
             bot_level=self.settings.autoplay_bot, seeds=(game.server_seed, game.client_seed),
             private=bool(ev.row["private"]),
         )
         try:
-            await self.hub.store.add_tournament_game(ev.id, game.key, table.id, epoch=ev.fence)
+            await self.store.add_tournament_game(ev.id, game.key, table.id, epoch=ev.fence)
         except Fenced:  # another node runs the event now, and makes the game's table itself
             await self._close_unplayed(table)
             raise
@@ -478,7 +490,7 @@ class Tournaments:
                   if (team := [s for s in range(n) if s % 2 == i]) and
                   all(s in humans and s not in seen for s in team)]
         if not absent:
-            await self.hub.start_table(table)
+            await self.tables.start_table(table)
             return
         async with self._hold(ev):
             if table.status != "waiting":
@@ -496,7 +508,7 @@ class Tournaments:
         if ev is None:
             return
         async with self._hold(ev):
-            row = await self.hub.store.get_match(match_id)
+            row = await self.store.get_match(match_id)
             if row is None or not row["record"]:
                 return
             self.by_match.pop(match_id, None)
@@ -507,4 +519,4 @@ class Tournaments:
         """A `tournament` frame on the players' own channels (the event's, or those given)."""
         frame = protocol.envelope("tournament", {"event": ev.id, "name": ev.row["name"], **data})
         for pid in ev.player_ids() if players is None else players:
-            self.hub.fanout.publish(player_channel(pid), frame)
+            self.fanout.publish(player_channel(pid), frame)

@@ -1,0 +1,51 @@
+"""The open sockets of each sign-in (session): counted for the per-session cap, closed at
+logout, and the players they speak for kept by the clean-up."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+
+class Socket(Protocol):
+    """An open WebSocket, as a session counts it (`carroca.server.routes.connection`)."""
+
+    @property
+    def player(self) -> dict[str, Any]: ...
+    def end_session(self) -> None:
+        """Its sign-in ended: close it (4401)."""
+
+
+class Sessions:
+    """The open sockets per session (a token's hash)."""
+
+    def __init__(self) -> None:
+        self._sockets: dict[str, set[Socket]] = {}
+
+    def opened(self, session: str, conn: Socket) -> None:
+        self._sockets.setdefault(session, set()).add(conn)
+
+    def closed(self, session: str, conn: Socket) -> None:
+        conns = self._sockets.get(session)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                del self._sockets[session]
+
+    def count(self, session: str) -> int:
+        """The session's open sockets."""
+        return len(self._sockets.get(session, ()))
+
+    def total(self) -> int:
+        """Every open socket of every session."""
+        return sum(len(conns) for conns in self._sockets.values())
+
+    def players(self) -> set[int]:
+        """The players with a socket open."""
+        return {c.player["id"] for conns in self._sockets.values() for c in conns}
+
+    def end(self, session: str) -> int:
+        """Logout: that sign-in's open sockets are closed (4401); returns how many."""
+        conns = self._sockets.pop(session, set())
+        for conn in conns:
+            conn.end_session()
+        return len(conns)
