@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from tests.support.rooms import SERVER_LAYERS
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
@@ -88,3 +89,46 @@ def test_dead_links_are_caught(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     assert dead_links(page) == ["missing.md", "missing.md#x", "there.md#nothing"]
+
+
+_ROOM_ROW = re.compile(r"^\s+(\d+)\s+(\S+/|\(\w+\))\s+(.+?)\s*$")
+
+
+def rooms_in_docs() -> list[tuple[int, str, set[str]]]:
+    """docs/server.md's table of the server's rooms: (layer, room, modules) per row; the modules
+    directly in the server package are in rows whose room is in brackets, such as "(base)"."""
+    text = (ROOT / "docs" / "server.md").read_text(encoding="utf-8")
+    section = text[text.index("## The server's rooms"):]
+    block = first_code_block(section)
+    assert block[0].split() == ["layer", "room", "modules"]
+    rows = []
+    for line in block[1:]:
+        match = _ROOM_ROW.match(line)
+        assert match is not None, f"not a row of rooms: {line!r}"
+        layer, room, modules = match.groups()
+        rows.append((int(layer), room, set(modules.split())))
+    return rows
+
+
+def test_the_docs_name_every_server_module_in_its_room_and_layer() -> None:
+    """The drawing of the server a newcomer reads is the code: every module of every room, on
+    the layer the import rule holds it to (tests/support/rooms.py, tests/invariants/
+    test_layers.py)."""
+    server = ROOT / "src" / "carroca" / "server"
+    on_disk: dict[str, set[str]] = {}
+    for path in server.rglob("*.py"):
+        parts = path.relative_to(server).with_suffix("").parts
+        if "migrations" in parts or parts[-1] == "__init__":
+            continue
+        room = f"{parts[0]}/" if len(parts) > 1 else "."
+        on_disk.setdefault(room, set()).add(parts[-1])
+    rows = rooms_in_docs()
+    documented = {room: modules for _, room, modules in rows if room.endswith("/")}
+    assert documented == {room: mods for room, mods in on_disk.items() if room != "."}
+    top_level = [m for _, room, modules in rows if not room.endswith("/") for m in modules]
+    assert sorted(top_level) == sorted(on_disk["."])
+    layer_of = {name: i for i, layer in enumerate(SERVER_LAYERS) for name in layer}
+    for layer, room, modules in rows:
+        names = [room.rstrip("/")] if room.endswith("/") else sorted(modules)
+        for name in names:
+            assert layer_of[name] == layer, f"{name} is on layer {layer_of[name]} in the code"

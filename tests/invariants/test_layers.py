@@ -3,7 +3,7 @@
 Every import statement counts: at the top, inside a function, or under `TYPE_CHECKING`. An
 upward call (a table telling its hub a match ended) goes through a protocol the lower module
 defines (`table.TableHost`, `tables.Directory`, `frames.Stateful`), never an import. The layers are
-drawn in docs/server.md ("The server's layers").
+drawn in docs/server.md ("The server's rooms").
 """
 
 from __future__ import annotations
@@ -12,23 +12,12 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
+from tests.support.rooms import SERVER_LAYERS
+
 import carroca
 
 ROOT = Path(carroca.__file__).parent
 
-#: The server's rooms (its sub-packages, and the modules directly in it), lowest layer first: a
-#: module may import from its own room, its layer, or lower ones. Every module of the server is in
-#: a room (`test_every_server_module_is_in_a_room`), so the rule covers all of them.
-SERVER_LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"errors", "settings"}),  # what every room reads and answers with
-    frozenset({"edge", "storage", "realtime"}),  # guards, the database, the messages both ways
-    frozenset({"players"}),  # accounts, sessions, ratings
-    frozenset({"tables"}),  # live tables, the hub, the lobby, the bot budget, reviews
-    frozenset({"cluster"}),  # this node among others
-    frozenset({"tournaments"}),  # events on the server
-    frozenset({"routes"}),  # HTTP routes per area and a player's WebSocket
-    frozenset({"app", "preflight", "__init__"}),  # wiring, and the checks before a start
-)
 
 
 def module_name(path: Path) -> str:
