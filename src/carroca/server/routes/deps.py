@@ -19,7 +19,7 @@ from carroca.server.tables.hub import Hub
 from carroca.server.tables.lobby import Lobby
 from carroca.server.tables.registry import Tables
 
-WEB = Path(__file__).resolve().parent.parent / "web"
+WEB = Path(__file__).resolve().parents[2] / "web"  # carroca/web
 NOT_FOUND_PAGE = "nao-encontrada.html"  # not "404.html": StaticFiles would send it to anyone
 
 
