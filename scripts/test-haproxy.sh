@@ -13,11 +13,8 @@
 # CARROCA_FORWARDED_ALLOW_IPS=127.0.0.1 to see the players' addresses.
 set -euo pipefail
 
-tag=test-haproxy
 # shellcheck source=scripts/throwaway.sh
-source "$(dirname "${BASH_SOURCE[0]}")/throwaway.sh"
-
-usage() { die "usage: $0 install | run BIND NODE [NODE…]"; }
+source "$(dirname "${BASH_SOURCE[0]}")/throwaway.sh" test-haproxy "install | run BIND NODE [NODE…]"
 [ $# -ge 1 ] || usage
 action=$1
 shift

@@ -12,14 +12,10 @@
 # so the durability tests see what a real deployment sees.
 set -euo pipefail
 
-tag=test-postgres
 # shellcheck source=scripts/throwaway.sh
-source "$(dirname "${BASH_SOURCE[0]}")/throwaway.sh"
-
-usage() { die "usage: $0 start|stop DIR"; }
+source "$(dirname "${BASH_SOURCE[0]}")/throwaway.sh" test-postgres "start|stop DIR"
 [ $# -eq 2 ] || usage
-action=$1
-dir=$2
+action=$1 dir=$2
 
 # The newest installed server binaries (Debian keeps them off PATH, under /usr/lib/postgresql).
 find_bindir() {

@@ -13,14 +13,10 @@
 # (save "", appendonly no): a restart empties it, as a crash of a Redis used as a cache does.
 set -euo pipefail
 
-tag=test-redis
 # shellcheck source=scripts/throwaway.sh
-source "$(dirname "${BASH_SOURCE[0]}")/throwaway.sh"
-
-usage() { die "usage: $0 start|stop DIR"; }
+source "$(dirname "${BASH_SOURCE[0]}")/throwaway.sh" test-redis "start|stop DIR"
 [ $# -eq 2 ] || usage
-action=$1
-dir=$2
+action=$1 dir=$2
 
 # Whether something accepts connections on the port (bash's /dev/tcp: no other tool needed).
 port_open() {

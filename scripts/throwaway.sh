@@ -1,9 +1,14 @@
 # What the throwaway-server scripts share (test-postgres.sh, test-redis.sh, test-haproxy.sh):
-# their messages on stderr, Debian's package installed when missing, a free local port.
-# Sourced, not run: the script sets `tag`, its name in messages, first.
+# their messages on stderr, their usage line, Debian's package installed when missing, a free
+# local port. Sourced, not run: `source throwaway.sh NAME SYNOPSIS`, NAME being the script's
+# name in messages and SYNOPSIS its arguments as `usage` shows them.
+
+tag=$1
+synopsis=$2
 
 log() { echo "$tag: $*" >&2; }
 die() { log "$*"; exit 1; }
+usage() { die "usage: $0 $synopsis"; }
 
 # apt_install WHAT PACKAGE: installs Debian's PACKAGE, as root; WHAT names it in messages.
 apt_install() {
