@@ -75,7 +75,7 @@ import httpx2
 from websockets.asyncio.client import ClientConnection, connect
 
 from load import Server as LoadServer  # bench/ is not a package
-from load import free_port, machine_cpu, percentile, raise_fd_limit
+from load import free_port, machine_cpu, percentile, raise_fd_limit, reap
 
 HOST = "127.0.0.1"
 ATTACK_BASE = "127.0.0.2"  # the attackers' first source address (the server listens on HOST)
@@ -631,11 +631,16 @@ def bots_report(args: argparse.Namespace, rounds: list[dict[str, Any]]) -> dict[
     }
 
 
-def bots_render(out: dict[str, Any]) -> str:
+def server_line(out: dict[str, Any]) -> str:
+    """Which code the server ran: checkout, commit and how many files of src/ had changed."""
     code = out["server"]["code"]
+    return (f"server: {code.get('checkout')} @ {code.get('commit', '?')} "
+            f"({code.get('src_files_changed_since_commit', '?')} files of src/ changed)")
+
+
+def bots_render(out: dict[str, Any]) -> str:
     lines = [
-        f"server: {code.get('checkout')} @ {code.get('commit', '?')} "
-        f"({code.get('src_files_changed_since_commit', '?')} files of src/ changed)",
+        server_line(out),
         f"{out['rounds']} round(s), fresh server each: expert's moves at a '{out['ruleset']}' "
         f"table with a human; flood = {out['flood_label']}",
         "",
@@ -807,19 +812,14 @@ async def login_target(args: argparse.Namespace, target: str) -> list[dict[str, 
             print(server.tail(), file=sys.stderr)
         raise
     finally:
-        for proc in procs:
-            proc.join(5)
-            if proc.is_alive():
-                proc.kill()
+        reap(procs)
         server.stop()
     return rows
 
 
 def login_render(out: dict[str, Any]) -> str:
-    code = out["server"]["code"]
     lines = [
-        f"server: {code.get('checkout')} @ {code.get('commit', '?')} "
-        f"({code.get('src_files_changed_since_commit', '?')} files of src/ changed)",
+        server_line(out),
         f"honest logins every {out['login_interval_s']} s from {HOST}; {out['concurrency']} "
         f"concurrent wrong-password logins from {', '.join(out['attack_addresses'])}",
         "",

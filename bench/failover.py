@@ -57,7 +57,6 @@ import secrets
 import shutil
 import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -78,7 +77,15 @@ from tests.support.clusterproc import REDIS_SCRIPT, Cluster  # noqa: E402
 
 from carroca.server.settings import Settings  # noqa: E402
 from carroca.server.storage.db import migrate, normalize_url  # noqa: E402
-from load import CROWD, machine_cpu  # noqa: E402  (bench/ is not a package)
+
+# bench/ is not a package
+from load import (  # noqa: E402
+    CROWD,
+    drop_database,
+    machine_cpu,
+    postgres_admin,
+    run_script,
+)
 
 POSTGRES_SCRIPT = ROOT / "scripts" / "test-postgres.sh"
 RULESET = "duplas-torneio"
@@ -186,28 +193,19 @@ class Database:
 def fresh_database(server_url: str) -> str:
     """A new, migrated database on the PostgreSQL server of `server_url`; its URL."""
     name = f"carroca_failover_{secrets.token_hex(6)}"
-    admin = sa.create_engine(normalize_url(server_url), isolation_level="AUTOCOMMIT",
-                             poolclass=sa.pool.NullPool)
-    try:
-        with admin.connect() as conn:
-            conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    finally:
-        admin.dispose()
+    with postgres_admin(server_url) as conn:
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
     url = sa.engine.make_url(normalize_url(server_url)).set(database=name)
     database = url.render_as_string(hide_password=False)
     migrate(database)
     return database
 
 
-def drop_database(database: str) -> None:
+def drop_throwaway(database: str) -> None:
+    """Drop the database at `database`, from the server's `postgres` database."""
     url = sa.engine.make_url(database)
-    admin = sa.create_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT",
-                             poolclass=sa.pool.NullPool)
-    try:
-        with admin.connect() as conn:
-            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{url.database}" WITH (FORCE)'))
-    finally:
-        admin.dispose()
+    server = url.set(database="postgres").render_as_string(hide_password=False)
+    drop_database(server, str(url.database))
 
 
 # --------------------------------------------------------------------------- one round
@@ -521,14 +519,6 @@ def deferred_interrupts() -> Iterator[None]:
 # --------------------------------------------------------------------------- the run
 
 
-def script(path: Path, *args: str) -> str:
-    done = subprocess.run(["bash", str(path), *args], capture_output=True, text=True,
-                          timeout=900, check=False)
-    if done.returncode:
-        raise RuntimeError(f"{path.name} {' '.join(args)} failed:\n{done.stderr[-2000:]}")
-    return done.stdout.strip()
-
-
 def run(args: argparse.Namespace, opts: Options) -> dict[str, Any]:
     say = say_to_stderr(args.quiet)
     busy0, total0 = machine_cpu()
@@ -547,12 +537,12 @@ def run(args: argparse.Namespace, opts: Options) -> dict[str, Any]:
         if not server:
             pg_dir = tempfile.mkdtemp(prefix="carroca-failover-pg-")
             say("starting a throwaway PostgreSQL")
-            server = script(POSTGRES_SCRIPT, "start", pg_dir)
+            server = run_script(POSTGRES_SCRIPT, "start", pg_dir)
         redis_url = args.redis
         if not redis_url:
             redis_dir = str(scratch / "redis")
             say("starting a throwaway Redis")
-            redis_url = script(REDIS_SCRIPT, "start", redis_dir)
+            redis_url = run_script(REDIS_SCRIPT, "start", redis_dir)
         database = fresh_database(server)
         say(f"starting {NODES} nodes and the proxy (logs in {workdir})")
         with deferred_interrupts():
@@ -569,13 +559,13 @@ def run(args: argparse.Namespace, opts: Options) -> dict[str, Any]:
         finally:
             if database is not None:
                 with contextlib.suppress(Exception):
-                    drop_database(database)
+                    drop_throwaway(database)
             if redis_dir is not None:
                 with contextlib.suppress(Exception):
-                    script(REDIS_SCRIPT, "stop", redis_dir)
+                    run_script(REDIS_SCRIPT, "stop", redis_dir)
             if pg_dir is not None:
                 with contextlib.suppress(Exception):
-                    script(POSTGRES_SCRIPT, "stop", pg_dir)
+                    run_script(POSTGRES_SCRIPT, "stop", pg_dir)
                 shutil.rmtree(pg_dir, ignore_errors=True)
             shutil.rmtree(scratch, ignore_errors=True)
     busy1, total1 = machine_cpu()

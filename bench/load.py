@@ -88,7 +88,7 @@ import tempfile
 import time
 from array import array
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from multiprocessing.queues import Queue
@@ -387,13 +387,47 @@ class Server:
         self.dir.cleanup()
 
 
-def _script(script: Path, *args: str) -> str:
+def reap(procs: Sequence[Any]) -> None:
+    """Wait a little for each worker process to end, then kill those still running."""
+    for proc in procs:
+        proc.join(5)
+        if proc.is_alive():
+            proc.kill()
+
+
+def run_script(script: Path, *args: str) -> str:
     """Runs scripts/test-postgres.sh or test-redis.sh; returns what it printed (a URL)."""
     done = subprocess.run(["bash", str(script), *args], capture_output=True, text=True,
                           timeout=900, check=False)
     if done.returncode:
         raise RuntimeError(f"{script.name} {' '.join(args)} failed:\n{done.stderr[-2000:]}")
     return done.stdout.strip()
+
+
+
+@contextlib.contextmanager
+def postgres_admin(server: str) -> Iterator[Any]:
+    """An autocommit connection to the PostgreSQL server at `server` (a URL naming any database
+    on it): CREATE and DROP DATABASE cannot run inside a transaction."""
+    import sqlalchemy as sa
+
+    from carroca.server.storage.db import normalize_url
+
+    admin = sa.create_engine(normalize_url(server), isolation_level="AUTOCOMMIT",
+                             poolclass=sa.pool.NullPool)
+    try:
+        with admin.connect() as conn:
+            yield conn
+    finally:
+        admin.dispose()
+
+
+def drop_database(server: str, name: str) -> None:
+    """Drop the database `name` on the PostgreSQL server at `server`, whoever is connected."""
+    import sqlalchemy as sa
+
+    with postgres_admin(server) as conn:
+        conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 class Services:
@@ -419,7 +453,7 @@ class Services:
         # Not under a directory only we may enter: PostgreSQL runs as `postgres` when we are root.
         workdir = Path(tempfile.mkdtemp(prefix=f"carroca-load-{what}-"))
         self.dirs[workdir] = script
-        return _script(script, "start", str(workdir))
+        return run_script(script, "start", str(workdir))
 
     def _fresh(self, server: str, dropped: bool) -> str:
         """A new, empty database on the server (the nodes migrate it); its URL. Also finds the
@@ -429,22 +463,16 @@ class Services:
         from carroca.server.storage.db import normalize_url
 
         name = f"carroca_load_{secrets.token_hex(4)}"
-        admin = sa.create_engine(normalize_url(server), isolation_level="AUTOCOMMIT",
-                                 poolclass=sa.pool.NullPool)
-        try:
-            with admin.connect() as conn:
-                conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
-                if dropped:
-                    self.dropped = (server, name)
-                backend = conn.execute(sa.text("SELECT pg_backend_pid()")).scalar_one()
-                with contextlib.suppress(OSError, ValueError, IndexError):
-                    stat = Path(f"/proc/{backend}/stat").read_text().rsplit(")", 1)[1].split()
-                    parent = int(stat[1])
-                    if Path(f"/proc/{parent}/comm").read_text().strip() in ("postgres",
-                                                                            "postmaster"):
-                        self.postmaster = parent
-        finally:
-            admin.dispose()
+        with postgres_admin(server) as conn:
+            conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+            if dropped:
+                self.dropped = (server, name)
+            backend = conn.execute(sa.text("SELECT pg_backend_pid()")).scalar_one()
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                stat = Path(f"/proc/{backend}/stat").read_text().rsplit(")", 1)[1].split()
+                parent = int(stat[1])
+                if Path(f"/proc/{parent}/comm").read_text().strip() in ("postgres", "postmaster"):
+                    self.postmaster = parent
         url = sa.engine.make_url(normalize_url(server)).set(database=name)
         return url.render_as_string(hide_password=False)
 
@@ -475,20 +503,13 @@ class Services:
         if self.dropped is not None:
             import sqlalchemy as sa
 
-            from carroca.server.storage.db import normalize_url
-
             server, name = self.dropped
             self.dropped = None
-            admin = sa.create_engine(normalize_url(server), isolation_level="AUTOCOMMIT",
-                                     poolclass=sa.pool.NullPool)
-            try:
-                with contextlib.suppress(sa.exc.SQLAlchemyError), admin.connect() as conn:
-                    conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-            finally:
-                admin.dispose()
+            with contextlib.suppress(sa.exc.SQLAlchemyError):
+                drop_database(server, name)
         for workdir, script in list(self.dirs.items()):
             with contextlib.suppress(RuntimeError, subprocess.TimeoutExpired):
-                _script(script, "stop", str(workdir))
+                run_script(script, "stop", str(workdir))
             shutil.rmtree(workdir, ignore_errors=True)
             del self.dirs[workdir]
 
@@ -1135,10 +1156,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             for profiler in profilers:
                 profiler.wait(timeout=args.duration + 60)
     finally:
-        for proc in procs:
-            proc.join(5)
-            if proc.is_alive():
-                proc.kill()
+        reap(procs)
         servers.stop()
     out = report(args, tables, workers, setups, idle, after_setup, begin, end,
                  list(results.values()), nodes)

@@ -13,10 +13,8 @@
 # CARROCA_FORWARDED_ALLOW_IPS=127.0.0.1 to see the players' addresses.
 set -euo pipefail
 
-log() { echo "test-haproxy: $*" >&2; }
-die() { log "$*"; exit 1; }
-
-usage() { die "usage: $0 install | run BIND NODE [NODE…]"; }
+# shellcheck source=scripts/throwaway.sh
+source "$(dirname "${BASH_SOURCE[0]}")/throwaway.sh" test-haproxy "install | run BIND NODE [NODE…]"
 [ $# -ge 1 ] || usage
 action=$1
 shift
@@ -31,18 +29,9 @@ find_haproxy() {
     fi
 }
 
-install_haproxy() {
-    [ "$(id -u)" -eq 0 ] || die "HAProxy is not installed; install it (apt-get install haproxy) or run as root"
-    command -v apt-get >/dev/null 2>&1 || die "HAProxy is not installed and apt-get is missing"
-    log "installing HAProxy with apt-get"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >&2
-    apt-get install -y -qq --no-install-recommends haproxy >&2
-}
-
 haproxy=$(find_haproxy)
 if [ -z "$haproxy" ]; then
-    install_haproxy
+    apt_install HAProxy haproxy
     haproxy=$(find_haproxy)
     [ -n "$haproxy" ] || die "HAProxy installed but the haproxy binary was not found"
 fi

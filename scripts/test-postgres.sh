@@ -12,13 +12,10 @@
 # so the durability tests see what a real deployment sees.
 set -euo pipefail
 
-log() { echo "test-postgres: $*" >&2; }
-die() { log "$*"; exit 1; }
-
-usage() { die "usage: $0 start|stop DIR"; }
+# shellcheck source=scripts/throwaway.sh
+source "$(dirname "${BASH_SOURCE[0]}")/throwaway.sh" test-postgres "start|stop DIR"
 [ $# -eq 2 ] || usage
-action=$1
-dir=$2
+action=$1 dir=$2
 
 # The newest installed server binaries (Debian keeps them off PATH, under /usr/lib/postgresql).
 find_bindir() {
@@ -29,15 +26,6 @@ find_bindir() {
     elif command -v initdb >/dev/null 2>&1; then
         dirname "$(command -v initdb)"
     fi
-}
-
-install_postgres() {
-    [ "$(id -u)" -eq 0 ] || die "PostgreSQL is not installed (no initdb); install it or run as root"
-    command -v apt-get >/dev/null 2>&1 || die "PostgreSQL is not installed and apt-get is missing"
-    log "installing PostgreSQL with apt-get"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >&2
-    apt-get install -y -qq --no-install-recommends postgresql >&2
 }
 
 # Runs a command as the cluster's owner: `postgres` (or a user of our own) when we are root.
@@ -58,10 +46,6 @@ pick_owner() {
         id carroca-pg >/dev/null 2>&1 || useradd --system --no-create-home carroca-pg
         owner=carroca-pg
     fi
-}
-
-free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
 url_works() {
@@ -89,7 +73,7 @@ case "$action" in
 start)
     bindir=$(find_bindir)
     if [ -z "$bindir" ]; then
-        install_postgres
+        apt_install PostgreSQL postgresql
         bindir=$(find_bindir)
         [ -n "$bindir" ] || die "PostgreSQL installed but initdb not found"
     fi

@@ -13,26 +13,10 @@
 # (save "", appendonly no): a restart empties it, as a crash of a Redis used as a cache does.
 set -euo pipefail
 
-log() { echo "test-redis: $*" >&2; }
-die() { log "$*"; exit 1; }
-
-usage() { die "usage: $0 start|stop DIR"; }
+# shellcheck source=scripts/throwaway.sh
+source "$(dirname "${BASH_SOURCE[0]}")/throwaway.sh" test-redis "start|stop DIR"
 [ $# -eq 2 ] || usage
-action=$1
-dir=$2
-
-install_redis() {
-    [ "$(id -u)" -eq 0 ] || die "Redis is not installed (no redis-server); install it or run as root"
-    command -v apt-get >/dev/null 2>&1 || die "Redis is not installed and apt-get is missing"
-    log "installing Redis with apt-get"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >&2
-    apt-get install -y -qq --no-install-recommends redis-server >&2
-}
-
-free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
+action=$1 dir=$2
 
 # Whether something accepts connections on the port (bash's /dev/tcp: no other tool needed).
 port_open() {
@@ -75,7 +59,7 @@ launch() {
 case "$action" in
 start)
     if ! command -v redis-server >/dev/null 2>&1 || ! command -v redis-cli >/dev/null 2>&1; then
-        install_redis
+        apt_install Redis redis-server
         command -v redis-server >/dev/null 2>&1 || die "Redis installed but redis-server not found"
     fi
     mkdir -p "$dir"

@@ -57,8 +57,7 @@ from rich.text import Text
 from carroca.bots.expert import ExpertBot
 from carroca.rules import Action, HandEnd, Match, RulesError, Step, get_ruleset, observation
 from carroca.rules import actions as A
-from carroca.rules import tiles as T
-from carroca.words import ON_END
+from carroca.words import CHOICE, PAST, action_text
 
 FORMAT: Final = "carroca-analysis/1"
 #: Sampled worlds per decision: a review judges every decision of a match, so about half of
@@ -523,45 +522,14 @@ def seat_label(players: Sequence[str], seat: int) -> str:
     return players[seat]
 
 
-def played_text(action: Action) -> str:
-    """What a player did, in the past tense: `jogou 3-5 na esquerda`, `saiu com 6-6`."""
-    if action.kind == A.PLAY:
-        name = T.NAMES[action.tile]
-        if action.end == A.OPENING:
-            return f"saiu com {name}"
-        return f"jogou {name} {ON_END[A.END_NAMES[action.end]]}"
-    if action.kind == A.DRAW:
-        return "comprou"
-    if action.kind == A.PASS:
-        return "passou"
-    if action.choice == "points":
-        return "ficou com os pontos das cinco carroças"
-    return "pediu nova distribuição"
-
-
-def option_text(action: Action) -> str:
-    """An action as a choice: `5-5 na direita`, `sair com 6-6`, `passar`."""
-    if action.kind == A.PLAY:
-        name = T.NAMES[action.tile]
-        if action.end == A.OPENING:
-            return f"sair com {name}"
-        return f"{name} {ON_END[A.END_NAMES[action.end]]}"
-    if action.kind == A.DRAW:
-        return "comprar"
-    if action.kind == A.PASS:
-        return "passar"
-    if action.choice == "points":
-        return "ficar com os pontos das cinco carroças"
-    return "pedir nova distribuição"
-
-
 def mistake_text(analysis: MatchAnalysis, d: Decision) -> str:
     """`Mão 2, jogada 7: ana jogou 3-5 na esquerda; melhor 5-5 na direita (−12,0 pontos
     esperados)`."""
     lost = _number(d.loss, _digits(analysis.ruleset))
     return (
         f"Mão {d.hand + 1}, jogada {d.index + 1}: {analysis.players[d.seat]} "
-        f"{played_text(d.played)}; melhor {option_text(d.best)} (−{lost} pontos esperados)"
+        f"{action_text(d.played, PAST)}; melhor {action_text(d.best, CHOICE)} "
+        f"(−{lost} pontos esperados)"
     )
 
 

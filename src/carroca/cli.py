@@ -69,6 +69,36 @@ class InputError(ValueError):
     """Input the command cannot use; the message is shown as it is and the exit code is 2."""
 
 
+# --------------------------------------------------------------------------- shared options
+
+RulesetOption = Annotated[
+    str, typer.Option("--ruleset", "-r", help="Ruleset, e.g. duplas-pontos.")
+]
+RulesetOptions = Annotated[
+    list[str] | None, typer.Option("--option", "-o", help="Ruleset option, key=value.")
+]
+WorkersOption = Annotated[int, typer.Option("--workers", "-w", min=1, help="Processes.")]
+ProgressOption = Annotated[
+    bool | None,
+    typer.Option("--progress/--no-progress", show_default=False,
+                 help="Progress on stderr (default: on a terminal, unless --json)."),
+]
+RecordsFile = Annotated[Path, typer.Argument(help="Records file (JSONL).")]
+MatchNumber = Annotated[
+    int, typer.Option("--match", "-m", min=1, help="Which match of the file (1 = the first).")
+]
+
+
+def worlds_option(default: str) -> Any:
+    return typer.Option("--worlds", min=1, help="The expert's budget: sampled worlds per "
+                        f"decision ({default}; deterministic).")
+
+
+def think_ms_option(what: str) -> Any:
+    return typer.Option("--think-ms", min=1, help="The expert's budget in wall time per "
+                        f"decision, in ms, instead of worlds: {what} on the machine's speed.")
+
+
 def _fail(message: str, code: int = 2) -> NoReturn:
     Console(stderr=True, highlight=False, soft_wrap=True).print(
         f"[bold red]error:[/] {escape(message)}", markup=True
@@ -195,6 +225,16 @@ def parse_bots(text: str) -> tuple[str, str] | tuple[str]:
 # --------------------------------------------------------------------------- simulate
 
 
+def _open_out(stack: ExitStack, out: Path | None) -> TextIO | None:
+    """The file `--out` names, open for writing until `stack` closes (None without `--out`)."""
+    if out is None:
+        return None
+    try:
+        return stack.enter_context(out.open("w", encoding="utf-8", newline="\n"))
+    except OSError as exc:
+        _fail(f"cannot write {out}: {exc.strerror or exc}")
+
+
 def _summary_table(summary: Summary, ruleset: str, bots: tuple[str, ...]) -> Table:
     seats = get_ruleset(ruleset).seats
     labels = [bots[0], bots[-1]]  # one name: the same level on both teams
@@ -230,9 +270,7 @@ def _budget_line(budget: Budget, ruleset: str, levels: Sequence[str]) -> str:
 
 @app.command("simulate")
 def simulate_command(
-    ruleset: Annotated[
-        str, typer.Option("--ruleset", "-r", help="Ruleset, e.g. duplas-pontos.")
-    ],
+    ruleset: RulesetOption,
     games: Annotated[int, typer.Option("--games", "-n", min=0, help="Number of matches.")] = 10,
     seed: Annotated[
         int, typer.Option("--seed", "-s", help="Seed: the same seed gives the same records.")
@@ -243,40 +281,17 @@ def simulate_command(
             "--bots", "-b", help="One bot for everyone, or A,B: A on team 0, B on team 1."
         ),
     ] = "random",
-    option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="Ruleset option, key=value.")
-    ] = None,
+    option: RulesetOptions = None,
     out: Annotated[
         Path | None, typer.Option("--out", help="Write one record per line (JSONL).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="The summary as one JSON line.")] = False,
-    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Processes.")] = 1,
+    workers: WorkersOption = 1,
     worlds: Annotated[
-        int | None,
-        typer.Option(
-            "--worlds",
-            min=1,
-            help="The expert's budget: sampled worlds per decision (default per ruleset, "
-            "about 200 ms each; deterministic).",
-        ),
+        int | None, worlds_option("default per ruleset, about 200 ms each")
     ] = None,
-    think_ms: Annotated[
-        int | None,
-        typer.Option(
-            "--think-ms",
-            min=1,
-            help="The expert's budget in wall time per decision, in ms, instead of worlds: "
-            "the records then depend on the machine's speed.",
-        ),
-    ] = None,
-    progress: Annotated[
-        bool | None,
-        typer.Option(
-            "--progress/--no-progress",
-            help="Progress on stderr (default: on a terminal, unless --json).",
-            show_default=False,
-        ),
-    ] = None,
+    think_ms: Annotated[int | None, think_ms_option("the records then depend")] = None,
+    progress: ProgressOption = None,
 ) -> None:
     """Play N matches between bots and sum them up."""
     try:
@@ -289,12 +304,7 @@ def simulate_command(
     searching = bool(SEARCHING_LEVELS & set(seated))
     console = Console(highlight=False)
     with ExitStack() as stack:
-        sink: TextIO | None = None
-        if out is not None:
-            try:
-                sink = stack.enter_context(out.open("w", encoding="utf-8", newline="\n"))
-            except OSError as exc:
-                _fail(f"cannot write {out}: {exc.strerror or exc}")
+        sink = _open_out(stack, out)
         report = stack.enter_context(
             progress_on_stderr(f"simulate {name}", progress, as_json)
         )
@@ -424,9 +434,7 @@ def tournament_command(
     fmt: Annotated[
         str, typer.Option("--format", "-f", help="swiss, knockout or arena.")
     ] = "swiss",
-    ruleset: Annotated[
-        str, typer.Option("--ruleset", "-r", help="Ruleset, e.g. duplas-pontos.")
-    ] = "duplas-pontos",
+    ruleset: RulesetOption = "duplas-pontos",
     players: Annotated[
         int, typer.Option("--players", "-p", min=2, help="Bots taking part (players, not "
                           "duplas).")
@@ -450,9 +458,7 @@ def tournament_command(
         float | None, typer.Option("--duration", min=1, help="Arena: length in simulated "
                                    "minutes; a match lasts 3 s per action (default 60).")
     ] = None,
-    option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="Ruleset option, key=value.")
-    ] = None,
+    option: RulesetOptions = None,
     seed: Annotated[
         int, typer.Option("--seed", "-s", help="Seed: the same seed gives the same event.")
     ] = 0,
@@ -460,26 +466,14 @@ def tournament_command(
         Path | None, typer.Option("--record", help="Write the event record (JSON, one line); "
                                   "check it with carroca verify.")
     ] = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Processes.")] = 1,
-    worlds: Annotated[
-        int | None,
-        typer.Option("--worlds", min=1, help="The expert's budget: sampled worlds per "
-                     "decision (default per ruleset; deterministic)."),
-    ] = None,
-    think_ms: Annotated[
-        int | None,
-        typer.Option("--think-ms", min=1, help="The expert's budget in wall time per decision, "
-                     "in ms, instead of worlds: the event then depends on the machine's speed."),
-    ] = None,
+    workers: WorkersOption = 1,
+    worlds: Annotated[int | None, worlds_option("default per ruleset")] = None,
+    think_ms: Annotated[int | None, think_ms_option("the event then depends")] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="The standings and the summary by bot as one JSON "
                            "line.")
     ] = False,
-    progress: Annotated[
-        bool | None,
-        typer.Option("--progress/--no-progress", show_default=False,
-                     help="Progress on stderr (default: on a terminal, unless --json)."),
-    ] = None,
+    progress: ProgressOption = None,
 ) -> None:
     """Run a bots-only tournament here and print the standings: a way to rank bots.
 
@@ -729,10 +723,8 @@ def load_match(path: Path, number: int) -> tuple[Match, list[str]]:
 
 @app.command("replay")
 def replay_command(
-    file: Annotated[Path, typer.Argument(help="Records file (JSONL).")],
-    match_number: Annotated[
-        int, typer.Option("--match", "-m", min=1, help="Which match of the file (1 = the first).")
-    ] = 1,
+    file: RecordsFile,
+    match_number: MatchNumber = 1,
     hand: Annotated[
         int | None, typer.Option("--hand", min=1, help="Only this hand (1 = the first).")
     ] = None,
@@ -757,12 +749,8 @@ _LEVELS_HELP = ", ".join(BOT_LEVELS)
 
 @app.command("play")
 def play_command(
-    ruleset: Annotated[
-        str, typer.Option("--ruleset", "-r", help="Ruleset, e.g. duplas-pontos.")
-    ] = "duplas-pontos",
-    option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="Ruleset option, key=value.")
-    ] = None,
+    ruleset: RulesetOption = "duplas-pontos",
+    option: RulesetOptions = None,
     seat: Annotated[
         int,
         typer.Option("--seat", min=0, help="Your seat in turn order: 0-3 in 2v2, 0-1 in 1v1."),
@@ -831,12 +819,7 @@ def play_command(
         _fail(str(exc))
     console = Console(highlight=False)
     with ExitStack() as stack:
-        sink: TextIO | None = None
-        if out is not None:
-            try:
-                sink = stack.enter_context(out.open("w", encoding="utf-8", newline="\n"))
-            except OSError as exc:
-                _fail(f"cannot write {out}: {exc.strerror or exc}")
+        sink = _open_out(stack, out)
         outcome = PlaySession(settings, console, client_seed=client_seed).run()
         if sink is not None:
             sink.write(rec.dumps(outcome.record()) + "\n")
@@ -849,18 +832,9 @@ def play_command(
 
 @app.command("analyze")
 def analyze_command(
-    file: Annotated[Path, typer.Argument(help="Records file (JSONL).")],
-    match_number: Annotated[
-        int, typer.Option("--match", "-m", min=1, help="Which match of the file (1 = the first).")
-    ] = 1,
-    worlds: Annotated[
-        int | None,
-        typer.Option(
-            "--worlds",
-            min=1,
-            help="The expert's budget: sampled worlds per decision (default 128; deterministic).",
-        ),
-    ] = None,
+    file: RecordsFile,
+    match_number: MatchNumber = 1,
+    worlds: Annotated[int | None, worlds_option("default 128")] = None,
     think_ms: Annotated[
         int,
         typer.Option(
@@ -885,14 +859,7 @@ def analyze_command(
     seed: Annotated[
         int, typer.Option("--seed", "-s", help="Seed: the same seed gives the same analysis.")
     ] = 0,
-    progress: Annotated[
-        bool | None,
-        typer.Option(
-            "--progress/--no-progress",
-            help="Progress on stderr (default: on a terminal, unless --json).",
-            show_default=False,
-        ),
-    ] = None,
+    progress: ProgressOption = None,
 ) -> None:
     """Analyze a match: every decision of every player rated by the expert bot, from that
     player's view only. The report is in pt-BR, the game's language."""

@@ -42,7 +42,7 @@ from carroca.rules import (
 from carroca.rules import actions as A
 from carroca.rules import tiles as T
 from carroca.rules.observation import PublicStep, revealed_hand
-from carroca.words import DETAILS, ON_END, REASONS, blocked_word
+from carroca.words import HINT, ON_END, REASONS, action_text, batida_text, blocked_word
 
 Ask = Callable[[str], str]
 
@@ -263,18 +263,10 @@ class PlaySession:
 
     def describe(self, action: Action, hand: Sequence[int] = ()) -> str:
         """An action as a suggestion: `3-5 (nº 4) na esquerda`, `comprar`, …"""
-        if action.kind == A.PLAY:
-            name = T.NAMES[action.tile]
-            if action.tile in hand:
-                name += f" (nº {list(hand).index(action.tile) + 1})"
-            if action.end == A.OPENING:
-                return f"sair com a {name}"
-            return f"{name} {ON_END[A.END_NAMES[action.end]]}"
-        if action.kind == A.DRAW:
-            return "comprar do monte"
-        if action.kind == A.PASS:
-            return "passar"
-        return "ficar com os pontos" if action.choice == "points" else "embaralhar de novo"
+        name = ""
+        if action.kind == A.PLAY and action.tile in hand:
+            name = f"{T.NAMES[action.tile]} (nº {list(hand).index(action.tile) + 1})"
+        return action_text(action, HINT, name)
 
     # ------------------------------------------------------------------ the loop
 
@@ -821,11 +813,7 @@ class PlaySession:
         """Why the hand ended, as the table says it."""
         end = log.end
         if end.kind == "batida" and end.seat is not None:
-            last = next(s for s in reversed(log.steps) if s.action.kind == A.PLAY)
-            text = f"{self.who(end.seat)} bateu com a {T.NAMES[last.action.tile]}"
-            if end.detail in DETAILS:
-                text += f" — {DETAILS[end.detail]}"
-            return text + "."
+            return batida_text(log, f"{self.who(end.seat)} bateu com a")
         if end.kind == "fechado" and end.seat is not None:
             word = blocked_word(self.match.ruleset.name)
             by = "sua" if end.seat == self.me else f"de {self.who(end.seat)}"

@@ -19,7 +19,7 @@ from rich.text import Text
 from carroca.rules import HandLog, Match, ScoreEvent, Step
 from carroca.rules import actions as A
 from carroca.rules import tiles as T
-from carroca.words import DETAILS, ON_END, REASONS, blocked_word
+from carroca.words import ON_END, REASONS, batida_text, blocked_word
 
 _END_PT = {"left": "esq", "right": "dir", "up": "cima", "down": "baixo"}
 
@@ -125,11 +125,7 @@ def _ends_text(ends: dict[str, int]) -> str:
 def _end_text(match: Match, players: Sequence[str], log: HandLog) -> str:
     end = log.end
     if end.kind == "batida" and end.seat is not None:
-        last = next(s for s in reversed(log.steps) if s.action.kind == A.PLAY)
-        text = f"Batida de {player_name(match, players, end.seat)} com {T.NAMES[last.action.tile]}"
-        if end.detail in DETAILS:
-            text += f" — {DETAILS[end.detail]}"
-        return text + "."
+        return batida_text(log, f"Batida de {player_name(match, players, end.seat)} com")
     if end.kind == "fechado" and end.seat is not None:
         word = blocked_word(match.ruleset.name)
         return f"{word}: ninguém tem pedra que sirva (última pedra de {players[end.seat]})."

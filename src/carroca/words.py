@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import json
 from importlib.resources import files
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
+
+from carroca.rules import Action, HandLog
+from carroca.rules import actions as A
+from carroca.rules import tiles as T
 
 _SOURCE: Final = files("carroca") / "web" / "words" / "table.json"
 _WORDS: Final[dict[str, Any]] = json.loads(_SOURCE.read_text(encoding="utf-8"))
@@ -27,6 +31,53 @@ def blocked_word(ruleset: str) -> str:
     """A blocked hand's name: "Jogo fechado" in duplas-pontos, "Trancado" elsewhere."""
     blocked: dict[str, str] = _WORDS["blocked"]
     return blocked.get(ruleset, blocked["*"])
+
+
+class Voice(NamedTuple):
+    """How the terminal says an action in one voice: done, offered or suggested. `{}` stands for
+    the tile; where a tile went follows `play`."""
+
+    opening: str
+    play: str
+    draw: str
+    pass_: str
+    points: str  # the cinco-carroças choice: keep the points
+    redeal: str  # ... or deal again
+
+
+#: `jogou 3-5 na esquerda`, `saiu com 6-6` (a review of what was played).
+PAST = Voice("saiu com {}", "jogou {}", "comprou", "passou",
+             "ficou com os pontos das cinco carroças", "pediu nova distribuição")
+#: `5-5 na direita`, `sair com 6-6` (what could have been played instead).
+CHOICE = Voice("sair com {}", "{}", "comprar", "passar",
+               "ficar com os pontos das cinco carroças", "pedir nova distribuição")
+#: `sair com a 6-6`, `comprar do monte` (a hint at the table).
+HINT = Voice("sair com a {}", "{}", "comprar do monte", "passar", "ficar com os pontos",
+             "embaralhar de novo")
+
+
+def action_text(action: Action, voice: Voice, tile_name: str = "") -> str:
+    """`action` said in `voice`; `tile_name` stands for the tile's own name when given."""
+    if action.kind == A.PLAY:
+        tile = tile_name or T.NAMES[action.tile]
+        if action.end == A.OPENING:
+            return voice.opening.format(tile)
+        return f"{voice.play.format(tile)} {ON_END[A.END_NAMES[action.end]]}"
+    if action.kind == A.DRAW:
+        return voice.draw
+    if action.kind == A.PASS:
+        return voice.pass_
+    return voice.points if action.choice == "points" else voice.redeal
+
+
+def batida_text(log: HandLog, lead: str) -> str:
+    """A batida as the table announces it: `lead` and the last tile, then its kind when it has
+    one (`Batida de ana com 6-6 — batida de carroça.`)."""
+    last = next(s for s in reversed(log.steps) if s.action.kind == A.PLAY)
+    text = f"{lead} {T.NAMES[last.action.tile]}"
+    if log.end.detail in DETAILS:
+        text += f" — {DETAILS[log.end.detail]}"
+    return text + "."
 
 
 def js_module() -> str:

@@ -7,14 +7,21 @@ can read as it is. A refused action never changes the state.
 from __future__ import annotations
 
 
-class RulesError(ValueError):
-    """Base class: something the rules do not allow, or input they cannot read."""
+class PlayerError(ValueError):
+    """A refusal a player reads as it is: a `code` for machines, a `message` in pt-BR. The base
+    of the rules' errors and of the tournament director's."""
 
-    code = "rules_error"
+    code = "player_error"
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class RulesError(PlayerError):
+    """Base class: something the rules do not allow, or input they cannot read."""
+
+    code = "rules_error"
 
 
 class InvalidTile(RulesError):

@@ -262,6 +262,11 @@ class Match:
             total += e3 * m3
         return total
 
+    def points_after(self, action: Action) -> int:
+        """What a legal play scores on the table (rules.md §1): its count if a multiple of 5."""
+        count = self.count_after(action)
+        return 0 if count % 5 else count
+
     def legal_actions(self) -> list[Action]:
         """Legal actions of the seat to move, in the documented order (empty if none).
 

@@ -121,91 +121,6 @@ Options = (
     | PontosOptions
 )
 
-# --------------------------------------------------------------------------- hook types
-
-#: How a hand opens: ("first", -1) the first-hand rule; ("any", seat) that seat with any tile;
-#: ("double", seat) that seat with any double, passing the saída when it holds none.
-OpeningRule = tuple[Literal["first", "any", "double"], int]
-FIRST_HAND: OpeningRule = ("first", -1)
-
-
-@dataclass(frozen=True, slots=True)
-class HandEnding:
-    """What a hook needs to know about a hand that just ended (batida or fechado)."""
-
-    kind: Literal["batida", "fechado"]
-    seat: int  # batedor or locker
-    hands: tuple[T.Mask, ...]  # tiles left in each seat's hand
-    last_tile: T.Tile
-    ends_before: tuple[int, int]  # left and right ends before the last tile was played
-    last_end: int  # the end the last tile went on
-    opener: int  # the seat that opened this hand
-    rule: OpeningRule  # the opening rule this hand was played under
-
-
-@dataclass(frozen=True, slots=True)
-class HandScore:
-    """A hook's verdict: the team that won the hand (None: nobody) and points per reason."""
-
-    winner: int | None
-    points: tuple[tuple[int, int, str], ...] = ()  # (team, points, reason)
-    detail: str = ""  # what players announce: batida type, "capicu", "batida-carroca"
-
-
-@dataclass(frozen=True, slots=True)
-class Ruleset:
-    name: str
-    title: str  # pt-BR, for players
-    summary: str  # pt-BR one-liner
-    seats: int
-    options_type: type[Any]
-    draws: bool  # a boneyard to draw from (1v1 except bloqueio)
-    spinner: bool  # the opening double grows in a cross (duplas-pontos)
-    table_points: bool  # table count multiple of 5 scores after every play
-    pass_points: bool  # passe / galo / saída passada points (duplas-pontos)
-    five_doubles: bool  # the cinco-carroças choice before the opening
-    first_opening: Callable[[Sequence[T.Mask]], tuple[int, T.Mask]]
-    next_opening: Callable[[Any, HandEnding | None, int | None], OpeningRule]
-    score_hand: Callable[[Any, HandEnding], HandScore]
-    match_winner: Callable[[Any, Sequence[int]], int | None] = field(repr=False)
-
-    @property
-    def teams(self) -> int:
-        return 2
-
-    def team_of(self, seat: int) -> int:
-        return seat % 2
-
-    @property
-    def default_options(self) -> Options:
-        """The defaults, built once per ruleset (options objects are immutable)."""
-        opts = _DEFAULTS.get(self.name)
-        if opts is None:
-            opts = _DEFAULTS[self.name] = self.options_type()
-        return opts
-
-    def option_names(self) -> list[str]:
-        return [f.name for f in dataclasses.fields(self.options_type)]
-
-    def make_options(
-        self, values: Mapping[str, object] | None = None, *, strings: bool = False
-    ) -> Options:
-        """Options from a mapping (unknown keys refused); `strings=True` parses CLI text."""
-        values = dict(values or {})
-        fields = {f.name: f for f in dataclasses.fields(self.options_type)}
-        unknown = sorted(set(values) - set(fields))
-        if unknown:
-            raise InvalidOption(
-                f"Opção desconhecida para {self.name}: {', '.join(unknown)}. "
-                f"As opções são: {', '.join(fields)}."
-            )
-        if strings:
-            values = {k: _parse_option(k, v, fields[k].default) for k, v in values.items()}
-        for key, value in values.items():  # types first: the compiled build enforces them
-            _check_type(key, value, fields[key].default)
-        opts: Options = self.options_type(**values)
-        return opts
-
 
 def _check_type(key: str, value: object, default: object) -> None:
     if isinstance(default, bool):
@@ -247,6 +162,37 @@ def options_dict(options: Options) -> dict[str, object]:
 
 
 _OPTION_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+# --------------------------------------------------------------------------- hook types
+
+#: How a hand opens: ("first", -1) the first-hand rule; ("any", seat) that seat with any tile;
+#: ("double", seat) that seat with any double, passing the saída when it holds none.
+OpeningRule = tuple[Literal["first", "any", "double"], int]
+FIRST_HAND: OpeningRule = ("first", -1)
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnding:
+    """What a hook needs to know about a hand that just ended (batida or fechado)."""
+
+    kind: Literal["batida", "fechado"]
+    seat: int  # batedor or locker
+    hands: tuple[T.Mask, ...]  # tiles left in each seat's hand
+    last_tile: T.Tile
+    ends_before: tuple[int, int]  # left and right ends before the last tile was played
+    last_end: int  # the end the last tile went on
+    opener: int  # the seat that opened this hand
+    rule: OpeningRule  # the opening rule this hand was played under
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    """A hook's verdict: the team that won the hand (None: nobody) and points per reason."""
+
+    winner: int | None
+    points: tuple[tuple[int, int, str], ...] = ()  # (team, points, reason)
+    detail: str = ""  # what players announce: batida type, "capicu", "batida-carroca"
 
 
 # --------------------------------------------------------------------------- hooks: opening
@@ -448,104 +394,102 @@ def _winner_by_hands(options: ClassicoOptions, score: Sequence[int]) -> int | No
 
 # --------------------------------------------------------------------------- registry
 
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    name: str
+    title: str  # pt-BR, for players
+    summary: str  # pt-BR one-liner
+    seats: int
+    options_type: type[Any]
+    score_hand: Callable[[Any, HandEnding], HandScore]
+    # What differs from a 1v1 game without a boneyard, opened by the highest double, the hand's
+    # winner opening the next, played to `options.target`:
+    draws: bool = False  # a boneyard to draw from (1v1 except bloqueio)
+    spinner: bool = False  # the opening double grows in a cross (duplas-pontos)
+    table_points: bool = False  # table count multiple of 5 scores after every play
+    pass_points: bool = False  # passe / galo / saída passada points (duplas-pontos)
+    five_doubles: bool = False  # the cinco-carroças choice before the opening
+    first_opening: Callable[[Sequence[T.Mask]], tuple[int, T.Mask]] = _highest_double_opens
+    next_opening: Callable[[Any, HandEnding | None, int | None], OpeningRule] = _next_winner
+    match_winner: Callable[[Any, Sequence[int]], int | None] = field(
+        default=_winner_by_target, repr=False
+    )
+
+    @property
+    def teams(self) -> int:
+        return 2
+
+    def team_of(self, seat: int) -> int:
+        return seat % 2
+
+    @property
+    def default_options(self) -> Options:
+        """The defaults, built once per ruleset (options objects are immutable)."""
+        opts = _DEFAULTS.get(self.name)
+        if opts is None:
+            opts = _DEFAULTS[self.name] = self.options_type()
+        return opts
+
+    def option_names(self) -> list[str]:
+        return [f.name for f in dataclasses.fields(self.options_type)]
+
+    def make_options(
+        self, values: Mapping[str, object] | None = None, *, strings: bool = False
+    ) -> Options:
+        """Options from a mapping (unknown keys refused); `strings=True` parses CLI text."""
+        values = dict(values or {})
+        fields = {f.name: f for f in dataclasses.fields(self.options_type)}
+        unknown = sorted(set(values) - set(fields))
+        if unknown:
+            raise InvalidOption(
+                f"Opção desconhecida para {self.name}: {', '.join(unknown)}. "
+                f"As opções são: {', '.join(fields)}."
+            )
+        if strings:
+            values = {k: _parse_option(k, v, fields[k].default) for k, v in values.items()}
+        for key, value in values.items():  # types first: the compiled build enforces them
+            _check_type(key, value, fields[key].default)
+        opts: Options = self.options_type(**values)
+        return opts
+
+
+
+#: Each ruleset says only what differs from the defaults of `Ruleset`.
 RULESETS: dict[str, Ruleset] = {
     r.name: r
     for r in (
         Ruleset(
-            name="duplas-pontos",
-            title="Duplas — pontos",
-            summary="2 contra 2 em cruz: pontos na mesa, passe, galo e garagem, até 200.",
-            seats=4,
-            options_type=DuplasPontosOptions,
-            draws=False,
-            spinner=True,
-            table_points=True,
-            pass_points=True,
-            five_doubles=True,
-            first_opening=_six_six_opens,
+            "duplas-pontos", "Duplas — pontos",
+            "2 contra 2 em cruz: pontos na mesa, passe, galo e garagem, até 200.",
+            4, DuplasPontosOptions, _score_duplas_pontos, spinner=True, table_points=True,
+            pass_points=True, five_doubles=True, first_opening=_six_six_opens,
             next_opening=_next_duplas_pontos,
-            score_hand=_score_duplas_pontos,
-            match_winner=_winner_by_target,
         ),
         Ruleset(
-            name="duplas-torneio",
-            title="Duplas — torneio",
-            summary="2 contra 2, regra de torneio: quem bate leva todas as pedras, até 100.",
-            seats=4,
-            options_type=DuplasTorneioOptions,
-            draws=False,
-            spinner=False,
-            table_points=False,
-            pass_points=False,
-            five_doubles=False,
-            first_opening=_six_six_opens,
-            next_opening=_next_duplas_torneio,
-            score_hand=_score_duplas_torneio,
-            match_winner=_winner_by_target,
+            "duplas-torneio", "Duplas — torneio",
+            "2 contra 2, regra de torneio: quem bate leva todas as pedras, até 100.",
+            4, DuplasTorneioOptions, _score_duplas_torneio,
+            first_opening=_six_six_opens, next_opening=_next_duplas_torneio,
         ),
         Ruleset(
-            name="mano-a-mano",
-            title="Mano a Mano",
-            summary="1 contra 1 com compra: quem vence leva os pontos da mão do outro, até 50.",
-            seats=2,
-            options_type=ManoAManoOptions,
-            draws=True,
-            spinner=False,
-            table_points=False,
-            pass_points=False,
-            five_doubles=False,
-            first_opening=_highest_double_opens,
-            next_opening=_next_alternate,
-            score_hand=_score_mano_a_mano,
-            match_winner=_winner_by_target,
+            "mano-a-mano", "Mano a Mano",
+            "1 contra 1 com compra: quem vence leva os pontos da mão do outro, até 50.",
+            2, ManoAManoOptions, _score_mano_a_mano, draws=True, next_opening=_next_alternate,
         ),
         Ruleset(
-            name="classico",
-            title="Clássico",
-            summary="1 contra 1 com compra: cada mão vale 1, melhor de 3.",
-            seats=2,
-            options_type=ClassicoOptions,
-            draws=True,
-            spinner=False,
-            table_points=False,
-            pass_points=False,
-            five_doubles=False,
-            first_opening=_highest_double_opens,
-            next_opening=_next_winner,
-            score_hand=_score_classico,
-            match_winner=_winner_by_hands,
+            "classico", "Clássico", "1 contra 1 com compra: cada mão vale 1, melhor de 3.",
+            2, ClassicoOptions, _score_classico, draws=True, match_winner=_winner_by_hands,
         ),
         Ruleset(
-            name="bloqueio",
-            title="Bloqueio",
-            summary="1 contra 1 sem compra: a batida vale pelo tipo (1 a 4), até 6.",
-            seats=2,
-            options_type=BloqueioOptions,
-            draws=False,
-            spinner=False,
-            table_points=False,
-            pass_points=False,
-            five_doubles=False,
-            first_opening=_highest_double_opens,
-            next_opening=_next_winner,
-            score_hand=_score_bloqueio,
-            match_winner=_winner_by_target,
+            "bloqueio", "Bloqueio",
+            "1 contra 1 sem compra: a batida vale pelo tipo (1 a 4), até 6.",
+            2, BloqueioOptions, _score_bloqueio,
         ),
         Ruleset(
-            name="pontos",
-            title="Pontos",
-            summary="1 contra 1 com compra: pontas em múltiplo de 5 marcam na hora, até 100.",
-            seats=2,
-            options_type=PontosOptions,
-            draws=True,
-            spinner=False,
-            table_points=True,
-            pass_points=False,
-            five_doubles=False,
-            first_opening=_highest_double_opens,
-            next_opening=_next_winner,
-            score_hand=_score_pontos,
-            match_winner=_winner_by_target,
+            "pontos", "Pontos",
+            "1 contra 1 com compra: pontas em múltiplo de 5 marcam na hora, até 100.",
+            2, PontosOptions, _score_pontos, draws=True, table_points=True,
         ),
     )
 }

@@ -8,15 +8,13 @@ machines and a message in pt-BR, because a server shows it to the player as it i
 
 from __future__ import annotations
 
+from carroca.rules.errors import PlayerError
 
-class TournamentError(ValueError):
+
+class TournamentError(PlayerError):
     """Base class: something the event's rules or its state do not allow."""
 
     code = "tournament_error"
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 class InvalidEvent(TournamentError):

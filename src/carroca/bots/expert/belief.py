@@ -40,15 +40,15 @@ from carroca.rules import Observation, get_ruleset
 from carroca.rules import tiles as T
 from carroca.rules.actions import END_NAMES, OPENING, PASS, PLAY
 from carroca.rules.observation import PublicStep
+from carroca.rules.tiles import BIT as _BIT
+from carroca.rules.tiles import HIGH as _HIGH
+from carroca.rules.tiles import IS_DOUBLE as _DOUBLE
+from carroca.rules.tiles import LOW as _LOW
+from carroca.rules.tiles import NUMBER_MASK as _NM
+from carroca.rules.tiles import OTHER_HALF as _OTHER
+from carroca.rules.tiles import PIPS as _PIPS
 
 _END_INDEX: Final = {name: i for i, name in enumerate(END_NAMES)}
-_NM: Final = T.NUMBER_MASK
-_PIPS: Final = T.PIPS
-_DOUBLE: Final = T.IS_DOUBLE
-_OTHER: Final = T.OTHER_HALF
-_BIT: Final = T.BIT
-_LOW: Final = T.LOW
-_HIGH: Final = T.HIGH
 
 #: How the opening tile of this hand was chosen: the seat could play any tile, or any double.
 ANY: Final = 1

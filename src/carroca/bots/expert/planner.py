@@ -43,17 +43,22 @@ from carroca.bots.expert.knowledge import read
 from carroca.bots.expert.playout import crn_playout
 from carroca.bots.expert.posterior import listed
 from carroca.bots.expert.sampler import World, deal
-from carroca.bots.expert.search import Rated, Table, alphabeta, rollout, world_position
+from carroca.bots.expert.search import (
+    Rated,
+    Table,
+    alphabeta,
+    rollout,
+    without_search,
+    world_position,
+)
 from carroca.bots.expert.solver import Bounds, solve
 from carroca.bots.medium import MediumBot
 from carroca.rules import Action, Match, Observation, get_ruleset
-from carroca.rules import tiles as T
-
-_PIPS: Final = T.PIPS
-_DOUBLE: Final = T.IS_DOUBLE
-_BIT: Final = T.BIT
-_NM: Final = T.NUMBER_MASK
-_OTHER: Final = T.OTHER_HALF
+from carroca.rules.tiles import BIT as _BIT
+from carroca.rules.tiles import IS_DOUBLE as _DOUBLE
+from carroca.rules.tiles import NUMBER_MASK as _NM
+from carroca.rules.tiles import OTHER_HALF as _OTHER
+from carroca.rules.tiles import PIPS as _PIPS
 
 #: Worlds played out at the least, whatever the budget says.
 MIN_WORLDS: Final = 4
@@ -167,9 +172,7 @@ def _keeper(m: Match, legal: list[Action], rng: random.Random, cfg: Config,
         if a.end < 4:
             score += cfg.keep * ((hand ^ _BIT[t]) & _NM[_OTHER[t][ends[a.end]]]).bit_count()
         if table_points:
-            count = m.count_after(a)
-            if count and not count % 5:
-                score += 2.0 * count
+            score += 2.0 * m.points_after(a)
         if score > best_score:
             best, best_score = a, score
     return best
@@ -216,9 +219,7 @@ def match_crn_playout(m: Match, team: int, noise: list[float], keep: float, doub
                 if e < 4:
                     score += keep * ((hand ^ _BIT[t]) & _NM[_OTHER[t][ends[e]]]).bit_count()
             if table_points:
-                count = m.count_after(a)
-                if count and not count % 5:
-                    score += 2.0 * count
+                score += 2.0 * m.points_after(a)
             if score > best_score:
                 best, best_score = a, score
         m.apply(best)
@@ -282,10 +283,8 @@ def rate_actions(
     """
     cfg = config or Config()
     legal = list(obs.legal)
-    if len(legal) <= 1:
-        return [Rated(a, 0.0, 0) for a in legal]
-    if legal[0].kind == "five-doubles":  # ten points a double now beats a fresh deal
-        return [Rated(a, 0.0 if a.choice == "points" else -1.0, 0) for a in legal]
+    if (rated := without_search(legal)) is not None:
+        return rated
     rs = get_ruleset(obs.ruleset)
     k = read(obs, rs.spinner)
     belief = Belief(obs, cfg.params if cfg.params is not None else params_for(rs.name),

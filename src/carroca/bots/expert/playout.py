@@ -17,18 +17,15 @@ scores, twice a multiple of five made. Ties go to the first play in the engine's
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
 
 from carroca.bots.expert.solver import TILES_OF, Bounds, solve_from
 from carroca.rules import Match
-from carroca.rules import tiles as T
 from carroca.rules.rulesets import HandEnding
-
-_PIPS: Final = T.PIPS
-_DOUBLE: Final = T.IS_DOUBLE
-_BIT: Final = T.BIT
-_NM: Final = T.NUMBER_MASK
-_OTHER: Final = T.OTHER_HALF
+from carroca.rules.tiles import BIT as _BIT
+from carroca.rules.tiles import IS_DOUBLE as _DOUBLE
+from carroca.rules.tiles import NUMBER_MASK as _NM
+from carroca.rules.tiles import OTHER_HALF as _OTHER
+from carroca.rules.tiles import PIPS as _PIPS
 
 
 def crn_playout(m: Match, team: int, noise: list[float], keep: float, double: float,

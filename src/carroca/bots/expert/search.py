@@ -42,9 +42,7 @@ def _policy(m: Match, legal: list[Action], rng: random.Random, table_points: boo
             return a
         score = T.PIPS[a.tile] + rng.random() * 3.0
         if table_points:
-            count = m.count_after(a)
-            if count and not count % 5:
-                score += 2.0 * count
+            score += 2.0 * m.points_after(a)
         if score > best_score:
             best, best_score = a, score
     return best
@@ -143,6 +141,16 @@ def world_position(k: Knowledge, obs: Observation, hands: list[int], boneyard: l
     )
 
 
+def without_search(legal: list[Action]) -> list[Rated] | None:
+    """The ratings that need no search: a lone legal action, or the cinco-carroças choice (ten
+    points a double now beat a fresh deal); None when the actions must be searched."""
+    if len(legal) <= 1:
+        return [Rated(a, 0.0, 0) for a in legal]
+    if legal[0].kind == "five-doubles":
+        return [Rated(a, 0.0 if a.choice == "points" else -1.0, 0) for a in legal]
+    return None
+
+
 def rate_actions(
     obs: Observation, rng: random.Random, think_ms: float, worlds: int = MIN_WORLDS
 ) -> list[Rated]:
@@ -153,10 +161,8 @@ def rate_actions(
     result, follows from `rng` alone: the same seed gives the same ratings on any machine.
     """
     legal = list(obs.legal)
-    if len(legal) <= 1:
-        return [Rated(a, 0.0, 0) for a in legal]
-    if legal[0].kind == "five-doubles":  # ten points a double now beats a fresh deal
-        return [Rated(a, 0.0 if a.choice == "points" else -1.0, 0) for a in legal]
+    if (rated := without_search(legal)) is not None:
+        return rated
     rs = get_ruleset(obs.ruleset)
     k = read(obs, rs.spinner)
     team = k.seat % 2

@@ -24,12 +24,11 @@ from typing import Final
 from carroca.rules import Match
 from carroca.rules import tiles as T
 from carroca.rules.rulesets import HandEnding
-
-_PIPS: Final = T.PIPS
-_DOUBLE: Final = T.IS_DOUBLE
-_BIT: Final = T.BIT
-_NM: Final = T.NUMBER_MASK
-_OTHER: Final = T.OTHER_HALF
+from carroca.rules.tiles import BIT as _BIT
+from carroca.rules.tiles import IS_DOUBLE as _DOUBLE
+from carroca.rules.tiles import NUMBER_MASK as _NM
+from carroca.rules.tiles import OTHER_HALF as _OTHER
+from carroca.rules.tiles import PIPS as _PIPS
 
 #: The tiles of a hand's plays on one end, ascending: every non-empty set of one number's tiles.
 TILES_OF: Final[dict[int, tuple[int, ...]]] = {
