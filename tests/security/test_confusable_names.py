@@ -22,17 +22,10 @@ from hypothesis import HealthCheck, assume, given, reject
 from hypothesis import strategies as st
 from tests.server.conftest import client, database, settings, settings_for  # noqa: F401
 
-from carroca.server.accounts import (
-    ASCII_DIGITS,
-    NAME_LOOKALIKE,
-    NAME_MAX,
-    NAME_SEPARATORS,
-    NAME_TAKEN,
-    check_name,
-)
+from carroca.server.accounts import ASCII_DIGITS, NAME_MAX, NAME_SEPARATORS, check_name
 from carroca.server.app import create_app
 from carroca.server.db import alembic_config, make_engine, players
-from carroca.server.errors import ServerError
+from carroca.server.errors import NAME_LOOKALIKE, NAME_TAKEN, ServerError
 from carroca.server.names import KEY_MAX, KEYS_UNICODE_VERSION, lookalike_keys
 from carroca.server.store import NameTaken, Store, token_hash
 

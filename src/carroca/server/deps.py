@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from carroca.server.accounts import COOKIE, Accounts
-from carroca.server.errors import MatchNotFound, ServerError
+from carroca.server.errors import LoginRequired, MatchNotFound
 from carroca.server.guard import address_key
 from carroca.server.hub import Hub
 from carroca.server.lobby import Lobby
@@ -129,7 +129,7 @@ async def required(
     player: Annotated[dict[str, Any] | None, Depends(current)]
 ) -> dict[str, Any]:
     if player is None:
-        raise ServerError(401, "login_required", "Entre como convidado ou com sua conta.")
+        raise LoginRequired
     return player
 
 Player = Annotated[dict[str, Any], Depends(required)]
