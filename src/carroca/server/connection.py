@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from carroca.server import protocol
+from carroca.server import protocol, wire
 from carroca.server.errors import ServerError
 from carroca.server.fanout import chat_channel, player_channel, seat_channel
 from carroca.server.hub import Hub
@@ -234,12 +234,12 @@ class Connection:
 
     async def handle(self, msg: protocol.ClientMessage) -> None:
         if isinstance(msg, protocol.Ping):
-            self.send(protocol.envelope("pong", {}))
+            self.send(wire.frame(wire.Pong()))
         elif isinstance(msg, protocol.Join):
             await self._join(msg.data)
         elif isinstance(msg, protocol.Leave):
             self.detach()
-            self.send(protocol.envelope("left", {}))
+            self.send(wire.frame(wire.Left()))
         elif isinstance(msg, protocol.Move):
             match_id, seat = self.match_id, self.seat
             if match_id is None or seat is None:
@@ -283,7 +283,7 @@ class Connection:
                 muted.add(msg.data.seat)
             else:
                 muted.discard(msg.data.seat)
-            self.send(protocol.envelope("muted", {"seats": sorted(muted)}))
+            self.send(wire.frame(wire.Muted(seats=sorted(muted))))
 
     async def _owner(self, match_id: str, method: str, args: dict[str, Any]) -> Any:
         cluster = self.hub.cluster
@@ -343,8 +343,7 @@ class Connection:
         self.send(joined["frame"])
         owner = None if cluster is None else cluster.owner_heard(data.match)
         if owner is not None:  # a front that routes `/ws?node=` can put the socket there
-            self.send(protocol.envelope("owner", {"match": data.match,
-                                                  "node": Hub.node_name(owner)}))
+            self.send(wire.frame(wire.Owner(match=data.match, node=Hub.node_name(owner))))
 
 
 async def serve_socket(
@@ -363,8 +362,9 @@ async def serve_socket(
         hub.socket_opened(session, conn)
     pchannel = player_channel(player["id"])
     hub.fanout.subscribe(pchannel, conn.sink)
-    conn.send(protocol.envelope("hello", {
-        "player": player, "protocol": 1, "node": Hub.node_name(hub.node) if hub.node else None}))
+    conn.send(wire.frame(wire.Hello(
+        player=wire.Player(id=player["id"], name=player["name"], kind=player["kind"]),
+        node=Hub.node_name(hub.node) if hub.node else None)))
     conn.start_reading()
     try:
         while not conn.closed:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from carroca import fair
 from carroca.bots import BOT_LEVELS, SEARCHING_LEVELS, level_names
 from carroca.botservice import BotService, LocalBots
+from carroca.server import wire
 from carroca.server.botbudget import NOWHERE, BotBudget, Charge, Elsewhere
 from carroca.server.errors import NotStored, ServerError
 from carroca.server.fanout import Fanout, LocalFanout
@@ -263,7 +264,7 @@ class Hub:
         return len(conns)
 
     def table_started(self, table: Table) -> None:
-        table.notify_players("matched", {"match": table.id, "mode": table.mode})
+        table.notify_players(wire.Matched(match=table.id, mode=table.mode))
 
     def table_finished(self, table: Table) -> None:
         loop = asyncio.get_running_loop()

@@ -15,7 +15,7 @@ from typing import Any
 
 from carroca.rules import get_ruleset
 from carroca.rules.rulesets import options_dict
-from carroca.server import protocol
+from carroca.server import wire
 from carroca.server.errors import (
     MatchNotFound,
     NotStored,
@@ -431,11 +431,11 @@ class Lobby:
             hub.spawn(hub.start_table(new))
         elif table.mode == "casual":
             hub.spawn(hub.fill_with_bots(new))
-        offer: dict[str, Any] = {"match": table.id, "id": new.id, "mode": new.mode,
-                                 "by": player["name"]}
+        offer = wire.frame(wire.Rematch(match=table.id, id=new.id, mode=new.mode,
+                                        by=player["name"]))
         for _, pid in table.humans():
             if pid != player["id"]:
-                hub.fanout.publish(player_channel(pid), protocol.envelope("rematch", offer))
+                hub.fanout.publish(player_channel(pid), offer)
         table.publish()  # the finished table's state now names the rematch
         return new
 

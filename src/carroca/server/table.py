@@ -20,7 +20,7 @@ from carroca.bots import SEARCHING_LEVELS
 from carroca.bots.expert import DEFAULT_THINK_MS
 from carroca.botservice import BotService, Decision, Job, Priority
 from carroca.rules import Match, Phase, RulesError, actions, observation
-from carroca.server import protocol
+from carroca.server import protocol, wire
 from carroca.server.chat import ChatRate, clean_text
 from carroca.server.errors import MOVING, NotStored, TableMoving
 from carroca.server.fanout import Fanout, chat_channel, player_channel, seat_channel
@@ -316,8 +316,7 @@ class Table(TableRow):
                 return protocol.error("moving", MOVING, move_id)
             last = self._move_ids.get(seat, -1)
             if move_id == last:
-                return protocol.envelope("ack", {"id": move_id, "version": self.version,
-                                                 "duplicate": True})
+                return wire.frame(wire.Ack(id=move_id, version=self.version, duplicate=True))
             if move_id < last:
                 return protocol.error(
                     "stale_move", "Jogada repetida: este número de jogada já foi usado.", move_id
@@ -349,7 +348,7 @@ class Table(TableRow):
                     "not_stored", "A jogada não foi registrada por um erro no servidor; "
                     "jogue de novo.", move_id,
                 )
-            return protocol.envelope("ack", {"id": move_id, "version": self.version})
+            return wire.frame(wire.Ack(id=move_id, version=self.version))
 
     async def _commit(
         self, seat: int, text: str, auto: bool, client_id: int | None = None
@@ -441,7 +440,7 @@ class Table(TableRow):
 
     # ------------------------------------------------------------------ views
 
-    def state(self, seat: int | None, view: dict[str, Any] | None = None) -> dict[str, Any]:
+    def state(self, seat: int | None, view: dict[str, Any] | None = None) -> wire.State:
         """What one seat (None: a spectator) is sent (`carroca.server.frames.table_state`)."""
         return table_state(self, seat, view)
 
@@ -493,14 +492,14 @@ class Table(TableRow):
             return protocol.error("bad_message", "Mensagem vazia.")
         self.hub.fanout.publish(
             chat_channel(self.id),
-            protocol.envelope("chat", {"seat": seat, "name": self.names()[seat], "text": clean,
-                                       "at": time.time()}),
+            wire.frame(wire.ChatLine(seat=seat, name=self.names()[seat], text=clean,
+                                     at=time.time())),
         )
         return None
 
-    def notify_players(self, kind: str, data: dict[str, Any]) -> None:
+    def notify_players(self, data: wire.Data) -> None:
         for _, pid in self.humans():
-            self.hub.fanout.publish(player_channel(pid), protocol.envelope(kind, data))
+            self.hub.fanout.publish(player_channel(pid), wire.frame(data))
 
     def close(self) -> None:
         self.closed = True

@@ -31,7 +31,7 @@ import time
 from collections.abc import AsyncIterator, Coroutine
 from typing import Any
 
-from carroca.server import protocol
+from carroca.server import wire
 from carroca.server.errors import NotStored, ServerError
 from carroca.server.fanout import player_channel
 from carroca.server.hub import Hub, bot_seat
@@ -505,6 +505,6 @@ class Tournaments:
 
     def _tell(self, ev: Event, data: dict[str, Any], players: list[int] | None = None) -> None:
         """A `tournament` frame on the players' own channels (the event's, or those given)."""
-        frame = protocol.envelope("tournament", {"event": ev.id, "name": ev.row["name"], **data})
+        frame = wire.frame(wire.Tournament(event=ev.id, name=ev.row["name"], **data))
         for pid in ev.player_ids() if players is None else players:
             self.hub.fanout.publish(player_channel(pid), frame)
