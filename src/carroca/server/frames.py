@@ -39,7 +39,8 @@ from carroca.rules import Match, Ruleset, observation
 from carroca.rules import tiles as T
 from carroca.rules.observation import PublicStep
 from carroca.rules.rulesets import options_dict
-from carroca.server import protocol, wire
+from carroca.server import records, wire
+from carroca.server.records import Seat, is_bot
 
 
 class FrameCache:
@@ -90,19 +91,19 @@ class Stateful(Protocol):
     ruleset: Ruleset
     options: Any
     status: str
-    seats: list[dict[str, Any] | None]
+    seats: list[Seat | None]
     commitment: str
     client_seeds: Any
     client_seed: str | None
     server_seed: str
     version: int
     turn_seconds: float
-    clock: dict[str, Any] | None
+    clock: records.Clock | None
 
     @property
     def match(self) -> Match | None: ...
     @property
-    def pause(self) -> dict[str, float] | None: ...
+    def pause(self) -> records.Pause | None: ...
     @property
     def frame_cache(self) -> FrameCache: ...
     def own_state(self, seat: int) -> dict[str, Any]: ...
@@ -124,7 +125,7 @@ def shared_state(table: Stateful, view: dict[str, Any] | None) -> wire.State:
         if view is not None:
             view["legal"] = []  # nobody moves before the next hand starts
     players = [
-        wire.SeatPlayer(name=s["name"], bot="bot" in s, connected=table.seat_connected(i))
+        wire.SeatPlayer(name=s["name"], bot=is_bot(s), connected=table.seat_connected(i))
         if s else None
         for i, s in enumerate(table.seats)
     ]
@@ -178,7 +179,10 @@ OWN_VIEW = ("seat", "hand", "steps", "legal")
 
 
 def _json(value: Any) -> str:
-    return protocol.dumps(value)  # the encoder of `protocol.envelope`
+    """msgspec's JSON, as the frames' models are encoded (`wire.encode`): the same text as
+    `protocol.dumps`, and about three times faster on a view (whose `ends` and last hand have
+    keys orjson writes only through its slower `OPT_NON_STR_KEYS`)."""
+    return wire.encode(value)
 
 
 class StateFrames:

@@ -25,6 +25,7 @@ from carroca.server.botbudget import NOWHERE, BotBudget, Charge, Elsewhere
 from carroca.server.errors import NotStored, ServerError
 from carroca.server.fanout import Fanout, LocalFanout
 from carroca.server.ratings import Ratings
+from carroca.server.records import BotSeat, PersonSeat
 from carroca.server.settings import Settings
 from carroca.server.store import Fenced, Store
 from carroca.server.table import Table
@@ -77,7 +78,7 @@ class Listener(Protocol):
     async def players_held(self) -> set[int]: ...
 
 
-def bot_seat(level: str) -> dict[str, Any]:
+def bot_seat(level: str) -> BotSeat:
     if level not in BOT_LEVELS:
         raise ServerError(
             422, "unknown_bot",
@@ -87,7 +88,7 @@ def bot_seat(level: str) -> dict[str, Any]:
     return {"bot": level, "name": f"bot:{level}"}
 
 
-def player_seat(player: dict[str, Any]) -> dict[str, Any]:
+def player_seat(player: dict[str, Any]) -> PersonSeat:
     return {"player": player["id"], "name": player["name"]}
 
 

@@ -24,6 +24,7 @@ from carroca.server.errors import (
 )
 from carroca.server.fanout import player_channel
 from carroca.server.hub import Hub, bot_seat, player_seat
+from carroca.server.records import Seat, is_bot
 from carroca.server.table import Table
 
 MODES = ("casual", "ranked", "friends", "bots")
@@ -181,7 +182,7 @@ class Lobby:
         if len(seats) != n or seats.count("me") != 1:
             raise ServerError(422, "bad_seats",
                              f"{ruleset} tem {n} lugares, e um deles é o seu ('me').")
-        specs: list[dict[str, Any] | None] = []
+        specs: list[Seat | None] = []
         for s in seats:
             if s == "me":
                 specs.append(player_seat(host))
@@ -408,11 +409,11 @@ class Lobby:
     ) -> Table:
         """The rematch table (the caller holds the lock): the asker in their seat, the bots in
         theirs, the other players' seats open for them."""
-        seats: list[dict[str, Any] | None] = []
+        seats: list[Seat | None] = []
         for i, s in enumerate(table.seats):
             if i == seat:
                 seats.append({"player": player["id"], "name": player["name"]})
-            elif s is not None and "bot" in s:
+            elif s is not None and is_bot(s):
                 seats.append({"bot": s["bot"], "name": s["name"]})
             else:
                 seats.append(None)

@@ -20,12 +20,13 @@ from carroca.bots import SEARCHING_LEVELS
 from carroca.bots.expert import DEFAULT_THINK_MS
 from carroca.botservice import BotService, Decision, Job, Priority
 from carroca.rules import Match, Phase, RulesError, actions, observation
-from carroca.server import protocol, wire
+from carroca.server import protocol, records, wire
 from carroca.server.chat import ChatRate, clean_text
 from carroca.server.errors import MOVING, NotStored, TableMoving
 from carroca.server.fanout import Fanout, chat_channel, player_channel, seat_channel
 from carroca.server.frames import FrameCache, StateFrames, table_state
 from carroca.server.ratings import Ratings
+from carroca.server.records import Seat, is_bot
 from carroca.server.settings import Settings
 from carroca.server.store import Fenced, MoveRow, Store
 from carroca.server.tablerow import TableRow
@@ -78,7 +79,7 @@ class Table(TableRow):
         self.seq = 0
         self.version = 0
         self.lock = asyncio.Lock()
-        self.clock: dict[str, Any] | None = None
+        self.clock: records.Clock | None = None
         self._timers = Timers()
         self._autoplay: asyncio.Future[Decision] | None = None  # a timed-out seat's bot job
         self._move_ids: dict[int, int] = {}
@@ -86,7 +87,7 @@ class Table(TableRow):
         self.backoff = 0.0  # seconds before a bot retries a move the database refused
         # Between two hands: {"until": epoch seconds, "seconds"}; no clock runs, no bot moves,
         # nobody may move. In memory only: after a restart the next hand's clock simply starts.
-        self.pause: dict[str, float] | None = None
+        self.pause: records.Pause | None = None
         self.frame_cache = FrameCache()  # text of the hand so far, for the next frames
 
     # ------------------------------------------------------------------ restore
@@ -133,7 +134,7 @@ class Table(TableRow):
         listener somewhere)."""
         return self.is_bot(seat) or self.hub.fanout.listening(seat_channel(self.id, seat))
 
-    async def sit(self, seat: int, who: dict[str, Any], client_seed: str | None = None) -> None:
+    async def sit(self, seat: int, who: Seat, client_seed: str | None = None) -> None:
         """Fill an open seat (the caller holds the lock); the table starts when none is left.
 
         The seat is taken in memory only once the database has it: a failed write raises
@@ -175,7 +176,7 @@ class Table(TableRow):
 
     # ------------------------------------------------------------------ running
 
-    async def start(self, seats: list[dict[str, Any] | None] | None = None) -> None:
+    async def start(self, seats: list[Seat | None] | None = None) -> None:
         """Fix the client seed (every seat's seed, joined) and deal the first hand; `seats`
         fills the open seats (with bots) in the same write."""
         seats = list(self.seats if seats is None else seats)
@@ -267,7 +268,9 @@ class Table(TableRow):
             seat = match.current_player
             if seat is None or not self.is_bot(seat):
                 return
-            job = self._job(seat, self.seats[seat]["bot"])  # type: ignore[index]
+            bot = self.seats[seat]
+            assert bot is not None and is_bot(bot)
+            job = self._job(seat, bot["bot"])
         # Thought out by a bot worker, without the lock: joins and reconnections go on meanwhile.
         decision = await self.hub.bots.decide(job)
         async with self.lock:
