@@ -58,6 +58,7 @@ from carroca.bots.expert import ExpertBot
 from carroca.rules import Action, HandEnd, Match, RulesError, Step, get_ruleset, observation
 from carroca.rules import actions as A
 from carroca.rules import tiles as T
+from carroca.words import ON_END
 
 FORMAT: Final = "carroca-analysis/1"
 #: Sampled worlds per decision: a review judges every decision of a match, so about half of
@@ -72,7 +73,6 @@ DEFAULT_THRESHOLD: Final = 5.0
 SMALL_THRESHOLDS: Final = {"classico": 0.25, "bloqueio": 0.5}
 
 _ROUND: Final = 3
-_ON_END: Final = {"left": "na esquerda", "right": "na direita", "up": "em cima", "down": "embaixo"}
 
 
 def default_threshold(ruleset: str) -> float:
@@ -529,7 +529,7 @@ def played_text(action: Action) -> str:
         name = T.NAMES[action.tile]
         if action.end == A.OPENING:
             return f"saiu com {name}"
-        return f"jogou {name} {_ON_END[A.END_NAMES[action.end]]}"
+        return f"jogou {name} {ON_END[A.END_NAMES[action.end]]}"
     if action.kind == A.DRAW:
         return "comprou"
     if action.kind == A.PASS:
@@ -545,7 +545,7 @@ def option_text(action: Action) -> str:
         name = T.NAMES[action.tile]
         if action.end == A.OPENING:
             return f"sair com {name}"
-        return f"{name} {_ON_END[A.END_NAMES[action.end]]}"
+        return f"{name} {ON_END[A.END_NAMES[action.end]]}"
     if action.kind == A.DRAW:
         return "comprar"
     if action.kind == A.PASS:

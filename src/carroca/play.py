@@ -26,7 +26,7 @@ from carroca import fair
 from carroca import record as rec
 from carroca.bots import BOT_LEVELS, Bot, make_bot
 from carroca.bots.greedy import count_after
-from carroca.replay import DETAILS, REASONS, vars_of
+from carroca.replay import vars_of
 from carroca.rules import (
     Action,
     HandLog,
@@ -42,13 +42,13 @@ from carroca.rules import (
 from carroca.rules import actions as A
 from carroca.rules import tiles as T
 from carroca.rules.observation import PublicStep, revealed_hand
+from carroca.words import DETAILS, ON_END, REASONS, blocked_word
 
 Ask = Callable[[str], str]
 
 #: Names of the bots, by their place after the person in turn order (1v1 uses the first).
 BOT_NAMES = {1: "Zé", 2: "Bia", 3: "Tião"}
 END_PT = {"left": "esquerda", "right": "direita", "up": "cima", "down": "baixo"}
-_ON_END = {"left": "na esquerda", "right": "na direita", "up": "em cima", "down": "embaixo"}
 _END_WORDS = {
     **{w: "left" for w in ("e", "esq", "esquerda", "l", "left")},
     **{w: "right" for w in ("d", "dir", "direita", "r", "right")},
@@ -269,7 +269,7 @@ class PlaySession:
                 name += f" (nº {list(hand).index(action.tile) + 1})"
             if action.end == A.OPENING:
                 return f"sair com a {name}"
-            return f"{name} {_ON_END[A.END_NAMES[action.end]]}"
+            return f"{name} {ON_END[A.END_NAMES[action.end]]}"
         if action.kind == A.DRAW:
             return "comprar do monte"
         if action.kind == A.PASS:
@@ -628,7 +628,7 @@ class PlaySession:
             elif step.kind == A.PLAY:
                 text = (
                     f"sai com {T.NAMES[step.tile]}" if step.end is None
-                    else f"joga {T.NAMES[step.tile]} {_ON_END[step.end]}"
+                    else f"joga {T.NAMES[step.tile]} {ON_END[step.end]}"
                 )
             elif step.kind == A.PASS:
                 if (i, "saida-passada") in reasons:
@@ -827,7 +827,7 @@ class PlaySession:
                 text += f" — {DETAILS[end.detail]}"
             return text + "."
         if end.kind == "fechado" and end.seat is not None:
-            word = "Jogo fechado" if self.match.ruleset.name == "duplas-pontos" else "Trancado"
+            word = blocked_word(self.match.ruleset.name)
             by = "sua" if end.seat == self.me else f"de {self.who(end.seat)}"
             text = f"{word}: ninguém tem pedra que sirva (a última pedra foi {by})."
             if end.winner is not None:

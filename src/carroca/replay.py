@@ -19,38 +19,9 @@ from rich.text import Text
 from carroca.rules import HandLog, Match, ScoreEvent, Step
 from carroca.rules import actions as A
 from carroca.rules import tiles as T
+from carroca.words import DETAILS, ON_END, REASONS, blocked_word
 
 _END_PT = {"left": "esq", "right": "dir", "up": "cima", "down": "baixo"}
-_ON_END = {"left": "na esquerda", "right": "na direita", "up": "em cima", "down": "embaixo"}
-
-#: Score reasons of the engine, as players say them.
-REASONS = {
-    "mesa": "mesa",
-    "passe": "passe",
-    "galo": "galo",
-    "saida-passada": "saída passada",
-    "cinco-carrocas": "cinco carroças",
-    "garagem": "garagem",
-    "batida-carroca": "batida de carroça",
-    "fechado": "jogo fechado",
-    "batida": "batida",
-    "capicu": "capicú",
-    "trancado": "trancado",
-    "mao": "mão ganha",
-    "simples": "batida simples",
-    "la-e-lo": "batida lá-e-lô",
-    "cruzada": "batida cruzada",
-    "pontos-mao": "pontos da mão",
-}
-
-#: Batida details (`HandEnd.detail`), as players announce them.
-DETAILS = {
-    "batida-carroca": "batida de carroça",
-    "capicu": "capicú!",
-    "simples": "batida simples",
-    "la-e-lo": "batida lá-e-lô",
-    "cruzada": "batida cruzada",
-}
 
 
 class ReplayError(ValueError):
@@ -123,7 +94,7 @@ def _action_text(match: Match, log: HandLog, i: int, events: Sequence[ScoreEvent
         text = (
             f"sai com {T.NAMES[a.tile]}"
             if a.end == A.OPENING
-            else f"joga {T.NAMES[a.tile]} {_ON_END[A.END_NAMES[a.end]]}"
+            else f"joga {T.NAMES[a.tile]} {ON_END[A.END_NAMES[a.end]]}"
         )
     elif a.kind == A.DRAW:
         text = f"compra {T.NAMES[step.drawn]}"
@@ -160,7 +131,7 @@ def _end_text(match: Match, players: Sequence[str], log: HandLog) -> str:
             text += f" — {DETAILS[end.detail]}"
         return text + "."
     if end.kind == "fechado" and end.seat is not None:
-        word = "Jogo fechado" if match.ruleset.name == "duplas-pontos" else "Trancado"
+        word = blocked_word(match.ruleset.name)
         return f"{word}: ninguém tem pedra que sirva (última pedra de {players[end.seat]})."
     if end.kind == "redeal":
         return "Cinco carroças: mão anulada, as pedras são distribuídas de novo."

@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING
 
 from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+from carroca.pages import page
 from carroca.rules import RulesError
 from carroca.server import routes_accounts, routes_game, routes_matches, routes_tournaments
 from carroca.server.accounts import Accounts
@@ -27,7 +28,6 @@ from carroca.server.crosssite import CrossSiteGuard
 from carroca.server.db import migrate
 from carroca.server.deps import (
     NOT_FOUND_PAGE,
-    WEB,
     allowed_origins,
     error_response,
     hub_of,
@@ -187,7 +187,7 @@ def create_app(settings: Settings | None = None) -> App:
     @app.exception_handler(StarletteHTTPException)
     async def _httperror_response(request: Request, exc: StarletteHTTPException) -> Response:
         if exc.status_code == 404 and wants_page(request):
-            return FileResponse(WEB / NOT_FOUND_PAGE, status_code=404)
+            return HTMLResponse(page(NOT_FOUND_PAGE), status_code=404)
         codes = {404: ("not_found", "Endereço não encontrado."),
                  405: ("method_not_allowed", "Método não permitido neste endereço.")}
         code, message = codes.get(exc.status_code, ("http_error", "Pedido recusado."))

@@ -7,9 +7,9 @@ from typing import Any
 
 from fastapi import APIRouter, FastAPI, WebSocket
 from fastapi.responses import PlainTextResponse
-from fastapi.staticfiles import StaticFiles
 
 from carroca.bots import BOT_LEVELS
+from carroca.pages import PageFiles
 from carroca.rules import RULESETS
 from carroca.rules.rulesets import options_dict
 from carroca.server.accounts import COOKIE, Accounts
@@ -81,7 +81,7 @@ async def socket(websocket: WebSocket, writer: FrameWriter | None = None) -> Non
 def mount_client(app: FastAPI) -> None:
     """The web client's files at `/` (last: every other route comes first)."""
     if (WEB / "index.html").exists():
-        app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
+        app.mount("/", PageFiles(WEB), name="web")  # the pages assembled (carroca.pages)
     else:
         @app.get("/")
         async def root() -> PlainTextResponse:

@@ -7,7 +7,7 @@
 // (/ws) are never handled nor kept: they pass straight to the network. Change CACHE when the
 // list changes; the old copies are dropped when the new worker takes over.
 
-const CACHE = "carroca-v1";
+const CACHE = "carroca-v2";
 
 const SHELL = [
   "/",
@@ -27,6 +27,7 @@ const SHELL = [
   "/js/socket.js",
   "/js/tiles.js",
   "/js/words.js",
+  "/js/table-words.js",
 ];
 const RULES = ["/regras.html", "/css/pages.css", "/js/rules.js"];
 const TUTORIAL = [

@@ -1,3 +1,4 @@
+// @ts-check
 // The rules of the six rulesets in the browser: a small engine that follows the server's exactly
 // (docs/rules.md), so the replay viewer can rebuild every position of a record with its points
 // and their reasons, and the tutorial can deal a real hand without a server.
@@ -8,7 +9,34 @@
 // server's order: the opening tiles ascending; otherwise plays grouped by end (left, right, up,
 // down), ascending within an end; then draw or pass.
 
+/**
+ * @typedef {string} Tile "a-b" with a <= b
+ * @typedef {[string, number]} OpeningRule who opens the next hand: ["first", -1], ["double",
+ *   seat] (a double of that seat's), ["any", seat] (any tile of that seat's)
+ * @typedef {{index: number, team: number, points: number, reason: string}} ScoreEvent index:
+ *   the step that scored, -1 at the end of the hand
+ * @typedef {{seat: number, type: string, tile?: Tile, end?: string, choice?: string,
+ *   auto?: boolean}} Step
+ * @typedef {{seat: number, tile: Tile, end?: string}} Placed
+ * @typedef {{kind: string, seat: number | null, winner: number | null, detail: string}} HandEnd
+ * @typedef {{kind: string, seat: number, hands: Tile[][], lastTile: Tile, before: number[],
+ *   opener: number, rule: OpeningRule}} Ending how a hand ended, for the ruleset's scoring
+ * @typedef {{winner: number | null, points: [number, number, string][], detail: string}} Verdict
+ * @typedef {{dealIndex: number, dealt: Tile[][], boneyard: Tile[], steps: Step[],
+ *   table: Placed[], handsLeft: Tile[][], end: HandEnd, score: number[], events: ScoreEvent[],
+ *   opener: number}} HandLog
+ * @typedef {{winner: number, score: number[], reason: string, pneu: boolean}} MatchResult
+ * @typedef {Record<string, any>} Options
+ * @typedef {{seats: number, draws: boolean, spinner: boolean, tablePoints: boolean,
+ *   passPoints: boolean, fiveDoubles: boolean,
+ *   firstOpening: (hands: Tile[][]) => [number, Tile[]],
+ *   nextOpening: (o: Options, end: Ending, winner: number | null) => OpeningRule,
+ *   scoreHand: (o: Options, end: Ending) => Verdict,
+ *   matchWinner: (o: Options, score: number[]) => number | null}} Rules
+ */
+
 /** The 28 tiles in canonical order: 0-0, 0-1, …, 0-6, 1-1, …, 6-6. */
+/** @type {Tile[]} */
 export const TILES = [];
 for (let a = 0; a <= 6; a++) for (let b = a; b <= 6; b++) TILES.push(`${a}-${b}`);
 const INDEX = new Map(TILES.map((t, i) => [t, i]));
@@ -17,10 +45,12 @@ export const ENDS = ["left", "right", "up", "down"];
 const SAIDA_PASS_POINTS = 20;
 export const ABANDON_TIMEOUTS = 3;
 
+/** @param {Tile} tile @returns {[number, number]} */
 export function halves(tile) {
   const [a, b] = tile.split("-").map(Number);
   return [a, b];
 }
+/** @param {string} t */
 export const isTile = (t) => INDEX.has(t);
 export const isDouble = (t) => {
   const [a, b] = halves(t);
@@ -30,8 +60,10 @@ export const pips = (t) => {
   const [a, b] = halves(t);
   return a + b;
 };
+/** @param {Tile[]} tiles */
 export const pipsOf = (tiles) => tiles.reduce((sum, t) => sum + pips(t), 0);
-const byIndex = (a, b) => INDEX.get(a) - INDEX.get(b);
+/** @param {Tile} a @param {Tile} b */
+const byIndex = (a, b) => (INDEX.get(a) ?? 0) - (INDEX.get(b) ?? 0);
 const holds = (t, n) => {
   const [a, b] = halves(t);
   return a === n || b === n;
@@ -54,25 +86,31 @@ export const DEFAULT_OPTIONS = {
   pontos: { target: 100, hand_end_pips: false },
 };
 
+/** @type {OpeningRule} */
 const FIRST = ["first", -1];
 
+/** @param {Tile[][]} hands @returns {[number, Tile[]]} */
 function sixSixOpens(hands) {
   const seat = hands.findIndex((h) => h.includes("6-6"));
   if (seat < 0) throw new Error("Ninguém tem o 6-6.");
   return [seat, ["6-6"]];
 }
 
-/** 1v1 first hand: the highest double of the 14 dealt tiles, else the heaviest tile. */
+/**
+ * 1v1 first hand: the highest double of the 14 dealt tiles, else the heaviest tile.
+ * @param {Tile[][]} hands
+ * @returns {[number, Tile[]]}
+ */
 function highestDoubleOpens(hands) {
   for (let n = 6; n >= 0; n--) {
     const seat = hands.findIndex((h) => h.includes(`${n}-${n}`));
     if (seat >= 0) return [seat, [`${n}-${n}`]];
   }
-  let best = null;
+  let best = { key: -1, seat: 0, tile: "" };
   hands.forEach((hand, seat) => {
     for (const t of hand) {
       const key = pips(t) * 10 + halves(t)[1];
-      if (best === null || key > best.key) best = { key, seat, tile: t };
+      if (key > best.key) best = { key, seat, tile: t };
     }
   });
   return [best.seat, [best.tile]];
@@ -88,14 +126,21 @@ function teamPips(hands) {
 
 const lighter = (totals) => (totals[0] === totals[1] ? null : totals[0] < totals[1] ? 0 : 1);
 
-/** A non-double that fits both ends while they show different numbers. */
+/**
+ * A non-double that fits both ends while they show different numbers.
+ * @param {Tile} tile @param {number[]} before the two ends before it
+ */
 export function isCapicu(tile, before) {
   const [left, right] = before;
   const [a, b] = halves(tile);
   return a !== b && left !== right && ((left === a && right === b) || (left === b && right === a));
 }
 
-/** The bloqueio batida type and its points, by the last tile and the two ends before it. */
+/**
+ * The bloqueio batida type and its points, by the last tile and the two ends before it.
+ * @param {Tile} tile @param {number[]} before
+ * @returns {[string, number]}
+ */
 export function bloqueioBatida(tile, before) {
   const [left, right] = before;
   const [a, b] = halves(tile);
@@ -106,6 +151,7 @@ export function bloqueioBatida(tile, before) {
   return ["simples", 1];
 }
 
+/** @param {Ending} end @param {boolean} lockerLosesTies @returns {number | null} */
 function oneVsOneWinner(end, lockerLosesTies) {
   if (end.kind === "batida") return end.seat;
   const a = pipsOf(end.hands[0]);
@@ -114,14 +160,18 @@ function oneVsOneWinner(end, lockerLosesTies) {
   return lockerLosesTies ? 1 - end.seat : null;
 }
 
+/** @param {number} target @param {number[]} score */
 function reachTarget(target, score) {
   if (Math.max(...score) < target || score[0] === score[1]) return null;
   return score[0] > score[1] ? 0 : 1;
 }
 
+/** @param {Options} o @param {number[]} score */
 const byTarget = (o, score) => reachTarget(o.target, score);
+/** @type {Rules["nextOpening"]} */
 const nextWinner = (o, end, winner) => (winner === null ? end.rule : ["any", winner]);
 
+/** @type {Record<string, Rules>} */
 export const RULES = {
   "duplas-pontos": {
     seats: 4,
@@ -140,6 +190,7 @@ export const RULES = {
         end.hands.forEach((h, s) => {
           if (s % 2 !== team) left += pipsOf(h);
         });
+        /** @type {Verdict["points"]} */
         const points = [[team, floor5(left), "garagem"]];
         if (isDouble(end.lastTile)) {
           points.push([team, 20, "batida-carroca"]);
@@ -170,6 +221,7 @@ export const RULES = {
         end.hands.forEach((h, s) => {
           if (s % 2 !== team || (o.count_partner && s !== end.seat)) counted += pipsOf(h);
         });
+        /** @type {Verdict["points"]} */
         const points = [[team, counted, "batida"]];
         const capicu = isCapicu(end.lastTile, end.before);
         if (capicu && o.capicu_bonus) points.push([team, o.capicu_bonus, "capicu"]);
@@ -192,7 +244,7 @@ export const RULES = {
     firstOpening: highestDoubleOpens,
     nextOpening: (o, end) => ["any", 1 - end.opener],
     scoreHand(o, end) {
-      const winner = oneVsOneWinner(end, true);
+      const winner = /** @type {number} */ (oneVsOneWinner(end, true)); // never a tie here
       const reason = end.kind === "batida" ? "batida" : "trancado";
       return { winner, points: [[winner, pipsOf(end.hands[1 - winner]), reason]], detail: "" };
     },
@@ -267,6 +319,26 @@ export class RulesError extends Error {}
  * scoring events ({index, team, points, reason}; index -1 at the end of the hand).
  */
 export class Game {
+  /** @type {Tile[][]} */ hands = [];
+  /** @type {Tile[][]} */ dealt = [];
+  /** @type {Tile[]} */ boneyard = [];
+  bonePos = 0;
+  /** @type {number[]} */ ends = [];
+  /** @type {number[]} */ mult = [];
+  spinner = -1;
+  arms = 0;
+  /** @type {Placed[]} */ table = [];
+  /** @type {Step[]} */ steps = [];
+  /** @type {ScoreEvent[]} */ events = [];
+  turn = -1;
+  opener = -1;
+  /** @type {Tile[] | null} */ opening = null;
+  passRun = 0;
+  lastPlayer = -1;
+  /** @type {HandLog[]} */ history = [];
+  /** @type {MatchResult | null} */ result = null;
+
+  /** @param {string} ruleset @param {Options} [options] */
   constructor(ruleset, options = {}) {
     const rules = RULES[ruleset];
     if (!rules) throw new RulesError(`Modalidade desconhecida: ${ruleset}`);
@@ -279,8 +351,7 @@ export class Game {
     this.score = [0, 0];
     this.phase = "deal";
     this.dealIndex = 0;
-    this.history = [];
-    this.result = null;
+    /** @type {OpeningRule} */
     this.handRule = FIRST;
     this.resetHand();
   }
@@ -322,6 +393,7 @@ export class Game {
 
   /** The open ends by name: {left: 3, right: 6, …}. */
   openEnds() {
+    /** @type {Record<string, number>} */
     const out = {};
     this.ends.forEach((v, e) => {
       if (v >= 0) out[ENDS[e]] = v;
@@ -336,7 +408,7 @@ export class Game {
     return this.ends.reduce((sum, v, e) => sum + (v >= 0 ? v * this.mult[e] : 0), 0);
   }
 
-  /** The table count right after the legal play `action`, without playing it. */
+  /** The table count right after the legal play `action`, without playing it. @param {string} action */
   countAfter(action) {
     const [tile, endName] = action.split(":");
     if (!endName) return pips(tile);
@@ -365,6 +437,7 @@ export class Game {
     return ["pass"];
   }
 
+  /** @param {Tile[]} order the 28 tiles in deal order */
   deal(order) {
     if (this.phase !== "deal") throw new RulesError("Não é hora de distribuir as pedras.");
     if (order.length !== 28 || new Set(order).size !== 28 || !order.every(isTile)) {
@@ -401,7 +474,10 @@ export class Game {
     this.opening = allowed;
   }
 
-  /** Apply the action of the seat to move (`seat`, when given, must be that seat). */
+  /**
+   * Apply the action of the seat to move (`seat`, when given, must be that seat).
+   * @param {string} action @param {number | null} [seat] @param {{auto?: boolean}} [how]
+   */
   apply(action, seat = null, { auto = false } = {}) {
     if (this.phase === "over") throw new RulesError("A partida já terminou.");
     if (seat !== null && seat !== this.turn) {
@@ -417,16 +493,19 @@ export class Game {
     else this._play(turn, action, auto);
   }
 
+  /** @param {Step} step @param {boolean} auto */
   _step(step, auto) {
     if (auto) step.auto = true;
     this.steps.push(step);
   }
 
+  /** @param {number} seat @param {string} action @param {boolean} auto */
   _play(seat, action, auto) {
     const [tile, endName] = action.split(":");
     const hand = this.hands[seat];
     hand.splice(hand.indexOf(tile), 1);
     const before = [this.ends[0], this.ends[1]];
+    /** @type {Step} */
     const step = { seat, type: "play", tile };
     if (endName) step.end = endName;
     this._step(step, auto);
@@ -475,6 +554,7 @@ export class Game {
     return !this.hands.some((h) => h.some((t) => open.some((v) => holds(t, v))));
   }
 
+  /** @param {number} seat @param {boolean} auto */
   _draw(seat, auto) {
     const tile = this.boneyard[this.bonePos];
     this.bonePos += 1;
@@ -487,6 +567,7 @@ export class Game {
     }
   }
 
+  /** @param {number} seat @param {boolean} auto */
   _pass(seat, auto) {
     this._step({ seat, type: "pass" }, auto);
     const n = this.n;
@@ -515,6 +596,7 @@ export class Game {
     this.turn = (seat + 1) % n;
   }
 
+  /** @param {number} seat @param {string} choice @param {boolean} auto */
   _five(seat, choice, auto) {
     this._step({ seat, type: "five-doubles", choice }, auto);
     if (choice === "points") {
@@ -526,11 +608,13 @@ export class Game {
     }
   }
 
+  /** @param {number} team @param {number} points @param {string} reason @param {number | null} [index] */
   _score(team, points, reason, index = null) {
     this.score[team] += points;
     this.events.push({ index: index ?? this.steps.length - 1, team, points, reason });
   }
 
+  /** @param {string} kind @param {number} seat @param {Tile} lastTile @param {number[]} before */
   _endHand(kind, seat, lastTile, before) {
     const ending = {
       kind,
@@ -549,6 +633,7 @@ export class Game {
     this._finishHand({ kind, seat, winner: verdict.winner, detail: verdict.detail }, next);
   }
 
+  /** @param {HandEnd} end */
   _log(end) {
     this.history.push({
       dealIndex: this.dealIndex,
@@ -566,6 +651,7 @@ export class Game {
     this.turn = -1;
   }
 
+  /** @param {HandEnd} end @param {OpeningRule} nextRule */
   _finishHand(end, nextRule) {
     this._log(end);
     this.handRule = nextRule;
@@ -574,6 +660,7 @@ export class Game {
     else this._declare(winner, "target");
   }
 
+  /** @param {number} winner @param {string} reason */
   _declare(winner, reason) {
     const score = [...this.score];
     const pneu = score[1 - winner] === 0 && score[winner] > 0;
@@ -582,6 +669,7 @@ export class Game {
   }
 
   /** How many of the seat's latest actions in this match were made for it (`auto`). */
+  /** @param {number} seat */
   timeoutsInARow(seat) {
     let count = 0;
     const lists = [this.steps, ...this.history.map((h) => h.steps).reverse()];
@@ -596,6 +684,7 @@ export class Game {
   }
 
   /** The seat to move abandons at its third timeout in a row; the other team wins. */
+  /** @param {number} seat */
   abandon(seat) {
     if (this.phase !== "play" && this.phase !== "choice") {
       throw new RulesError("Não há mão em andamento para abandonar.");

@@ -1,3 +1,4 @@
+// @ts-check
 // The verifiable shuffle of docs/record.md, recomputed in the browser: the commitment is the
 // SHA-256 of the revealed seed's 32 bytes, and deal d is a Fisher–Yates shuffle (rejection
 // sampling, no modulo bias) driven by HMAC-SHA256(key = seed bytes, msg = "client_seed:d:k")
@@ -21,16 +22,19 @@ export const TEST_VECTOR = {
   ].map((s) => s.split(" ")),
 };
 
+/** @param {unknown} seed @returns {seed is string} */
 export function isSeed(seed) {
   return typeof seed === "string" && /^[0-9a-f]{64}$/.test(seed);
 }
 
+/** @param {string} hex @returns {Uint8Array<ArrayBuffer>} */
 export function hexToBytes(hex) {
   const out = new Uint8Array(hex.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
   return out;
 }
 
+/** @param {ArrayBuffer | Uint8Array} bytes */
 export function bytesToHex(bytes) {
   return [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
@@ -53,7 +57,10 @@ const K = new Uint32Array([
   0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
 
-/** SHA-256 in plain JavaScript (FIPS 180-4), for browsers without Web Crypto. */
+/**
+ * SHA-256 in plain JavaScript (FIPS 180-4), for browsers without Web Crypto.
+ * @param {Uint8Array | ArrayBuffer} data
+ */
 export function sha256js(data) {
   const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
   const bits = bytes.length * 8;
@@ -68,6 +75,7 @@ export function sha256js(data) {
     0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
   ]);
   const W = new Uint32Array(64);
+  /** @param {number} x @param {number} n */
   const rotr = (x, n) => (x >>> n) | (x << (32 - n));
   for (let off = 0; off < total; off += 64) {
     for (let i = 0; i < 16; i++) W[i] = view.getUint32(off + 4 * i);
@@ -108,9 +116,12 @@ export function sha256js(data) {
   return out;
 }
 
-/** HMAC-SHA256 (RFC 2104) over sha256js, for browsers without Web Crypto. */
+/**
+ * HMAC-SHA256 (RFC 2104) over sha256js, for browsers without Web Crypto.
+ * @param {Uint8Array} key @param {Uint8Array} message
+ */
 export function hmacSha256js(key, message) {
-  let k = key.length > 64 ? sha256js(key) : key;
+  const k = key.length > 64 ? sha256js(key) : key;
   const block = new Uint8Array(64);
   block.set(k);
   const inner = new Uint8Array(64 + message.length);
@@ -121,16 +132,20 @@ export function hmacSha256js(key, message) {
   }
   inner.set(message, 64);
   outer.set(sha256js(inner), 64);
-  k = null;
   return sha256js(outer);
 }
 
+/** @param {Uint8Array<ArrayBuffer>} bytes */
 export async function sha256(bytes) {
   if (subtle) return new Uint8Array(await subtle.digest("SHA-256", bytes));
   return sha256js(bytes);
 }
 
-/** A signer for one key: (message bytes) => Promise of the 32-byte MAC. */
+/**
+ * A signer for one key: (message bytes) => Promise of the 32-byte MAC.
+ * @param {Uint8Array<ArrayBuffer>} keyBytes @param {boolean} useJs
+ * @returns {Promise<(msg: Uint8Array<ArrayBuffer>) => Promise<Uint8Array>>}
+ */
 async function hmacSigner(keyBytes, useJs) {
   if (subtle && !useJs) {
     const key = await subtle.importKey("raw", keyBytes, { name: "HMAC", hash: "SHA-256" }, false, [
@@ -143,7 +158,7 @@ async function hmacSigner(keyBytes, useJs) {
 
 // ------------------------------------------------------------------ the shuffle
 
-/** sha256 of the seed's 32 bytes, as 64 lowercase hex digits. */
+/** sha256 of the seed's 32 bytes, as 64 lowercase hex digits. @param {string} serverSeed */
 export async function commitmentOf(serverSeed) {
   return bytesToHex(await sha256(hexToBytes(serverSeed)));
 }
@@ -152,6 +167,9 @@ export async function commitmentOf(serverSeed) {
  * The 28 tiles of deal `dealIndex` in shuffled order ("a-b" names). Seat s gets positions
  * 7s … 7s+6; in 1v1 the last 14 are the boneyard, in draw order.
  * options.js: use the JavaScript hashing even where Web Crypto exists (for the self-check).
+ * @param {string} serverSeed @param {string} clientSeed @param {number} dealIndex
+ * @param {{js?: boolean}} [options]
+ * @returns {Promise<string[]>}
  */
 export async function shuffle(serverSeed, clientSeed, dealIndex, { js = false } = {}) {
   if (!isSeed(serverSeed)) throw new Error("A semente do servidor precisa ter 64 dígitos hexadecimais.");
@@ -206,13 +224,28 @@ export async function selfCheck() {
 }
 
 /**
+ * @typedef {{seat: number, expected: string[], found: string[], missing: string[],
+ *   extra: string[], ok: boolean}} SeatCheck
+ * @typedef {{expected: string[], found: string[], ok: boolean, firstDiff: number}} BoneyardCheck
+ * @typedef {{hand: number, dealIndex: any, ok: boolean, seats: SeatCheck[],
+ *   boneyard: BoneyardCheck | null, error: string | null}} DealCheck
+ * @typedef {{commitment: {expected: string, found: string, ok: boolean} | null,
+ *   published: {expected: string, ok: boolean} | null, deals: DealCheck[], ok: boolean,
+ *   error: string | null}} Verification
+ */
+
+/**
  * Check a whole record: the commitment against the revealed seed, then every deal against the
  * record's dealt hands (any order within a hand) and boneyard (in order).
  * Returns {commitment: {expected, found, ok}, deals: [{hand, dealIndex, ok, seats, boneyard}],
  * ok, error}. `expectedCommitment`: the one published before the match, when known.
+ * @param {any} record
+ * @param {{expectedCommitment?: string | null}} [options]
+ * @returns {Promise<Verification>}
  */
 export async function verifyRecord(record, { expectedCommitment = null } = {}) {
   const f = record.fairness || {};
+  /** @type {Verification} */
   const out = { commitment: null, published: null, deals: [], ok: false, error: null };
   if (!isSeed(f.server_seed)) {
     out.error = "O registro não traz a semente do servidor revelada (64 dígitos hexadecimais).";
@@ -223,7 +256,8 @@ export async function verifyRecord(record, { expectedCommitment = null } = {}) {
     return out;
   }
   const computed = await commitmentOf(f.server_seed);
-  out.commitment = { expected: f.commitment, found: computed, ok: computed === f.commitment };
+  const commitment = { expected: f.commitment, found: computed, ok: computed === f.commitment };
+  out.commitment = commitment;
   if (expectedCommitment) {
     out.published = { expected: expectedCommitment, ok: expectedCommitment === f.commitment };
   }
@@ -232,6 +266,7 @@ export async function verifyRecord(record, { expectedCommitment = null } = {}) {
   for (let h = 0; h < hands.length; h++) {
     const hand = hands[h];
     const d = hand.deal_index;
+    /** @type {DealCheck} */
     const deal = { hand: h, dealIndex: d, ok: false, seats: [], boneyard: null, error: null };
     if (!Number.isInteger(d) || d !== h) {
       deal.error = `A distribuição desta mão deveria ser a de número ${h}; o registro diz ${d}.`;
@@ -258,17 +293,18 @@ export async function verifyRecord(record, { expectedCommitment = null } = {}) {
     const found = Array.isArray(hand.boneyard) ? hand.boneyard : [];
     const expected = n === 4 ? [] : bones;
     const firstDiff = expected.findIndex((t, i) => found[i] !== t);
-    deal.boneyard = {
+    const boneyard = {
       expected,
       found,
       ok: found.length === expected.length && firstDiff < 0,
       firstDiff: firstDiff >= 0 ? firstDiff : found.length !== expected.length ? expected.length : -1,
     };
-    deal.ok = deal.seats.every((s) => s.ok) && deal.boneyard.ok;
+    deal.boneyard = boneyard;
+    deal.ok = deal.seats.every((s) => s.ok) && boneyard.ok;
     out.deals.push(deal);
   }
   out.ok =
-    out.commitment.ok &&
+    commitment.ok &&
     (!out.published || out.published.ok) &&
     out.deals.length > 0 &&
     out.deals.every((d) => d.ok);

@@ -1,3 +1,4 @@
+// @ts-check
 // Rebuild every position of a match record (docs/record.md) with the browser's rules engine:
 // the table, every hand face up, the boneyard, the points of each action and why, the end of
 // each hand — and whatever in the record disagrees with the rules (scores, ends, the result).
@@ -7,8 +8,31 @@
 import { Game, RULES } from "./engine.js";
 
 /**
+ * @typedef {import("./engine.js").ScoreEvent} ScoreEvent
+ * @typedef {import("./engine.js").HandEnd} HandEnd
+ * @typedef {import("./engine.js").MatchResult} MatchResult
+ * @typedef {{hand: number | null, action: number | null, message: string}} Problem
+ * @typedef {(hand: number | null, action: number | null, message: string) => void} Report
+ * @typedef {{index: number, step: any, table: import("./engine.js").Placed[],
+ *   hands: string[][], boneyard: number, ends: Record<string, number>, count: number,
+ *   score: number[], events: ScoreEvent[], turn: number | null}} Position
+ * @typedef {{number: number, dealIndex: number, dealt: string[][], boneyard: string[],
+ *   actions: any[], positions: Position[], opener: number,
+ *   recorded: {end: any, score: number[] | null}, end: HandEnd | null, score: number[] | null,
+ *   events: ScoreEvent[], handsLeft: string[][] | null, complete: boolean}} Hand
+ * @typedef {{ruleset: string, options: Record<string, any>, players: any[], n: number,
+ *   fairness: Record<string, any>, hands: Hand[], result: any, engineResult: MatchResult | null,
+ *   problems: Problem[]}} Rebuilt
+ */
+
+/** @param {unknown} e */
+const messageOf = (e) => (e instanceof Error ? e.message : String(e));
+
+/**
  * One position: what the table looked like after `step` (null: the deal, before any action).
  * {step, index, table, hands, boneyard, ends, count, score, events, turn, opener}
+ * @param {Game} game @param {number} index @param {any} step @param {ScoreEvent[]} events
+ * @returns {Position}
  */
 function snapshot(game, index, step, events) {
   return {
@@ -32,8 +56,11 @@ function snapshot(game, index, step, events) {
  * handsLeft, opener, recorded: {end, score}}; `end`, `score` and `events` are the engine's.
  * `problems` lists every disagreement with the rules: {hand, action, message} (0-based indices,
  * action null for the hand itself), empty for a record that replays exactly.
+ * @param {any} record
+ * @returns {Rebuilt}
  */
 export function rebuild(record) {
+  /** @type {Rebuilt} */
   const out = {
     ruleset: record.ruleset,
     options: record.options || {},
@@ -45,7 +72,10 @@ export function rebuild(record) {
     engineResult: null,
     problems: [],
   };
-  const problem = (hand, action, message) => out.problems.push({ hand, action, message });
+  /** @type {Report} */
+  const problem = (hand, action, message) => {
+    out.problems.push({ hand, action, message });
+  };
   if (!RULES[record.ruleset]) {
     problem(null, null, `Modalidade desconhecida: ${record.ruleset}.`);
     return out;
@@ -62,9 +92,10 @@ export function rebuild(record) {
     try {
       game.deal(order);
     } catch (e) {
-      problem(h, null, `Distribuição inválida: ${e.message}`);
+      problem(h, null, `Distribuição inválida: ${messageOf(e)}`);
       break;
     }
+    /** @type {Hand} */
     const hand = {
       number: h + 1,
       dealIndex: rec.deal_index,
@@ -100,7 +131,7 @@ export function rebuild(record) {
         }
         game.apply(text, a.seat, { auto: Boolean(a.auto) });
       } catch (e) {
-        problem(h, i, `Jogada recusada pelas regras (${text}): ${e.message}`);
+        problem(h, i, `Jogada recusada pelas regras (${text}): ${messageOf(e)}`);
         broken = true;
         break;
       }
@@ -114,7 +145,7 @@ export function rebuild(record) {
       try {
         game.abandon(rec.end.seat);
       } catch (e) {
-        problem(h, null, `Abandono recusado pelas regras: ${e.message}`);
+        problem(h, null, `Abandono recusado pelas regras: ${messageOf(e)}`);
         break;
       }
     }
@@ -138,9 +169,11 @@ export function rebuild(record) {
   return out;
 }
 
+/** @param {number} h @param {Hand} hand @param {Report} problem */
 function compareEnd(h, hand, problem) {
   const rec = hand.recorded;
-  const end = hand.end;
+  const end = /** @type {HandEnd} */ (hand.end);
+  const after = /** @type {number[]} */ (hand.score);
   if (!rec.end) {
     problem(h, null, "O registro não diz como a mão terminou.");
   } else if (rec.end.kind !== end.kind || (rec.end.seat ?? null) !== (end.seat ?? null)) {
@@ -151,16 +184,17 @@ function compareEnd(h, hand, problem) {
     );
   }
   const score = rec.score || [];
-  if (score[0] !== hand.score[0] || score[1] !== hand.score[1]) {
+  if (score[0] !== after[0] || score[1] !== after[1]) {
     problem(
       h,
       null,
       `Placar depois da mão: o registro diz ${score.join(" × ") || "nada"}, ` +
-        `as regras dão ${hand.score.join(" × ")}.`,
+        `as regras dão ${after.join(" × ")}.`,
     );
   }
 }
 
+/** @param {Rebuilt} out @param {Game} game @param {Report} problem */
 function compareResult(out, game, problem) {
   const rec = out.result;
   const res = game.result;
@@ -187,17 +221,22 @@ function compareResult(out, game, problem) {
   }
 }
 
+/** @param {{kind: string, seat?: number | null}} end */
 function endText(end) {
+  /** @type {Record<string, string>} */
   const kinds = { batida: "batida", fechado: "jogo fechado", redeal: "nova distribuição", abandon: "abandono" };
   const kind = kinds[end.kind] ?? end.kind;
   return end.seat === null || end.seat === undefined ? kind : `${kind} do lugar ${end.seat + 1}`;
 }
 
-/** A record action in the engine's notation: "3-5:left", "6-6", "pass", "draw", … */
+/**
+ * A record action in the engine's notation: "3-5:left", "6-6", "pass", "draw", …
+ * @param {{type: string, tile?: string, end?: string, choice?: string}} a
+ */
 export function actionText(a) {
   switch (a.type) {
     case "play":
-      return a.end ? `${a.tile}:${a.end}` : a.tile;
+      return a.end ? `${a.tile}:${a.end}` : String(a.tile);
     case "five-doubles":
       return `five-doubles:${a.choice}`;
     default:

@@ -33,7 +33,7 @@ const AUTOPLAY_MS = 1100;
 const POLL_MS = [1000, 1500, 2000, 3000, 5000];
 const POLL_LIMIT_MS = 4 * 60 * 1000;
 
-const ON_END = { left: "na esquerda", right: "na direita", up: "em cima", down: "embaixo" };
+const ON_END = W.ON_END;
 
 // ---------------------------------------------------------------------- start
 

@@ -16,7 +16,7 @@ const app = $("#app");
 const NAMES = ["Você", "Tião", "Dona Cida", "Juca"];
 const LABELS = ["Nós", "Eles"];
 const PLACES = seatPlaces(4, 0);
-const ON_END = { left: "na esquerda", right: "na direita", up: "em cima", down: "embaixo" };
+const ON_END = W.ON_END;
 const END_WORD = { left: "da esquerda", right: "da direita", up: "de cima", down: "de baixo" };
 
 const t = {

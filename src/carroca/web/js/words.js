@@ -1,4 +1,10 @@
+// @ts-check
+// @ts-check
 // Everything a player reads about rules, scores and seats, in the words of Brazilian tables.
+// Where a tile went, why points were scored and how a hand ended come from table-words.js,
+// written from words/table.json, which the terminal (carroca.words) reads too.
+
+import { TABLE_WORDS } from "./table-words.js";
 
 export const RULESETS = {
   "duplas-pontos": { name: "Duplas de pontos", short: "Duplas · pontos", seats: 4 },
@@ -67,25 +73,12 @@ export const END_PLACE = {
   down: "na ponta de baixo",
 };
 
-/** Why points were scored (view.last_hand.events[].reason). */
-export const REASONS = {
-  mesa: "pontos na mesa",
-  passe: "passe",
-  galo: "galo",
-  "saida-passada": "saída passada",
-  "cinco-carrocas": "cinco carroças",
-  garagem: "garagem",
-  "batida-carroca": "batida de carroça",
-  batida: "batida",
-  capicu: "capicú",
-  fechado: "jogo fechado",
-  trancado: "trancado",
-  mao: "mão vencida",
-  simples: "batida simples",
-  cruzada: "batida cruzada",
-  "la-e-lo": "lá-e-lô",
-  "pontos-mao": "pontos da mão",
-};
+/** Where a tile was laid: "na esquerda", "em cima", ... @type {Record<string, string>} */
+export const ON_END = TABLE_WORDS.on_end;
+
+/** Why points were scored (view.last_hand.events[].reason). @type {Record<string, string>} */
+export const REASONS = TABLE_WORDS.reasons;
+/** @param {string} r */
 export const reasonName = (r) => REASONS[r] ?? r;
 
 /** Options of the friends' table, as the form shows them. */
@@ -141,22 +134,15 @@ export function pipsOf(tiles) {
 /** "Zé bateu!", "Você bateu de carroça!", "Jogo fechado!", ... for the end of a hand. */
 export function handEndTitle(end, names, ruleset) {
   const who = end.seat !== null && end.seat !== undefined ? names[end.seat] : "";
-  switch (end.kind) {
-    case "batida":
-      if (end.detail === "capicu") return `Capicú! ${who} bateu`;
-      if (end.detail === "batida-carroca") return `${who} bateu de carroça!`;
-      if (end.detail === "cruzada") return `Batida cruzada! ${who} bateu`;
-      if (end.detail === "la-e-lo") return `Lá-e-lô! ${who} bateu`;
-      return `${who} bateu!`;
-    case "fechado":
-      return ruleset === "duplas-pontos" ? "Jogo fechado!" : "Trancado!";
-    case "redeal":
-      return "Embaralhando de novo";
-    case "abandon":
-      return `${who} abandonou a partida`;
-    default:
-      return "Fim da mão";
-  }
+  /** @type {Record<string, string>} */
+  const titles = TABLE_WORDS.titles;
+  /** @type {Record<string, string>} */
+  const blocked = TABLE_WORDS.blocked;
+  let title = titles["*"];
+  if (end.kind === "batida") title = titles[end.detail] ?? titles.batida;
+  else if (end.kind === "fechado") title = `${blocked[ruleset] ?? blocked["*"]}!`;
+  else if (end.kind in titles) title = titles[end.kind];
+  return title.replace("{who}", who);
 }
 
 /** "em 4 min 05 s", "em 2 h 10 min", "em 3 dias": the time left before an event starts. */

@@ -1,0 +1,126 @@
+"""The client's pages, assembled from their templates: the head and the site header written once.
+
+Each page in web/ (index.html, regras.html, ...) starts with a `<!--#page ... -->` block that says
+what is its own (title, description, style sheets, scripts, body class, skip link); the rest of
+the page is its body. The shared head and body frame are web/partials/page.html, and a
+`<!--#site-header-->` ... `<!--#end-->` block puts its contents (a nav, the player's box) into the
+site header of web/partials/site-header.html. Pages are assembled once, when the server starts
+(`PageFiles`), and served like any static file; no script is written inline (the CSP forbids it).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from functools import cache
+from os import PathLike, stat_result
+from pathlib import Path
+from typing import Final
+
+from starlette.exceptions import HTTPException
+from starlette.responses import HTMLResponse, Response
+from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
+
+WEB: Final = Path(__file__).resolve().parent / "web"
+PARTIALS: Final = "partials"
+
+_HEAD = re.compile(r"\A<!--#page\n(?P<fields>.*?)\n-->\n", re.S)
+_FIELD = re.compile(r"^\s+(?P<key>[a-z-]+): (?P<value>.+)$")
+_BLOCK = re.compile(r"^<!--#(?P<name>[a-z-]+)-->\n(?P<content>.*?)^<!--#end-->\n", re.S | re.M)
+_SLOT = re.compile(r"\{\{([a-z-]+)\}\}")
+
+#: What a page may say of itself, and what it gets when it says nothing.
+DEFAULTS: Final = {
+    "title": None,
+    "description": "",
+    "robots": "",
+    "theme": "#0a1f17",
+    "css": "",
+    "js": "",
+    "body": None,
+    "skip": "#main Ir para o conteúdo",
+}
+
+
+class PageError(ValueError):
+    """A page template that cannot be assembled (the server refuses to start with it)."""
+
+
+def _fields(name: str, text: str) -> tuple[dict[str, str], str]:
+    head = _HEAD.match(text)
+    if head is None:
+        raise PageError(f"{name}: no <!--#page ... --> block at the top")
+    fields: dict[str, str] = {}
+    for line in head["fields"].splitlines():
+        field = _FIELD.match(line)
+        if field is None or field["key"] not in DEFAULTS or field["key"] in fields:
+            raise PageError(f"{name}: {line.strip()!r} is not one of {', '.join(DEFAULTS)}")
+        fields[field["key"]] = field["value"]
+    for key, default in DEFAULTS.items():
+        if key not in fields:
+            if default is None:
+                raise PageError(f"{name}: no {key}")
+            fields[key] = default
+    return fields, text[head.end():]
+
+
+def _fill(template: str, values: dict[str, str]) -> str:
+    return _SLOT.sub(lambda m: values[m[1]], template)
+
+
+def assemble(name: str, text: str, partials: dict[str, str]) -> str:
+    """The page `name` from its template `text`, with the partials by name (page, site-header)."""
+    fields, body = _fields(name, text)
+
+    def block(m: re.Match[str]) -> str:
+        if m["name"] not in partials or m["name"] == "page":
+            raise PageError(f"{name}: no partial named {m['name']}")
+        return _fill(partials[m["name"]], {"content": m["content"]})
+
+    esc = html.escape
+    meta = "".join(f'  <meta name="{key}" content="{esc(fields[key])}">\n'
+                   for key in ("robots", "description") if fields[key])
+    links = "".join(f'  <link rel="stylesheet" href="/css/{c}.css">\n'
+                    for c in fields["css"].split())
+    links += "".join(f'  <script type="module" src="/js/{j}.js"></script>\n'
+                     for j in fields["js"].split())
+    href, _, text_ = fields["skip"].partition(" ")
+    return _fill(partials["page"], {
+        "theme": esc(fields["theme"]), "meta": meta, "title": esc(fields["title"], quote=False),
+        "links": links, "body": esc(fields["body"]), "skip-href": esc(href),
+        "skip-text": esc(text_, quote=False), "content": _BLOCK.sub(block, body),
+    })
+
+
+def page_names(web: Path = WEB) -> list[str]:
+    return sorted(p.name for p in web.glob("*.html"))
+
+
+@cache
+def page(name: str, web: Path = WEB) -> str:
+    """The assembled page `name` (e.g. "index.html") of the client in `web`."""
+    partials = {p.stem: p.read_text(encoding="utf-8") for p in (web / PARTIALS).glob("*.html")}
+    return assemble(name, (web / name).read_text(encoding="utf-8"), partials)
+
+
+class PageFiles(StaticFiles):
+    """The client's files, its pages assembled (all of them at start-up, so a broken template
+    stops the server there); the partials are not served."""
+
+    def __init__(self, directory: Path = WEB) -> None:
+        super().__init__(directory=directory, html=True)
+        self.web = directory
+        self.pages = {name: page(name, directory) for name in page_names(directory)}
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        if Path(path).parts[:1] == (PARTIALS,):
+            raise HTTPException(status_code=404)
+        return await super().get_response(path, scope)
+
+    def file_response(self, full_path: PathLike[str] | str, stat: stat_result, scope: Scope,
+                      status_code: int = 200) -> Response:
+        found = Path(full_path).resolve()
+        if found.parent == self.web.resolve() and found.name in self.pages:
+            return HTMLResponse(self.pages[found.name], status_code=status_code)
+        return super().file_response(full_path, stat, scope, status_code)

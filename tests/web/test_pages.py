@@ -1,0 +1,61 @@
+"""The pages are assembled from their templates (carroca.pages): the shared head and site header
+written once in web/partials, each page's own title, styles and scripts, no inline script, and
+a template that says something unknown refused before the server starts."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from carroca.pages import WEB, PageError, PageFiles, assemble, page, page_names
+
+PARTIALS = {p.stem: p.read_text(encoding="utf-8") for p in (WEB / "partials").glob("*.html")}
+
+
+def test_every_page_has_the_shared_head_and_its_own_title_and_scripts() -> None:
+    assert len(page_names()) >= 8
+    for name in page_names():
+        html = page(name)
+        assert html.startswith('<!doctype html>\n<html lang="pt-BR">\n<head>\n'), name
+        assert html.endswith("</body>\n</html>\n"), name
+        assert html.count("<title>") == 1 and html.count('rel="manifest"') == 1, name
+        assert '<link rel="stylesheet" href="/css/base.css">' in html, name
+        assert "<!--#" not in html and "{{" not in html, name
+        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html), name
+    assert "<title>Regras do dominó · Carroça</title>" in page("regras.html")
+    assert '<script type="module" src="/js/rules.js"></script>' in page("regras.html")
+    assert '<meta name="robots" content="noindex">' in page("nao-encontrada.html")
+    assert '<meta name="theme-color" content="#0b2119">' in page("mesa.html")
+    assert '<a class="skip-link" href="#hand">Ir para a sua mão</a>' in page("mesa.html")
+    lobby = page("index.html")
+    assert lobby.count('<header class="site-header">') == 1
+    assert '<div class="who" id="who"></div>\n  </header>' in lobby
+
+
+def test_a_template_with_an_unknown_field_or_partial_is_refused() -> None:
+    body = "<main></main>\n"
+    ok = "<!--#page\n  title: T\n  body: page-doc\n-->\n" + body
+    assert "<title>T</title>" in assemble("x.html", ok, PARTIALS)
+    with pytest.raises(PageError, match="no <!--#page"):
+        assemble("x.html", body, PARTIALS)
+    with pytest.raises(PageError, match="'colour: red' is not one of"):
+        assemble("x.html", "<!--#page\n  title: T\n  colour: red\n-->\n" + body, PARTIALS)
+    with pytest.raises(PageError, match="no body"):
+        assemble("x.html", "<!--#page\n  title: T\n-->\n" + body, PARTIALS)
+    with pytest.raises(PageError, match="no partial named footer"):
+        assemble("x.html", ok + "<!--#footer-->\n<!--#end-->\n", PARTIALS)
+
+
+def test_pages_are_served_assembled_and_the_partials_are_not() -> None:
+    app = FastAPI()
+    app.mount("/", PageFiles(WEB))
+    client = TestClient(app)
+    for path, name in (("/", "index.html"), ("/regras.html", "regras.html")):
+        r = client.get(path)
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+        assert r.text == page(name)
+    assert client.get("/partials/page.html").status_code == 404
+    assert client.get("/css/base.css").status_code == 200
