@@ -75,8 +75,8 @@ import sqlalchemy as sa  # noqa: E402
 from tests.cluster.players import Player, guest, post  # noqa: E402
 from tests.clusterproc import REDIS_SCRIPT, Cluster  # noqa: E402
 
-from carroca.server.db import migrate, normalize_url  # noqa: E402
 from carroca.server.settings import Settings  # noqa: E402
+from carroca.server.storage.db import migrate, normalize_url  # noqa: E402
 from load import CROWD, machine_cpu  # noqa: E402  (bench/ is not a package)
 
 POSTGRES_SCRIPT = ROOT / "scripts" / "test-postgres.sh"

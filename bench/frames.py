@@ -2,7 +2,7 @@
 
 After every move a table sends a `state` frame to each seat and to its spectators. The old way
 builds each seat's whole state (`Table.state(seat)`, from `observation(match, seat)`) and encodes
-it (`protocol.envelope`); the new way (`carroca.server.frames.StateFrames`, what
+it (`protocol.envelope`); the new way (`carroca.server.realtime.frames.StateFrames`, what
 `Table.publish` does now) builds and encodes the shared part once and splices in each seat's own
 fields. Both run here on the same tables (random positions of random matches of every ruleset,
 every seat and the spectators listening), in interleaved rounds of CPU time so that a shared,
@@ -24,10 +24,10 @@ from typing import Any
 from carroca import fair
 from carroca.rules import RULESETS
 from carroca.rules.rulesets import options_dict
-from carroca.server import protocol
-from carroca.server.fanout import LocalFanout, seat_channel
-from carroca.server.frames import StateFrames
-from carroca.server.table import Table
+from carroca.server.realtime import protocol
+from carroca.server.realtime.fanout import LocalFanout, seat_channel
+from carroca.server.realtime.frames import StateFrames
+from carroca.server.tables.table import Table
 
 
 class _Hub:

@@ -426,7 +426,7 @@ class Services:
         postmaster, whose process tree's CPU is PostgreSQL's, when it runs on this machine."""
         import sqlalchemy as sa
 
-        from carroca.server.db import normalize_url
+        from carroca.server.storage.db import normalize_url
 
         name = f"carroca_load_{secrets.token_hex(4)}"
         admin = sa.create_engine(normalize_url(server), isolation_level="AUTOCOMMIT",
@@ -475,7 +475,7 @@ class Services:
         if self.dropped is not None:
             import sqlalchemy as sa
 
-            from carroca.server.db import normalize_url
+            from carroca.server.storage.db import normalize_url
 
             server, name = self.dropped
             self.dropped = None

@@ -26,12 +26,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from carroca.server.connection import Connection
-from carroca.server.db import migrate
-from carroca.server.hub import Hub
+from carroca.server.routes.connection import Connection
 from carroca.server.settings import Settings
-from carroca.server.store import Store
-from carroca.server.table import Table
+from carroca.server.storage.db import migrate
+from carroca.server.storage.store import Store
+from carroca.server.tables.hub import Hub
+from carroca.server.tables.table import Table
 
 
 class Socket:

@@ -1015,7 +1015,7 @@ def serve_command(
     import uvicorn
 
     from carroca.server.app import create_app
-    from carroca.server.guard import uvicorn_config
+    from carroca.server.edge.guard import uvicorn_config
     from carroca.server.preflight import problem
     from carroca.server.settings import Settings
 

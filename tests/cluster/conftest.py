@@ -33,7 +33,7 @@ import tests.server.conftest as server_fixtures
 from tests.clusterproc import HAPROXY_SCRIPT, REDIS_SCRIPT, ROOT, Cluster
 from tests.server.conftest import database, template_database  # noqa: F401  (fixtures)
 
-from carroca.server.db import normalize_url
+from carroca.server.storage.db import normalize_url
 
 POSTGRES_SCRIPT = ROOT / "scripts" / "test-postgres.sh"
 CLUSTERS = pytest.StashKey[list[Cluster]]()

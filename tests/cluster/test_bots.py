@@ -28,7 +28,7 @@ from carroca import record
 from carroca.botservice import BotService, Decision, Job, Priority, think
 from carroca.botservice.local import Decide
 from carroca.botservice.streams import GROUP, STREAMS, RedisBots, StreamWorker, worker_main
-from carroca.server.reviews import Reviews
+from carroca.server.tables.reviews import Reviews
 
 
 @pytest.fixture

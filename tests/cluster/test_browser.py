@@ -10,7 +10,7 @@ from tests.cluster.players import guest, post
 from tests.clusterproc import NODE_HEADER, Cluster
 from tests.web.conftest import browser, watch
 
-from carroca.server.accounts import COOKIE
+from carroca.server.players.accounts import COOKIE
 
 __all__ = ["browser"]  # the browser tests' Chromium fixture, used here too
 

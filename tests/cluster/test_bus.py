@@ -18,7 +18,7 @@ import pytest
 import redis.exceptions
 from tests.cluster.conftest import RedisServer
 
-from carroca.server.bus import CallFailed, RedisFanout
+from carroca.server.cluster.bus import CallFailed, RedisFanout
 
 
 async def _until(check: Callable[[], bool], seconds: float = 10.0) -> None:

@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from tests.cluster.players import Player, guest, now_and_then, play, post
 from tests.clusterproc import Cluster
 
-from carroca.server.db import normalize_url
+from carroca.server.storage.db import normalize_url
 
 TORNEIO = {"ruleset": "duplas-torneio", "options": {"target": 50}, "turn_seconds": 30}
 

@@ -20,7 +20,7 @@ from tests.cluster.players import Player, guest, post
 from tests.clusterproc import NO_PROXY, Cluster
 from websockets.sync.client import connect
 
-from carroca.server.db import normalize_url
+from carroca.server.storage.db import normalize_url
 from carroca.tournament import verify
 
 

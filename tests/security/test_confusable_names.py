@@ -1,6 +1,7 @@
 """A nickname cannot pass for another one written in another alphabet: "раса59" (Cyrillic) beside
 "paca59", "ΑΒΕ00" (Greek) beside "ABE00". A name's keys are its UTS #39 confusable skeleton, as
-typed and in small letters (`carroca.server.names`), and a key is one player's. Before, only names
+typed and in small letters (`carroca.server.storage.names`), and a key is one player's.
+Before, only names
 that mixed alphabets were refused, so a whole name in Cyrillic or Greek letters passed.
 """
 
@@ -22,12 +23,12 @@ from hypothesis import HealthCheck, assume, given, reject
 from hypothesis import strategies as st
 from tests.server.conftest import client, database, settings, settings_for  # noqa: F401
 
-from carroca.server.accounts import ASCII_DIGITS, NAME_MAX, NAME_SEPARATORS, check_name
 from carroca.server.app import create_app
-from carroca.server.db import alembic_config, make_engine, players
 from carroca.server.errors import NAME_LOOKALIKE, NAME_TAKEN, ServerError
-from carroca.server.names import KEY_MAX, KEYS_UNICODE_VERSION, lookalike_keys
-from carroca.server.store import NameTaken, Store, token_hash
+from carroca.server.players.accounts import ASCII_DIGITS, NAME_MAX, NAME_SEPARATORS, check_name
+from carroca.server.storage.db import alembic_config, make_engine, players
+from carroca.server.storage.names import KEY_MAX, KEYS_UNICODE_VERSION, lookalike_keys
+from carroca.server.storage.store import NameTaken, Store, token_hash
 
 # (a name taken first, a name in another alphabet that draws the same)
 LOOKALIKES = [

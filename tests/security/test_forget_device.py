@@ -18,7 +18,7 @@ from tests.server.conftest import settings_for
 from tests.server.wsplay import auth, connect, receive_text
 
 from carroca.server.app import create_app
-from carroca.server.db import make_engine, players
+from carroca.server.storage.db import make_engine, players
 
 BAD_KEY = {"code": "bad_guest_key", "message": "A chave deste convidado não vale mais neste "
                                                "aparelho; escolha outro apelido."}

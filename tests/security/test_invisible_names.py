@@ -9,8 +9,8 @@ import pytest
 from fastapi.testclient import TestClient
 from tests.server.conftest import client, settings  # noqa: F401  (fixtures)
 
-from carroca.server.accounts import check_name
 from carroca.server.errors import ServerError
+from carroca.server.players.accounts import check_name
 
 
 @pytest.mark.parametrize("name", [

@@ -23,10 +23,10 @@ from tests.server.conftest import guest, settings_for, wait_status
 from tests.server.wsplay import auth, connect
 
 from carroca import record
-from carroca.server import db
-from carroca.server.accounts import COOKIE
 from carroca.server.app import create_app
-from carroca.server.table import Table
+from carroca.server.players.accounts import COOKIE
+from carroca.server.storage import db
+from carroca.server.tables.table import Table
 
 GONE = {"error": {"code": "not_found", "message": "Partida não encontrada."}}
 READS = ("", "/record", "/analysis")  # GET /api/matches/{id}{route}

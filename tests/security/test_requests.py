@@ -14,7 +14,7 @@ from pathlib import Path
 from tests.security.support import close_quietly, error_of, http, raw, read_all
 from tests.serverproc import Server, wait_until
 
-from carroca.server.guard import address_key
+from carroca.server.edge.guard import address_key
 
 MiB = 1024 * 1024
 

@@ -17,8 +17,8 @@ from fastapi.testclient import TestClient
 from tests.serverproc import servers  # noqa: F401  (a fixture: real `carroca serve` processes)
 
 from carroca.server.app import create_app
-from carroca.server.db import migrate, normalize_url
 from carroca.server.settings import Settings
+from carroca.server.storage.db import migrate, normalize_url
 
 POSTGRES = os.environ.get("CARROCA_TEST_POSTGRES")
 

@@ -9,10 +9,10 @@ from fastapi.testclient import TestClient
 from tests.server.conftest import guest, settings_for
 from tests.server.wsplay import auth, recv, send, until
 
-from carroca.server.accounts import COOKIE
 from carroca.server.app import create_app
-from carroca.server.db import make_engine, players
+from carroca.server.players.accounts import COOKIE
 from carroca.server.settings import Settings
+from carroca.server.storage.db import make_engine, players
 
 
 def password_hash(database: str, name: str) -> str | None:

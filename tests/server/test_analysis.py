@@ -20,7 +20,7 @@ from carroca.analysis import DEFAULT_WORLDS, analyze_match, to_json
 from carroca.botservice import BotService, Job, LocalBots, Priority
 from carroca.rules import observation
 from carroca.server.app import create_app
-from carroca.server.reviews import MAX_PENDING, Reviews
+from carroca.server.tables.reviews import MAX_PENDING, Reviews
 from carroca.simulate import play_one
 
 
@@ -284,7 +284,7 @@ def test_a_review_late_behind_the_moves_is_given_up_not_failed(
     async def scenario() -> None:
         bots, store = service(1, work={"judge": W.judge_slowly}), _Store()
         reviews = Reviews(store, bots)  # type: ignore[arg-type]
-        monkeypatch.setattr("carroca.server.reviews.DEADLINE_SECONDS", 0.5)
+        monkeypatch.setattr("carroca.server.tables.reviews.DEADLINE_SECONDS", 0.5)
         try:
             reviews.request("m1", line)
             await finished(reviews, "m1", 30)

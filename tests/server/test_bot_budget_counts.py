@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from carroca.server.botbudget import BotBudget, Charge, Elsewhere, tally
 from carroca.server.errors import RateLimited, ServerError
 from carroca.server.settings import Settings
+from carroca.server.tables.botbudget import BotBudget, Charge, Elsewhere, tally
 
 
 def budget(**settings: int) -> BotBudget:

@@ -11,7 +11,7 @@ from tests.server.conftest import account, guest, settings_for
 from tests.server.wsplay import auth, recv, send, until
 
 from carroca.server.app import create_app
-from carroca.server.protocol import MAX_CHAT
+from carroca.server.realtime.protocol import MAX_CHAT
 
 
 def sit(ws: WebSocketTestSession, match_id: str) -> dict[str, Any]:
@@ -148,7 +148,7 @@ def test_mute_silences_one_seat_for_one_listener(client: TestClient) -> None:
 
 def test_a_tower_of_combining_marks_is_cut_to_two() -> None:
     """A letter with 199 combining marks passed the chat filter and drew over the table."""
-    from carroca.server.chat import clean_text
+    from carroca.server.tables.chat import clean_text
 
     assert clean_text("a" + "\u0301" * 199 + "b") == "a\u0301\u0301b"
     assert clean_text("Ti\u1ebfng Vi\u1ec7t") == "Ti\u1ebfng Vi\u1ec7t"  # precomposed: untouched

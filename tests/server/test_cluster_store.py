@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from carroca.server.db import migrate
 from carroca.server.settings import Settings
-from carroca.server.store import Fenced, MoveRow, Store
-from carroca.server.table import Table
-from carroca.server.tournament_state import new_event
+from carroca.server.storage.db import migrate
+from carroca.server.storage.store import Fenced, MoveRow, Store
+from carroca.server.tables.table import Table
+from carroca.server.tournaments.state import new_event
 
 
 @pytest.fixture

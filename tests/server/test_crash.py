@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from tests.serverproc import WAIT_SECONDS, Server
 
 from carroca import fair, record
-from carroca.server import db
+from carroca.server.storage import db
 
 
 def move_log(database: str, match_id: str) -> tuple[str, list[tuple[int, str, bool]]]:

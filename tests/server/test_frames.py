@@ -1,7 +1,8 @@
-"""State frames built once per publish (`carroca.server.frames`) are the frames built one seat at
-a time: for random matches of every ruleset, driven through a real `Table` (moves, pauses between
-hands, the clock, the end with ratings, invites, a rematch), every seat's and the spectators'
-frame parses equal to the old per-seat state, and no seat's frame holds another seat's tiles.
+"""State frames built once per publish (`carroca.server.realtime.frames`) are the frames built
+one seat at a time: for random matches of every ruleset, driven through a real `Table` (moves,
+pauses between hands, the clock, the end with ratings, invites, a rematch), every seat's and the
+spectators' frame parses equal to the old per-seat state, and no seat's frame holds another seat's
+tiles.
 
 Every match here is a function of its seed: the test fixes the server seed and every seat's
 client seed (a new table draws them from the operating system, so each run would deal other
@@ -25,10 +26,10 @@ from carroca import fair
 from carroca.rules import RULESETS, observation
 from carroca.rules import tiles as T
 from carroca.rules.rulesets import options_dict
-from carroca.server import protocol, wire
-from carroca.server.fanout import LocalFanout, seat_channel
+from carroca.server.realtime import protocol, wire
+from carroca.server.realtime.fanout import LocalFanout, seat_channel
 from carroca.server.settings import Settings
-from carroca.server.table import Table
+from carroca.server.tables.table import Table
 
 # ---------------------------------------------------------------------- the old way
 

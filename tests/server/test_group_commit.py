@@ -10,9 +10,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from carroca.server.db import migrate
-from carroca.server.store import MoveRow, Store
-from carroca.server.table import Table
+from carroca.server.storage.db import migrate
+from carroca.server.storage.store import MoveRow, Store
+from carroca.server.tables.table import Table
 
 GAP = 0.5  # seconds: long beside a commit on any machine, so the batches are unambiguous
 

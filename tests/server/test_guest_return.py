@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from tests.server.wsplay import auth
 
-from carroca.server.db import make_engine, players
+from carroca.server.storage.db import make_engine, players
 
 
 def stored_row(database: str, name: str) -> dict[str, object]:

@@ -1,4 +1,4 @@
-"""Browser security headers (carroca.server.headers): on every page, script, API answer and
+"""Browser security headers (carroca.server.edge.headers): on every page, script, API answer and
 error; a Content-Security-Policy with no inline script; WebSockets untouched; the API docs
 served from this server alone."""
 
@@ -13,7 +13,7 @@ from fastapi import FastAPI, WebSocket
 from fastapi.testclient import TestClient
 from tests.server.conftest import guest
 
-from carroca.server.headers import install_security_headers, security_headers
+from carroca.server.edge.headers import install_security_headers, security_headers
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "carroca" / "web"
 PAGES = ["/", *(f"/{p.name}" for p in sorted(WEB.glob("*.html")))]

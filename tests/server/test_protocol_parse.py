@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from carroca.server import protocol
+from carroca.server.realtime import protocol
 
 SCALARS = st.none() | st.booleans() | st.integers(-2, 2**32) | st.floats(allow_nan=False) | \
     st.text(max_size=30) | st.sampled_from(["6-6", "play:6-6:left", "pass", "abc", "A_b-1"])

@@ -14,7 +14,7 @@ from tests.server.conftest import account, guest, settings_for, wait_finished
 from tests.server.wsplay import auth, send
 
 from carroca.server.app import create_app
-from carroca.server.db import make_engine, ratings
+from carroca.server.storage.db import make_engine, ratings
 
 
 @pytest.fixture

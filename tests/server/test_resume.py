@@ -21,10 +21,10 @@ from tests.serverproc import wait_until
 from carroca import fair, record
 from carroca.rules import get_ruleset
 from carroca.rules.rulesets import options_dict
-from carroca.server import db
 from carroca.server.app import create_app
-from carroca.server.hub import bot_seat, player_seat
-from carroca.server.table import Table
+from carroca.server.storage import db
+from carroca.server.tables.hub import bot_seat, player_seat
+from carroca.server.tables.table import Table
 
 HUMAN_AND_BOTS = ["me", "bot:greedy", "bot:random", "bot:greedy"]
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import pytest
 from tests.serverproc import Server
 
-from carroca.server.guard import guarded_protocols
+from carroca.server.edge.guard import guarded_protocols
 
 
 @pytest.mark.parametrize(("mode", "extension"), [

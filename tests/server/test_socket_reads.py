@@ -12,7 +12,7 @@ import pytest
 from tests.serverproc import Server
 from websockets.exceptions import ConnectionClosed
 
-from carroca.server.protocol import MAX_FRAME
+from carroca.server.realtime.protocol import MAX_FRAME
 
 
 def _token(server: Server, name: str) -> str:

@@ -8,8 +8,8 @@ import asyncio
 
 from websockets.frames import Frame, Opcode
 
-from carroca.server.connection import Connection
-from carroca.server.guard import text_frame_header
+from carroca.server.edge.guard import text_frame_header
+from carroca.server.routes.connection import Connection
 
 
 class Protocol:

@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 
 from carroca.cli import app as cli
 from carroca.server.app import create_app
-from carroca.server.db import normalize_url
+from carroca.server.storage.db import normalize_url
 from carroca.tournament import EventRecordError, verify
 
 FAST = {"ruleset": "bloqueio", "options": {"target": 1}}

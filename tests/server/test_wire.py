@@ -1,5 +1,5 @@
-"""The server's frames as typed models (`carroca.server.wire`): the bytes they encode are those
-of the plain dicts they replaced, they read back strictly, docs/protocol.md names every frame
+"""The server's frames as typed models (`carroca.server.realtime.wire`): the bytes they encode are
+those of the plain dicts they replaced, they read back strictly, docs/protocol.md names every frame
 and member of both directions (and nothing else), and the browser client's declarations
 (`src/carroca/web/js/wire.d.ts`) are the ones the models generate."""
 
@@ -14,7 +14,7 @@ import orjson
 import pytest
 from pydantic import BaseModel
 
-from carroca.server import protocol, wire
+from carroca.server.realtime import protocol, wire
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
@@ -97,7 +97,7 @@ def test_the_schema_covers_both_directions() -> None:
 
 
 def test_the_declarations_are_generated_from_the_models() -> None:
-    """Stale? python -m carroca.server.wire --typescript > src/carroca/web/js/wire.d.ts"""
+    """Stale? python -m carroca.server.realtime.wire --typescript > src/carroca/web/js/wire.d.ts"""
     assert DECLARATIONS.read_text(encoding="utf-8") == wire.typescript()
     text = DECLARATIONS.read_text(encoding="utf-8")
     for cls in wire.FRAMES:

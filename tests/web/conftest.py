@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from carroca.server.app import create_app
-from carroca.server.guard import uvicorn_config
+from carroca.server.edge.guard import uvicorn_config
 from carroca.server.settings import Settings
 
 CHROMIUM = Path(os.environ.get("CARROCA_CHROMIUM", "/usr/bin/chromium"))

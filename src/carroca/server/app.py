@@ -22,31 +22,34 @@ from starlette.websockets import WebSocket
 
 from carroca.pages import page
 from carroca.rules import RulesError
-from carroca.server import routes_accounts, routes_game, routes_matches, routes_tournaments
-from carroca.server.accounts import Accounts
-from carroca.server.crosssite import CrossSiteGuard
-from carroca.server.db import migrate
-from carroca.server.deps import (
+from carroca.server.edge.crosssite import CrossSiteGuard
+from carroca.server.edge.guard import BodyLimit
+from carroca.server.edge.headers import install_security_headers
+from carroca.server.edge.ratelimits import RateLimits
+from carroca.server.errors import NOT_STORED, RateLimited, ServerError
+from carroca.server.players.accounts import Accounts
+from carroca.server.realtime.protocol import explain
+from carroca.server.routes import accounts as routes_accounts
+from carroca.server.routes import game as routes_game
+from carroca.server.routes import matches as routes_matches
+from carroca.server.routes import tournaments as routes_tournaments
+from carroca.server.routes.deps import (
     NOT_FOUND_PAGE,
     allowed_origins,
     error_response,
     hub_of,
     wants_page,
 )
-from carroca.server.errors import NOT_STORED, RateLimited, ServerError
-from carroca.server.guard import BodyLimit
-from carroca.server.headers import install_security_headers
-from carroca.server.hub import Hub
-from carroca.server.lobby import Lobby
-from carroca.server.protocol import explain
-from carroca.server.ratelimits import RateLimits
-from carroca.server.reviews import Reviews
 from carroca.server.settings import Settings
-from carroca.server.store import Store
-from carroca.server.tournaments import Tournaments
+from carroca.server.storage.db import migrate
+from carroca.server.storage.store import Store
+from carroca.server.tables.hub import Hub
+from carroca.server.tables.lobby import Lobby
+from carroca.server.tables.reviews import Reviews
+from carroca.server.tournaments.service import Tournaments
 
 if TYPE_CHECKING:
-    from carroca.server.cluster import Cluster
+    from carroca.server.cluster.node import Cluster
 
 
 # The garbage collector, tuned for thousands of connections: every full collection walks every
@@ -75,8 +78,8 @@ async def _collector_upkeep() -> None:
 
 def join_cluster(hub: Hub, lobby: Lobby, settings: Settings) -> Cluster:
     """Make this hub one node of a cluster (`--redis`): the Redis fan-out and its lease."""
-    from carroca.server.bus import RedisFanout
-    from carroca.server.cluster import Cluster
+    from carroca.server.cluster.bus import RedisFanout
+    from carroca.server.cluster.node import Cluster
 
     name = (settings.node or f"{gethostname()}:{settings.port}").replace("|", "-")[:30]
     hub.node = f"{name}/{secrets.token_hex(4)}"  # one per process start: its lease's id
@@ -140,7 +143,7 @@ def create_app(settings: Settings | None = None) -> App:
         app.state.reviews = Reviews(store, hub.bots)
         tournaments = app.state.tournaments = Tournaments(hub)
         if cluster is not None:
-            from carroca.server.event_owners import EventOwners
+            from carroca.server.tournaments.owners import EventOwners
 
             owners = EventOwners(tournaments, cluster)
             await hub.bots.start()

@@ -24,7 +24,7 @@ def problem(settings: Settings) -> str | None:
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError
 
-    from carroca.server.db import normalize_url
+    from carroca.server.storage.db import normalize_url
 
     try:
         url = make_url(normalize_url(settings.database))

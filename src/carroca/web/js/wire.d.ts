@@ -1,6 +1,7 @@
 // The WebSocket protocol's messages (docs/protocol.md), both ways. Generated from
-// carroca.server.wire and carroca.server.protocol; do not edit. Regenerate with:
-//   python -m carroca.server.wire --typescript > src/carroca/web/js/wire.d.ts
+// carroca.server.realtime.wire and carroca.server.realtime.protocol; do not edit.
+// Regenerate with:
+//   python -m carroca.server.realtime.wire --typescript > src/carroca/web/js/wire.d.ts
 
 export interface ClientChat {
   type: "chat";

@@ -1,0 +1,1 @@
+"""Who plays: guests, accounts, sessions, and their ratings."""

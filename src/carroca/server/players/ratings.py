@@ -1,0 +1,103 @@
+"""OpenSkill ratings: team-aware, each player rated on their own, per ruleset family.
+
+Only ranked matches change ratings. The leaderboard orders by the conservative estimate
+(`ordinal`, mu − 3σ), so a newcomer with few games does not top it by luck. A match abandoned
+before the abandoning side made `ranked_min_moves` moves of its own changes nobody's rating: a
+puppet that never moves cannot feed its partner in crime.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+from openskill.models import PlackettLuce
+
+from carroca.rules import Match, Ruleset, get_ruleset
+from carroca.server.records import Seat, is_person
+
+if TYPE_CHECKING:
+    from carroca.server.storage.store import Store
+
+_MODEL = PlackettLuce()
+
+
+def family_of(ruleset: str) -> str:
+    """Ratings are kept per family: the 2v2 rulesets together, the 1v1 rulesets together."""
+    return "duplas" if get_ruleset(ruleset).seats == 4 else "mano"
+
+
+class Rated(Protocol):
+    """What rating a match needs of its table."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def mode(self) -> str: ...
+    @property
+    def ruleset(self) -> Ruleset: ...
+    @property
+    def seats(self) -> list[Seat | None]: ...
+    @property
+    def match(self) -> Match | None: ...
+    def humans(self) -> list[tuple[int, int]]: ...
+
+
+def own_moves_before_abandon(match: Match) -> int | None:
+    """The moves the abandoning side made itself (not `auto`), or None if nobody abandoned."""
+    if match.result is None or match.result.reason != "abandon" or not match.history:
+        return None
+    side = match.history[-1].end.seat
+    if side is None:
+        return None
+    return sum(1 for log in match.history for step in log.steps
+               if step.seat % 2 == side % 2 and not step.auto)
+
+
+class Ratings:
+    def __init__(self, store: Store, min_moves: int = 0) -> None:
+        self.store = store
+        self.min_moves = min_moves
+
+    async def after_match(
+        self, table: Rated, winner: int
+    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """Participant rows for every human seat and, for ranked matches, the new ratings."""
+        humans = table.humans()
+        moves = own_moves_before_abandon(table.match) if table.match is not None else None
+        early = moves is not None and moves < self.min_moves
+        if table.mode != "ranked" or not humans or early:
+            return [
+                {"match_id": table.id, "seat": seat, "player_id": pid,
+                 "rating_before": None, "rating_after": None}
+                for seat, pid in humans
+            ], []
+        family = family_of(table.ruleset.name)
+        known = await self.store.ratings_of([pid for _, pid in humans], family)
+        n = len(table.seats)
+        teams: list[list[Any]] = [[], []]
+        seat_of_rating: list[tuple[int, int]] = []
+        for seat in range(n):
+            s = table.seats[seat]
+            pid = s["player"] if s and is_person(s) else None
+            row = known.get(pid) if pid is not None else None
+            rating = _MODEL.rating(mu=row["mu"], sigma=row["sigma"]) if row else _MODEL.rating()
+            teams[seat % 2].append(rating)
+            seat_of_rating.append((seat, len(teams[seat % 2]) - 1))
+        ranks: list[float] = [1.0, 2.0] if winner == 0 else [2.0, 1.0]
+        new = _MODEL.rate(teams, ranks=ranks)
+        participants, rows = [], []
+        for seat, pid in humans:
+            before = known.get(pid)
+            after = new[seat % 2][seat_of_rating[seat][1]]
+            participants.append({
+                "match_id": table.id, "seat": seat, "player_id": pid,
+                "rating_before": before["ordinal"] if before else _MODEL.rating().ordinal(),
+                "rating_after": after.ordinal(),
+            })
+            rows.append({
+                "player_id": pid, "family": family, "mu": after.mu, "sigma": after.sigma,
+                "ordinal": after.ordinal(),
+                "games": (before["games"] if before else 0) + 1,
+                "wins": (before["wins"] if before else 0) + (1 if seat % 2 == winner else 0),
+            })
+        return participants, rows

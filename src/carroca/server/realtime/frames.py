@@ -1,0 +1,247 @@
+"""A table's `state` frames, encoded once for every seat.
+
+After every move a table sends its state to each of its seats and to its spectators. Built one
+seat at a time (`observation(match, seat).to_dict()`, then the whole frame JSON-encoded), the
+same work was done five times over at a table of four, though nearly everything in a state is
+the same for every seat (players, options, commitment, clock, pause, the table, the steps, the
+scores, the last hand).
+
+`StateFrames` builds the spectators' state once (`Table.state(None)`: it holds no hand and no
+drawn tile, by construction), encodes the part every seat shares once, and makes each seat's
+frame by appending that seat's own few fields:
+
+- in `view`: `seat`, `hand`, `legal` (only the seat to move has any) and `steps` (the same list,
+  except that the tiles the seat drew itself show; only where there is a boneyard);
+- in `data`: `seat` and what `Table.own_state` gives a seated player (`last_move_id`, `rating`,
+  `invite`, `rematch`).
+
+Those fields come last in their object, so a seat's frame is one shared prefix plus a short
+suffix. JSON objects have no order (the web client reads fields by name), and a frame parses
+equal to `table.state(seat)` (a `wire.State`): `tests/server/test_frames.py` checks it
+for every seat over random matches of every ruleset, and that no seat gets another's tiles.
+`bench/frames.py` measures both ways.
+
+What grows through a hand is not encoded again at each move: a table keeps (`FrameCache`) the
+text of the hand's public steps so far, extended by the new steps only, and of the last hand's
+reveal, one object a hand. The cache is checked by identity (the engine keeps its public steps
+and the reveal as the same objects until they change), so a stale text is never sent.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any, Protocol
+
+from msgspec import UNSET
+
+from carroca.rules import Match, Ruleset, observation
+from carroca.rules import tiles as T
+from carroca.rules.observation import PublicStep
+from carroca.rules.rulesets import options_dict
+from carroca.server import records
+from carroca.server.realtime import wire
+from carroca.server.records import Seat, is_bot
+
+
+class FrameCache:
+    """A table's encoded text that later frames reuse (see the module's docstring)."""
+
+    __slots__ = ("_hands", "_last", "_last_text", "_steps", "_steps_text")
+
+    def __init__(self) -> None:
+        self._steps: tuple[PublicStep, ...] = ()
+        self._steps_text = "[]"
+        self._last: object = None
+        self._last_text = "null"
+        self._hands: dict[int, tuple[int, str]] = {}  # seat -> (its tiles' mask, their text)
+
+    def hand(self, seat: int, mask: int) -> str:
+        """A seat's tiles as JSON: one seat's hand changes at a move, not the others'."""
+        known = self._hands.get(seat)
+        if known is not None and known[0] == mask:
+            return known[1]
+        text = _json([T.NAMES[t] for t in T.tiles_of(mask)])
+        self._hands[seat] = (mask, text)
+        return text
+
+    def steps(self, steps: tuple[PublicStep, ...]) -> str:
+        """`steps` as JSON: the text cached for a prefix of them, extended by the rest."""
+        known = self._steps
+        n = len(known)
+        if n and (len(steps) < n or steps[n - 1] is not known[n - 1] or steps[0] is not known[0]):
+            n = 0  # another hand (or a move undone): encoded again
+        text = self._steps_text if n else "[]"
+        if len(steps) > n:
+            new = _json([s.to_dict() for s in steps[n:]])
+            text = new if n == 0 else f"{text[:-1]},{new[1:]}"
+        self._steps, self._steps_text = steps, text
+        return text
+
+    def last_hand(self, last: dict[str, Any] | None) -> str:
+        if last is not self._last:
+            self._last, self._last_text = last, _json(last)
+        return self._last_text
+
+
+class Stateful(Protocol):
+    """What a state is built from (a `Table`)."""
+
+    id: str
+    mode: str
+    ruleset: Ruleset
+    options: Any
+    status: str
+    seats: list[Seat | None]
+    commitment: str
+    client_seeds: Any
+    client_seed: str | None
+    server_seed: str
+    version: int
+    turn_seconds: float
+    clock: records.Clock | None
+
+    @property
+    def match(self) -> Match | None: ...
+    @property
+    def pause(self) -> records.Pause | None: ...
+    @property
+    def frame_cache(self) -> FrameCache: ...
+    def own_state(self, seat: int) -> dict[str, Any]: ...
+    def seat_connected(self, seat: int) -> bool: ...
+
+
+def shared_state(table: Stateful, view: dict[str, Any] | None) -> wire.State:
+    """The members of a state every seat shares (no `seat`, none of a seat's own), with `view`
+    (a seat's observation as a dict, or None while the table waits)."""
+    clock = None
+    if table.clock is not None:
+        left = max(0.0, table.clock["deadline"] - time.time())
+        clock = wire.Clock(seat=table.clock["seat"], seconds=table.clock["seconds"],
+                           remaining_ms=int(left * 1000))
+    pause = None
+    if table.pause is not None:
+        left = max(0.0, table.pause["until"] - time.time())
+        pause = wire.Pause(seconds=table.pause["seconds"], remaining_ms=int(left * 1000))
+        if view is not None:
+            view["legal"] = []  # nobody moves before the next hand starts
+    players = [
+        wire.SeatPlayer(name=s["name"], bot=is_bot(s), connected=table.seat_connected(i))
+        if s else None
+        for i, s in enumerate(table.seats)
+    ]
+    return wire.State(
+        id=table.id,
+        mode=table.mode,
+        ruleset=table.ruleset.name,
+        options=options_dict(table.options),
+        status=table.status,
+        players=players,
+        commitment=table.commitment,
+        client_seeds=table.client_seeds,
+        client_seed=table.client_seed,
+        version=table.version,
+        turn_seconds=table.turn_seconds,
+        clock=clock,
+        pause=pause,
+        chat=table.mode in ("casual", "friends"),
+        server_seed=table.server_seed if table.status == "finished" else UNSET,
+        view=view,
+    )
+
+
+def table_state(table: Stateful, seat: int | None,
+                view: dict[str, Any] | None = None) -> wire.State:
+    """What one seat (None: a spectator) is sent: built from that seat's observation (or from
+    `view`, that observation's dict already made).
+
+    The reference of the frames a table sends: `StateFrames` builds them from the spectators'
+    state and `own_state`, and they are equal to this for every seat."""
+    match = table.match
+    if view is None and match is not None:
+        view = observation(match, seat).to_dict()
+    state = shared_state(table, view)
+    state.seat = seat
+    if seat is not None:
+        own = table.own_state(seat)
+        state.last_move_id = own["last_move_id"]
+        if "rating" in own:
+            state.rating = wire.RatingChange(**own["rating"])
+        if "invite" in own:
+            state.invite = own["invite"]
+        if "rematch" in own:
+            state.rematch = wire.RematchAsked(**own["rematch"])
+    return state
+
+
+# A seat's own fields in `view` (see `observation`): the rest of a view is the same for every
+# seat and the spectators.
+OWN_VIEW = ("seat", "hand", "steps", "legal")
+
+
+def _json(value: Any) -> str:
+    """msgspec's JSON, as the frames' models are encoded (`wire.encode`): the same text as
+    `protocol.dumps`, and about three times faster on a view (whose `ends` and last hand have
+    keys orjson writes only through its slower `OPT_NON_STR_KEYS`)."""
+    return wire.encode(value)
+
+
+class StateFrames:
+    """The `state` frame of each seat (and of the spectators) of one table at one moment."""
+
+    def __init__(self, table: Stateful) -> None:
+        self.table = table
+        match = table.match
+        seen = None if match is None else observation(match, None)
+        # a fresh view, taken apart here; the steps and the last hand come from the cache
+        shared = shared_state(table, None if seen is None else seen.to_dict(steps=False))
+        view = shared.view
+        shared.view = UNSET
+        head = f'{{"type":"state","data":{wire.encode(shared)[:-1]},"view":'
+        self._has_view = isinstance(view, dict)
+        if not isinstance(view, dict) or seen is None or match is None:
+            self._head = head + "null"  # left open: `data`, the frame
+            return
+        cache = self._cache = table.frame_cache
+        self._steps = cache.steps(seen.steps)
+        last_hand = cache.last_hand(view.pop("last_hand"))
+        # As `observation` has it: a hand, and one's own draws showing their tile, only while a
+        # hand is played; legal actions for the seat to move, and for nobody during a pause.
+        self._live = view["phase"] in ("play", "choice")
+        for key in OWN_VIEW:
+            view.pop(key, None)
+        # left open: the view (its last hand, then each seat's own members), `data`, the frame
+        self._head = f'{head}{_json(view)[:-1]},"last_hand":{last_hand}'
+        self._match = match
+        self._draws = [(i, step.seat, step.drawn) for i, step in enumerate(match.steps)
+                       if step.drawn >= 0] if self._live and match.ruleset.draws else []
+        self._to_move = match.current_player if table.pause is None else None
+
+    def _view(self, seat: int | None) -> str:
+        """The seat's own members of `view`, and the view's closing brace."""
+        if seat is None:
+            return f',"seat":null,"hand":[],"steps":{self._steps},"legal":[]}}'
+        match = self._match
+        hand = self._cache.hand(seat, match.hands[seat]) if self._live else "[]"
+        legal = [str(a) for a in match.legal_actions()] if seat == self._to_move else []
+        steps = self._steps
+        drawn = [(i, tile) for i, who, tile in self._draws if who == seat]
+        if drawn:
+            mine: list[dict[str, Any]] = json.loads(steps)
+            for i, tile in drawn:
+                mine[i]["tile"] = T.NAMES[tile]
+            steps = _json(mine)
+        return f',"seat":{seat},"hand":{hand},"steps":{steps},"legal":{_json(legal)}}}'
+
+    def frame(self, seat: int | None) -> str:
+        """The frame of `seat` (None: a spectator), JSON text."""
+        parts = [self._head]
+        if self._has_view:
+            parts.append(self._view(seat))
+        if seat is None:
+            parts.append(',"seat":null')
+        else:
+            own = _json(self.table.own_state(seat))  # never empty: `last_move_id` at least
+            parts.append(f',"seat":{seat},{own[1:-1]}')
+        parts.append("}}")  # closes `data`, then the frame
+        return "".join(parts)

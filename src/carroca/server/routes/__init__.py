@@ -1,0 +1,1 @@
+"""Where clients come in: the HTTP routes of each area and a player's WebSocket."""

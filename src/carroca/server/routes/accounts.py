@@ -1,0 +1,116 @@
+"""Routes of players: guests, accounts, sessions, profiles and leaderboards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from carroca.rules import RULESETS
+from carroca.server.errors import NoSuchLeaderboard, PlayerNotFound
+from carroca.server.players.accounts import COOKIE, DEVICE_COOKIE, DEVICE_DAYS, Accounts
+from carroca.server.players.ratings import family_of
+from carroca.server.routes.deps import (
+    GuestBody,
+    LoginBody,
+    LogoutBody,
+    MaybePlayer,
+    Player,
+    client_ip,
+    hub_of,
+    lobby_of,
+    settings_of,
+    token_of,
+)
+
+router = APIRouter()
+
+
+def signed_in(request: Request, player: dict[str, Any], token: str,
+              device: str | None = None, guest_key: str | None = None) -> JSONResponse:
+    """The answer of a sign-in: the player, the session's token (also as a cookie)."""
+    settings = settings_of(request)
+    answer = {"player": player, "token": token}
+    if guest_key is not None:  # a new guest's key: signs the same guest in again
+        answer["guest_key"] = guest_key
+    resp = JSONResponse(answer)
+    resp.set_cookie(COOKIE, token, max_age=int(settings.session_days * 86400),
+                    httponly=True, samesite="lax", secure=settings.secure_cookies)
+    if device is not None:  # this browser may sign in to the account under attack
+        resp.set_cookie(DEVICE_COOKIE, device, max_age=int(DEVICE_DAYS * 86400),
+                        path="/api/login", httponly=True, samesite="strict",
+                        secure=settings.secure_cookies)
+    return resp
+
+
+@router.post("/api/guest")
+async def guest(body: GuestBody, request: Request) -> JSONResponse:
+    player, token, key = await request.app.state.accounts.guest(
+        body.name, client_ip(request), body.key
+    )
+    return signed_in(request, player, token, guest_key=key)
+
+@router.post("/api/register")
+async def register(body: LoginBody, request: Request, me: MaybePlayer) -> JSONResponse:
+    accounts: Accounts = request.app.state.accounts
+    player, token = await accounts.register(body.name, body.password, me, client_ip(request))
+    return signed_in(request, player, token, await accounts.new_device(player["id"]))
+
+@router.post("/api/login")
+async def login(body: LoginBody, request: Request) -> JSONResponse:
+    player, token, device = await request.app.state.accounts.login(
+        body.name, body.password, client_ip(request), request.cookies.get(DEVICE_COOKIE)
+    )
+    return signed_in(request, player, token, device)
+
+@router.post("/api/logout")
+async def logout(request: Request, body: LogoutBody | None = None) -> JSONResponse:
+    """Sign out; `forget_device` for a guest also ends their key and their other sessions,
+    so that nobody at this device can come back as them (docs/server.md, "Accounts")."""
+    token = token_of(request)
+    accounts: Accounts = request.app.state.accounts
+    answer: dict[str, Any] = {"status": "ok"}
+    if body is not None and body.forget_device:
+        player = await accounts.player(token)
+        answer["forgotten"] = player is not None and player["kind"] == "guest"
+        if player is not None and player["kind"] == "guest":
+            for session in await accounts.forget(player["id"]):
+                hub_of(request).end_session(session)
+    if token:
+        await accounts.logout(token)
+        hub_of(request).end_session(Accounts.session_key(token))
+    resp = JSONResponse(answer)
+    resp.delete_cookie(COOKIE)
+    return resp
+
+@router.get("/api/me")
+async def me(player: Player, request: Request) -> dict[str, Any]:
+    lobby = lobby_of(request)
+    return {"player": player, "tables": await lobby.tables_of(player["id"]),
+            "queued": await lobby.queued(player["id"])}
+
+@router.get("/api/session")
+async def session(player: MaybePlayer, request: Request) -> dict[str, Any]:
+    """As /api/me, but 200 {"player": null} when signed out (pages ask it on every load)."""
+    if player is None:
+        return {"player": None}
+    return await me(player, request)
+
+@router.get("/api/players/{name}")
+async def profile(name: str, request: Request, viewer: MaybePlayer) -> dict[str, Any]:
+    found = await request.app.state.store.player_profile(
+        name, viewer=viewer["id"] if viewer is not None else None)
+    if found is None:
+        raise PlayerNotFound
+    result: dict[str, Any] = found
+    return result
+
+@router.get("/api/leaderboard/{name}")
+async def leaderboard(name: str, request: Request) -> dict[str, Any]:
+    """By family ("duplas", "mano") or by ruleset, which reads its family's ratings."""
+    family = family_of(name) if name in RULESETS else name
+    if family not in ("duplas", "mano"):
+        raise NoSuchLeaderboard
+    rows = await request.app.state.store.leaderboard(family)
+    return {"family": family, "players": rows}

@@ -1,0 +1,393 @@
+"""One player's WebSocket: the reader loop, a bounded outgoing queue and the table it follows."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from carroca.server.errors import ServerError
+from carroca.server.realtime import protocol, wire
+from carroca.server.realtime.fanout import chat_channel, player_channel, seat_channel
+from carroca.server.tables.hub import Hub
+from carroca.server.tables.table import Table
+
+MAX_QUEUE = 256  # frames waiting for a slow client; beyond that it is dropped (it may reconnect)
+MAX_INBOX = 128  # a client's messages waiting to be handled; beyond that it is closed (1008)
+# Frames a client may send: a burst, refilled at a rate (settings `socket_frame_burst` and
+# `socket_frames_per_second`: a person plays a few a second at most); beyond that the socket is
+# closed with 1008 (policy violation).
+CLOSE_FLOODING = 1008
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_TOO_SLOW = 4408
+
+
+class FrameWriter(Protocol):
+    """The server's WebSocket protocol, written to directly (`guard.py`'s `write_frames`), and
+    read from directly: once `reader` is set, each text message is handed to it as it arrives
+    (not through ASGI's queue, and without pausing the socket's reads for each)."""
+
+    reader: Callable[[str], None] | None
+
+    def write_frames(self, texts: list[str]) -> bool: ...
+
+
+class Connection:
+    # Slots: one of these lives as long as each open socket (a dict would add ~0.3 KiB).
+    __slots__ = ("_budget", "_direct", "_flush_queued", "_inbox", "_out", "_reader", "_reading",
+                 "_refilled", "_writer", "chat_on", "chat_sink", "closed", "hub", "match_id",
+                 "player", "seat", "sink", "ws")
+
+    def __init__(self, ws: WebSocket, player: dict[str, Any], hub: Hub,
+                 writer: FrameWriter | None = None) -> None:
+        self.ws = ws
+        self.player = player
+        self.hub = hub
+        # Frames waiting to be written. They go out together at the end of the loop's turn
+        # (a move's ack and its state in one write), straight to the socket's protocol when
+        # there is one (`writer`) and it can take them now; otherwise through ASGI's `send`, by
+        # a task that runs only while some wait: most sockets are idle most of the time, and
+        # an idle socket's memory is most of the server's (a parked task costs ~2 KiB).
+        self._out: list[str] = []
+        self._direct = writer
+        self._flush_queued = False
+        self._writer: asyncio.Task[None] | None = None
+        # The match followed, by id: the table may be run here or by another node, and may
+        # move between nodes while the socket stays open.
+        self.match_id: str | None = None
+        self.seat: int | None = None
+        self.chat_on = False
+        self.closed = False
+        # A client's messages, handled in order by a task that runs only while some wait
+        # (`received`), with the frame budget of `socket_frames_per_second`.
+        self._inbox: list[str] = []  # a list: an empty deque costs ~0.6 KiB a socket
+        self._reader: asyncio.Task[None] | None = None
+        self._reading = False
+        self._budget = float(hub.settings.socket_frame_burst) if hub is not None else 0.0
+        self._refilled = time.monotonic()
+        # Bound once: the fan-out matches sinks by identity when unsubscribing.
+        self.sink = self.send
+        self.chat_sink = self._chat
+
+    @property
+    def table(self) -> Table | None:
+        """The followed table when this node runs it."""
+        if self.match_id is None:
+            return None
+        table = self.hub.tables.get(self.match_id)
+        return None if table is None or table.closed else table
+
+    def send(self, payload: str) -> None:
+        if self.closed:
+            return
+        if len(self._out) >= MAX_QUEUE:
+            self.closed = True
+            self.hub.spawn(self._close(CLOSE_TOO_SLOW))
+            return
+        self._out.append(payload)
+        if self._writer is None and not self._flush_queued:
+            self._flush_queued = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._flush_queued = False
+        out = self._out
+        if not out or self._writer is not None:  # a writing task sends them in turn
+            return
+        if self._direct is not None and self._direct.write_frames(out):
+            out.clear()
+            return
+        self._writer = asyncio.get_running_loop().create_task(self._write())
+
+    def _chat(self, payload: str) -> None:
+        muted = self.hub.mutes.get((self.match_id or "", self.player["id"]))
+        if muted and json.loads(payload)["data"]["seat"] in muted:
+            return
+        self.send(payload)
+
+    async def _close(self, code: int) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close(code)
+
+    def end_session(self) -> None:
+        """The player logged out: this socket no longer speaks for them."""
+        if not self.closed:
+            self.closed = True
+            self.hub.spawn(self._close(CLOSE_UNAUTHENTICATED))
+
+    async def _write(self) -> None:
+        """Write the waiting frames in order, then end (`send` starts it again). A sent frame
+        is not kept: a frame is a few KiB, and sockets wait for the next one for seconds."""
+        out = self._out
+        try:
+            while out:
+                await self.ws.send_text(out.pop(0))
+        except Exception:
+            self.closed = True
+            out.clear()
+        finally:
+            self._writer = None
+
+    async def drain(self, timeout: float) -> None:
+        """Let the frames already waiting go out, for at most `timeout` seconds."""
+        if self._flush_queued:
+            self._flush()
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._writer, timeout)
+
+    # ------------------------------------------------------------------ following a table
+
+    def attach(self, match_id: str, seat: int | None, mode: str) -> None:
+        self.detach()
+        self.match_id, self.seat = match_id, seat
+        fanout = self.hub.fanout
+        fanout.subscribe(seat_channel(match_id, seat), self.sink)
+        self.chat_on = mode in ("casual", "friends")
+        if self.chat_on:
+            fanout.subscribe(chat_channel(match_id), self.chat_sink)
+
+    def detach(self) -> None:
+        match_id = self.match_id
+        if match_id is None:
+            return
+        fanout = self.hub.fanout
+        channel = seat_channel(match_id, self.seat)
+        fanout.unsubscribe(channel, self.sink)
+        if self.chat_on:
+            fanout.unsubscribe(chat_channel(match_id), self.chat_sink)
+        table = self.table
+        if table is not None and self.seat is not None and not fanout.listening(channel):
+            self.hub.spawn(table.publish_locked())  # the others see the seat go quiet
+        self.match_id, self.seat, self.chat_on = None, None, False
+
+    # ------------------------------------------------------------------ messages
+
+    def received(self, text: str) -> None:
+        """A text message from the client, as the protocol reads it: handled in turn."""
+        if self.closed:
+            return
+        if len(self._inbox) >= MAX_INBOX:
+            self._stop(CLOSE_FLOODING)
+            return
+        self._inbox.append(text)
+        if self._reading and self._reader is None:
+            self._reader = asyncio.get_running_loop().create_task(self._read())
+
+    def start_reading(self) -> None:
+        """Handle messages from now on (the socket is set up: its hello went first)."""
+        self._reading = True
+        if self._inbox and self._reader is None:
+            self._reader = asyncio.get_running_loop().create_task(self._read())
+
+    async def _read(self) -> None:
+        try:
+            while self._inbox and not self.closed:
+                code = await self.take(self._inbox.pop(0))
+                if code is not None:
+                    self._stop(code)
+        finally:
+            self._reader = None
+
+    async def stop_reading(self) -> None:
+        """The socket is gone: the message being handled finishes, the others are dropped."""
+        self._inbox.clear()
+        if self._reader is not None:
+            with contextlib.suppress(Exception):
+                await self._reader
+
+    def _stop(self, code: int) -> None:
+        self.closed = True
+        self._inbox.clear()
+        self.hub.spawn(self._close(code))
+
+    async def take(self, text: str) -> int | None:
+        """One text message: within the frame budget and size, parsed, then handled. Returns
+        the code to close the socket with when it must be (flooding, too large)."""
+        settings = self.hub.settings
+        rate = settings.socket_frames_per_second
+        if rate:
+            now = time.monotonic()
+            self._budget = min(float(settings.socket_frame_burst),
+                               self._budget + (now - self._refilled) * rate) - 1
+            self._refilled = now
+            if self._budget < 0:
+                return CLOSE_FLOODING
+        if len(text) > protocol.MAX_FRAME or len(text.encode()) > protocol.MAX_FRAME:
+            return 1009
+        try:
+            parsed = protocol.parse(text)
+        except protocol.ProtocolError as exc:
+            self.send(protocol.error(exc.code, exc.message))
+            return None
+        try:
+            await self.handle(parsed)
+        except Exception:  # a server fault: say so, keep the socket, keep the logs
+            self.hub.log.exception("error handling %s from %s", parsed.type, self.player["name"])
+            self.send(protocol.error("server_error", "Erro no servidor; tente de novo."))
+        return None
+
+    async def handle(self, msg: protocol.ClientMessage) -> None:
+        if isinstance(msg, protocol.Ping):
+            self.send(wire.frame(wire.Pong()))
+        elif isinstance(msg, protocol.Join):
+            await self._join(msg.data)
+        elif isinstance(msg, protocol.Leave):
+            self.detach()
+            self.send(wire.frame(wire.Left()))
+        elif isinstance(msg, protocol.Move):
+            match_id, seat = self.match_id, self.seat
+            if match_id is None or seat is None:
+                self.send(protocol.error(
+                    "not_seated", "Você não tem lugar nesta mesa: só pode assistir.", msg.data.id
+                ))
+                return
+            table = self.table
+            if table is not None:
+                self.send(await table.human_move(seat, msg.data.id, msg.data.action,
+                                                 msg.data.version))
+                return
+            try:
+                self.send(await self._owner(match_id, "move", {
+                    "seat": seat, "id": msg.data.id, "action": msg.data.action,
+                    "version": msg.data.version}))
+            except ServerError as exc:
+                self.send(protocol.error(exc.code, exc.message, msg.data.id))
+        elif isinstance(msg, protocol.Chat):
+            match_id, seat = self.match_id, self.seat
+            if match_id is None or seat is None:
+                self.send(protocol.error("not_seated", "Só quem joga na mesa pode conversar."))
+                return
+            table = self.table
+            try:
+                refused = table.chat(seat, self.player["id"], msg.data.text) \
+                    if table is not None else await self._owner(
+                        match_id, "chat",
+                        {"seat": seat, "player": self.player["id"], "text": msg.data.text})
+            except ServerError as exc:
+                refused = protocol.error(exc.code, exc.message)
+            if refused:
+                self.send(refused)
+        elif isinstance(msg, protocol.Mute):
+            if self.match_id is None:
+                self.send(protocol.error("not_joined", "Entre numa mesa antes de silenciar."))
+                return
+            # Kept per player and match, so a reload or a second tab keeps it.
+            muted = self.hub.mutes.setdefault((self.match_id, self.player["id"]), set())
+            if msg.data.muted:
+                muted.add(msg.data.seat)
+            else:
+                muted.discard(msg.data.seat)
+            self.send(wire.frame(wire.Muted(seats=sorted(muted))))
+
+    async def _owner(self, match_id: str, method: str, args: dict[str, Any]) -> Any:
+        cluster = self.hub.cluster
+        if cluster is None:  # one process: the table is gone
+            raise ServerError(404, "not_found", "Partida não encontrada ou já encerrada.")
+        return await cluster.call_owner(match_id, method, args)
+
+    async def _join(self, data: protocol.JoinData) -> None:
+        table = self.hub.tables.get(data.match)
+        if table is None or table.closed:
+            await self._join_elsewhere(data)
+            return
+        seat = table.seat_of(self.player["id"])
+        if table.hidden_from(seat) and self.match_id != table.id:  # a watcher keeps the end
+            self.send(protocol.error("not_found", "Partida não encontrada ou já encerrada."))
+            return
+        async with table.lock:
+            if seat is not None and data.client_seed:
+                try:
+                    await table.set_client_seed(seat, data.client_seed)
+                except ServerError as exc:  # another node runs it now
+                    self.send(protocol.error(exc.code, exc.message))
+                    return
+            if self.match_id == table.id and self.seat == seat:  # joined already: the view
+                self.send(table.message(seat))
+                return
+            first = seat is not None and not self.hub.fanout.listening(
+                seat_channel(table.id, seat))
+            self.attach(table.id, seat, table.mode)
+            if first:
+                table.publish()  # everyone sees the seat come back, the joiner included
+            else:
+                self.send(table.message(seat))
+
+    async def _join_elsewhere(self, data: protocol.JoinData) -> None:
+        """Follow a match another node runs: its frames reach this socket through Redis. The
+        socket follows the channel (subscribed in Redis, the owner told) before it asks the
+        owner for the view, so no frame falls between the two."""
+        cluster = self.hub.cluster
+        seating = None if cluster is None else await self.hub.store.seating(data.match)
+        if seating is None or seating["status"] not in ("waiting", "playing"):
+            self.send(protocol.error("not_found", "Partida não encontrada ou já encerrada."))
+            return
+        seat = next((i for i, s in enumerate(seating["seats"])
+                     if s is not None and s.get("player") == self.player["id"]), None)
+        if self.match_id != data.match or self.seat != seat:
+            self.attach(data.match, seat, seating["mode"])
+        settled = getattr(self.hub.fanout, "settled", None)
+        if settled is not None:
+            await settled(seat_channel(data.match, seat))
+        try:
+            joined = await self._owner(data.match, "join", {
+                "player": self.player["id"], "client_seed": data.client_seed})
+        except ServerError as exc:  # `moving`: frames come when a node runs it again
+            self.send(protocol.error(exc.code, exc.message))
+            return
+        self.send(joined["frame"])
+        owner = None if cluster is None else cluster.owner_heard(data.match)
+        if owner is not None:  # a front that routes `/ws?node=` can put the socket there
+            self.send(wire.frame(wire.Owner(match=data.match, node=Hub.node_name(owner))))
+
+
+async def serve_socket(
+    ws: WebSocket, player: dict[str, Any] | None, hub: Hub, session: str | None = None,
+    writer: FrameWriter | None = None,
+) -> None:
+    if player is None:
+        await ws.accept()
+        await ws.close(CLOSE_UNAUTHENTICATED, "login required")
+        return
+    conn = Connection(ws, player, hub, writer)
+    if writer is not None:  # before the handshake's end: no message can come before it
+        writer.reader = conn.received  # text messages straight from the protocol
+    await ws.accept()
+    if session is not None:
+        hub.socket_opened(session, conn)
+    pchannel = player_channel(player["id"])
+    hub.fanout.subscribe(pchannel, conn.sink)
+    conn.send(wire.frame(wire.Hello(
+        player=wire.Player(id=player["id"], name=player["name"], kind=player["kind"]),
+        node=Hub.node_name(hub.node) if hub.node else None)))
+    conn.start_reading()
+    try:
+        while not conn.closed:
+            msg = await ws.receive()  # with a reader: only the end, or a binary frame
+            if msg["type"] == "websocket.disconnect":
+                break
+            text = msg.get("text")
+            if text is None:
+                await conn._close(1003)  # binary frames are not part of the protocol
+                break
+            code = await conn.take(text)
+            if code is not None:
+                await conn._close(code)
+                break
+    except WebSocketDisconnect:
+        pass
+    finally:
+        conn.closed = True
+        if writer is not None:
+            writer.reader = None
+        await conn.stop_reading()
+        if session is not None:
+            hub.socket_closed(session, conn)
+        hub.fanout.unsubscribe(pchannel, conn.sink)
+        conn.detach()
+        await conn.drain(1.0)

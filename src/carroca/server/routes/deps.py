@@ -1,0 +1,163 @@
+"""What the routes share: request bodies, who is asking, and the request's services."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Depends, Request, WebSocket
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from carroca.server.edge.guard import address_key
+from carroca.server.errors import LoginRequired, MatchNotFound
+from carroca.server.players.accounts import COOKIE, Accounts
+from carroca.server.realtime.protocol import SEED_CHARS
+from carroca.server.settings import Settings
+from carroca.server.tables.hub import Hub
+from carroca.server.tables.lobby import Lobby
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+NOT_FOUND_PAGE = "nao-encontrada.html"  # not "404.html": StaticFiles would send it to anyone
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class GuestBody(_Body):
+    name: str = Field(max_length=40)
+    key: str | None = Field(default=None, max_length=100)  # the guest key of an earlier sign-up
+
+
+class LoginBody(_Body):
+    name: str = Field(max_length=40)
+    password: str = Field(max_length=200)
+
+
+MAX_OPTIONS = 16  # no ruleset has more than a few options
+
+
+class BotsMatchBody(_Body):
+    ruleset: str = Field(max_length=30)
+    options: dict[str, Any] | None = Field(default=None, max_length=MAX_OPTIONS)
+    seats: list[str] = Field(max_length=4)
+    turn_seconds: float | None = None
+
+
+class CasualBody(_Body):
+    ruleset: str = Field(max_length=30)
+    bot_level: str = Field(default="medium", max_length=20)
+    client_seed: str | None = Field(default=None, pattern=SEED_CHARS)
+    match: str | None = Field(default=None, max_length=16)  # a table from the lobby's list
+
+
+class FriendsBody(_Body):
+    ruleset: str = Field(max_length=30)
+    options: dict[str, Any] | None = Field(default=None, max_length=MAX_OPTIONS)
+    seats: list[str] = Field(max_length=4)
+    turn_seconds: float | None = None
+    client_seed: str | None = Field(default=None, pattern=SEED_CHARS)
+
+
+class InviteBody(_Body):
+    invite: str = Field(max_length=20)
+    client_seed: str | None = Field(default=None, pattern=SEED_CHARS)
+
+
+class RankedBody(_Body):
+    ruleset: str = Field(max_length=30)
+    client_seed: str | None = Field(default=None, pattern=SEED_CHARS)
+
+
+class RematchBody(_Body):
+    client_seed: str | None = Field(default=None, pattern=SEED_CHARS)
+
+
+class PublicBody(_Body):
+    public: bool  # false: back to its players only
+
+
+class LogoutBody(_Body):
+    forget_device: bool = False  # a guest: their key stops signing in (see Accounts.forget)
+
+
+def error_response(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def client_ip(request: Request | WebSocket) -> str:
+    """The client's address as limits count it (behind trusted proxies, as they report it;
+    an IPv6 address by its /64)."""
+    return address_key(request.client.host) if request.client is not None else "?"
+
+
+def allowed_origins(settings: Settings) -> frozenset[str]:
+    """`ALLOWED_ORIGINS`: other origins whose pages may use this server (comma-separated)."""
+    return frozenset(o.strip().lower().rstrip("/")
+                     for o in settings.allowed_origins.split(",") if o.strip())
+
+
+def wants_page(request: Request) -> bool:
+    """A browser asking for a page (Accept: text/html) outside the API: it gets the pt-BR
+    "page not found" page instead of JSON."""
+    return request.method in ("GET", "HEAD") and \
+        not request.url.path.startswith("/api/") and \
+        "text/html" in request.headers.get("accept", "") and (WEB / NOT_FOUND_PAGE).exists()
+
+
+def lobby_of(request: Request) -> Lobby:
+    lobby: Lobby = request.app.state.lobby
+    return lobby
+
+
+def hub_of(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+def token_of(request: Request) -> str | None:
+    auth = request.headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip()
+    return request.cookies.get(COOKIE)
+
+async def current(request: Request) -> dict[str, Any] | None:
+    accounts: Accounts = request.app.state.accounts
+    return await accounts.player(token_of(request))
+
+async def required(
+    player: Annotated[dict[str, Any] | None, Depends(current)]
+) -> dict[str, Any]:
+    if player is None:
+        raise LoginRequired
+    return player
+
+Player = Annotated[dict[str, Any], Depends(required)]
+MaybePlayer = Annotated[dict[str, Any] | None, Depends(current)]
+
+
+LIVE = ("waiting", "playing")
+
+
+def seated(row: dict[str, Any], player: dict[str, Any] | None) -> bool:
+    return player is not None and \
+        any(s is not None and s.get("player") == player["id"] for s in row["seats"])
+
+
+async def readable_match(request: Request, match_id: str,
+                         player: dict[str, Any] | None) -> dict[str, Any]:
+    """A match's row, for whoever may see it. A private match (a friends' one its host did not
+    make public) is, once over, for the players seated in it only: its record, replay, review
+    and page. Anyone else gets the same 404 as for a match that does not exist, so its existence
+    is not confirmed either. While it is played it is as visible as its table, which anyone
+    given its id may watch."""
+    row: dict[str, Any] | None = await request.app.state.store.get_match(match_id)
+    if row is None or (row["private"] and row["status"] not in LIVE
+                       and not seated(row, player)):
+        raise MatchNotFound()
+    return row
+
+
+def settings_of(request: Request | WebSocket) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings

@@ -1,0 +1,321 @@
+"""The rows several nodes share: leases, the matches they own and take over, live matches
+anywhere, the ranked queue."""
+
+from __future__ import annotations
+
+import time
+import zlib
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.engine import Connection
+
+from carroca.server.storage import db
+from carroca.server.storage.plumbing import (
+    RANKED_WAIT,
+    MoveRow,
+    Storage,
+    with_moves,
+)
+
+
+class ClusterRows(Storage):
+    # ------------------------------------------------------------------ several nodes
+
+    async def register_node(self, node_id: str, name: str, lease: float) -> None:
+        def fn(conn: Connection) -> None:
+            conn.execute(db.nodes.insert().values(
+                id=node_id, name=name, started_at=time.time(),
+                lease_until=self.db_now() + lease,
+            ))
+
+        await self.run_lease(fn)
+
+    async def renew_lease(self, node_id: str, lease: float) -> bool:
+        """Extend this node's lease; False when it had already run out (the node is dead to
+        the others, who may have taken its matches: it must not run them any more)."""
+
+        def fn(conn: Connection) -> bool:
+            n = db.nodes.c
+            done = conn.execute(
+                db.nodes.update().where(n.id == node_id).where(n.lease_until > self.db_now())
+                .values(lease_until=self.db_now() + lease)
+            )
+            return bool(done.rowcount)
+
+        return await self.run_lease(fn)
+
+    async def end_lease(self, node_id: str) -> None:
+        """A node that stops: its matches are free for the others at once."""
+        await self.run_lease(lambda conn: conn.execute(
+            db.nodes.update().where(db.nodes.c.id == node_id).values(lease_until=0)
+        ))
+
+    async def release_matches(self, node_id: str) -> int:
+        """A node whose lease ran out gives back the matches (and events) nobody took
+        meanwhile; returns how many matches."""
+
+        def fn(conn: Connection) -> int:
+            m, t = db.matches.c, db.tournaments.c
+            conn.execute(db.tournaments.update().where(t.owner == node_id)
+                         .where(t.status.in_(("upcoming", "running"))).values(owner=None))
+            return int(conn.execute(
+                db.matches.update().where(m.owner == node_id)
+                .where(m.status.in_(("waiting", "playing"))).values(owner=None)
+            ).rowcount)
+
+        return await self.run(fn)
+
+    async def revive_node(self, node_id: str, name: str, lease: float) -> None:
+        """A new lease for a node whose lease ran out; its row again if a live node deleted it
+        meanwhile (dead for a day: `forget_nodes`)."""
+
+        def fn(conn: Connection) -> None:
+            until = self.db_now() + lease
+            done = conn.execute(db.nodes.update().where(db.nodes.c.id == node_id)
+                                .values(lease_until=until))
+            if not done.rowcount:
+                conn.execute(db.nodes.insert().values(id=node_id, name=name,
+                                                      started_at=time.time(), lease_until=until))
+
+        await self.run_lease(fn)
+
+    async def forget_nodes(self, dead_for: float) -> int:
+        """Delete the rows of nodes dead for `dead_for` seconds that own no unfinished match
+        (a row per process start would otherwise pile up); finished matches keep the name."""
+
+        def fn(conn: Connection) -> int:
+            n, m = db.nodes.c, db.matches.c
+            owning = sa.select(m.owner).where(m.owner.is_not(None)) \
+                .where(m.status.in_(("waiting", "playing")))
+            return int(conn.execute(
+                db.nodes.delete().where(n.lease_until < self.db_now() - dead_for)
+                .where(n.id.not_in(owning))
+            ).rowcount)
+
+        return await self.run_lease(fn)
+
+    async def live_nodes(self) -> set[str]:
+        def fn(conn: Connection) -> set[str]:
+            n = db.nodes.c
+            return {r[0] for r in conn.execute(
+                sa.select(n.id).where(n.lease_until > self.db_now()))}
+
+        return await self.run_lease(fn)
+
+    async def claim_orphans(
+        self, node_id: str, limit: int = 100, grace: float = 3.0
+    ) -> list[tuple[dict[str, Any], list[MoveRow]]]:
+        """Take unfinished matches whose owner's lease ran out (or that have none): each gets
+        this node as owner and a new epoch, which fences off the old owner's writes. Rows
+        locked by another claimer are skipped, so two nodes never take the same match.
+
+        The survivors split a dead node's matches at once: each live node takes those that a
+        hash of the match id gives it among the live nodes (in one scan each, however many
+        there are), and any live node takes the rest once the owner's lease is `grace` seconds
+        past (a part whose node did not come for it: it died too, say)."""
+
+        def fn(conn: Connection) -> list[tuple[dict[str, Any], list[MoveRow]]]:
+            m, n = db.matches.c, db.nodes.c
+            now = float(conn.execute(sa.select(self.db_now())).scalar() or 0.0)
+            live = [r[0] for r in conn.execute(
+                sa.select(n.id).where(n.lease_until > now).order_by(n.id))]
+            if node_id not in live:  # a node without a lease takes nothing
+                return []
+            me = live.index(node_id)
+            orphaned = sa.and_(
+                m.status.in_(("waiting", "playing")),
+                sa.or_(m.owner.is_(None), m.owner.not_in(
+                    sa.select(n.id).where(n.lease_until > now))))
+            candidates = conn.execute(
+                sa.select(m.id, n.lease_until)
+                .select_from(db.matches.outerjoin(db.nodes, n.id == m.owner))
+                .where(orphaned).order_by(m.created_at)
+            ).all()
+            mine = [match for match, lease in candidates
+                    if zlib.crc32(match.encode()) % len(live) == me
+                    or (lease is not None and lease < now - grace)][:limit]
+            if not mine:
+                return []
+            ids = [r[0] for r in conn.execute(
+                sa.select(m.id).where(m.id.in_(mine)).where(orphaned)
+                .with_for_update(skip_locked=True)
+            )]
+            if not ids:
+                return []
+            conn.execute(db.matches.update().where(m.id.in_(ids))
+                         .values(owner=node_id, epoch=m.epoch + 1))
+            rows = conn.execute(
+                sa.select(db.matches).where(m.id.in_(ids)).order_by(m.created_at)
+            ).mappings().all()
+            return with_moves(conn, [dict(r) for r in rows])
+
+        return await self.run(fn)
+
+    async def owner_of(self, match_id: str) -> tuple[str | None, str] | None:
+        """(owner node, status) of a match, or None when there is no such match."""
+
+        def fn(conn: Connection) -> tuple[str | None, str] | None:
+            m = db.matches.c
+            row = conn.execute(sa.select(m.owner, m.status).where(m.id == match_id)).first()
+            return None if row is None else (row[0], row[1])
+
+        return await self.run_side(fn)
+
+    async def seating(self, match_id: str) -> dict[str, Any] | None:
+        """A match's mode, status and seats (who sits where), or None."""
+
+        def fn(conn: Connection) -> dict[str, Any] | None:
+            m = db.matches.c
+            row = conn.execute(
+                sa.select(m.mode, m.status, m.seats).where(m.id == match_id)
+            ).mappings().first()
+            return dict(row) if row else None
+
+        return await self.run_side(fn)
+
+    async def match_by_invite(self, invite: str) -> tuple[str, str | None] | None:
+        """(match id, owner node) of a live friends' table with this invitation."""
+
+        def fn(conn: Connection) -> tuple[str, str | None] | None:
+            m = db.matches.c
+            row = conn.execute(
+                sa.select(m.id, m.owner).where(m.invite == invite).where(m.mode == "friends")
+                .where(m.status.in_(("waiting", "playing")))
+            ).first()
+            return None if row is None else (row[0], row[1])
+
+        return await self.run_side(fn)
+
+    async def live_matches(
+        self, mode: str | None = None, *, match_id: str | None = None,
+        host_id: int | None = None, player_id: int | None = None, ruleset: str | None = None,
+        bot_level: str | None = None, waiting: bool = False,
+    ) -> list[dict[str, Any]]:
+        """Matches waiting or in play, on any node (the lobby of a cluster), narrowed by the
+        database: a lobby call must not read every live match (thousands) to find a few."""
+
+        def fn(conn: Connection) -> list[dict[str, Any]]:
+            m = db.matches.c
+            query = sa.select(m.id, m.mode, m.ruleset, m.status, m.bot_level, m.seats, m.owner,
+                              m.host_id, m.created_at, m.commitment, m.invite, m.score,
+                              m.private) \
+                .where(m.status.in_(("waiting",) if waiting else ("waiting", "playing")))
+            for column, value in ((m.mode, mode), (m.id, match_id), (m.host_id, host_id),
+                                  (m.ruleset, ruleset), (m.bot_level, bot_level)):
+                if value is not None:
+                    query = query.where(column == value)
+            if player_id is not None and self.postgres:  # a seat holding {"player": id}
+                query = query.where(sa.cast(m.seats, JSONB).contains([{"player": player_id}]))
+            rows = [dict(r) for r in conn.execute(query.order_by(m.created_at)).mappings()]
+            if player_id is not None and not self.postgres:
+                rows = [r for r in rows
+                        if any(s and s.get("player") == player_id for s in r["seats"])]
+            return rows
+
+        return await self.run_side(fn)
+
+    async def expire_match(self, match_id: str, epoch: int | None = None) -> bool:
+        """Close a table that is still waiting for players (it never started)."""
+
+        def fn(conn: Connection) -> bool:
+            query = db.matches.update().where(db.matches.c.id == match_id) \
+                .where(db.matches.c.status == "waiting")
+            if epoch is not None:
+                query = query.where(db.matches.c.epoch == epoch)
+            done = conn.execute(query.values(status="expired", finished_at=time.time()))
+            return bool(done.rowcount)
+
+        return await self.run(fn)
+
+    async def purge(self, guests_before: float, keep: set[int]) -> tuple[int, int]:
+        """Drop expired sessions, and guests created before `guests_before` who never finished a
+        match (their names free up), except the players in `keep` (seated at live tables).
+        Returns (sessions, guests) removed."""
+        now = time.time()
+
+        def fn(conn: Connection) -> tuple[int, int]:
+            p, s, m = db.players.c, db.sessions.c, db.matches.c
+            sessions = conn.execute(db.sessions.delete().where(s.expires_at <= now)).rowcount
+            conn.execute(db.devices.delete().where(db.devices.c.expires_at <= now))
+            played = sa.select(db.participants.c.player_id)
+            hosted = sa.select(m.host_id).where(m.host_id.is_not(None))
+            created = sa.select(db.tournaments.c.creator) \
+                .where(db.tournaments.c.creator.is_not(None))
+            candidates = [
+                r[0] for r in conn.execute(
+                    sa.select(p.id).where(p.kind == "guest").where(p.created_at < guests_before)
+                    .where(p.id.not_in(played)).where(p.id.not_in(hosted))
+                    .where(p.id.not_in(created))
+                ) if r[0] not in keep
+            ]
+            guests = 0
+            for chunk in range(0, len(candidates), 500):
+                ids = candidates[chunk:chunk + 500]
+                conn.execute(db.sessions.delete().where(s.player_id.in_(ids)))
+                conn.execute(db.devices.delete().where(db.devices.c.player_id.in_(ids)))
+                conn.execute(db.ratings.delete().where(db.ratings.c.player_id.in_(ids)))
+                guests += conn.execute(db.players.delete().where(p.id.in_(ids))).rowcount
+            return sessions, guests
+
+        return await self.run(fn)
+
+    async def recent_matches(self, limit: int = 50) -> list[dict[str, Any]]:
+        def fn(conn: Connection) -> list[dict[str, Any]]:
+            m = db.matches.c
+            rows = conn.execute(
+                sa.select(m.id, m.mode, m.ruleset, m.seats, m.status, m.score, m.result,
+                          m.created_at, m.finished_at)
+                .where(m.status == "finished", sa.not_(m.private))
+                .order_by(m.finished_at.desc()).limit(limit)
+            ).mappings()
+            return [dict(r) for r in rows]
+
+        return await self.run_side(fn)
+
+    # ------------------------------------------------------------------ ranked queue (cluster)
+
+    async def ranked_enqueue(
+        self, player: dict[str, Any], ruleset: str, seed: str | None, seats: int
+    ) -> list[dict[str, Any]] | None:
+        """Queue a player (again); when `seats` players wait for the ruleset, take the first
+        ones out and return them: the caller makes their match. One transaction, serialized
+        over the whole queue, so a player is never matched twice, whichever node they queued on."""
+
+        def fn(conn: Connection) -> list[dict[str, Any]] | None:
+            q = db.ranked_queue.c
+            if self.postgres:
+                # One lock for the whole queue: a player moving to another ruleset's queue
+                # while their old group fills must not end up in two groups.
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(hashtext(:key))"),
+                             {"key": "ranked"})
+            # A player who queued and went away long ago is not matched with the others.
+            conn.execute(db.ranked_queue.delete().where(
+                sa.or_(q.player_id == player["id"], q.queued_at < time.time() - RANKED_WAIT)))
+            conn.execute(db.ranked_queue.insert().values(
+                player_id=player["id"], ruleset=ruleset, name=player["name"], seed=seed,
+                queued_at=time.time(),
+            ))
+            group = [dict(r) for r in conn.execute(
+                sa.select(db.ranked_queue).where(q.ruleset == ruleset)
+                .order_by(q.queued_at).limit(seats)
+            ).mappings()]
+            if len(group) < seats:
+                return None
+            conn.execute(db.ranked_queue.delete().where(
+                q.player_id.in_([g["player_id"] for g in group])))
+            return group
+
+        return await self.run_side(fn)
+
+    async def ranked_leave(self, player_id: int) -> bool:
+        return bool(await self.run_side(lambda conn: conn.execute(
+            db.ranked_queue.delete().where(db.ranked_queue.c.player_id == player_id)
+        ).rowcount))
+
+    async def ranked_queued(self, player_id: int) -> str | None:
+        return await self.run_side(lambda conn: conn.execute(
+            sa.select(db.ranked_queue.c.ruleset)
+            .where(db.ranked_queue.c.player_id == player_id)
+        ).scalar())

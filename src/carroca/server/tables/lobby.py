@@ -1,0 +1,457 @@
+"""The lobby: how players come to sit at tables (casual, friends', ranked, bots-only matches and
+rematches), on this node or on whichever node runs a table.
+
+The hub keeps the tables and runs them; the lobby decides where a player sits, within the caps
+and the bot budget, and makes the tables it needs through the hub (`Hub.create_table`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import secrets
+from typing import Any
+
+from carroca.rules import get_ruleset
+from carroca.rules.rulesets import options_dict
+from carroca.server.errors import (
+    MatchNotFound,
+    NotStored,
+    RateLimited,
+    ServerError,
+)
+from carroca.server.realtime import wire
+from carroca.server.realtime.fanout import player_channel
+from carroca.server.records import Seat, is_bot
+from carroca.server.tables.hub import Hub, bot_seat, player_seat
+from carroca.server.tables.table import Table
+
+MODES = ("casual", "ranked", "friends", "bots")
+MIN_TURN, MAX_TURN = 1.0, 120.0
+
+
+class Lobby:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.lobby_lock = asyncio.Lock()  # the caps are checked and a table made in one step
+
+    def check(self, ruleset: str, options: dict[str, Any] | None, turn_seconds: float | None
+               ) -> tuple[dict[str, Any], float]:
+        rs = get_ruleset(ruleset)  # raises UnknownRuleset (a RulesError) in pt-BR
+        opts = options_dict(rs.make_options(options or {}))
+        if turn_seconds is None:
+            return opts, self.hub.settings.turn_seconds
+        seconds = float(turn_seconds)
+        if not MIN_TURN <= seconds <= MAX_TURN:
+            raise ServerError(422, "bad_turn_seconds",
+                             f"O tempo por jogada vai de {MIN_TURN:g} a {MAX_TURN:g} segundos.")
+        return opts, seconds
+
+    async def create_bots_match(
+        self, player: dict[str, Any], ruleset: str, options: dict[str, Any] | None,
+        seats: list[str], turn_seconds: float | None, address: str | None = None,
+    ) -> Table:
+        """A demo match of bots, for a signed-in player: a few at a time per player, and a cap
+        for the whole server."""
+        opts, seconds = self.check(ruleset, options, turn_seconds)
+        n = get_ruleset(ruleset).seats
+        if len(seats) != n:
+            raise ServerError(422, "bad_seats", f"{ruleset} tem {n} lugares; vieram {len(seats)}.")
+        specs = []
+        for s in seats:
+            if not isinstance(s, str) or not s.startswith("bot:"):
+                raise ServerError(422, "bad_seats",
+                                 "Nesta rota todos os lugares são bots: use 'bot:nível'.")
+            specs.append(bot_seat(s[4:]))
+        async with self.lobby_lock:  # the caps are checked and the table made in one step
+            live = [t for t in self.hub.tables.values()
+                    if t.mode == "bots" and t.status in ("waiting", "playing")]
+            mine = sum(1 for t in live if t.host_id == player["id"])
+            per_player = self.hub.settings.max_bot_matches_per_player
+            if mine >= per_player:
+                raise RateLimited(
+                    30, f"Você já tem {mine} partidas só de bots em andamento (o limite é "
+                    f"{per_player}); espere uma terminar.", code="too_many_bot_matches",
+                )
+            if len(live) >= self.hub.settings.max_bot_matches:
+                raise ServerError(503, "too_many_matches",
+                                 "Muitas partidas só de bots em andamento; tente daqui a pouco.")
+            table = await self.hub.create_table(
+                player, address, spend=True, mode="bots", ruleset=ruleset, options=opts,
+                seats=specs, turn_seconds=seconds, bot_level=specs[0]["bot"],
+                host_id=player["id"],
+            )
+        self.hub.spawn(self.hub.start_table(table))
+        return table
+
+    async def casual(
+        self, player: dict[str, Any], ruleset: str, bot_level: str, client_seed: str | None,
+        match_id: str | None = None, address: str | None = None,
+    ) -> dict[str, Any]:
+        """Seat the player at the chosen casual table, at an open one of the ruleset, or at a
+        new one; the lobby's answer (`Table.answer`)."""
+        opts, seconds = self.check(ruleset, None, None)
+        bot_seat(bot_level)
+        async with self.lobby_lock:
+            for table in self.hub.tables.values():
+                seat = table.seat_of(player["id"])
+                if table.mode == "casual" and seat is not None and table.status != "finished":
+                    return table.answer(seat)
+            for row in await self.hub.elsewhere("casual", player_id=player["id"]):
+                seat = _seat_in(row, player["id"])
+                if seat is not None:
+                    return _answer(row, seat)
+            if match_id is not None:  # a table chosen from the lobby's list
+                chosen = self.hub.tables.get(match_id)
+                elsewhere = [] if chosen is not None else \
+                    await self.hub.elsewhere("casual", match_id=match_id)
+                if chosen is not None:
+                    seat = await self.sit_casual(chosen, player, client_seed)
+                elif elsewhere:
+                    seat = await self.sit_elsewhere(match_id, player, client_seed)
+                else:
+                    seat = None
+                if seat is None:
+                    raise ServerError(409, "table_full",
+                                     "Essa mesa já começou ou está cheia; escolha outra.")
+                if chosen is not None:
+                    return chosen.answer(seat)
+                return _answer(next(r for r in elsewhere if r["id"] == match_id), seat)
+            for table in list(self.hub.tables.values()):  # a snapshot: sitting awaits
+                if table.ruleset.name == ruleset and table.bot_level == bot_level:
+                    seat = await self.sit_casual(table, player, client_seed)
+                    if seat is not None:
+                        return table.answer(seat)
+            for row in await self.hub.elsewhere("casual", ruleset=ruleset, bot_level=bot_level,
+                                             waiting=True):
+                if None in row["seats"]:
+                    seat = await self.sit_elsewhere(row["id"], player, client_seed)
+                    if seat is not None:
+                        return _answer(row, seat)
+            n = get_ruleset(ruleset).seats
+            table = await self.hub.create_table(
+                player, address, mode="casual", ruleset=ruleset, options=opts,
+                seats=[player_seat(player)] + [None] * (n - 1), turn_seconds=seconds,
+                bot_level=bot_level, client_seeds=[client_seed] + [None] * (n - 1),
+            )
+            self.hub.spawn(self.hub.fill_with_bots(table))
+            return table.answer(0)
+
+    async def sit_elsewhere(
+        self, match_id: str, player: dict[str, Any], client_seed: str | None
+    ) -> int | None:
+        assert self.hub.cluster is not None
+        try:
+            seat = await self.hub.cluster.call_owner(
+                match_id, "sit", {"player": player, "client_seed": client_seed})
+        except ServerError as exc:
+            if exc.code == "not_found":
+                return None
+            raise  # its owner is changing (the sit may have happened): the player asks again
+        return None if seat is None else int(seat)
+
+    @staticmethod
+    async def sit_casual(
+        table: Table, player: dict[str, Any], client_seed: str | None
+    ) -> int | None:
+        """The seat taken at a waiting casual table (the player's own seat when they have one
+        there already: asking twice never takes two), or None when it has none left."""
+        if table.mode != "casual":
+            return None
+        async with table.lock:
+            if table.status not in ("waiting", "playing"):  # over: never a table to sit at
+                return None
+            mine = table.seat_of(player["id"])
+            if mine is not None:
+                return mine
+            if table.status != "waiting" or not table.open_seats():  # its bots came first
+                return None
+            seat = table.open_seats()[0]
+            await table.sit(seat, player_seat(player), client_seed)
+            return seat
+
+    async def friends(
+        self, host: dict[str, Any], ruleset: str, options: dict[str, Any] | None,
+        seats: list[str], turn_seconds: float | None, client_seed: str | None,
+        address: str | None = None,
+    ) -> dict[str, Any]:
+        """A private table: `seats` holds "me", "open" or "bot:nível" for each seat."""
+        opts, seconds = self.check(ruleset, options, turn_seconds)
+        n = get_ruleset(ruleset).seats
+        if len(seats) != n or seats.count("me") != 1:
+            raise ServerError(422, "bad_seats",
+                             f"{ruleset} tem {n} lugares, e um deles é o seu ('me').")
+        specs: list[Seat | None] = []
+        for s in seats:
+            if s == "me":
+                specs.append(player_seat(host))
+            elif s == "open":
+                specs.append(None)
+            elif isinstance(s, str) and s.startswith("bot:"):
+                specs.append(bot_seat(s[4:]))
+            else:
+                raise ServerError(422, "bad_seats", f"Lugar inválido: {s!r}.")
+        me = seats.index("me")
+        async with self.lobby_lock:  # the caps are checked and the table made in one step
+            hosted = [t for t in self.hub.tables.values() if t.mode == "friends"
+                      and t.status in ("waiting", "playing") and t.host_id == host["id"]]
+            others = await self.hub.elsewhere("friends", host_id=host["id"])
+            waiting = sum(1 for t in hosted if t.status == "waiting") + \
+                sum(1 for r in others if r["status"] == "waiting")
+            most = self.hub.settings.max_waiting_tables_per_player
+            if specs.count(None) and waiting >= most:
+                raise RateLimited(
+                    60, f"Você já tem {waiting} mesas esperando jogadores (o limite é {most}); "
+                    "comece ou espere uma delas.", code="too_many_tables",
+                )
+            table = await self.hub.create_table(
+                host, address, spend=True, mode="friends", ruleset=ruleset, options=opts,
+                seats=specs,
+                turn_seconds=seconds, bot_level=self.hub.settings.autoplay_bot, host_id=host["id"],
+                invite=secrets.token_urlsafe(6),
+                client_seeds=[client_seed if i == me else None for i in range(n)],
+            )
+        if not table.open_seats():
+            self.hub.spawn(self.hub.start_table(table))
+        return table.answer(me)
+
+    async def join_invite(
+        self, player: dict[str, Any], invite: str, client_seed: str | None, local: bool = False
+    ) -> tuple[Table, int]:
+        for table in self.hub.tables.values():
+            if table.invite == invite and table.mode == "friends":
+                break
+        else:
+            raise ServerError(404, "no_table", "Convite inválido ou mesa encerrada.")
+        async with table.lock:
+            seat = table.seat_of(player["id"])
+            if seat is not None:
+                return table, seat
+            free = table.open_seats()
+            if table.status != "waiting" or not free:
+                raise ServerError(409, "table_full", "A mesa já está completa; você pode assistir.")
+            seat = free[0]
+            await table.sit(seat, player_seat(player), client_seed)
+        return table, seat
+
+    async def join_invite_anywhere(
+        self, player: dict[str, Any], invite: str, client_seed: str | None
+    ) -> dict[str, Any]:
+        """Sit at a friends' table by its invitation, on whichever node runs it."""
+        if self.hub.cluster is None or any(t.invite == invite for t in self.hub.tables.values()):
+            table, seat = await self.join_invite(player, invite, client_seed)
+            return table.answer(seat)
+        try:
+            found = await self.hub.store.match_by_invite(invite)
+        except Exception:
+            raise NotStored() from None
+        if found is None:
+            raise ServerError(404, "no_table", "Convite inválido ou mesa encerrada.")
+        answer: dict[str, Any] = await self.hub.cluster.call_owner(
+            found[0], "invite",
+            {"player": player, "invite": invite, "client_seed": client_seed})
+        return answer
+
+    async def queue_ranked(
+        self, player: dict[str, Any], ruleset: str, client_seed: str | None
+    ) -> dict[str, Any] | None:
+        """Queue for a ranked match; returns the lobby's answer for the table once enough
+        players are waiting (or the one the player has a seat at already)."""
+        opts, seconds = self.check(ruleset, None, None)
+        if self.hub.settings.ranked_requires_account and player.get("kind") != "account":
+            raise ServerError(403, "account_required",
+                             "As partidas ranqueadas são para quem tem conta: crie a sua "
+                             "(você mantém o apelido e o histórico de convidado).")
+        n = get_ruleset(ruleset).seats
+        async with self.lobby_lock:
+            for table in self.hub.tables.values():
+                mine = table.seat_of(player["id"])
+                if table.mode == "ranked" and table.status != "finished" and mine is not None:
+                    return table.answer(mine)
+            if self.hub.cluster is not None:  # the queue every node shares, in the database
+                for row in await self.hub.elsewhere("ranked", player_id=player["id"]):
+                    seat = _seat_in(row, player["id"])
+                    if seat is not None:
+                        return _answer(row, seat)
+                try:
+                    taken = await self.hub.store.ranked_enqueue(player, ruleset, client_seed, n)
+                except Exception:
+                    raise NotStored() from None
+                if taken is None:
+                    return None
+                group = [{"id": g["player_id"], "name": g["name"], "seed": g["seed"]}
+                         for g in taken]
+            else:
+                for q in self.hub.ranked_queue.values():
+                    q[:] = [p for p in q if p["id"] != player["id"]]
+                queue = self.hub.ranked_queue.setdefault(ruleset, [])
+                queue.append({"id": player["id"], "name": player["name"], "seed": client_seed})
+                if len(queue) < n:
+                    return None
+                group = queue[:n]
+            random.shuffle(group)
+            table = await self.hub.new_table(
+                mode="ranked", ruleset=ruleset, options=opts,
+                seats=[player_seat(p) for p in group], turn_seconds=seconds,
+                bot_level=self.hub.settings.autoplay_bot, client_seeds=[p["seed"] for p in group],
+            )
+            if self.hub.cluster is None:
+                queue[:] = [p for p in queue if p not in group]  # matched once stored
+            try:
+                async with table.lock:
+                    await table.start()
+            except Exception:  # the database refused: started as soon as it is back
+                self.hub.spawn(self.hub.start_table(table))
+            return table.answer(table.seat_of(player["id"]))
+
+    async def leave_ranked(self, player_id: int) -> bool:
+        if self.hub.cluster is not None:
+            try:
+                return await self.hub.store.ranked_leave(player_id)
+            except Exception:
+                raise NotStored() from None
+        left = False
+        for q in self.hub.ranked_queue.values():
+            before = len(q)
+            q[:] = [p for p in q if p["id"] != player_id]
+            left = left or len(q) != before
+        return left
+
+    async def queued(self, player_id: int) -> str | None:
+        if self.hub.cluster is not None:
+            with contextlib.suppress(Exception):
+                return await self.hub.store.ranked_queued(player_id)
+            return None
+        for ruleset, q in self.hub.ranked_queue.items():
+            if any(p["id"] == player_id for p in q):
+                return ruleset
+        return None
+
+    async def tables_of(self, player_id: int) -> list[str]:
+        """The live tables where the player has a seat, on any node."""
+        found = [t.id for t in self.hub.tables.values()
+                 if t.status != "finished" and t.seat_of(player_id) is not None]
+        with contextlib.suppress(ServerError):
+            found += [r["id"] for r in await self.hub.elsewhere(player_id=player_id)]
+        return found
+
+    async def lobby(self) -> list[dict[str, Any]]:
+        """Tables a player may join (casual with an open seat) or watch (in play)."""
+        out = []
+        for t in self.hub.tables.values():
+            if t.mode == "friends" or t.private or t.status == "finished":
+                continue
+            out.append({
+                "id": t.id, "mode": t.mode, "ruleset": t.ruleset.name, "status": t.status,
+                "bot_level": t.bot_level,
+                "players": t.names(), "open_seats": len(t.open_seats()),
+                "score": t.score if t.match else None,
+            })
+        with contextlib.suppress(ServerError):
+            for r in await self.hub.elsewhere():
+                if r["mode"] == "friends" or r.get("private"):
+                    continue
+                out.append({
+                    "id": r["id"], "mode": r["mode"], "ruleset": r["ruleset"],
+                    "status": r["status"], "bot_level": r["bot_level"],
+                    "players": [s["name"] if s else "" for s in r["seats"]],
+                    "open_seats": sum(1 for s in r["seats"] if s is None),
+                    # The owner stores it between hands (none yet: the first hand is on).
+                    "score": (r["score"] or [0, 0]) if r["status"] == "playing" else None,
+                })
+        return out
+
+
+    # ------------------------------------------------------------------ rematch
+
+    async def rematch(
+        self, table: Table, player: dict[str, Any], client_seed: str | None = None,
+        address: str | None = None,
+    ) -> dict[str, Any]:
+        """Another match with this finished table's settings: the first player to ask creates
+        it (same ruleset, options, clock, bots in the same seats; casual: the same bot level)
+        and the others who played here are offered it (a `rematch` frame); asking again, or
+        asking second, sits at that same table. Returns the lobby's answer (`answer`)."""
+        seat = table.seat_of(player["id"])
+        if table.hidden_from(seat):  # not even confirmed to exist
+            raise MatchNotFound()
+        if seat is None:
+            raise ServerError(403, "not_seated", "Só quem jogou nesta mesa pode pedir a revanche.")
+        if table.mode not in ("casual", "friends"):
+            raise ServerError(409, "no_rematch", "Revanche só nas mesas casuais e de amigos; "
+                             "para uma ranqueada, entre na fila de novo.")
+        if table.status != "finished":
+            raise ServerError(409, "not_finished", "A partida ainda não terminou.")
+        async with table.lock:  # two players asking at once: one creates, the other joins
+            new = self.hub.tables.get(table.rematch_id) if table.rematch_id else None
+            if new is None or new.closed:
+                new = await self._new_rematch(table, player, seat, client_seed, address)
+                return new.answer(seat)
+        async with new.lock:
+            mine = new.seat_of(player["id"])
+            if mine is not None:
+                return new.answer(mine)
+            free = new.open_seats()
+            if new.status == "waiting" and free:
+                target = seat if seat in free else free[0]
+                await new.sit(target, {"player": player["id"], "name": player["name"]},
+                              client_seed)
+                return new.answer(target)
+        if table.mode == "casual":  # bots took the seat: another casual table, as the lobby would
+            return await self.casual(player, table.ruleset.name, table.bot_level, client_seed,
+                                     address=address)
+        raise ServerError(409, "table_full", "A revanche já começou sem você; você pode assistir.")
+
+    async def _new_rematch(
+        self, table: Table, player: dict[str, Any], seat: int, client_seed: str | None,
+        address: str | None,
+    ) -> Table:
+        """The rematch table (the caller holds the lock): the asker in their seat, the bots in
+        theirs, the other players' seats open for them."""
+        seats: list[Seat | None] = []
+        for i, s in enumerate(table.seats):
+            if i == seat:
+                seats.append({"player": player["id"], "name": player["name"]})
+            elif s is not None and is_bot(s):
+                seats.append({"bot": s["bot"], "name": s["name"]})
+            else:
+                seats.append(None)
+        hub = self.hub
+        new = await hub.create_table(  # within the bot budget, as any other new table
+            player, address, spend=table.mode == "friends", mode=table.mode,
+            ruleset=table.ruleset.name,
+            options=options_dict(table.options),
+            seats=seats, turn_seconds=table.turn_seconds, bot_level=table.bot_level,
+            host_id=player["id"],
+            invite=secrets.token_urlsafe(6) if table.mode == "friends" else None,
+            client_seeds=[client_seed if i == seat else None for i in range(len(seats))],
+        )
+        table.rematch_id, table.rematch_by = new.id, player["name"]
+        if not new.open_seats():
+            hub.spawn(hub.start_table(new))
+        elif table.mode == "casual":
+            hub.spawn(hub.fill_with_bots(new))
+        offer = wire.frame(wire.Rematch(match=table.id, id=new.id, mode=new.mode,
+                                        by=player["name"]))
+        for _, pid in table.humans():
+            if pid != player["id"]:
+                hub.fanout.publish(player_channel(pid), offer)
+        table.publish()  # the finished table's state now names the rematch
+        return new
+
+
+def _seat_in(row: dict[str, Any], player_id: int) -> int | None:
+    for i, s in enumerate(row["seats"]):
+        if s is not None and s.get("player") == player_id:
+            return i
+    return None
+
+
+def _answer(row: dict[str, Any], seat: int) -> dict[str, Any]:
+    """`Table.answer` for a match another node runs."""
+    out: dict[str, Any] = {"id": row["id"], "seat": seat, "mode": row["mode"],
+                           "commitment": row["commitment"]}
+    if row.get("invite") and row["mode"] == "friends":
+        out["invite"] = row["invite"]
+    return out

@@ -1,0 +1,513 @@
+"""One live table: its seats, its match, its clock and its bots.
+
+Everything that changes a match goes through `Table.lock`: the action is checked by the engine,
+stored (the move's transaction commits), and only then published to the seats. A table can always
+be rebuilt from its database row and move log (`Table.restore`), which is how a restarted server
+resumes its matches.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any, Protocol
+
+from carroca import fair, record
+from carroca.bots import SEARCHING_LEVELS
+from carroca.bots.expert import DEFAULT_THINK_MS
+from carroca.botservice import BotService, Decision, Job, Priority
+from carroca.rules import Match, Phase, RulesError, actions, observation
+from carroca.server import records
+from carroca.server.errors import MOVING, NotStored, TableMoving
+from carroca.server.players.ratings import Ratings
+from carroca.server.realtime import protocol, wire
+from carroca.server.realtime.fanout import Fanout, chat_channel, player_channel, seat_channel
+from carroca.server.realtime.frames import FrameCache, StateFrames, table_state
+from carroca.server.records import Seat, is_bot
+from carroca.server.settings import Settings
+from carroca.server.storage.store import Fenced, MoveRow, Store
+from carroca.server.tables.chat import ChatRate, clean_text
+from carroca.server.tables.tablerow import TableRow
+from carroca.server.tables.turnclock import Timers
+
+ABANDON = "abandon"
+MIN_BACKOFF, MAX_BACKOFF = 0.5, 10.0  # a bot's retries while the database refuses its moves
+
+
+class TableHost(Protocol):
+    """What a table needs of whoever runs it (the hub): the services it uses, and the events
+    it reports upward. A table never reaches the lobby or other tables."""
+
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def store(self) -> Store: ...
+    @property
+    def fanout(self) -> Fanout: ...
+    @property
+    def bots(self) -> BotService: ...
+    @property
+    def ratings(self) -> Ratings: ...
+    @property
+    def log(self) -> logging.Logger: ...
+    @property
+    def clustered(self) -> bool:
+        """Several nodes share the database: writes are fenced, scores shown elsewhere."""
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """Run a background task that the host stops with the server."""
+
+    def table_started(self, table: Table) -> None: ...
+    def table_finished(self, table: Table) -> None: ...
+    def lost(self, table: Table) -> None:
+        """The database refused a write: another node runs this match now."""
+
+    def start_when_stored(self, table: Table) -> Coroutine[Any, Any, None]:
+        """A full table whose start the database refused, started once it is back."""
+
+
+class Table(TableRow):
+    """A table running here: its match, clock and bots, on top of what its row holds."""
+
+    def __init__(self, hub: TableHost, row: dict[str, Any]) -> None:
+        super().__init__(row)
+        self.hub = hub
+        self.match: Match | None = None
+        self.score: list[int] = []
+        self.seq = 0
+        self.version = 0
+        self.lock = asyncio.Lock()
+        self.clock: records.Clock | None = None
+        self._timers = Timers()
+        self._autoplay: asyncio.Future[Decision] | None = None  # a timed-out seat's bot job
+        self._move_ids: dict[int, int] = {}
+        self._chat_rate = ChatRate()
+        self.backoff = 0.0  # seconds before a bot retries a move the database refused
+        # Between two hands: {"until": epoch seconds, "seconds"}; no clock runs, no bot moves,
+        # nobody may move. In memory only: after a restart the next hand's clock simply starts.
+        self.pause: records.Pause | None = None
+        self.frame_cache = FrameCache()  # text of the hand so far, for the next frames
+
+    # ------------------------------------------------------------------ restore
+
+    def restore(self, moves: list[MoveRow]) -> None:
+        """Rebuild the match from its log: the same deals, the same actions, in order."""
+        if self.status == "waiting":
+            return
+        match = Match(self.ruleset, self.options)
+        self._deal(match)
+        for mv in moves:
+            if mv.action == ABANDON:
+                match.abandon(mv.seat)
+            else:
+                match.apply(actions.parse(mv.action), mv.seat, auto=mv.auto)
+            self._deal(match)
+        self.match = match
+        self.score = list(match.score)  # as stored: what public routes show
+        self.seq = len(moves)
+        self.version = self.seq + 1  # the same after a restart: clients never see it go back
+        for mv in moves:
+            if mv.client_id is not None:
+                self._move_ids[mv.seat] = mv.client_id
+
+    def _deal(self, match: Match) -> None:
+        assert self.client_seed is not None
+        while match.needs_deal:
+            match.deal(fair.shuffle(self.server_seed, self.client_seed, match.deal_index))
+
+    # ------------------------------------------------------------------ seats
+
+    def info(self) -> dict[str, Any]:
+        """The live part of the public match page (`GET /api/matches/{id}`)."""
+        return {"status": self.status, "players": [s["name"] if s else None for s in self.seats],
+                "score": self.score if self.match else None, "client_seed": self.client_seed}
+
+    @property
+    def fence(self) -> int | None:
+        """The epoch the database must still have for this node's writes (several nodes)."""
+        return self.epoch if self.hub.clustered else None
+
+    def seat_connected(self, seat: int) -> bool:
+        """A bot, or a player with a socket open on any node (the seat's channel has a
+        listener somewhere)."""
+        return self.is_bot(seat) or self.hub.fanout.listening(seat_channel(self.id, seat))
+
+    async def sit(self, seat: int, who: Seat, client_seed: str | None = None) -> None:
+        """Fill an open seat (the caller holds the lock); the table starts when none is left.
+
+        The seat is taken in memory only once the database has it: a failed write raises
+        `ServerError` (503) and leaves the seat open, here and in the database alike."""
+        seats = list(self.seats)
+        seats[seat] = who
+        seeds = list(self.client_seeds)
+        if client_seed and seeds[seat] is None:
+            seeds[seat] = client_seed
+        try:
+            await self.hub.store.update_match(self.id, self.fence, seats=seats,
+                                              client_seeds=seeds)
+        except Fenced:
+            self.hub.lost(self)
+            raise TableMoving() from None
+        except Exception:
+            raise NotStored() from None
+        self.seats, self.client_seeds = seats, seeds
+        self.publish()
+        if not self.open_seats():
+            try:
+                await self.start()
+            except Exception:  # the seat is stored: the start is retried until it is too
+                self.hub.spawn(self.hub.start_when_stored(self))
+
+    async def set_client_seed(self, seat: int, seed: str) -> bool:
+        if self.status != "waiting" or self.client_seeds[seat] is not None \
+                or self.client_seed is not None:  # an event's match: fixed in advance
+            return False
+        seeds = list(self.client_seeds)
+        seeds[seat] = seed
+        try:
+            await self.hub.store.update_match(self.id, self.fence, client_seeds=seeds)
+        except Fenced:
+            self.hub.lost(self)
+            raise TableMoving() from None
+        self.client_seeds = seeds
+        return True
+
+    # ------------------------------------------------------------------ running
+
+    async def start(self, seats: list[Seat | None] | None = None) -> None:
+        """Fix the client seed (every seat's seed, joined) and deal the first hand; `seats`
+        fills the open seats (with bots) in the same write."""
+        seats = list(self.seats if seats is None else seats)
+        if self.client_seed is not None:  # fixed in advance (an event's match)
+            seeds: list[str | None] = list(self.client_seeds)
+            client_seed = self.client_seed
+        else:
+            seeds = [s or secrets.token_hex(8) for s in self.client_seeds]
+            client_seed = ":".join(s or "" for s in seeds)
+        try:
+            await self.hub.store.update_match(
+                self.id, self.fence, status="playing", client_seeds=seeds,
+                client_seed=client_seed, started_at=time.time(), seats=seats,
+            )
+        except Fenced:
+            self.hub.lost(self)
+            raise
+        self.seats, self.client_seeds, self.client_seed = seats, seeds, client_seed
+        self.status = "playing"
+        self.restore([])
+        self.hub.table_started(self)
+        self.schedule()  # first: the frames carry the clock of the seat now to move
+        self.publish()
+
+    def schedule(self) -> None:
+        """Arm the clock of the seat to move, or the bot's turn."""
+        self._timers.stop()
+        self.clock = None
+        match = self.match
+        if self.closed or self.status != "playing" or match is None or match.is_over:
+            return
+        seat = match.current_player
+        if seat is None:
+            return
+        version = self.version
+        if self.pause is not None:
+            left = self.pause["until"] - time.time()
+            if left > 0:  # the next hand waits: its clock or its bot starts after the pause
+                self._timers.later(left, self._spawn, self.end_pause, version)
+                return
+            self.pause = None
+        if self.is_bot(seat):
+            delay = max(self.hub.settings.bot_delay_ms / 1000, self.backoff)
+            self._timers.later(delay, self._spawn, self._bot_turn, version)
+            return
+        seconds = (
+            self.hub.settings.choice_seconds if match.phase == Phase.CHOICE else self.turn_seconds
+        )
+        self.clock = {"seat": seat, "deadline": time.time() + seconds, "seconds": seconds}
+        self._timers.clock(seconds, version, self._clock_ran_out)
+
+    def _clock_ran_out(self, version: int) -> None:
+        if not self.closed:
+            self.hub.spawn(self._timeout(version))
+
+    def _spawn(self, fn: Callable[[int], Any], version: int) -> None:
+        self.hub.spawn(fn(version))
+
+    def hand_pause(self) -> float:
+        """Seconds between two hands, while the hand's summary shows (0: none)."""
+        return max(0.0, self.hub.settings.hand_pause_seconds)
+
+    async def end_pause(self, version: int) -> None:
+        """The pause between hands is over: the next hand's clock (or bot) starts."""
+        async with self.lock:
+            if version != self.version or self.closed or self.pause is None:
+                return
+            self.pause = None
+            self.schedule()  # first: the frames carry the clock of the seat now to move
+            self.publish()
+
+    def _job(self, seat: int, level: str) -> Job:
+        """A bot's decision for the bot service: this seat's view only, never the match."""
+        assert self.match is not None
+        loop = asyncio.get_running_loop()
+        return Job(
+            key=self.id, level=level, view=observation(self.match, seat),
+            seed=secrets.randbits(32),
+            priority=Priority.BOTS if self.mode == "bots" else Priority.PEOPLE,
+            think_ms=DEFAULT_THINK_MS if level in SEARCHING_LEVELS else None,
+            deadline=loop.time() + self.hub.settings.bot_deadline_seconds,
+        )
+
+    async def _bot_turn(self, version: int) -> None:
+        async with self.lock:
+            match = self.match
+            if version != self.version or match is None or match.is_over:
+                return
+            seat = match.current_player
+            if seat is None or not self.is_bot(seat):
+                return
+            bot = self.seats[seat]
+            assert bot is not None and is_bot(bot)
+            job = self._job(seat, bot["bot"])
+        # Thought out by a bot worker, without the lock: joins and reconnections go on meanwhile.
+        decision = await self.hub.bots.decide(job)
+        async with self.lock:
+            if version == self.version and not self.closed:
+                await self._commit(seat, decision.action, auto=False)
+
+    async def _timeout(self, version: int) -> None:
+        """Time ran out: the third time in a row is abandonment, otherwise a bot plays for them."""
+        async with self.lock:
+            match = self.match
+            if version != self.version or match is None or match.is_over:
+                return
+            seat = match.current_player
+            if seat is None:
+                return
+            if match.timeouts_in_a_row(seat) >= 2:
+                await self._commit(seat, ABANDON, auto=True)
+                return
+            if match.phase == Phase.CHOICE:
+                await self._commit(seat, str(actions.FIVE_POINTS), auto=True)
+                return
+            job = self._job(seat, self.hub.settings.autoplay_bot)
+            # The player may still move before the bot's answer: then theirs stands, and the
+            # job leaves the queue (or its worker's answer is dropped) at once (`_commit`).
+            thinking = self._autoplay = asyncio.ensure_future(self.hub.bots.decide(job))
+        try:
+            decision = await thinking
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():  # this task was stopped, not the job
+                raise
+            return
+        finally:
+            if self._autoplay is thinking:
+                self._autoplay = None
+        async with self.lock:
+            if version == self.version and not self.closed:
+                await self._commit(seat, decision.action, auto=True)
+
+    async def human_move(
+        self, seat: int, move_id: int, text: str, version: int | None = None
+    ) -> str:
+        """A player's move: the reply is an ack or a typed error; a refusal changes nothing."""
+        async with self.lock:
+            if self.closed and self.status != "finished":  # another node runs it (or soon will)
+                return protocol.error("moving", MOVING, move_id)
+            last = self._move_ids.get(seat, -1)
+            if move_id == last:
+                return wire.frame(wire.Ack(id=move_id, version=self.version, duplicate=True))
+            if move_id < last:
+                return protocol.error(
+                    "stale_move", "Jogada repetida: este número de jogada já foi usado.", move_id
+                )
+            match = self.match
+            if self.status == "waiting" or match is None:
+                return protocol.error("not_started", "A partida ainda não começou.", move_id)
+            if match.is_over or self.status == "finished":
+                return protocol.error("game_over", "A partida já terminou.", move_id)
+            if self.pause is not None:
+                return protocol.error(
+                    "hand_pause", "A próxima mão ainda não começou: espere um instante.", move_id
+                )
+            if version is not None and version != self.version:
+                return protocol.error(
+                    "stale_state", "A mesa mudou antes da sua jogada chegar; veja a mesa atual.",
+                    move_id,
+                )
+            try:
+                # The engine refuses before changing anything, so a refusal stores nothing.
+                stored = await self._commit(seat, str(actions.parse(text)), auto=False,
+                                            client_id=move_id)
+            except RulesError as exc:
+                return protocol.error(exc.code, str(exc), move_id)
+            if not stored and self.closed:
+                return protocol.error("moving", MOVING, move_id)
+            if not stored:
+                return protocol.error(
+                    "not_stored", "A jogada não foi registrada por um erro no servidor; "
+                    "jogue de novo.", move_id,
+                )
+            return wire.frame(wire.Ack(id=move_id, version=self.version))
+
+    async def _commit(
+        self, seat: int, text: str, auto: bool, client_id: int | None = None
+    ) -> bool:
+        """Apply, store, then publish: a move is broadcast only once its commit succeeded.
+
+        The action is applied to a copy of the match, which replaces it only once stored, so a
+        failed write leaves the table exactly as the log has it. Rules refusals raise before
+        anything is stored; a failed write returns False.
+        """
+        current = self.match
+        assert current is not None
+        match = current.copy()
+        hands_before = len(current.history)
+        match.public_cache = list(current.public_cache)
+        match.revealed_cache = current.revealed_cache
+        if text == ABANDON:
+            match.abandon(seat)
+        else:
+            match.apply(actions.parse(text), seat, auto=auto)
+        row = MoveRow(self.id, self.seq, seat, text, auto, time.time(), client_id, self.fence)
+        try:
+            await self.hub.store.append_move(row)
+        except Fenced:  # another node runs this match now: its sockets get its frames
+            self.hub.lost(self)
+            return False
+        except Exception:  # logged once per outage by the store
+            self.backoff = min(MAX_BACKOFF, max(MIN_BACKOFF, self.backoff * 2))
+            self.schedule()  # the clock, or the bot after its back-off, tries again
+            return False
+        self.backoff = 0.0
+        if self._autoplay is not None:  # a bot was thinking for this seat: no longer needed
+            self._autoplay.cancel()
+        self.match = match
+        self.seq += 1
+        if client_id is not None:
+            self._move_ids[seat] = client_id
+        self._deal(match)
+        self.version = self.seq + 1
+        self.score = list(match.score)
+        pause = self.hand_pause()
+        if len(match.history) != hands_before and not match.is_over:
+            if pause > 0:
+                self.pause = {"until": time.time() + pause, "seconds": pause}
+            if self.hub.clustered:  # the lobby of other nodes shows it
+                self.hub.spawn(self._store_score(list(match.score)))
+        try:
+            if match.is_over:
+                await self.finish()
+        except Fenced:  # another node runs it now, and finishes it
+            self.hub.lost(self)
+        except Exception:  # stored but not closed: the next start finishes it from the log
+            self.hub.log.exception("match %s could not be finished", self.id)
+        finally:
+            self.schedule()  # first: the frames carry the clock of the seat now to move
+            self.publish()
+        return True
+
+    async def _store_score(self, score: list[int]) -> None:
+        try:
+            await self.hub.store.update_match(self.id, self.fence, score=score)
+        except Fenced:
+            self.hub.lost(self)
+        except Exception:  # only the lobby's figure: the next hand's end writes it again
+            pass
+
+    async def finish(self) -> None:
+        """Store the end, the record and the ratings; only then is the table `finished`."""
+        match = self.match
+        assert match is not None and match.result is not None
+        rec = record.to_record(
+            match, self.names(),
+            record.Fairness(self.commitment, self.client_seed or "", self.server_seed),
+        )
+        result = rec["result"]
+        participants, rating_rows = await self.hub.ratings.after_match(self, result["winner"])
+        await self.hub.store.finish_match(
+            self.id,
+            {"status": "finished", "finished_at": time.time(), "score": result["score"],
+             "result": result, "record": record.dumps(rec)},
+            participants,
+            rating_rows,
+            self.fence,
+        )
+        self.rating_changes = {p["seat"]: (p["rating_before"], p["rating_after"])
+                               for p in participants}
+        self.status = "finished"
+        self.hub.table_finished(self)
+
+    # ------------------------------------------------------------------ views
+
+    def state(self, seat: int | None, view: dict[str, Any] | None = None) -> wire.State:
+        """What one seat (None: a spectator) is sent
+        (`carroca.server.realtime.frames.table_state`)."""
+        return table_state(self, seat, view)
+
+    def last_move_id(self, seat: int) -> int | None:
+        """The id of the seat's last stored move (its next one must be higher)."""
+        return self._move_ids.get(seat)
+
+    def own_state(self, seat: int) -> dict[str, Any]:
+        """The entries of a seated player's state that nobody else gets (besides the view's)."""
+        own: dict[str, Any] = {"last_move_id": self.last_move_id(seat)}  # where its ids resume
+        if self.status == "finished" and seat in self.rating_changes:
+            before, after = self.rating_changes[seat]
+            own["rating"] = {"before": before, "after": after}
+        if self.invite and self.mode == "friends":
+            own["invite"] = self.invite  # seated players only: a spectator could take a seat
+        if self.rematch_id is not None:
+            own["rematch"] = {"id": self.rematch_id, "by": self.rematch_by}
+        return own
+
+    async def publish_locked(self) -> None:
+        """Publish from outside a move: wait for any move in flight to be stored first."""
+        async with self.lock:
+            if not self.closed:
+                self.publish()
+
+    def message(self, seat: int | None) -> str:
+        """The `state` frame of one seat (None: a spectator), as `publish` would send it."""
+        return StateFrames(self).frame(seat)
+
+    def publish(self) -> None:
+        """Send every listening seat and the spectators their own view of the table. The part
+        of the view they share is built and encoded once (`carroca.server.realtime.frames`)."""
+        fanout = self.hub.fanout
+        frames: StateFrames | None = None
+        for seat in (*range(len(self.seats)), None):
+            channel = seat_channel(self.id, seat)
+            if fanout.listening(channel):
+                frames = frames or StateFrames(self)
+                fanout.publish(channel, frames.frame(seat))
+
+    def chat(self, seat: int, player_id: int, text: str) -> str | None:
+        """Publish a chat line; returns an error frame when it is refused."""
+        if self.mode not in ("casual", "friends"):
+            return protocol.error("no_chat", "Não há chat nas partidas ranqueadas.")
+        if not self._chat_rate.allow(player_id, self.hub.settings.chat_per_10s):
+            return protocol.error("chat_rate", "Calma! Muitas mensagens seguidas; espere um pouco.")
+        clean = " ".join(clean_text(text).split())
+        if not clean:
+            return protocol.error("bad_message", "Mensagem vazia.")
+        self.hub.fanout.publish(
+            chat_channel(self.id),
+            wire.frame(wire.ChatLine(seat=seat, name=self.names()[seat], text=clean,
+                                     at=time.time())),
+        )
+        return None
+
+    def notify_players(self, data: wire.Data) -> None:
+        for _, pid in self.humans():
+            self.hub.fanout.publish(player_channel(pid), wire.frame(data))
+
+    def close(self) -> None:
+        self.closed = True
+        self._timers.close()
+        if self._autoplay is not None:
+            self._autoplay.cancel()

@@ -1,0 +1,133 @@
+"""Who takes part in an event before its start: a player registering alone, opening a dupla or
+completing one by its invitation, and the bots that fill the free places at the start.
+
+Each change goes to the director first (which refuses what its rules do not allow), then to the
+store with the event record that holds it, in one transaction; when the store refuses it, the
+director's change is undone, so the event kept here never holds what was not stored.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import time
+from typing import Any
+
+from carroca.bots import BOT_LEVELS
+from carroca.server.errors import NoDupla, NoDuplas, NotStored
+from carroca.server.players.ratings import family_of
+from carroca.server.storage.plumbing import Fenced
+from carroca.server.storage.store import Store
+from carroca.server.tournaments.state import Event, refused
+from carroca.tournament import Entrant, TournamentError, to_record
+from carroca.tournament.eventrecord import dumps
+
+
+def not_stored(exc: Exception) -> Exception:
+    """What a refused write becomes: `Fenced` stays itself (the event moved to another node),
+    anything else is the 503 a player may try again after."""
+    return exc if isinstance(exc, Fenced) else NotStored()
+
+
+async def rating_of(store: Store, ev: Event, player: dict[str, Any]) -> int | None:
+    """The player's rating in the event's family (seeds the draw): an integer, or None."""
+    with contextlib.suppress(Exception):
+        known = await store.ratings_of([player["id"]], family_of(ev.t.spec.ruleset))
+        if player["id"] in known:
+            return round(float(known[player["id"]]["ordinal"]) * 100)
+    return None
+
+
+async def register_alone(store: Store, ev: Event, me: dict[str, Any], rating: int | None,
+                         partner: bool) -> dict[str, Any]:
+    """A player's own entry; with `partner`, a dupla waiting for its second player (the entry
+    carries the invitation for them)."""
+    t = ev.t
+    if partner and not t.spec.duplas:
+        raise NoDuplas
+    entrant = Entrant(me["name"], me["name"], (me["name"],), rating)
+    try:
+        t.register(entrant)
+    except TournamentError as exc:
+        raise refused(exc) from None
+    entry = {"tournament_id": ev.id, "entrant": entrant.id, "name": entrant.name,
+             "players": [me], "created_at": time.time(),
+             "partner_invite": secrets.token_urlsafe(6) if partner else None}
+    try:
+        await store.save_entry(entry, dumps(to_record(t)), epoch=ev.fence)
+    except Exception as exc:
+        t.withdraw(entrant.id)
+        raise not_stored(exc) from None
+    ev.entries[entrant.id] = entry
+    return entry
+
+
+async def join_dupla(store: Store, ev: Event, me: dict[str, Any], invite: str,
+                     rating: int | None) -> dict[str, Any]:
+    """The partner of a dupla comes: the first player's entry becomes the dupla's."""
+    first = next((e for e in ev.entries.values() if e.get("partner_invite") == invite
+                  and len(e["players"]) == 1), None)
+    if first is None:
+        raise NoDupla
+    a = first["players"][0]
+    t = ev.t
+    old = next((e for e in t.registrations if e.id == first["entrant"]), None)
+    dupla = Entrant(f"{a['name']}+{me['name']}", f"{a['name']} & {me['name']}",
+                    (a["name"], me["name"]),
+                    None if old is None or old.rating is None or rating is None
+                    else (old.rating + rating) // 2)
+    try:
+        t.withdraw(first["entrant"])
+        t.register(dupla)
+    except TournamentError as exc:
+        if old is not None and old not in t.registrations:
+            t.register(old)
+        raise refused(exc) from None
+    entry = {"tournament_id": ev.id, "entrant": dupla.id, "name": dupla.name,
+             "players": [a, me], "created_at": first["created_at"], "partner_invite": None}
+    try:
+        await store.save_entry(entry, dumps(to_record(t)), replaces=first["entrant"],
+                               epoch=ev.fence)
+    except Exception as exc:
+        t.withdraw(dupla.id)
+        if old is not None:
+            t.register(old)
+        raise not_stored(exc) from None
+    del ev.entries[first["entrant"]]
+    ev.entries[dupla.id] = entry
+    return entry
+
+
+def entry_answer(entry: dict[str, Any]) -> dict[str, Any]:
+    """A registration as its player is answered (the dupla's invitation while it waits)."""
+    out = {"entrant": entry["entrant"], "name": entry["name"],
+           "players": [p["name"] for p in entry["players"]]}
+    if entry.get("partner_invite"):
+        out["partner_invite"] = entry["partner_invite"]
+    return out
+
+
+async def fill_with_bots(store: Store, ev: Event) -> None:
+    """The free places of an event that asked for it, taken by bots of its level (stored in
+    one write)."""
+    level, capacity = ev.row["bots"], ev.t.spec.capacity
+    if level is None or capacity is None or level not in BOT_LEVELS:
+        return
+    size = 2 if ev.t.spec.duplas else 1
+    taken = sum(len(e.players) for e in ev.t.registrations)
+    free = (capacity * size - taken) // size
+    number = 0
+    entries = []
+    for _ in range(free):
+        names = []
+        for _ in range(size):
+            number += 1
+            names.append(f"Bot {number}")
+        entrant = Entrant("+".join(names), " & ".join(names), tuple(names))
+        ev.t.register(entrant)
+        entry = {"tournament_id": ev.id, "entrant": entrant.id, "name": entrant.name,
+                 "players": [{"bot": level, "name": n} for n in names],
+                 "created_at": time.time(), "partner_invite": None}
+        entries.append(entry)
+        ev.entries[entrant.id] = entry
+    await store.save_entries(entries, dumps(to_record(ev.t)), epoch=ev.fence)

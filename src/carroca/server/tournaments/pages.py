@@ -1,0 +1,106 @@
+"""What anyone may read of the events: the list of the lobby's "Torneios" tab, an event's page,
+its record, the events a player is in.
+
+A private event is shown to its creator, its entrants and whoever brings its invitation only
+(`may_see`): to anyone else its page and record answer 404, as an event that does not exist.
+
+The list and a player's events are read from the database: the node running an event stores
+its record and entries at every change but a game's result, before it answers, so every node of
+a cluster lists the same. An event's page and record are read from the event itself on the node
+that runs it (`live`: it has the results of the round in play, which the stored record holds
+only from the round's next write on) and from the database on any other node
+(docs/tournaments.md, "In a cluster").
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from carroca.server.errors import NotStored
+from carroca.server.storage.store import Store
+from carroca.server.tournaments.state import (
+    Event,
+    event_view,
+    may_see,
+    no_event,
+    parsed,
+    summary,
+)
+from carroca.tournament import EventSpec, to_record
+from carroca.tournament.eventrecord import dumps, embed
+
+FINISHED_LISTED = 20  # the latest events over, in the list
+
+
+async def listing(store: Store) -> dict[str, list[dict[str, Any]]]:
+    """Public events: upcoming (soonest first), live, and the latest finished."""
+    upcoming: list[dict[str, Any]] = []
+    live: list[dict[str, Any]] = []
+    try:
+        rows = await store.live_tournaments()
+        finished = [summary(r) for r in await store.finished_tournaments(FINISHED_LISTED)]
+    except Exception:
+        raise NotStored() from None
+    for row in rows:
+        if row["private"]:
+            continue
+        item = summary(row)
+        # Its entries' players: solo players of a duplas event are paired at the start (the
+        # odd one left out), as the director does.
+        sizes = row["sizes"]
+        running_duplas = row["status"] == "running" and EventSpec.from_dict(row["spec"]).duplas
+        item["entrants"] = sizes.count(2) + sizes.count(1) // 2 if running_duplas \
+            else len(sizes)
+        (upcoming if row["status"] == "upcoming" else live).append(item)
+    return {"upcoming": upcoming, "live": live, "finished": finished}
+
+
+async def events_of(store: Store, player_id: int) -> list[str]:
+    """The upcoming and running events a player is registered in."""
+    try:
+        entries = await store.live_entries()
+    except Exception:
+        raise NotStored() from None
+    return list(dict.fromkeys(event for event, players in entries
+                              if any(p.get("id") == player_id for p in players)))
+
+
+async def page(store: Store, event_id: str, viewer: dict[str, Any] | None,
+               code: str | None = None, live: Event | None = None) -> dict[str, Any]:
+    """An event's page: spec, entrants, standings, rounds with their matches, podium; a
+    private event's to whom `may_see` allows (404 to anyone else). `live`: the event as this
+    node runs it, with the results of the round in play."""
+    if live is not None:
+        row, record = live.row, to_record(live.t)
+        entries, games = live.entries, live.games
+    else:
+        stored = await store.get_tournament(event_id)
+        if stored is None:
+            raise no_event()
+        row, record = stored, json.loads(stored["record"])
+        entries = {e["entrant"]: e for e in await store.entries(event_id)}
+        games = await store.tournament_games(event_id)
+    if not may_see(row, entries, viewer, code):
+        raise no_event()
+    return event_view(row, record, entries, games, viewer)
+
+
+async def record(store: Store, event_id: str, viewer: dict[str, Any] | None = None,
+                 code: str | None = None, live: Event | None = None) -> str:
+    """The event record as it stands (the seed in it once the event is over), with its match
+    records embedded from their rows: it verifies on its own. A private event's as its page."""
+    if live is not None:
+        row, entries, data = live.row, live.entries, to_record(live.t)
+    else:
+        stored = await store.get_tournament(event_id)
+        if stored is None:
+            raise no_event()
+        row, data = stored, json.loads(stored["record"])
+        entries = {e["entrant"]: e for e in await store.entries(event_id)} \
+            if stored["private"] else {}
+    if not may_see(row, entries, viewer, code):
+        raise no_event()
+    games = await store.tournament_games(event_id)
+    texts = await store.match_records(list(games.values()))
+    return dumps(embed(data, parsed(texts)))

@@ -1,0 +1,510 @@
+"""Tournaments on the server: events created by players, run by the pure director.
+
+A service beside the lobby. It keeps each upcoming or running event here (`Event`: the
+director, its entries, the match of each game), stores every change (the event record as it
+stands, the seed kept apart; a game's result only with the next change, since its match's row
+holds it: `Event.must_store`), and drives the director: it starts an event at its time, pairs
+each round, makes each game's match a real table (`Hub.new_table`, with the game's seeds, so its
+record verifies against the event), and feeds the record of every finished table back
+(`Tournament.record_game`). A table reports its end to the hub, and the hub to its listeners:
+no table knows of events.
+
+A game's table waits for its players (`tournament_show_up_seconds`): a side none of whose
+players came by then forfeits (`record_forfeit`); once started, a player who stops playing is
+the turn clock's business (three timeouts in a row: the match ends by abandonment, and its
+record counts as any other). After a restart, a running event is rebuilt from its record and
+seed (`carroca.tournament.replay`), and its games go on from their matches' rows.
+
+In a cluster an event is run by one node, its owner, as a match is (docs/tournaments.md, "In a
+cluster"): its writes carry the epoch the owner holds (`Event.fence`), a refused one (`Fenced`)
+drops the event here, and the node that takes it over rebuilds it the same way (`adopt`,
+`resume_event`). Registering, withdrawing and starting go to the owner (`Relay`); pages are
+`tournament_pages`' (a private event's only for whom `may_see` allows).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import AsyncIterator, Coroutine
+from typing import Any
+
+from carroca.server.errors import NotStored, ServerError
+from carroca.server.realtime import wire
+from carroca.server.realtime.fanout import player_channel
+from carroca.server.settings import Settings
+from carroca.server.storage.plumbing import Fenced
+from carroca.server.storage.tournaments import LIVE
+from carroca.server.tables.hub import Hub, bot_seat
+from carroca.server.tables.table import Table
+from carroca.server.tournaments.entries import (
+    entry_answer,
+    fill_with_bots,
+    join_dupla,
+    rating_of,
+    register_alone,
+)
+from carroca.server.tournaments.state import (
+    Event,
+    EventMoved,
+    Relay,
+    may_see,
+    new_event,
+    no_event,
+    parsed,
+    refused,
+)
+from carroca.tournament import (
+    Game,
+    GameKey,
+    TournamentError,
+    replay,
+    to_record,
+)
+from carroca.tournament.eventrecord import dumps
+
+SHOW_UP_POLL = 0.2  # seconds between two looks at a waiting game's seats
+
+
+class Tournaments:
+    """The events this server runs: created, registered for and run here. It hears of its
+    tables' ends as one of the hub's listeners (`hub.Listener`)."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.events: dict[str, Event] = {}
+        self.by_match: dict[str, tuple[str, GameKey]] = {}
+        self.relay: Relay | None = None  # in a cluster: how an event of another node is reached
+        hub.listeners.append(self)
+
+    @property
+    def settings(self) -> Settings:
+        return self.hub.settings
+
+    # ------------------------------------------------------------------ hub's listener
+
+    def table_finished(self, table: Table) -> None:
+        found = self.by_match.get(table.id)
+        if found is not None:
+            self._spawn(self._game_over(found[0], found[1], table.id))
+
+    async def players_held(self) -> set[int]:
+        """The players of every upcoming or running event, whichever node runs it."""
+        held = {pid for ev in self.events.values() for pid in ev.player_ids()}
+        with contextlib.suppress(Exception):  # an outage: the store logs it once
+            held.update(p["id"] for _, players in await self.hub.store.live_entries()
+                        for p in players if "id" in p)
+        return held
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """A background step of an event, which ends quietly when the event moved away."""
+
+        async def run() -> None:
+            with contextlib.suppress(EventMoved):
+                await coro
+
+        self.hub.spawn(run())
+
+    @contextlib.asynccontextmanager
+    async def _hold(self, ev: Event) -> AsyncIterator[None]:
+        """The event's lock, while the event is still this node's: a write refused because
+        another node took it (`Fenced`) drops it here, and the caller gets `EventMoved`."""
+        async with ev.lock:
+            if self.events.get(ev.id) is not ev:
+                raise EventMoved
+            try:
+                yield
+            except Fenced:
+                self.hub.log.warning("tournament %s is run by another node now", ev.id)
+                self.drop(ev)
+                raise EventMoved from None
+
+    def drop(self, ev: Event) -> None:
+        """Stop running an event here (another node has it, or will)."""
+        if self.events.get(ev.id) is ev:
+            del self.events[ev.id]
+        if ev.timer is not None:
+            ev.timer.cancel()
+        for match_id in ev.games.values():
+            self.by_match.pop(match_id, None)
+
+    def give_up_all(self) -> None:
+        """This node lost its lease: others may take its events any moment now."""
+        for ev in list(self.events.values()):
+            self.drop(ev)
+
+    # ------------------------------------------------------------------ restart
+
+    async def load(self) -> int:
+        """Rebuild the upcoming and running events from their rows (before the hub resumes its
+        tables, so that a table finishing then is heard)."""
+        count = 0
+        for row in await self.hub.store.tournaments(LIVE):
+            count += await self.adopt(row) is not None
+        return count
+
+    async def adopt(self, row: dict[str, Any]) -> Event | None:
+        """Run a stored event here (at a restart, or taken from a dead node): rebuilt from its
+        record and seed; None when its record cannot be replayed."""
+        store = self.hub.store
+        games = await store.tournament_games(row["id"])
+        texts = await store.match_records(list(games.values()))
+        try:  # the match records it names by id are in their rows
+            t = replay(json.loads(row["record"]), row["seed"], resolve=parsed(texts),
+                       keep=False)
+        except Exception:
+            self.hub.log.exception("tournament %s could not be rebuilt", row["id"])
+            return None
+        entries = {e["entrant"]: e for e in await store.entries(row["id"])}
+        ev = Event(row, t, entries, games, written=len(t.log),
+                   fence=row.get("epoch", 0) if self.hub.clustered else None)
+        self.events[ev.id] = ev
+        for key, match_id in ev.games.items():
+            self.by_match[match_id] = (ev.id, key)
+        return ev
+
+    async def resume(self) -> None:
+        """After the hub resumed its tables: every event goes on."""
+        for ev in list(self.events.values()):
+            with contextlib.suppress(EventMoved):
+                await self.resume_event(ev)
+
+    async def resume_event(self, ev: Event) -> None:
+        """An adopted event goes on: a start that was due, a game whose match ended unheard
+        here, a round not paired yet."""
+        if ev.row["status"] == "upcoming":
+            self._schedule_start(ev)
+            return
+        async with self._hold(ev):
+            await self._catch_up(ev)
+            if ev.t.spec.format == "arena":
+                self._schedule_close(ev)
+            await self._advance(ev)
+
+    async def catch_up_all(self) -> None:
+        """In a cluster, every scan: the games of this node's events whose matches ended on
+        other nodes (the hub hears of its own tables only)."""
+        for ev in list(self.events.values()):
+            if ev.row["status"] == "running":
+                with contextlib.suppress(EventMoved):
+                    async with self._hold(ev):
+                        if await self._catch_up(ev):
+                            await self._advance(ev)
+
+    async def _catch_up(self, ev: Event) -> bool:
+        """Record the games whose match is over but was not heard of here, from the match's
+        row: it ended while the server was down or on another node, or before the record was
+        written again (a result alone is not: `Event.must_store`); a result may open a tie's
+        next game, over too. True when some game needs `_advance` (recorded, or no table)."""
+        store = self.hub.store
+        changed, seen = False, set()
+        while games := [g for g in ev.t.pending_games() if g.key not in seen]:
+            unheard: dict[str, Game] = {}
+            for game in games:
+                seen.add(game.key)
+                match_id = ev.games.get(game.key)
+                if match_id is None:  # stopped between making its table and naming it
+                    match_id = await store.match_with_seed(game.client_seed)
+                    if match_id is None:
+                        changed = True  # never made: `_advance` makes it
+                        continue
+                    await store.add_tournament_game(ev.id, game.key, match_id, epoch=ev.fence)
+                    ev.games[game.key] = match_id
+                    self.by_match[match_id] = (ev.id, game.key)
+                table = self.hub.tables.get(match_id)
+                if table is None or table.status in ("finished", "expired"):
+                    unheard[match_id] = game
+            for match_id, row in (await store.ended_matches(list(unheard))).items():
+                game = unheard[match_id]
+                if row["status"] == "finished" and row["record"]:
+                    changed |= ev.record_result(game.key, json.loads(row["record"]), match_id)
+                elif row["status"] == "expired":
+                    ev.t.record_forfeit(game.key, list(game.sides), ev.now())
+                    changed = True
+        return changed
+
+    # ------------------------------------------------------------------ creating
+
+    async def create(self, player: dict[str, Any], body: dict[str, Any]) -> Event:
+        """A new event, from the fields of `POST /api/tournaments` (already typed)."""
+        row, t = new_event(self.settings, player, body)
+        if row["bots"] is not None:
+            bot_seat(row["bots"])  # a known level, or 422
+        try:  # on every node of a cluster
+            upcoming = await self.hub.store.upcoming_of(player["id"])
+        except Exception:
+            raise NotStored() from None
+        most = self.settings.max_upcoming_tournaments_per_player
+        if upcoming >= most:
+            raise ServerError(429, "too_many_tournaments",
+                             f"Você já tem {upcoming} torneios por começar (o limite é {most}).")
+        if self.hub.limits is not None:  # every check passed; nothing stored yet
+            self.hub.limits.tournaments_player.hit(str(player["id"]))
+        row.update(owner=self.hub.node, epoch=0)
+        try:
+            await self.hub.store.insert_tournament(row)
+        except Exception:
+            raise NotStored() from None
+        ev = Event(row, t, {}, fence=0 if self.hub.clustered else None)
+        self.events[ev.id] = ev
+        self._schedule_start(ev)
+        return ev
+
+    def _schedule_start(self, ev: Event) -> None:
+        delay = max(0.0, ev.row["starts_at"] - time.time())
+        loop = asyncio.get_running_loop()
+        ev.timer = loop.call_later(delay, lambda: self._spawn(self._start_due(ev)))
+
+    async def _start_due(self, ev: Event) -> None:
+        if self.events.get(ev.id) is ev:  # not cancelled (nor moved) meanwhile
+            await self.start(ev.id)
+
+    # ------------------------------------------------------------------ registering
+
+    def _local(self, event_id: str, player: dict[str, Any], code: str | None = None
+               ) -> Event | None:
+        """The event if this node runs it (None: another node may), as `player` may see it: a
+        private one answers 404 to whom `may_see` refuses, as if it did not exist."""
+        ev = self.events.get(event_id)
+        if ev is not None and not may_see(ev.row, ev.entries, player, code):
+            raise no_event()
+        return ev
+
+    async def _elsewhere(self, event_id: str, method: str, player: dict[str, Any],
+                         **args: Any) -> Any:
+        """An event not run here: in a cluster its owner node answers, else it is unknown."""
+        if self.relay is None:
+            raise no_event()
+        me = {"id": player["id"], "name": player["name"]}
+        return await self.relay.forward(event_id, method, {"player": me, **args})
+
+    async def register(self, player: dict[str, Any], event_id: str, *, partner: bool = False,
+                       invite: str | None = None, code: str | None = None) -> dict[str, Any]:
+        """Register a player: alone, or opening a dupla (`partner`: the answer carries the
+        invitation for the partner), or as the partner of a dupla (`invite`). A private event
+        takes its code (`code`), except from its creator."""
+        ev = self._local(event_id, player, code or invite)  # a private one: by its code
+        if ev is None:
+            answer: dict[str, Any] = await self._elsewhere(
+                event_id, "register", player, partner=partner, invite=invite, code=code)
+            return answer
+        async with self._hold(ev):
+            if ev.row["status"] != "upcoming":
+                raise ServerError(409, "registration_closed",
+                                 "As inscrições estão encerradas: o torneio já começou.")
+            if ev.entrant_of(player["id"]) is not None:
+                raise ServerError(409, "already_registered", "Você já está inscrito neste torneio.")
+            me = {"id": player["id"], "name": player["name"]}
+            rating = await rating_of(self.hub.store, ev, player)
+            if invite is not None:
+                entry = await join_dupla(self.hub.store, ev, me, invite, rating)
+            else:
+                entry = await register_alone(self.hub.store, ev, me, rating, partner)
+            return entry_answer(entry)
+
+    async def withdraw(self, player: dict[str, Any], event_id: str) -> dict[str, Any]:
+        """Before the start the place is freed (a dupla's, for both); after it, the entrant is
+        paired no more and a game of theirs still waiting is lost by forfeit."""
+        ev = self._local(event_id, player)
+        if ev is None:
+            answer: dict[str, Any] = await self._elsewhere(event_id, "withdraw", player)
+            return answer
+        async with self._hold(ev):
+            if ev.row["status"] == "upcoming":
+                entrant = ev.entrant_of(player["id"])
+            else:  # solo players of a 2v2 event play in duplas formed at the start
+                entrant = next((e.id for e in ev.t.entrants if player["name"] in e.players),
+                               None)
+            if entrant is None:
+                raise ServerError(404, "not_registered", "Você não está inscrito neste torneio.")
+            playing = [ev.games[g.key] for g in ev.t.pending_games()
+                       if entrant in g.sides and g.key in ev.games]
+            try:
+                ev.t.withdraw(entrant, ev.now())
+            except TournamentError as exc:
+                raise refused(exc) from None
+            if ev.row["status"] == "upcoming":
+                await self.hub.store.delete_entry(ev.id, entrant, dumps(to_record(ev.t)),
+                                                  epoch=ev.fence)
+                del ev.entries[entrant]
+            else:
+                # Lost by forfeit: a table still waiting for its players is closed unplayed;
+                # one in play goes on under the clock (the one who left times out, and the
+                # match ends by abandonment), its result no longer counted.
+                for match_id in playing:
+                    self.by_match.pop(match_id, None)
+                    table = self.hub.tables.get(match_id)
+                    if table is not None and table.status == "waiting":
+                        await self._close_unplayed(table)
+                await self._advance(ev)
+            return {"withdrawn": entrant}
+
+    async def _close_unplayed(self, table: Table) -> None:
+        async with table.lock:
+            if table.status != "waiting":
+                return
+            with contextlib.suppress(Exception):  # the row stays waiting: a restart starts it
+                await self.hub.store.expire_match(table.id, table.fence)
+            table.status = "expired"
+            table.publish()
+            table.close()
+            self.hub.tables.pop(table.id, None)
+
+    # ------------------------------------------------------------------ running
+
+    async def start(self, event_id: str, by: dict[str, Any] | None = None) -> None:
+        """Close registration and pair the first round (or the arena's first wave). With `by`,
+        its creator starts it before its time. Fewer than two entrants: it is cancelled."""
+        ev = self.events.get(event_id) if by is None else self._local(event_id, by)
+        if ev is None:
+            if by is not None:
+                await self._elsewhere(event_id, "start", by)
+            return
+        if by is not None and by["id"] != ev.row["creator"]:
+            raise ServerError(403, "not_creator", "Só quem criou o torneio pode começá-lo.")
+        async with self._hold(ev):
+            if ev.row["status"] != "upcoming":
+                if by is not None:
+                    raise ServerError(409, "started", "O torneio já começou.")
+                return
+            if ev.timer is not None:
+                ev.timer.cancel()
+            await fill_with_bots(self.hub.store, ev)
+            try:
+                ev.t.start()
+            except TournamentError:  # fewer than two: nothing to hold
+                ev.row.update(status="cancelled", finished_at=time.time())
+                await self.hub.store.update_tournament(
+                    ev.id, ev.fence, status="cancelled", finished_at=ev.row["finished_at"],
+                    record=dumps(to_record(ev.t)))
+                self.drop(ev)
+                self._tell(ev, {"status": "cancelled"})
+                return
+            ev.row.update(status="running", started_at=time.time())
+            await self.hub.store.update_tournament(ev.id, ev.fence, status="running",
+                                                   started_at=ev.row["started_at"],
+                                                   record=dumps(to_record(ev.t)))
+            if ev.t.spec.format == "arena":
+                self._schedule_close(ev)
+            await self._advance(ev)
+
+    def _schedule_close(self, ev: Event) -> None:
+        """Arena: no pairing after its duration (games still running count when they end)."""
+        duration = ev.t.spec.duration or 0.0
+        delay = max(0.0, ev.row["started_at"] + duration - time.time())
+
+        async def close() -> None:
+            async with self._hold(ev):
+                if ev.t.state == "running" and not ev.t.closed:
+                    ev.t.close(max(ev.t.clock, duration))
+                    await self._advance(ev)
+
+        ev.timer = asyncio.get_running_loop().call_later(delay, lambda: self._spawn(close()))
+
+    async def _advance(self, ev: Event) -> None:
+        """Pair what can be paired, open a table for every game without one, store the record
+        (unless only results came: `Event.must_store`); the end when the director says so. The
+        caller holds the event (`_hold`)."""
+        t = ev.t
+        for _ in range(1000):  # a knockout round of byes only pairs the next at once
+            if t.state != "running":
+                break
+            if t.spec.format == "arena":
+                if not t.closed:
+                    t.pair_waiting(ev.now() or 0.0)
+                break
+            total = t.total_rounds or 0
+            if t.pending_games() or len(t.rounds) >= total:
+                break
+            began = time.perf_counter()
+            t.pair_next_round()
+            self.hub.log.info("tournament %s: round %d paired in %.3f s", ev.id, len(t.rounds),
+                              time.perf_counter() - began)
+        for game in t.pending_games():
+            if game.key not in ev.games:
+                await self._open(ev, game)
+        finished = t.is_finished
+        if not ev.must_store():  # results only: their matches' rows hold them
+            return
+        fields: dict[str, Any] = {"record": dumps(to_record(t))}
+        if finished:
+            ev.row.update(status="finished", finished_at=time.time())
+            fields.update(status="finished", finished_at=ev.row["finished_at"])
+        await self.hub.store.update_tournament(ev.id, ev.fence, **fields)
+        ev.written = len(t.log)
+        if finished:
+            self.drop(ev)
+            self._tell(ev, {"status": "finished"})
+
+    async def _open(self, ev: Event, game: Game) -> None:
+        """The game's match as a table here: its seats in the game's order, its seeds the
+        game's; the players are told, and it starts once they are there."""
+        seats = [ev.seat_of(name) for name in game.players]
+        table = await self.hub.new_table(
+            mode="tournament", ruleset=ev.t.spec.ruleset, options=dict(ev.t.spec.options),
+            seats=seats, turn_seconds=ev.row["turn_seconds"],
+            bot_level=self.settings.autoplay_bot, seeds=(game.server_seed, game.client_seed),
+            private=bool(ev.row["private"]),
+        )
+        try:
+            await self.hub.store.add_tournament_game(ev.id, game.key, table.id, epoch=ev.fence)
+        except Fenced:  # another node runs the event now, and makes the game's table itself
+            await self._close_unplayed(table)
+            raise
+        ev.games[game.key] = table.id
+        self.by_match[table.id] = (ev.id, game.key)
+        self._tell(ev, {"status": "running", "match": table.id, "round": game.key[0],
+                        "table": game.key[1], "game": game.key[2]},
+                   [pid for _, pid in table.humans()])
+        self._spawn(self._show_up(ev, game, table))
+
+    async def _show_up(self, ev: Event, game: Game, table: Table) -> None:
+        """Start the table once every player came (joined it), or at the show-up time: then a
+        side none of whose players came forfeits, and the table is closed unplayed."""
+        seen: set[int] = set()
+        deadline = time.monotonic() + self.settings.tournament_show_up_seconds
+        humans = [seat for seat, _ in table.humans()]
+        while not table.closed:
+            seen.update(s for s in humans if table.seat_connected(s))
+            if len(seen) == len(humans) or time.monotonic() >= deadline:
+                break
+            await asyncio.sleep(SHOW_UP_POLL)
+        if table.closed or table.status != "waiting":
+            return
+        n = len(table.seats)
+        absent = [side for i, side in enumerate(game.sides)
+                  if (team := [s for s in range(n) if s % 2 == i]) and
+                  all(s in humans and s not in seen for s in team)]
+        if not absent:
+            await self.hub.start_table(table)
+            return
+        async with self._hold(ev):
+            if table.status != "waiting":
+                return
+            await self._close_unplayed(table)
+            self.by_match.pop(table.id, None)
+            try:
+                ev.t.record_forfeit(game.key, absent, ev.now())
+            except TournamentError:  # withdrawn meanwhile: already decided
+                return
+            await self._advance(ev)
+
+    async def _game_over(self, event_id: str, key: GameKey, match_id: str) -> None:
+        ev = self.events.get(event_id)
+        if ev is None:
+            return
+        async with self._hold(ev):
+            row = await self.hub.store.get_match(match_id)
+            if row is None or not row["record"]:
+                return
+            self.by_match.pop(match_id, None)
+            if ev.record_result(key, json.loads(row["record"]), match_id):
+                await self._advance(ev)
+
+    def _tell(self, ev: Event, data: dict[str, Any], players: list[int] | None = None) -> None:
+        """A `tournament` frame on the players' own channels (the event's, or those given)."""
+        frame = wire.frame(wire.Tournament(event=ev.id, name=ev.row["name"], **data))
+        for pid in ev.player_ids() if players is None else players:
+            self.hub.fanout.publish(player_channel(pid), frame)
