@@ -121,6 +121,7 @@ $(NODE_STAMP): package.json package-lock.json
 
 typecheck-js: $(NODE_STAMP)
 	node_modules/.bin/tsc -p tsconfig.json
+	node_modules/.bin/tsc --noEmit --strict --skipLibCheck false --lib es2022 src/carroca/web/js/wire.d.ts
 	node_modules/.bin/tsc -p tests/js/tsconfig.json
 
 unit-js: $(NODE_STAMP)

@@ -503,6 +503,7 @@ class Services:
         if self.dropped is not None:
             import sqlalchemy as sa
 
+
             server, name = self.dropped
             self.dropped = None
             with contextlib.suppress(sa.exc.SQLAlchemyError):

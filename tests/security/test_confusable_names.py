@@ -24,15 +24,8 @@ from hypothesis import strategies as st
 from tests.support.server_app import settings_for
 
 from carroca.server.app import create_app
-from carroca.server.errors import ServerError
-from carroca.server.players.accounts import (
-    ASCII_DIGITS,
-    NAME_LOOKALIKE,
-    NAME_MAX,
-    NAME_SEPARATORS,
-    NAME_TAKEN,
-    check_name,
-)
+from carroca.server.errors import NAME_LOOKALIKE, NAME_TAKEN, ServerError
+from carroca.server.players.accounts import ASCII_DIGITS, NAME_MAX, NAME_SEPARATORS, check_name
 from carroca.server.storage.db import alembic_config, make_engine, players
 from carroca.server.storage.names import KEY_MAX, KEYS_UNICODE_VERSION, lookalike_keys
 from carroca.server.storage.store import NameTaken, Store, token_hash

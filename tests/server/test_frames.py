@@ -19,13 +19,14 @@ import re
 import time
 from typing import Any
 
+import msgspec
 import pytest
 
 from carroca import fair
 from carroca.rules import RULESETS, observation
 from carroca.rules import tiles as T
 from carroca.rules.rulesets import options_dict
-from carroca.server.realtime import protocol
+from carroca.server.realtime import protocol, wire
 from carroca.server.realtime.fanout import LocalFanout, seat_channel
 from carroca.server.settings import Settings
 from carroca.server.tables.table import Table
@@ -203,7 +204,8 @@ class Checker:
             frame = table.message(seat)
             got = parse(frame)
             assert got == expected, f"seat {seat} at version {table.version}"
-            assert table.state(seat) == expected["data"]
+            assert msgspec.to_builtins(table.state(seat)) == expected["data"]
+            assert isinstance(wire.decode(frame), wire.State)  # the published model, strictly
             view = got["data"]["view"]
             if view is not None:
                 view.pop("last_hand")  # the hands of the hand before, shown to all when it ended

@@ -91,6 +91,156 @@ class TableMoving(ServerError):
     text = MOVING
 
 
+# Players, routes and tournaments
+
+BAD_NAME = "Apelido inválido: de 3 a 20 letras, números, espaço, '_', '-' ou '.'."
+MIXED_NAME = ("Apelido inválido: use um alfabeto só (sem misturar letras latinas, gregas e "
+              "cirílicas).")
+NAME_TAKEN = "Esse apelido já está em uso; escolha outro."
+# A name in another alphabet that draws like a taken one ("раса59" beside "paca59"): see names.py
+NAME_LOOKALIKE = "Esse apelido se parece demais com o de outro jogador; escolha outro."
+BAD_GUEST_KEY = "A chave deste convidado não vale mais neste aparelho; escolha outro apelido."
+
+
+class BadName(ServerError):
+    """A nickname outside the rules of `accounts.check_name`."""
+
+    status = 422
+    code = "bad_name"
+    text = BAD_NAME
+
+
+class MixedName(BadName):
+    """Letters of two alphabets that look alike (Latin, Greek, Cyrillic) in one nickname."""
+
+    text = MIXED_NAME
+
+
+class ReservedName(BadName):
+    text = "Esse apelido é reservado; escolha outro."
+
+
+class NicknameTaken(ServerError):
+    status = 409
+    code = "name_taken"
+    text = NAME_TAKEN
+
+
+class NicknameLookalike(NicknameTaken):
+    """Taken in the sense of `names.py`: it draws like another player's nickname."""
+
+    text = NAME_LOOKALIKE
+
+
+class BadGuestKey(ServerError):
+    status = 401
+    code = "bad_guest_key"
+    text = BAD_GUEST_KEY
+
+
+class WeakPassword(ServerError):
+    status = 422
+    code = "weak_password"
+
+    def __init__(self, minimum: int) -> None:
+        super().__init__(message=f"A senha precisa de pelo menos {minimum} caracteres.")
+
+
+class BadLogin(ServerError):
+    """A wrong password and an unknown nickname answer the same."""
+
+    status = 401
+    code = "bad_login"
+    text = "Apelido ou senha incorretos."
+
+
+class LoginRequired(ServerError):
+    status = 401
+    code = "login_required"
+    text = "Entre como convidado ou com sua conta."
+
+
+class PlayerNotFound(ServerError):
+    status = 404
+    code = "no_player"
+    text = "Jogador não encontrado."
+
+
+class NoSuchLeaderboard(ServerError):
+    status = 404
+    code = "no_family"
+    text = "Ranking inexistente: use 'duplas', 'mano' ou o nome de uma regra."
+
+
+class BotsBusy(ServerError):
+    """Every searching bot this server runs is in use (`botbudget.BotBudget`)."""
+
+    status = 503
+    code = "bots_busy"
+
+    def __init__(self, levels: str) -> None:
+        super().__init__(message=f"Os bots {levels} estão todos ocupados agora. Jogue com bots "
+                         "Médio ou tente de novo daqui a pouco.")
+
+
+class EventNotFound(ServerError):
+    status = 404
+    code = "not_found"
+    text = "Torneio não encontrado."
+
+
+class EventMoved(ServerError):
+    """The event is run by another node now (or is changing nodes): try again."""
+
+    status = 503
+    code = "moving"
+    text = "O torneio está mudando de servidor; tente de novo em instantes."
+
+
+class NoDuplas(ServerError):
+    status = 422
+    code = "no_duplas"
+    text = "Neste torneio cada inscrição é de um jogador."
+
+
+class NoDupla(ServerError):
+    status = 404
+    code = "no_dupla"
+    text = "Convite de dupla inválido ou já usado."
+
+
+class BadEventName(ServerError):
+    status = 422
+    code = "bad_name"
+    text = "O nome do torneio tem de 3 a 60 caracteres."
+
+
+class NoEventBots(ServerError):
+    status = 403
+    code = "no_bots"
+    text = "Este servidor não completa torneios com bots."
+
+
+class BotsNeedCapacity(ServerError):
+    status = 422
+    code = "bad_capacity"
+    text = "Para completar com bots, diga quantas vagas o torneio tem."
+
+
+class CapacityTooLarge(ServerError):
+    status = 422
+    code = "bad_capacity"
+
+    def __init__(self, most: int) -> None:
+        super().__init__(message=f"O torneio tem no máximo {most} vagas.")
+
+
+class BadStart(ServerError):
+    status = 422
+    code = "bad_start"
+    text = "O torneio começa entre agora e daqui a 30 dias."
+
+
 # Tables, the lobby and the cluster
 
 GONE = "Partida não encontrada ou já encerrada."

@@ -23,7 +23,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from carroca.server.cluster.bus import CallFailed, RedisFanout, RemoteError
-from carroca.server.errors import MatchGone, NotOwner, OwnerUnknown, ServerError, TableMoving
+from carroca.server.errors import (
+    MatchGone,
+    NotOwner,
+    OwnerUnknown,
+    ServerError,
+    TableMoving,
+)
 from carroca.server.storage.store import Store
 from carroca.server.tables.botbudget import Elsewhere, tally
 

@@ -27,7 +27,17 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from carroca.server.edge.ratelimits import RateLimits
-from carroca.server.errors import RateLimited, ServerError
+from carroca.server.errors import (
+    BadGuestKey,
+    BadLogin,
+    BadName,
+    MixedName,
+    NicknameLookalike,
+    NicknameTaken,
+    RateLimited,
+    ReservedName,
+    WeakPassword,
+)
 from carroca.server.settings import Settings
 from carroca.server.storage.names import settled_skeleton
 from carroca.server.storage.store import NameTaken, Store, token_hash
@@ -44,12 +54,6 @@ ASCII_DIGITS = frozenset("0123456789")
 # so that "Mаria" with a Cyrillic "а" cannot pass for "Maria".
 LOOKALIKE_SCRIPTS = frozenset({"LATIN", "GREEK", "CYRILLIC"})
 MAX_MARKS = 2  # combining accents in a row after one letter (Vietnamese needs two)
-BAD_NAME = "Apelido inválido: de 3 a 20 letras, números, espaço, '_', '-' ou '.'."
-MIXED_NAME = ("Apelido inválido: use um alfabeto só (sem misturar letras latinas, gregas e "
-              "cirílicas).")
-NAME_TAKEN = "Esse apelido já está em uso; escolha outro."
-# A name in another alphabet that draws like a taken one ("раса59" beside "paca59"): see names.py
-NAME_LOOKALIKE = "Esse apelido se parece demais com o de outro jogador; escolha outro."
 # The words themselves (alone or followed by a separator or digit), not names like "Botelho".
 RESERVED = re.compile(r"(bot|admin|carro[cç]a)([ _.\-0-9]|$)")
 MIN_PASSWORD = 8
@@ -73,22 +77,22 @@ def invisible_mark(ch: str) -> bool:
     return ch in INVISIBLE_MARKS or 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF
 
 
-def _name_error(name: str) -> str | None:
+def _name_error(name: str) -> type[BadName] | None:
     """Why `name` (NFKC, stripped) is not a nickname, or None. Letters are Unicode letters (L*)
     with their combining accents (M*, after a letter); no control, format, symbol or other
     character, no digits but 0–9; a separator neither first (nor "-" or space last) nor
     doubled as two spaces."""
     if not NAME_MIN <= len(name) <= NAME_MAX or "  " in name:
-        return BAD_NAME
+        return BadName
     if name[0] in " -." or name[-1] in " -":
-        return BAD_NAME
+        return BadName
     scripts: set[str] = set()
     marks = 0
     previous = ""
     for ch in name:
         kind = unicodedata.category(ch)
         if ch in INVISIBLE_LETTERS:
-            return BAD_NAME
+            return BadName
         if kind[0] == "L":
             marks = 0
             script = unicodedata.name(ch, "").split(" ")[0]
@@ -98,13 +102,13 @@ def _name_error(name: str) -> str | None:
             marks += 1
             if not previous or unicodedata.category(previous)[0] not in "LM" or \
                     marks > MAX_MARKS or invisible_mark(ch):
-                return BAD_NAME
+                return BadName
         elif ch in ASCII_DIGITS or ch in NAME_SEPARATORS:
             marks = 0
         else:
-            return BAD_NAME
+            return BadName
         previous = ch
-    return MIXED_NAME if len(scripts) > 1 else None
+    return MixedName if len(scripts) > 1 else None
 
 
 def check_name(name: str) -> str:
@@ -112,10 +116,10 @@ def check_name(name: str) -> str:
     name = unicodedata.normalize("NFKC", name).strip()
     error = _name_error(name)
     if error is not None:
-        raise ServerError(422, "bad_name", error)
+        raise error
     # Reserved words, and their look-alikes in another alphabet (Cyrillic "ВОТ" draws as "BOT")
     if RESERVED.match(name.casefold()) or RESERVED.match(settled_skeleton(name).casefold()):
-        raise ServerError(422, "bad_name", "Esse apelido é reservado; escolha outro.")
+        raise ReservedName
     return name
 
 
@@ -125,11 +129,9 @@ async def _create(store: Store, name: str, kind: str, password_hash: str | None 
     try:
         return await store.create_player(name, kind, password_hash, guest_key_hash)
     except NameTaken as taken:
-        raise ServerError(409, "name_taken",
-                         NAME_LOOKALIKE if taken.lookalike else NAME_TAKEN) from None
+        raise NicknameLookalike if taken.lookalike else NicknameTaken from None
 
 
-BAD_GUEST_KEY = "A chave deste convidado não vale mais neste aparelho; escolha outro apelido."
 BUSY = "Muitas tentativas de entrar ao mesmo tempo; tente de novo em instantes."
 
 
@@ -186,7 +188,7 @@ class Accounts:
             if row is not None and row["kind"] == "guest":
                 stored = row["guest_key_hash"]
                 if not stored or not hmac.compare_digest(stored, token_hash(key)):
-                    raise ServerError(401, "bad_guest_key", BAD_GUEST_KEY)
+                    raise BadGuestKey
                 back = {"id": row["id"], "name": row["name"], "kind": "guest"}
                 return back, await self._session(back), None
         new_key = secrets.token_urlsafe(32)
@@ -198,8 +200,7 @@ class Accounts:
     ) -> tuple[dict[str, Any], str]:
         """A new account, or the current guest keeping their name, games and ratings."""
         if len(password) < MIN_PASSWORD:
-            raise ServerError(422, "weak_password",
-                             f"A senha precisa de pelo menos {MIN_PASSWORD} caracteres.")
+            raise WeakPassword(MIN_PASSWORD)
         name = check_name(name)
         self.limits.register_ip.hit(ip)
         self.limits.password_ip.hit(ip)
@@ -243,7 +244,7 @@ class Accounts:
         if not ok or row is None:
             self.limits.login_ip.hit(ip)
             limit.hit(key)
-            raise ServerError(401, "bad_login", "Apelido ou senha incorretos.")
+            raise BadLogin
         player = {"id": row["id"], "name": row["name"], "kind": row["kind"]}
         return player, await self._session(player), None if known else await self.new_device(
             player["id"])

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from openskill.models import PlackettLuce
 
 from carroca.rules import Match, Ruleset, get_ruleset
+from carroca.server.records import Seat, is_person
 
 if TYPE_CHECKING:
     from carroca.server.storage.store import Store
@@ -35,7 +36,7 @@ class Rated(Protocol):
     @property
     def ruleset(self) -> Ruleset: ...
     @property
-    def seats(self) -> list[dict[str, Any] | None]: ...
+    def seats(self) -> list[Seat | None]: ...
     @property
     def match(self) -> Match | None: ...
     def humans(self) -> list[tuple[int, int]]: ...
@@ -77,7 +78,7 @@ class Ratings:
         seat_of_rating: list[tuple[int, int]] = []
         for seat in range(n):
             s = table.seats[seat]
-            pid = s.get("player") if s else None
+            pid = s["player"] if s and is_person(s) else None
             row = known.get(pid) if pid is not None else None
             rating = _MODEL.rating(mu=row["mu"], sigma=row["sigma"]) if row else _MODEL.rating()
             teams[seat % 2].append(rating)

@@ -10,9 +10,12 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
+import msgspec
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic_core import to_jsonable_python
+
+from carroca.server.realtime import wire
 
 MAX_FRAME = 4096  # bytes: larger frames close the connection (1009, message too big)
 MAX_CHAT = 200  # characters of one chat line
@@ -156,8 +159,13 @@ def dumps(value: Any) -> str:
 
     orjson: frames are most of the server's work under load, and it encodes a table's state
     about four times faster than pydantic-core (`bench/frames.py`)."""
-    return orjson.dumps(value, default=to_jsonable_python,
-                        option=orjson.OPT_NON_STR_KEYS).decode()
+    return orjson.dumps(value, default=_default, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def _default(value: Any) -> Any:
+    if isinstance(value, msgspec.Struct):  # a frame's model (`carroca.server.realtime.wire`)
+        return msgspec.to_builtins(value)
+    return to_jsonable_python(value)
 
 
 def envelope(kind: str, data: Any) -> str:
@@ -165,7 +173,5 @@ def envelope(kind: str, data: Any) -> str:
 
 
 def error(code: str, message: str, move_id: int | None = None) -> str:
-    data: dict[str, Any] = {"code": code, "message": message}
-    if move_id is not None:
-        data["id"] = move_id
-    return envelope("error", data)
+    """An `error` frame (`wire.Error`)."""
+    return wire.error(code, message, move_id)

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from carroca.rules import RULESETS
-from carroca.server.errors import ServerError
+from carroca.server.errors import NoSuchLeaderboard, PlayerNotFound
 from carroca.server.players.accounts import COOKIE, DEVICE_COOKIE, DEVICE_DAYS, Accounts
 from carroca.server.players.ratings import family_of
 from carroca.server.routes.deps import (
@@ -102,7 +102,7 @@ async def profile(name: str, request: Request, viewer: MaybePlayer) -> dict[str,
     found = await request.app.state.store.player_profile(
         name, viewer=viewer["id"] if viewer is not None else None)
     if found is None:
-        raise ServerError(404, "no_player", "Jogador não encontrado.")
+        raise PlayerNotFound
     result: dict[str, Any] = found
     return result
 
@@ -111,7 +111,6 @@ async def leaderboard(name: str, request: Request) -> dict[str, Any]:
     """By family ("duplas", "mano") or by ruleset, which reads its family's ratings."""
     family = family_of(name) if name in RULESETS else name
     if family not in ("duplas", "mano"):
-        raise ServerError(404, "no_family",
-                         "Ranking inexistente: use 'duplas', 'mano' ou o nome de uma regra.")
+        raise NoSuchLeaderboard
     rows = await request.app.state.store.leaderboard(family)
     return {"family": family, "players": rows}

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from carroca.server.errors import MatchGone, ServerError
-from carroca.server.realtime import protocol
+from carroca.server.realtime import protocol, wire
 from carroca.server.realtime.fanout import Fanout, chat_channel, player_channel, seat_channel
 from carroca.server.realtime.sessions import Sessions
 from carroca.server.tables.chat import Mutes
@@ -250,12 +250,12 @@ class Connection:
 
     async def handle(self, msg: protocol.ClientMessage) -> None:
         if isinstance(msg, protocol.Ping):
-            self.send(protocol.envelope("pong", {}))
+            self.send(wire.frame(wire.Pong()))
         elif isinstance(msg, protocol.Join):
             await self._join(msg.data)
         elif isinstance(msg, protocol.Leave):
             self.detach()
-            self.send(protocol.envelope("left", {}))
+            self.send(wire.frame(wire.Left()))
         elif isinstance(msg, protocol.Move):
             match_id, seat = self.match_id, self.seat
             if match_id is None or seat is None:
@@ -296,7 +296,7 @@ class Connection:
             # Kept per player and match, so a reload or a second tab keeps it.
             seats = self.on.mutes.set(self.match_id, self.player["id"], msg.data.seat,
                                       msg.data.muted)
-            self.send(protocol.envelope("muted", {"seats": seats}))
+            self.send(wire.frame(wire.Muted(seats=seats)))
 
     async def _join(self, data: protocol.JoinData) -> None:
         table = self.on.tables.get(data.match)
@@ -343,8 +343,7 @@ class Connection:
         self.send(joined["frame"])
         owner = tables.owner_heard(data.match)
         if owner is not None:  # a front that routes `/ws?node=` can put the socket there
-            self.send(protocol.envelope("owner", {"match": data.match,
-                                                  "node": Hub.node_name(owner)}))
+            self.send(wire.frame(wire.Owner(match=data.match, node=Hub.node_name(owner))))
 
 
 async def serve_socket(
@@ -364,8 +363,9 @@ async def serve_socket(
         sessions.opened(session, conn)
     pchannel = player_channel(player["id"])
     fanout.subscribe(pchannel, conn.sink)
-    conn.send(protocol.envelope("hello", {
-        "player": player, "protocol": 1, "node": Hub.node_name(hub.node) if hub.node else None}))
+    conn.send(wire.frame(wire.Hello(
+        player=wire.Player(id=player["id"], name=player["name"], kind=player["kind"]),
+        node=Hub.node_name(hub.node) if hub.node else None)))
     conn.start_reading()
     try:
         while not conn.closed:

@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from carroca.server.edge.guard import address_key
-from carroca.server.errors import MatchNotFound, ServerError
+from carroca.server.errors import LoginRequired, MatchNotFound
 from carroca.server.players.accounts import COOKIE, Accounts
 from carroca.server.realtime.protocol import SEED_CHARS
 from carroca.server.realtime.sessions import Sessions
@@ -141,7 +141,7 @@ async def required(
     player: Annotated[dict[str, Any] | None, Depends(current)]
 ) -> dict[str, Any]:
     if player is None:
-        raise ServerError(401, "login_required", "Entre como convidado ou com sua conta.")
+        raise LoginRequired
     return player
 
 Player = Annotated[dict[str, Any], Depends(required)]

@@ -25,7 +25,7 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
 
 from carroca.bots import BOT_NAMES, SEARCHING_LEVELS
-from carroca.server.errors import RateLimited, ServerError
+from carroca.server.errors import BotsBusy, RateLimited
 from carroca.server.settings import Settings
 
 
@@ -113,10 +113,7 @@ class BotBudget:
                     f"sua rede (o limite é {self.per_address}); termine uma antes.",
                     code="too_many_bot_matches")
         if len(charges) >= self.capacity:
-            raise ServerError(
-                503, "bots_busy",
-                f"Os bots {searching_levels().replace(' ou ', ' e ')} estão todos ocupados "
-                "agora. Jogue com bots Médio ou tente de novo daqui a pouco.")
+            raise BotsBusy(searching_levels().replace(" ou ", " e "))
 
 
 class BotAdmission:

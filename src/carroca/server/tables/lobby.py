@@ -32,6 +32,7 @@ from carroca.server.errors import (
     ServerError,
     TooManyMatches,
 )
+from carroca.server.records import Seat, is_bot
 from carroca.server.tables.hub import Hub
 from carroca.server.tables.ranked import RankedQueue
 from carroca.server.tables.registry import Tables
@@ -181,7 +182,7 @@ class Lobby:
         n = get_ruleset(ruleset).seats
         if len(seats) != n or seats.count("me") != 1:
             raise BadSeats.one_is_mine(ruleset, n)
-        specs: list[dict[str, Any] | None] = []
+        specs: list[Seat | None] = []
         for s in seats:
             if s == "me":
                 specs.append(player_seat(host))
@@ -363,11 +364,11 @@ class Lobby:
     ) -> Table:
         """The rematch table: the asker in their seat, the bots in theirs, the other players'
         seats open for them."""
-        seats: list[dict[str, Any] | None] = []
+        seats: list[Seat | None] = []
         for i, s in enumerate(table.seats):
             if i == seat:
                 seats.append({"player": player["id"], "name": player["name"]})
-            elif s is not None and "bot" in s:
+            elif s is not None and is_bot(s):
                 seats.append({"bot": s["bot"], "name": s["name"]})
             else:
                 seats.append(None)

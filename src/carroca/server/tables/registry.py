@@ -20,6 +20,7 @@ from carroca.bots import SEARCHING_LEVELS
 from carroca.botservice import BotService
 from carroca.server.errors import MatchGone, NotStored, ServerError
 from carroca.server.players.ratings import Ratings
+from carroca.server.realtime import wire
 from carroca.server.realtime.fanout import Fanout
 from carroca.server.settings import Settings
 from carroca.server.storage.store import Store
@@ -112,7 +113,7 @@ class Tables:
         self._hub.spawn(coro)
 
     def table_started(self, table: Table) -> None:
-        table.notify_players("matched", {"match": table.id, "mode": table.mode})
+        table.notify_players(wire.Matched(match=table.id, mode=table.mode))
 
     def table_finished(self, table: Table) -> None:
         loop = asyncio.get_running_loop()

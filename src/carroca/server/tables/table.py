@@ -26,6 +26,7 @@ from carroca.bots import SEARCHING_LEVELS
 from carroca.bots.expert import DEFAULT_THINK_MS
 from carroca.botservice import BotService, Decision, Job, Priority
 from carroca.rules import Action, Match, Phase, RulesError, actions, observation
+from carroca.server import records
 from carroca.server.errors import (
     MOVING,
     MatchGone,
@@ -35,9 +36,10 @@ from carroca.server.errors import (
     TableMoving,
 )
 from carroca.server.players.ratings import Ratings
-from carroca.server.realtime import protocol
+from carroca.server.realtime import protocol, wire
 from carroca.server.realtime.fanout import Fanout, chat_channel, player_channel, seat_channel
 from carroca.server.realtime.frames import FrameCache, StateFrames, table_state
+from carroca.server.records import BotSeat, Seat, is_bot, is_person
 from carroca.server.settings import Settings
 from carroca.server.storage.store import Fenced, MoveRow, Store
 from carroca.server.tables.chat import ChatRate, clean_text
@@ -106,7 +108,7 @@ class Table(TableRow):
         self.seq = 0
         self.version = 0
         self._lock = asyncio.Lock()
-        self.clock: dict[str, Any] | None = None
+        self.clock: records.Clock | None = None
         self._timers = Timers()
         self._autoplay: asyncio.Future[Decision] | None = None  # a timed-out seat's bot job
         self._move_ids: dict[int, int] = {}
@@ -114,7 +116,7 @@ class Table(TableRow):
         self._backoff = 0.0  # seconds before a bot retries a move the database refused
         # Between two hands: {"until": epoch seconds, "seconds"}; no clock runs, no bot moves,
         # nobody may move. In memory only: after a restart the next hand's clock simply starts.
-        self.pause: dict[str, float] | None = None
+        self.pause: records.Pause | None = None
         self.frame_cache = FrameCache()  # text of the hand so far, for the next frames
 
     # ------------------------------------------------------------------ restore
@@ -193,7 +195,7 @@ class Table(TableRow):
                 return Joined(seat, self.mode, None)
             return Joined(seat, self.mode, self.message(seat))
 
-    async def sit(self, who: dict[str, Any], client_seed: str | None = None,
+    async def sit(self, who: Seat, client_seed: str | None = None,
                   seat: int | None = None) -> int | None:
         """Take an open seat (`seat` if it is open, else the first one) for `who` (a player's
         or a bot's seat, `tablerow.player_seat`); the table starts when none is left. Returns
@@ -203,7 +205,7 @@ class Table(TableRow):
         The seat is taken in memory only once the database has it: a failed write raises
         `NotStored` (503) and leaves the seat open, here and in the database alike."""
         async with self._lock:
-            if "player" in who:
+            if is_person(who):
                 mine = self.seat_of(who["player"])
                 if mine is not None:
                     return mine
@@ -214,7 +216,7 @@ class Table(TableRow):
             await self._sit(target, who, client_seed)
             return target
 
-    async def _sit(self, seat: int, who: dict[str, Any], client_seed: str | None) -> None:
+    async def _sit(self, seat: int, who: Seat, client_seed: str | None) -> None:
         seats = list(self.seats)
         seats[seat] = who
         seeds = list(self.client_seeds)
@@ -289,11 +291,11 @@ class Table(TableRow):
                 return new
             new = await make()
             self.rematch_id, self.rematch_by = new.id, player["name"]
-            offer = {"match": self.id, "id": new.id, "mode": new.mode, "by": player["name"]}
+            offer = wire.frame(wire.Rematch(match=self.id, id=new.id, mode=new.mode,
+                                            by=player["name"]))
             for _, pid in self.humans():
                 if pid != player["id"]:
-                    self._host.fanout.publish(player_channel(pid),
-                                              protocol.envelope("rematch", offer))
+                    self._host.fanout.publish(player_channel(pid), offer)
             self.publish()
             return new
 
@@ -324,12 +326,13 @@ class Table(TableRow):
             if self.status == "waiting" and not self.open_seats():
                 await self._start()
 
-    async def start_with_bots(self, bot: dict[str, Any]) -> None:
+    async def start_with_bots(self, bot: BotSeat) -> None:
         """Start a waiting table now, its open seats filled with `bot` (a casual table whose
         players did not come); nothing when it started already."""
         async with self._lock:
             if self.status == "waiting":
-                await self._start([s or dict(bot) for s in self.seats])
+                fill = BotSeat(bot=bot["bot"], name=bot["name"])  # a copy per seat
+                await self._start([s or fill.copy() for s in self.seats])
 
     async def finish_stored(self) -> None:
         """A match stopped between its last move and its end: store its end now."""
@@ -339,7 +342,7 @@ class Table(TableRow):
             except Fenced:
                 self._host.lost(self)
 
-    async def _start(self, seats: list[dict[str, Any] | None] | None = None) -> None:
+    async def _start(self, seats: list[Seat | None] | None = None) -> None:
         """Fix the client seed (every seat's seed, joined) and deal the first hand; `seats`
         fills the open seats (with bots) in the same write."""
         seats = list(self.seats if seats is None else seats)
@@ -431,7 +434,9 @@ class Table(TableRow):
             seat = match.current_player
             if seat is None or not self.is_bot(seat):
                 return
-            job = self._job(seat, self.seats[seat]["bot"])  # type: ignore[index]
+            bot = self.seats[seat]
+            assert bot is not None and is_bot(bot)
+            job = self._job(seat, bot["bot"])
         # Thought out by a bot worker, without the lock: joins and reconnections go on meanwhile.
         decision = await self._host.bots.decide(job)
         async with self._lock:
@@ -480,8 +485,7 @@ class Table(TableRow):
                 return protocol.error("moving", MOVING, move_id)
             last = self._move_ids.get(seat, -1)
             if move_id == last:
-                return protocol.envelope("ack", {"id": move_id, "version": self.version,
-                                                 "duplicate": True})
+                return wire.frame(wire.Ack(id=move_id, version=self.version, duplicate=True))
             if move_id < last:
                 return protocol.error(
                     "stale_move", "Jogada repetida: este número de jogada já foi usado.", move_id
@@ -513,7 +517,7 @@ class Table(TableRow):
                     "not_stored", "A jogada não foi registrada por um erro no servidor; "
                     "jogue de novo.", move_id,
                 )
-            return protocol.envelope("ack", {"id": move_id, "version": self.version})
+            return wire.frame(wire.Ack(id=move_id, version=self.version))
 
     async def _commit(
         self, seat: int, action: Action | None, auto: bool, client_id: int | None = None
@@ -606,7 +610,7 @@ class Table(TableRow):
 
     # ------------------------------------------------------------------ views
 
-    def state(self, seat: int | None, view: dict[str, Any] | None = None) -> dict[str, Any]:
+    def state(self, seat: int | None, view: dict[str, Any] | None = None) -> wire.State:
         """What one seat (None: a spectator) is sent
         (`carroca.server.realtime.frames.table_state`)."""
         return table_state(self, seat, view)
@@ -656,15 +660,16 @@ class Table(TableRow):
             return protocol.error("bad_message", "Mensagem vazia.")
         self._host.fanout.publish(
             chat_channel(self.id),
-            protocol.envelope("chat", {"seat": seat, "name": self.names()[seat], "text": clean,
-                                       "at": time.time()}),
+            wire.frame(wire.ChatLine(seat=seat, name=self.names()[seat], text=clean,
+                                     at=time.time())),
         )
         return None
 
-    def notify_players(self, kind: str, data: dict[str, Any]) -> None:
+    def notify_players(self, data: wire.Data) -> None:
         """A frame on the own channel of each player seated here."""
+        frame = wire.frame(data)
         for _, pid in self.humans():
-            self._host.fanout.publish(player_channel(pid), protocol.envelope(kind, data))
+            self._host.fanout.publish(player_channel(pid), frame)
 
     def close(self) -> None:
         """Stop running the table here: no clock, no bot, no move (it ended, moved to another

@@ -11,16 +11,17 @@ from carroca import fair
 from carroca.bots import BOT_LEVELS, SEARCHING_LEVELS, level_names
 from carroca.rules import get_ruleset
 from carroca.server.errors import UnknownBot
+from carroca.server.records import BotSeat, PersonSeat, Seat, is_bot, is_person
 
 
-def bot_seat(level: str) -> dict[str, Any]:
+def bot_seat(level: str) -> BotSeat:
     """A bot's seat at a table (`UnknownBot` for a level that does not exist)."""
     if level not in BOT_LEVELS:
         raise UnknownBot(level, level_names(tuple(BOT_LEVELS)))
     return {"bot": level, "name": f"bot:{level}"}
 
 
-def player_seat(player: dict[str, Any]) -> dict[str, Any]:
+def player_seat(player: dict[str, Any]) -> PersonSeat:
     """A player's seat at a table."""
     return {"player": player["id"], "name": player["name"]}
 
@@ -31,7 +32,7 @@ class TableRow:
         self.mode: str = row["mode"]
         self.ruleset = get_ruleset(row["ruleset"])
         self.options = self.ruleset.make_options(row["options"])
-        self.seats: list[dict[str, Any] | None] = list(row["seats"])
+        self.seats: list[Seat | None] = list(row["seats"])  # as stored: see `records`
         self.status: str = row["status"]
         self.turn_seconds: float = row["turn_seconds"]
         self.bot_level: str = row["bot_level"]
@@ -56,7 +57,7 @@ class TableRow:
         mode: str,
         ruleset: str,
         options: dict[str, Any],
-        seats: list[dict[str, Any] | None],
+        seats: list[Seat | None],
         turn_seconds: float,
         bot_level: str,
         host_id: int | None = None,
@@ -100,7 +101,7 @@ class TableRow:
 
     def seat_of(self, player_id: int) -> int | None:
         for i, s in enumerate(self.seats):
-            if s is not None and s.get("player") == player_id:
+            if s is not None and is_person(s) and s["player"] == player_id:
                 return i
         return None
 
@@ -112,7 +113,7 @@ class TableRow:
 
     def is_bot(self, seat: int) -> bool:
         s = self.seats[seat]
-        return s is not None and "bot" in s
+        return s is not None and is_bot(s)
 
     def bot_work(self) -> bool:
         """Live, and a bot here searches (real CPU on every move), or will once this casual
@@ -121,7 +122,8 @@ class TableRow:
             return False
         if self.mode == "casual" and self.status == "waiting" and self.open_seats():
             return self.bot_level in SEARCHING_LEVELS
-        return any(s is not None and s.get("bot") in SEARCHING_LEVELS for s in self.seats)
+        return any(s is not None and is_bot(s) and s["bot"] in SEARCHING_LEVELS
+                   for s in self.seats)
 
     def charged_player(self) -> int | None:
         """Whose bot budget this table counts against: its host, else its first player."""
@@ -131,4 +133,4 @@ class TableRow:
         return humans[0][1] if humans else None
 
     def humans(self) -> list[tuple[int, int]]:
-        return [(i, s["player"]) for i, s in enumerate(self.seats) if s and "player" in s]
+        return [(i, s["player"]) for i, s in enumerate(self.seats) if s and is_person(s)]

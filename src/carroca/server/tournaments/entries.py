@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from carroca.bots import BOT_LEVELS
-from carroca.server.errors import NotStored, ServerError
+from carroca.server.errors import NoDupla, NoDuplas, NotStored
 from carroca.server.players.ratings import family_of
 from carroca.server.storage.plumbing import Fenced
 from carroca.server.storage.store import Store
@@ -44,7 +44,7 @@ async def register_alone(store: Store, ev: Event, me: dict[str, Any], rating: in
     carries the invitation for them)."""
     t = ev.t
     if partner and not t.spec.duplas:
-        raise ServerError(422, "no_duplas", "Neste torneio cada inscrição é de um jogador.")
+        raise NoDuplas
     entrant = Entrant(me["name"], me["name"], (me["name"],), rating)
     try:
         t.register(entrant)
@@ -68,7 +68,7 @@ async def join_dupla(store: Store, ev: Event, me: dict[str, Any], invite: str,
     first = next((e for e in ev.entries.values() if e.get("partner_invite") == invite
                   and len(e["players"]) == 1), None)
     if first is None:
-        raise ServerError(404, "no_dupla", "Convite de dupla inválido ou já usado.")
+        raise NoDupla
     a = first["players"][0]
     t = ev.t
     old = next((e for e in t.registrations if e.id == first["entrant"]), None)

@@ -40,7 +40,7 @@ from carroca.server.errors import (
     RegistrationClosed,
     TooManyTournaments,
 )
-from carroca.server.realtime import protocol
+from carroca.server.realtime import wire
 from carroca.server.realtime.fanout import Fanout, player_channel
 from carroca.server.settings import Settings
 from carroca.server.storage.plumbing import Fenced
@@ -517,6 +517,6 @@ class Tournaments:
 
     def _tell(self, ev: Event, data: dict[str, Any], players: list[int] | None = None) -> None:
         """A `tournament` frame on the players' own channels (the event's, or those given)."""
-        frame = protocol.envelope("tournament", {"event": ev.id, "name": ev.row["name"], **data})
+        frame = wire.frame(wire.Tournament(event=ev.id, name=ev.row["name"], **data))
         for pid in ev.player_ids() if players is None else players:
             self.fanout.publish(player_channel(pid), frame)

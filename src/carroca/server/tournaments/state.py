@@ -15,7 +15,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from carroca.server.errors import ServerError
+from carroca.server.errors import (
+    BadEventName,
+    BadStart,
+    BadTurnSeconds,
+    BotsNeedCapacity,
+    CapacityTooLarge,
+    EventNotFound,
+    NoEventBots,
+    ServerError,
+)
+from carroca.server.errors import (
+    EventMoved as EventMoved,  # raised by the tournaments and their owners
+)
 from carroca.server.settings import Settings
 from carroca.server.tables.chat import clean_text
 from carroca.tournament import (
@@ -43,15 +55,7 @@ def refused(exc: TournamentError) -> ServerError:
 
 
 def no_event() -> ServerError:
-    return ServerError(404, "not_found", "Torneio não encontrado.")
-
-
-class EventMoved(ServerError):
-    """The event is run by another node now (or is changing nodes): try again."""
-
-    def __init__(self) -> None:
-        super().__init__(503, "moving",
-                         "O torneio está mudando de servidor; tente de novo em instantes.")
+    return EventNotFound()
 
 
 class Relay(Protocol):
@@ -69,28 +73,25 @@ def new_event(settings: Settings, player: dict[str, Any], body: dict[str, Any]
     typed); ServerError (pt-BR) for what the server does not hold."""
     name = " ".join(clean_text(body["name"]).split())
     if not 3 <= len(name) <= 60:
-        raise ServerError(422, "bad_name", "O nome do torneio tem de 3 a 60 caracteres.")
+        raise BadEventName
     bots = body.get("bots")
     if bots is not None:
         if not settings.tournament_bots:
-            raise ServerError(403, "no_bots", "Este servidor não completa torneios com bots.")
+            raise NoEventBots
         if body.get("capacity") is None:
-            raise ServerError(422, "bad_capacity",
-                             "Para completar com bots, diga quantas vagas o torneio tem.")
+            raise BotsNeedCapacity
     turn = float(body.get("turn_seconds") or settings.turn_seconds)
     if not MIN_TURN <= turn <= MAX_TURN:
-        raise ServerError(422, "bad_turn_seconds",
-                         f"O tempo por jogada vai de {MIN_TURN:g} a {MAX_TURN:g} segundos.")
+        raise BadTurnSeconds(MIN_TURN, MAX_TURN)
     capacity = body.get("capacity")
     if capacity is not None and capacity > settings.max_tournament_capacity:
-        raise ServerError(422, "bad_capacity", "O torneio tem no máximo "
-                         f"{settings.max_tournament_capacity} vagas.")
+        raise CapacityTooLarge(settings.max_tournament_capacity)
     now = time.time()
     starts_at = body.get("starts_at")
     if starts_at is None:
         starts_at = now + float(body.get("starts_in") or 0)
     if not now - 60 <= starts_at <= now + MAX_AHEAD:
-        raise ServerError(422, "bad_start", "O torneio começa entre agora e daqui a 30 dias.")
+        raise BadStart
     duration = body.get("duration")
     try:
         spec = EventSpec(body["format"], body["ruleset"], body.get("options") or {},

@@ -1,0 +1,399 @@
+"""The WebSocket protocol's server frames, typed: one msgspec Struct a frame `type`.
+
+`protocol.py` parses what clients send (pydantic, validated once at the edge); this module
+types what the server sends back. Every frame is `{"type": <kind>, "data": <Struct>}`: a
+Struct's fields are written in their declared order, so the bytes are those the plain dicts
+gave before (`tests/server/test_wire.py` checks it), and a field whose value is `UNSET` is left
+out (an optional member such as an `error`'s move `id`).
+
+msgspec, not pydantic: it encodes a Struct about as fast as orjson encodes the same dict, so a
+frame costs no more CPU typed than untyped (`bench/frames.py`, `bench/move_path.py`).
+
+The same models publish the protocol: `schema()` is the JSON Schema of both directions (docs/
+protocol.md is checked against it), and `typescript()` writes the browser client's
+declarations, `src/carroca/web/js/wire.d.ts`:
+
+    python -m carroca.server.realtime.wire --typescript > src/carroca/web/js/wire.d.ts
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, ClassVar
+
+import msgspec
+from msgspec import UNSET, Struct, UnsetType
+
+PROTOCOL_VERSION = 1
+
+
+class Closed(Struct, forbid_unknown_fields=True):
+    """A member of a frame: read back (`decode`), an unknown field is an error."""
+
+
+class Data(Closed, kw_only=True):
+    """A frame's `data`; `kind` is the frame's `type`."""
+
+    kind: ClassVar[str]
+
+
+class Player(Closed):
+    """A signed-in player as the server names them to themselves."""
+
+    id: int
+    name: str
+    kind: str  # "guest" | "account"
+
+
+class Hello(Data, kw_only=True):
+    """The first frame after connecting; `node`: the server node the socket is on (null for a
+    single server)."""
+
+    kind = "hello"
+    player: Player
+    protocol: int = PROTOCOL_VERSION
+    node: str | None
+
+
+class Owner(Data, kw_only=True):
+    """After the `state` that answers a `join`, when another node runs the match."""
+
+    kind = "owner"
+    match: str
+    node: str
+
+
+class SeatPlayer(Closed):
+    """`players[i]` of a state: who sits there (null: an open seat)."""
+
+    name: str
+    bot: bool
+    connected: bool
+
+
+class Clock(Closed):
+    """The running turn clock: `remaining_ms` counted when the frame was built."""
+
+    seat: int
+    seconds: float
+    remaining_ms: int
+
+
+class Pause(Closed):
+    """The pause between two hands."""
+
+    seconds: float
+    remaining_ms: int
+
+
+class RatingChange(Closed):
+    before: float | None
+    after: float | None
+
+
+class RematchAsked(Closed):
+    """`rematch` of a finished table's state: the table of the next match, and who asked."""
+
+    id: str
+    by: str | None
+
+
+class TableSpot(Closed):
+    """One tile on the table, in play order."""
+
+    seat: int
+    tile: str
+    end: str | UnsetType = UNSET
+
+
+class Step(Closed):
+    """One public step of the hand (another seat's draw shows no tile)."""
+
+    seat: int
+    type: str
+    tile: str | UnsetType = UNSET
+    end: str | UnsetType | None = UNSET
+    choice: str | UnsetType = UNSET
+    auto: bool | UnsetType = UNSET
+
+
+class View(Closed):
+    """A seat's observation (`Observation.to_dict()`; spectators: seat null, no hand)."""
+
+    ruleset: str
+    options: dict[str, Any]
+    phase: str  # deal | choice | play | over
+    turn: int | None
+    hand_sizes: list[int]
+    boneyard: int
+    table: list[TableSpot]
+    ends: dict[str, int]
+    table_count: int
+    score: list[int]
+    hand_number: int
+    deal_index: int
+    opener: int | None
+    result: dict[str, Any] | None
+    last_hand: dict[str, Any] | None
+    # the seat's own members, last (see `frames.StateFrames`)
+    seat: int | None
+    hand: list[str]
+    steps: list[Step]
+    legal: list[str]
+
+
+class State(Data, kw_only=True):
+    """The table as one seat sees it. The members every seat shares come first, then `view`,
+    then the seat's own (`frames.StateFrames` splices a seat's own onto the shared text)."""
+
+    kind = "state"
+    id: str
+    mode: str
+    ruleset: str
+    options: dict[str, Any]
+    status: str
+    players: list[SeatPlayer | None]
+    commitment: str
+    client_seeds: list[str | None]
+    client_seed: str | None
+    version: int
+    turn_seconds: float
+    clock: Clock | None
+    pause: Pause | None
+    chat: bool
+    server_seed: str | UnsetType = UNSET  # once finished
+    # a `View`, as the engine's observation writes it (a dict: not copied into a Struct at every
+    # move); always sent: unset only while a frame is built, as `seat`
+    view: dict[str, Any] | UnsetType | None = UNSET
+    seat: int | UnsetType | None = UNSET
+    last_move_id: int | UnsetType | None = UNSET  # seated players only, from here on
+    rating: RatingChange | UnsetType = UNSET
+    invite: str | UnsetType = UNSET
+    rematch: RematchAsked | UnsetType = UNSET
+
+
+class Ack(Data, kw_only=True):
+    kind = "ack"
+    id: int
+    version: int
+    duplicate: bool | UnsetType = UNSET
+
+
+class Error(Data, kw_only=True):
+    """A refused frame; nothing changed. `id`: the refused move's."""
+
+    kind = "error"
+    code: str
+    message: str
+    id: int | UnsetType = UNSET
+
+
+class ChatLine(Data, kw_only=True):
+    kind = "chat"
+    seat: int
+    name: str
+    text: str
+    at: float
+
+
+class Matched(Data, kw_only=True):
+    kind = "matched"
+    match: str
+    mode: str
+
+
+class Tournament(Data, kw_only=True):
+    """An event one plays in: with `match`, one's game of it is at that table."""
+
+    kind = "tournament"
+    event: str
+    name: str
+    status: str
+    match: str | UnsetType = UNSET
+    round: int | UnsetType = UNSET
+    table: int | UnsetType = UNSET
+    game: int | UnsetType = UNSET
+
+
+class Rematch(Data, kw_only=True):
+    kind = "rematch"
+    match: str
+    id: str
+    mode: str
+    by: str
+
+
+class Pong(Data, kw_only=True):
+    kind = "pong"
+
+
+class Left(Data, kw_only=True):
+    kind = "left"
+
+
+class Muted(Data, kw_only=True):
+    kind = "muted"
+    seats: list[int]
+
+
+FRAMES: tuple[type[Data], ...] = (Hello, Owner, State, Ack, Error, ChatLine, Matched, Tournament,
+                                  Rematch, Pong, Left, Muted)
+
+_encode = msgspec.json.Encoder().encode
+
+
+def encode(value: Any) -> str:
+    """Compact JSON text of a Struct (or of plain JSON values)."""
+    return _encode(value).decode()
+
+
+def frame(data: Data) -> str:
+    """The frame that carries `data`: `{"type": ..., "data": {...}}`."""
+    return f'{{"type":"{data.kind}","data":{_encode(data).decode()}}}'
+
+
+def error(code: str, message: str, move_id: int | None = None) -> str:
+    return frame(Error(code=code, message=message, id=UNSET if move_id is None else move_id))
+
+
+def decode(text: str | bytes) -> Data:
+    """A server frame read back into its Struct (tests, tools): strict, unknown fields refused
+    (a state's `view` checked as a `View`)."""
+    raw = msgspec.json.decode(text)
+    if set(raw) != {"type", "data"}:
+        raise msgspec.ValidationError(f"a frame is type and data, not {sorted(raw)}")
+    data = msgspec.convert(raw["data"], _BY_KIND[raw["type"]], strict=True)
+    if isinstance(data, State) and isinstance(data.view, dict):
+        msgspec.convert(data.view, View, strict=True)
+    return data
+
+
+_BY_KIND = {cls.kind: cls for cls in FRAMES}
+
+
+# ---- the published forms: JSON Schema and TypeScript declarations
+
+
+def _frame_name(cls: type[Data]) -> str:
+    return f"{cls.kind.capitalize()}Frame"
+
+
+def server_schema() -> dict[str, Any]:
+    """JSON Schema of the server's frames: `ServerFrame`, one of `<Kind>Frame`."""
+    models: tuple[type[Closed], ...] = (*FRAMES, View)
+    _, defs = msgspec.json.schema_components(models, ref_template="#/$defs/{name}")
+    for cls in models:  # a member with a default other than UNSET is always sent
+        sent = [f.encode_name for f in msgspec.structs.fields(cls) if f.default is not UNSET]
+        defs[cls.__name__]["required"] = sent
+    defs["State"]["properties"]["view"] = {"anyOf": [{"$ref": "#/$defs/View"}, {"type": "null"}]}
+    defs["State"]["required"] += ["view", "seat"]
+    frames: dict[str, Any] = {}
+    for cls in FRAMES:
+        ref = {"$ref": f"#/$defs/{cls.__name__}"}
+        frames[_frame_name(cls)] = {
+            "type": "object",
+            "properties": {"type": {"const": cls.kind}, "data": ref},
+            "required": ["type", "data"],
+        }
+    return {"oneOf": [{"$ref": f"#/$defs/{n}"} for n in frames], "$defs": {**defs, **frames}}
+
+
+def client_schema() -> dict[str, Any]:
+    """JSON Schema of the client's messages (pydantic's, its names prefixed `Client`: `chat`
+    is a frame both ways)."""
+    from carroca.server.realtime import protocol  # which encodes its errors here
+
+    adapter = protocol._ADAPTER
+    raw = adapter.json_schema(ref_template="#/$defs/Client{model}")
+    defs = {f"Client{k}": v for k, v in raw.pop("$defs", {}).items()}
+    return {**raw, "$defs": defs}
+
+
+def schema() -> dict[str, Any]:
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": "carroca WebSocket protocol",
+            "client": client_schema(), "server": server_schema()}
+
+
+def _ts(node: dict[str, Any]) -> str:
+    """A JSON Schema node as a TypeScript type."""
+    if "$ref" in node:
+        return str(node["$ref"]).rsplit("/", 1)[1]
+    if "const" in node:
+        return _literal(node["const"])
+    if "enum" in node:
+        return " | ".join(_literal(v) for v in node["enum"])
+    for key in ("anyOf", "oneOf"):
+        if key in node:
+            return " | ".join(_ts(n) for n in node[key])
+    kind = node.get("type")
+    if isinstance(kind, list):
+        return " | ".join(_ts({**node, "type": k}) for k in kind)
+    if kind == "array":
+        item = _ts(node.get("items", {}))
+        return f"({item})[]" if "|" in item else f"{item}[]"
+    if kind == "object":
+        if "properties" in node:
+            return "{ " + " ".join(_members(node)) + " }"
+        extra = node.get("additionalProperties")
+        return f"Record<string, {_ts(extra) if isinstance(extra, dict) else 'unknown'}>"
+    return {"string": "string", "integer": "number", "number": "number", "boolean": "boolean",
+            "null": "null"}.get(str(kind), "unknown")
+
+
+def _literal(value: Any) -> str:
+    return encode(value)
+
+
+def _members(node: dict[str, Any]) -> list[str]:
+    required = set(node.get("required", ()))
+    return [f"{name}{'' if name in required else '?'}: {_ts(sub)};"
+            for name, sub in node.get("properties", {}).items()]
+
+
+def typescript() -> str:
+    """The declarations of both directions, for the browser client's JSDoc types."""
+    out = [
+        "// The WebSocket protocol's messages (docs/protocol.md), both ways. Generated from",
+        "// carroca.server.realtime.wire and carroca.server.realtime.protocol; do not edit.",
+        "// Regenerate with:",
+        "//   python -m carroca.server.realtime.wire --typescript > src/carroca/web/js/wire.d.ts",
+        "",
+    ]
+    for part in (client_schema(), server_schema()):
+        for name, node in part["$defs"].items():
+            doc = node.get("description")
+            if doc:
+                out.append("/** " + " ".join(str(doc).split()) + " */")
+            if node.get("type") == "object" and "properties" in node:
+                out.append(f"export interface {name} {{")
+                out.extend(f"  {m}" for m in _members(node))
+                out.append("}")
+            elif node.get("type") == "object" and not node.get("properties"):
+                out.append(f"export type {name} = Record<string, never>;")
+            else:
+                out.append(f"export type {name} = {_ts(node)};")
+            out.append("")
+    client = " | ".join(_ts(n) for n in client_schema()["oneOf"])
+    server = " | ".join(_ts(n) for n in server_schema()["oneOf"])
+    out.append("/** Any message a client sends. */")
+    out.append(f"export type ClientMessage = {client};")
+    out.append("")
+    out.append("/** Any frame the server sends. */")
+    out.append(f"export type ServerFrame = {server};")
+    return "\n".join(out) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    if argv == ["--typescript"]:
+        sys.stdout.write(typescript())
+        return 0
+    if argv == ["--schema"]:
+        sys.stdout.write(msgspec.json.format(encode(schema()), indent=2) + "\n")
+        return 0
+    sys.stderr.write("usage: python -m carroca.server.realtime.wire --typescript | --schema\n")
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
