@@ -38,6 +38,7 @@ from carroca.server.errors import (
     ReservedName,
     WeakPassword,
 )
+from carroca.server.records import Player
 from carroca.server.settings import Settings
 from carroca.server.storage.names import settled_skeleton
 from carroca.server.storage.store import NameTaken, Store, token_hash
@@ -124,10 +125,11 @@ def check_name(name: str) -> str:
 
 
 async def _create(store: Store, name: str, kind: str, password_hash: str | None = None,
-                  guest_key_hash: str | None = None) -> dict[str, Any]:
+                  guest_key_hash: str | None = None) -> Player:
     """A new player, or 409 `name_taken` (in pt-BR, saying when the name only looks alike)."""
     try:
-        return await store.create_player(name, kind, password_hash, guest_key_hash)
+        row = await store.create_player(name, kind, password_hash, guest_key_hash)
+        return Player(id=row["id"], name=row["name"], kind=row["kind"])
     except NameTaken as taken:
         raise NicknameLookalike if taken.lookalike else NicknameTaken from None
 
@@ -141,7 +143,7 @@ class Accounts:
         self.ttl = settings.session_days * 86400
         self.guest_ttl = settings.guest_session_days * 86400
         self.limits = limits
-        self._cache: dict[str, tuple[dict[str, Any], float]] = {}
+        self._cache: dict[str, tuple[Player, float]] = {}
         # Hashing costs 0.1–0.4 s of CPU: two at a time, so sign-ups cannot starve the tables.
         self._hashing = asyncio.Semaphore(2)
         self._queue_max = settings.hash_queue
@@ -149,7 +151,7 @@ class Accounts:
         self._per_ip: dict[str, int] = {}
         self.hashed = 0  # password hashes computed or checked (for tests and the benchmark)
 
-    async def _session(self, player: dict[str, Any]) -> str:
+    async def _session(self, player: Player) -> str:
         token = secrets.token_urlsafe(32)
         ttl = self.guest_ttl if player["kind"] == "guest" else self.ttl
         await self.store.create_session(token, player["id"], ttl)
@@ -176,7 +178,7 @@ class Accounts:
 
     async def guest(
         self, name: str, ip: str, key: str | None = None
-    ) -> tuple[dict[str, Any], str, str | None]:
+    ) -> tuple[Player, str, str | None]:
         """(player, session token, guest key). A new guest gets a secret key (only its sha256
         is stored) that signs the same guest in again under that nickname, e.g. after "Sair";
         a returning guest (`key` right) gets no new key: theirs stays valid. A key that is not
@@ -189,15 +191,15 @@ class Accounts:
                 stored = row["guest_key_hash"]
                 if not stored or not hmac.compare_digest(stored, token_hash(key)):
                     raise BadGuestKey
-                back = {"id": row["id"], "name": row["name"], "kind": "guest"}
+                back = Player(id=row["id"], name=row["name"], kind="guest")
                 return back, await self._session(back), None
         new_key = secrets.token_urlsafe(32)
         player = await _create(self.store, name, "guest", guest_key_hash=token_hash(new_key))
         return player, await self._session(player), new_key
 
     async def register(
-        self, name: str, password: str, current: dict[str, Any] | None, ip: str
-    ) -> tuple[dict[str, Any], str]:
+        self, name: str, password: str, current: Player | None, ip: str
+    ) -> tuple[Player, str]:
         """A new account, or the current guest keeping their name, games and ratings."""
         if len(password) < MIN_PASSWORD:
             raise WeakPassword(MIN_PASSWORD)
@@ -208,7 +210,7 @@ class Accounts:
         if current is not None and current["kind"] == "guest" and \
                 current["name"].casefold() == name.casefold():
             await self.store.set_password(current["id"], digest)
-            player = {**current, "kind": "account"}
+            player = Player(id=current["id"], name=current["name"], kind="account")
             for cached, _ in self._cache.values():  # their open sessions are an account now
                 if cached["id"] == player["id"]:
                     cached["kind"] = "account"
@@ -218,7 +220,7 @@ class Accounts:
 
     async def login(
         self, name: str, password: str, ip: str, device: str | None = None
-    ) -> tuple[dict[str, Any], str, str | None]:
+    ) -> tuple[Player, str, str | None]:
         """(player, session token, new device token or None when the device is known)."""
         self.limits.login_ip.check(ip)
         self.limits.password_ip.hit(ip)  # every check costs argon2, right or wrong
@@ -245,7 +247,7 @@ class Accounts:
             self.limits.login_ip.hit(ip)
             limit.hit(key)
             raise BadLogin
-        player = {"id": row["id"], "name": row["name"], "kind": row["kind"]}
+        player = Player(id=row["id"], name=row["name"], kind=row["kind"])
         return player, await self._session(player), None if known else await self.new_device(
             player["id"])
 
@@ -254,7 +256,7 @@ class Accounts:
         await self.store.add_device(token, player_id, DEVICE_DAYS * 86400)
         return token
 
-    async def player(self, token: str | None) -> dict[str, Any] | None:
+    async def player(self, token: str | None) -> Player | None:
         """The session's player; recent answers are cached so that reconnect storms do not queue
         on the database."""
         if not token or len(token) > 100:
@@ -266,11 +268,11 @@ class Accounts:
         found = await self.store.session_player(token)
         if found is None:
             return None
-        expires = found.pop("expires_at")
+        player = Player(id=found["id"], name=found["name"], kind=found["kind"])
         if len(self._cache) >= CACHE_SIZE:
             self._cache.clear()
-        self._cache[token] = (found, now + min(CACHE_SECONDS, expires - time.time()))
-        return found
+        self._cache[token] = (player, now + min(CACHE_SECONDS, found["expires_at"] - time.time()))
+        return player
 
     def recent_players(self) -> set[int]:
         """Players whose session was looked up in the last minute (still in the cache)."""

@@ -3,14 +3,16 @@ logout, and the players they speak for kept by the clean-up."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
+
+from carroca.server.records import Player
 
 
 class Socket(Protocol):
     """An open WebSocket, as a session counts it (`carroca.server.routes.connection`)."""
 
     @property
-    def player(self) -> dict[str, Any]: ...
+    def player(self) -> Player: ...
     def end_session(self) -> None:
         """Its sign-in ended: close it (4401)."""
 

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from carroca.rules import RULESETS
+from carroca.server import records
 from carroca.server.errors import NoSuchLeaderboard, PlayerNotFound
 from carroca.server.players.accounts import COOKIE, DEVICE_COOKIE, DEVICE_DAYS, Accounts
 from carroca.server.players.ratings import family_of
@@ -27,7 +28,7 @@ from carroca.server.routes.deps import (
 router = APIRouter()
 
 
-def signed_in(request: Request, player: dict[str, Any], token: str,
+def signed_in(request: Request, player: records.Player, token: str,
               device: str | None = None, guest_key: str | None = None) -> JSONResponse:
     """The answer of a sign-in: the player, the session's token (also as a cookie)."""
     settings = settings_of(request)

@@ -11,10 +11,11 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from carroca.server import records
 from carroca.server.errors import MatchGone, ServerError
 from carroca.server.realtime import protocol, wire
 from carroca.server.realtime.fanout import Fanout, chat_channel, player_channel, seat_channel
@@ -61,7 +62,7 @@ class Connection:
                  "_refilled", "_writer", "chat_on", "chat_sink", "closed", "hub", "match_id",
                  "on", "player", "seat", "sink", "ws")
 
-    def __init__(self, ws: WebSocket, player: dict[str, Any], on: Services,
+    def __init__(self, ws: WebSocket, player: records.Player, on: Services,
                  writer: FrameWriter | None = None) -> None:
         self.ws = ws
         self.player = player
@@ -347,7 +348,7 @@ class Connection:
 
 
 async def serve_socket(
-    ws: WebSocket, player: dict[str, Any] | None, on: Services, session: str | None = None,
+    ws: WebSocket, player: records.Player | None, on: Services, session: str | None = None,
     writer: FrameWriter | None = None,
 ) -> None:
     if player is None:

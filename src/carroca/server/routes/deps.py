@@ -9,6 +9,7 @@ from fastapi import Depends, Request, WebSocket
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from carroca.server import records
 from carroca.server.edge.guard import address_key
 from carroca.server.errors import LoginRequired, MatchNotFound
 from carroca.server.players.accounts import COOKIE, Accounts
@@ -127,37 +128,41 @@ def sessions_of(request: Request) -> Sessions:
     sessions: Sessions = request.app.state.sessions
     return sessions
 
+
 def token_of(request: Request) -> str | None:
     auth = request.headers.get("authorization", "")
     if auth.lower().startswith("bearer "):
         return auth[7:].strip()
     return request.cookies.get(COOKIE)
 
-async def current(request: Request) -> dict[str, Any] | None:
+
+async def current(request: Request) -> records.Player | None:
     accounts: Accounts = request.app.state.accounts
     return await accounts.player(token_of(request))
 
+
 async def required(
-    player: Annotated[dict[str, Any] | None, Depends(current)]
-) -> dict[str, Any]:
+    player: Annotated[records.Player | None, Depends(current)]
+) -> records.Player:
     if player is None:
         raise LoginRequired
     return player
 
-Player = Annotated[dict[str, Any], Depends(required)]
-MaybePlayer = Annotated[dict[str, Any] | None, Depends(current)]
+
+Player = Annotated[records.Player, Depends(required)]
+MaybePlayer = Annotated[records.Player | None, Depends(current)]
 
 
 LIVE = ("waiting", "playing")
 
 
-def seated(row: dict[str, Any], player: dict[str, Any] | None) -> bool:
+def seated(row: dict[str, Any], player: records.Player | None) -> bool:
     return player is not None and \
         any(s is not None and s.get("player") == player["id"] for s in row["seats"])
 
 
 async def readable_match(request: Request, match_id: str,
-                         player: dict[str, Any] | None) -> dict[str, Any]:
+                         player: records.Player | None) -> dict[str, Any]:
     """A match's row, for whoever may see it. A private match (a friends' one its host did not
     make public) is, once over, for the players seated in it only: its record, replay, review
     and page. Anyone else gets the same 404 as for a match that does not exist, so its existence

@@ -62,7 +62,7 @@ def live_of(request: Request, event_id: str) -> Event | None:
     return tournaments_of(request).events.get(event_id)
 
 
-def spend_entry(request: Request, player: dict[str, Any]) -> None:
+def spend_entry(request: Request, player: Player) -> None:
     """A registration or withdrawal, counted per player whatever its answer (on the node that
     receives it, before it goes to the event's owner): each one that passes stores the event
     (`LIMIT_TOURNAMENT_ENTRIES_PLAYER`)."""

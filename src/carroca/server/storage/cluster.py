@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Connection
 
+from carroca.server.records import Player
 from carroca.server.storage import db
 from carroca.server.storage.plumbing import (
     RANKED_WAIT,
@@ -277,7 +278,7 @@ class ClusterRows(Storage):
     # ------------------------------------------------------------------ ranked queue (cluster)
 
     async def ranked_enqueue(
-        self, player: dict[str, Any], ruleset: str, seed: str | None, seats: int
+        self, player: Player, ruleset: str, seed: str | None, seats: int
     ) -> list[dict[str, Any]] | None:
         """Queue a player (again); when `seats` players wait for the ruleset, take the first
         ones out and return them: the caller makes their match. One transaction, serialized

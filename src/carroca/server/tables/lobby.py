@@ -32,7 +32,7 @@ from carroca.server.errors import (
     ServerError,
     TooManyMatches,
 )
-from carroca.server.records import Seat, is_bot
+from carroca.server.records import PersonSeat, Player, Seat, is_bot
 from carroca.server.tables.hub import Hub
 from carroca.server.tables.ranked import RankedQueue
 from carroca.server.tables.registry import Tables
@@ -64,7 +64,7 @@ class Lobby:
         return opts, seconds
 
     async def create_bots_match(
-        self, player: dict[str, Any], ruleset: str, options: dict[str, Any] | None,
+        self, player: Player, ruleset: str, options: dict[str, Any] | None,
         seats: list[str], turn_seconds: float | None, address: str | None = None,
     ) -> Table:
         """A demo match of bots, for a signed-in player: a few at a time per player, and a cap
@@ -99,7 +99,7 @@ class Lobby:
         return table
 
     async def casual(
-        self, player: dict[str, Any], ruleset: str, bot_level: str, client_seed: str | None,
+        self, player: Player, ruleset: str, bot_level: str, client_seed: str | None,
         match_id: str | None = None, address: str | None = None,
     ) -> dict[str, Any]:
         """Seat the player at the chosen casual table, at an open one of the ruleset, or at a
@@ -151,7 +151,7 @@ class Lobby:
             return table.answer(0)
 
     async def sit_elsewhere(
-        self, match_id: str, player: dict[str, Any], client_seed: str | None
+        self, match_id: str, player: Player, client_seed: str | None
     ) -> int | None:
         try:
             seat = await self.tables.call_owner(
@@ -164,7 +164,7 @@ class Lobby:
 
     @staticmethod
     async def sit_casual(
-        table: Table, player: dict[str, Any], client_seed: str | None
+        table: Table, player: Player, client_seed: str | None
     ) -> int | None:
         """The seat taken at a waiting casual table (the player's own seat when they have one
         there already: asking twice never takes two), or None when it has none left."""
@@ -173,7 +173,7 @@ class Lobby:
         return await table.sit(player_seat(player), client_seed)
 
     async def friends(
-        self, host: dict[str, Any], ruleset: str, options: dict[str, Any] | None,
+        self, host: Player, ruleset: str, options: dict[str, Any] | None,
         seats: list[str], turn_seconds: float | None, client_seed: str | None,
         address: str | None = None,
     ) -> dict[str, Any]:
@@ -217,7 +217,7 @@ class Lobby:
         return table.answer(me)
 
     async def join_invite(
-        self, player: dict[str, Any], invite: str, client_seed: str | None, local: bool = False
+        self, player: Player, invite: str, client_seed: str | None, local: bool = False
     ) -> tuple[Table, int]:
         for table in self.tables:
             if table.invite == invite and table.mode == "friends":
@@ -227,7 +227,7 @@ class Lobby:
         return table, await table.sit_invited(player, client_seed)
 
     async def join_invite_anywhere(
-        self, player: dict[str, Any], invite: str, client_seed: str | None
+        self, player: Player, invite: str, client_seed: str | None
     ) -> dict[str, Any]:
         """Sit at a friends' table by its invitation, on whichever node runs it."""
         if not self.tables.clustered or any(t.invite == invite for t in self.tables):
@@ -245,7 +245,7 @@ class Lobby:
         return answer
 
     async def queue_ranked(
-        self, player: dict[str, Any], ruleset: str, client_seed: str | None
+        self, player: Player, ruleset: str, client_seed: str | None
     ) -> dict[str, Any] | None:
         """Queue for a ranked match; returns the lobby's answer for the table once enough
         players are waiting (or the one the player has a seat at already)."""
@@ -269,7 +269,8 @@ class Lobby:
             random.shuffle(group)
             table = await self.tables.new_table(
                 mode="ranked", ruleset=ruleset, options=opts,
-                seats=[player_seat(p) for p in group], turn_seconds=seconds,
+                seats=[PersonSeat(player=p["id"], name=p["name"]) for p in group],
+                turn_seconds=seconds,
                 bot_level=self.hub.settings.autoplay_bot, client_seeds=[p["seed"] for p in group],
             )
             self.ranked.matched(ruleset, matched)  # once its table is stored
@@ -323,7 +324,7 @@ class Lobby:
     # ------------------------------------------------------------------ rematch
 
     async def rematch(
-        self, table: Table, player: dict[str, Any], client_seed: str | None = None,
+        self, table: Table, player: Player, client_seed: str | None = None,
         address: str | None = None,
     ) -> dict[str, Any]:
         """Another match with this finished table's settings: the first player to ask creates
@@ -359,7 +360,7 @@ class Lobby:
                                  address=address)
 
     async def _new_rematch(
-        self, table: Table, player: dict[str, Any], seat: int, client_seed: str | None,
+        self, table: Table, player: Player, seat: int, client_seed: str | None,
         address: str | None,
     ) -> Table:
         """The rematch table: the asker in their seat, the bots in theirs, the other players'

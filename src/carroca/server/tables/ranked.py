@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from carroca.server.errors import NotStored
+from carroca.server.records import Player
 from carroca.server.storage.store import Store
 
 
@@ -21,7 +22,7 @@ class RankedQueue:
         self.shared = shared  # in the database, for every node of a cluster
         self._queues: dict[str, list[dict[str, Any]]] = {}
 
-    async def join(self, player: dict[str, Any], ruleset: str, client_seed: str | None,
+    async def join(self, player: Player, ruleset: str, client_seed: str | None,
                    n: int) -> list[dict[str, Any]] | None:
         """Queue the player (once, for one ruleset); returns the group of `n` (`id`, `name`,
         `seed`) once that many wait, still queued until `matched` (in the database: taken

@@ -22,6 +22,7 @@ from carroca.server.errors import MatchGone, NotStored, ServerError
 from carroca.server.players.ratings import Ratings
 from carroca.server.realtime import wire
 from carroca.server.realtime.fanout import Fanout
+from carroca.server.records import Player
 from carroca.server.settings import Settings
 from carroca.server.storage.store import Store
 from carroca.server.tables.botbudget import BotAdmission, Charge
@@ -263,7 +264,7 @@ class Tables:
         self._tables[table.id] = table
         return table
 
-    async def create_table(self, player: dict[str, Any], address: str | None,
+    async def create_table(self, player: Player, address: str | None,
                            client_seeds: list[str | None] | None = None, spend: bool = False,
                            **row: Any) -> Table:
         """A new table (`Table.new_row`'s fields); one whose bots search only within the bot

@@ -39,7 +39,7 @@ from carroca.server.players.ratings import Ratings
 from carroca.server.realtime import protocol, wire
 from carroca.server.realtime.fanout import Fanout, chat_channel, player_channel, seat_channel
 from carroca.server.realtime.frames import FrameCache, StateFrames, table_state
-from carroca.server.records import BotSeat, Seat, is_bot, is_person
+from carroca.server.records import BotSeat, Player, Seat, is_bot, is_person
 from carroca.server.settings import Settings
 from carroca.server.storage.store import Fenced, MoveRow, Store
 from carroca.server.tables.chat import ChatRate, clean_text
@@ -279,7 +279,7 @@ class Table(TableRow):
         self._host.table_closed(self)
         return stored
 
-    async def rematch(self, player: dict[str, Any], find: Callable[[str], Table | None],
+    async def rematch(self, player: Player, find: Callable[[str], Table | None],
                       make: Callable[[], Awaitable[Table]]) -> Table:
         """The next match with this finished table's settings, made once (`make`) even when
         two players ask at once; asked again, the one made before (`find` gives it while it
@@ -299,7 +299,7 @@ class Table(TableRow):
             self.publish()
             return new
 
-    async def sit_rematch(self, player: dict[str, Any], client_seed: str | None,
+    async def sit_rematch(self, player: Player, client_seed: str | None,
                           seat: int) -> int:
         """A player of the finished table comes to its rematch (this table): their own seat
         when it is open. Raises `RematchStarted` when it began without them."""
@@ -309,7 +309,7 @@ class Table(TableRow):
             raise RematchStarted()
         return got
 
-    async def sit_invited(self, player: dict[str, Any], client_seed: str | None) -> int:
+    async def sit_invited(self, player: Player, client_seed: str | None) -> int:
         """A player with the invitation sits (their own seat when they have one). Raises
         `TableFull` when it is complete or started."""
         got = await self.sit({"player": player["id"], "name": player["name"]}, client_seed)

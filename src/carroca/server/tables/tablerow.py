@@ -11,7 +11,7 @@ from carroca import fair
 from carroca.bots import BOT_LEVELS, SEARCHING_LEVELS, level_names
 from carroca.rules import get_ruleset
 from carroca.server.errors import UnknownBot
-from carroca.server.records import BotSeat, PersonSeat, Seat, is_bot, is_person
+from carroca.server.records import BotSeat, PersonSeat, Player, Seat, is_bot, is_person
 
 
 def bot_seat(level: str) -> BotSeat:
@@ -21,7 +21,7 @@ def bot_seat(level: str) -> BotSeat:
     return {"bot": level, "name": f"bot:{level}"}
 
 
-def player_seat(player: dict[str, Any]) -> PersonSeat:
+def player_seat(player: Player) -> PersonSeat:
     """A player's seat at a table."""
     return {"player": player["id"], "name": player["name"]}
 

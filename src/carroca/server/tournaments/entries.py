@@ -16,6 +16,7 @@ from typing import Any
 from carroca.bots import BOT_LEVELS
 from carroca.server.errors import NoDupla, NoDuplas, NotStored
 from carroca.server.players.ratings import family_of
+from carroca.server.records import Player
 from carroca.server.storage.plumbing import Fenced
 from carroca.server.storage.store import Store
 from carroca.server.tournaments.state import Event, refused
@@ -29,7 +30,7 @@ def not_stored(exc: Exception) -> Exception:
     return exc if isinstance(exc, Fenced) else NotStored()
 
 
-async def rating_of(store: Store, ev: Event, player: dict[str, Any]) -> int | None:
+async def rating_of(store: Store, ev: Event, player: Player) -> int | None:
     """The player's rating in the event's family (seeds the draw): an integer, or None."""
     with contextlib.suppress(Exception):
         known = await store.ratings_of([player["id"]], family_of(ev.t.spec.ruleset))

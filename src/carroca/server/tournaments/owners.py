@@ -24,6 +24,7 @@ from typing import Any
 
 from carroca.server.cluster.node import Cluster
 from carroca.server.errors import NoMethod, NotOwner, ServerError
+from carroca.server.records import Player
 from carroca.server.storage.tournaments import LIVE
 from carroca.server.tournaments.service import Tournaments
 from carroca.server.tournaments.state import EventMoved, no_event
@@ -120,7 +121,8 @@ class EventOwners:
 
     async def _run(self, method: str, event_id: str, args: dict[str, Any]) -> Any:
         t = self.tournaments
-        player = {"id": int(args["player"]["id"]), "name": str(args["player"]["name"])}
+        player = Player(id=int(args["player"]["id"]), name=str(args["player"]["name"]),
+                        kind=str(args["player"].get("kind", "guest")))
         if method == "register":
             return await t.register(player, event_id, partner=bool(args.get("partner")),
                                     invite=args.get("invite"), code=args.get("code"))

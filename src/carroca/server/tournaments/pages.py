@@ -18,6 +18,7 @@ import json
 from typing import Any
 
 from carroca.server.errors import NotStored
+from carroca.server.records import Player
 from carroca.server.storage.store import Store
 from carroca.server.tournaments.state import (
     Event,
@@ -66,7 +67,7 @@ async def events_of(store: Store, player_id: int) -> list[str]:
                               if any(p.get("id") == player_id for p in players)))
 
 
-async def page(store: Store, event_id: str, viewer: dict[str, Any] | None,
+async def page(store: Store, event_id: str, viewer: Player | None,
                code: str | None = None, live: Event | None = None) -> dict[str, Any]:
     """An event's page: spec, entrants, standings, rounds with their matches, podium; a
     private event's to whom `may_see` allows (404 to anyone else). `live`: the event as this
@@ -86,7 +87,7 @@ async def page(store: Store, event_id: str, viewer: dict[str, Any] | None,
     return event_view(row, record, entries, games, viewer)
 
 
-async def record(store: Store, event_id: str, viewer: dict[str, Any] | None = None,
+async def record(store: Store, event_id: str, viewer: Player | None = None,
                  code: str | None = None, live: Event | None = None) -> str:
     """The event record as it stands (the seed in it once the event is over), with its match
     records embedded from their rows: it verifies on its own. A private event's as its page."""

@@ -42,6 +42,7 @@ from carroca.server.errors import (
 )
 from carroca.server.realtime import wire
 from carroca.server.realtime.fanout import Fanout, player_channel
+from carroca.server.records import Player
 from carroca.server.settings import Settings
 from carroca.server.storage.plumbing import Fenced
 from carroca.server.storage.store import Store
@@ -246,7 +247,7 @@ class Tournaments:
 
     # ------------------------------------------------------------------ creating
 
-    async def create(self, player: dict[str, Any], body: dict[str, Any]) -> Event:
+    async def create(self, player: Player, body: dict[str, Any]) -> Event:
         """A new event, from the fields of `POST /api/tournaments` (already typed)."""
         row, t = new_event(self.settings, player, body)
         if row["bots"] is not None:
@@ -281,7 +282,7 @@ class Tournaments:
 
     # ------------------------------------------------------------------ registering
 
-    def _local(self, event_id: str, player: dict[str, Any], code: str | None = None
+    def _local(self, event_id: str, player: Player, code: str | None = None
                ) -> Event | None:
         """The event if this node runs it (None: another node may), as `player` may see it: a
         private one answers 404 to whom `may_see` refuses, as if it did not exist."""
@@ -290,7 +291,7 @@ class Tournaments:
             raise no_event()
         return ev
 
-    async def _elsewhere(self, event_id: str, method: str, player: dict[str, Any],
+    async def _elsewhere(self, event_id: str, method: str, player: Player,
                          **args: Any) -> Any:
         """An event not run here: in a cluster its owner node answers, else it is unknown."""
         if self.relay is None:
@@ -298,7 +299,7 @@ class Tournaments:
         me = {"id": player["id"], "name": player["name"]}
         return await self.relay.forward(event_id, method, {"player": me, **args})
 
-    async def register(self, player: dict[str, Any], event_id: str, *, partner: bool = False,
+    async def register(self, player: Player, event_id: str, *, partner: bool = False,
                        invite: str | None = None, code: str | None = None) -> dict[str, Any]:
         """Register a player: alone, or opening a dupla (`partner`: the answer carries the
         invitation for the partner), or as the partner of a dupla (`invite`). A private event
@@ -321,7 +322,7 @@ class Tournaments:
                 entry = await register_alone(self.store, ev, me, rating, partner)
             return entry_answer(entry)
 
-    async def withdraw(self, player: dict[str, Any], event_id: str) -> dict[str, Any]:
+    async def withdraw(self, player: Player, event_id: str) -> dict[str, Any]:
         """Before the start the place is freed (a dupla's, for both); after it, the entrant is
         paired no more and a game of theirs still waiting is lost by forfeit."""
         ev = self._local(event_id, player)
@@ -366,7 +367,7 @@ class Tournaments:
 
     # ------------------------------------------------------------------ running
 
-    async def start(self, event_id: str, by: dict[str, Any] | None = None) -> None:
+    async def start(self, event_id: str, by: Player | None = None) -> None:
         """Close registration and pair the first round (or the arena's first wave). With `by`,
         its creator starts it before its time. Fewer than two entrants: it is cancelled."""
         ev = self.events.get(event_id) if by is None else self._local(event_id, by)

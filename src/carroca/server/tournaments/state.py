@@ -28,6 +28,7 @@ from carroca.server.errors import (
 from carroca.server.errors import (
     EventMoved as EventMoved,  # raised by the tournaments and their owners
 )
+from carroca.server.records import Player
 from carroca.server.settings import Settings
 from carroca.server.tables.chat import clean_text
 from carroca.tournament import (
@@ -67,7 +68,7 @@ class Relay(Protocol):
         the owner's ServerError, 404 when the event is not live, 503 while it changes nodes."""
 
 
-def new_event(settings: Settings, player: dict[str, Any], body: dict[str, Any]
+def new_event(settings: Settings, player: Player, body: dict[str, Any]
               ) -> tuple[dict[str, Any], Tournament]:
     """A new event's row and director, from the fields of `POST /api/tournaments` (already
     typed); ServerError (pt-BR) for what the server does not hold."""
@@ -114,7 +115,7 @@ def new_event(settings: Settings, player: dict[str, Any], body: dict[str, Any]
 
 
 def may_see(row: dict[str, Any], entries: dict[str, dict[str, Any]],
-            viewer: dict[str, Any] | None, code: str | None) -> bool:
+            viewer: Player | None, code: str | None) -> bool:
     """Whether an event is shown to `viewer`. A private one is its creator's, its entrants'
     and its invitation holders' only (the event's code, or a dupla's partner invitation): to
     anyone else it answers as an event that does not exist, so its existence does not leak."""
@@ -211,7 +212,7 @@ def summary(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def event_view(row: dict[str, Any], record: dict[str, Any], entries: dict[str, dict[str, Any]],
-          games: dict[GameKey, str], viewer: dict[str, Any] | None) -> dict[str, Any]:
+          games: dict[GameKey, str], viewer: Player | None) -> dict[str, Any]:
     out = summary(row)
     names = {e["id"]: e["name"] for e in record["registrations"]}
     names.update({e["id"]: e["name"] for e in record["entrants"]})
