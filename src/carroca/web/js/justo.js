@@ -1,3 +1,4 @@
+// @ts-check
 // The fairness page (justo.html?id=MATCH): the match's commitment, the revealed server seed and
 // the players' seeds, and every deal recomputed in the browser (fair.js) against the record's
 // dealt hands and boneyard — "Confere" or "Não confere", with the details. Without an id, or for
@@ -9,12 +10,20 @@ import { hashing, selfCheck, verifyRecord } from "./fair.js";
 import { tileSVG } from "./tiles.js";
 import * as W from "./words.js";
 
+/** @typedef {import("./fair.js").Verification} Verification */
+
 const main = $("#main");
+
+/** @param {unknown} e */
+const messageOf = (e) => (e instanceof Error ? e.message : String(e));
+
+/** @param {boolean} ok */
 
 function pill(ok, yes = "Confere", no = "Não confere") {
   return h("span", { class: `pill ${ok ? "pill-ok" : "pill-bad"}`, "data-ok": String(ok) }, ok ? yes : no);
 }
 
+/** @param {string} state @param {string} title @param {string} [text] */
 function verdict(state, title, text = "") {
   const el = $("#verdict");
   el.dataset.state = state;
@@ -27,10 +36,12 @@ function verdict(state, title, text = "") {
   );
 }
 
+/** @param {string | null | undefined} value */
 function hex(value) {
   return h("code", { class: "hex" }, value || "—");
 }
 
+/** @param {(string | null)[] | null | undefined} players */
 function namesOf(players) {
   return (players || []).map((name, seat) =>
     name ? W.seatName({ name, bot: Boolean(W.botLevelOf(name)) }, seat) : "Lugar vago",
@@ -38,7 +49,7 @@ function namesOf(players) {
 }
 
 async function start() {
-  const checks = await selfCheck().catch((e) => ({ ok: false, checks: [{ name: `erro: ${e.message}`, ok: false }] }));
+  const checks = await selfCheck().catch((e) => ({ ok: false, checks: [{ name: `erro: ${messageOf(e)}`, ok: false }] }));
   fill(
     $("#selfcheck"),
     ...checks.checks.map((c) => h("li", {}, pill(c.ok), " ", c.name)),
@@ -59,7 +70,7 @@ async function start() {
   try {
     info = await api.match(id);
   } catch (e) {
-    verdict("error", e.status === 404 ? "Partida não encontrada" : "Não deu para buscar a partida", e.message);
+    verdict("error", e instanceof api.ApiError && e.status === 404 ? "Partida não encontrada" : "Não deu para buscar a partida", messageOf(e));
     return;
   }
   showMatch(info, id);
@@ -76,17 +87,20 @@ async function start() {
   try {
     record = await api.record(id);
   } catch (e) {
-    verdict("error", "Não deu para buscar o registro da partida", e.message);
+    verdict("error", "Não deu para buscar o registro da partida", messageOf(e));
     return;
   }
   await check(record, { info, id });
 }
 
+/** @param {any} info @param {string} id */
 function showMatch(info, id) {
   $("#match-box").hidden = false;
   const names = namesOf(info.players);
   const score = info.score ? ` · placar ${info.score.join(" × ")}` : "";
-  const status = { waiting: "esperando jogadores", playing: "em andamento", finished: "terminada" }[info.status] ?? info.status;
+  /** @type {Record<string, string>} */
+  const statuses = { waiting: "esperando jogadores", playing: "em andamento", finished: "terminada" };
+  const status = statuses[info.status] ?? info.status;
   fill(
     $("#match-facts"),
     h("p", {}, h("strong", {}, W.rulesetName(info.ruleset)), ` · ${status}${score}`),
@@ -104,11 +118,15 @@ function showMatch(info, id) {
   );
 }
 
+/**
+ * @param {{info: any, record: any, id: string | null, result?: Verification}} shown
+ */
 function showSeeds({ info, record, id, result }) {
   $("#seeds-box").hidden = false;
   const f = (record && record.fairness) || {};
   const players = (record && record.players) || (info && info.players) || [];
   const names = namesOf(players);
+  /** @type {HTMLElement[]} */
   const items = [];
   const published = info ? info.commitment : null;
   if (published) {
@@ -131,6 +149,7 @@ function showSeeds({ info, record, id, result }) {
   }
   const clientSeed = record ? f.client_seed : info ? info.client_seed : null;
   if (clientSeed) {
+    /** @type {string[]} */
     const parts = clientSeed.split(":");
     items.push(
       h("dt", {}, "Sementes dos jogadores"),
@@ -157,6 +176,7 @@ function showSeeds({ info, record, id, result }) {
   fill($("#seeds"), ...items);
 }
 
+/** @param {any} record @param {{info?: any, id?: string | null}} [match] */
 async function check(record, { info = null, id = null } = {}) {
   verdict("loading", "Conferindo…");
   $("#seeds-box").hidden = true; // what an earlier check showed goes with it
@@ -165,7 +185,7 @@ async function check(record, { info = null, id = null } = {}) {
   try {
     result = await verifyRecord(record, { expectedCommitment: info ? info.commitment : null });
   } catch (e) {
-    verdict("error", "Não deu para conferir este registro", e.message);
+    verdict("error", "Não deu para conferir este registro", messageOf(e));
     return;
   }
   if (result.error) {
@@ -181,7 +201,7 @@ async function check(record, { info = null, id = null } = {}) {
     verdict("ok", "Tudo confere", `A semente revelada é a do compromisso, e ${n === 1 ? "a distribuição da única mão saiu" : `as ${n} distribuições saíram`} dela, pedra por pedra.`);
   } else {
     const reasons = [];
-    if (!result.commitment.ok) reasons.push("a semente revelada não corresponde ao compromisso");
+    if (result.commitment && !result.commitment.ok) reasons.push("a semente revelada não corresponde ao compromisso");
     if (result.published && !result.published.ok) reasons.push("o compromisso do registro não é o publicado antes da partida");
     if (bad) reasons.push(`${bad} ${bad === 1 ? "distribuição não bate" : "distribuições não batem"} com a semente`);
     if (!result.deals.length) reasons.push("o registro não tem mãos");
@@ -189,6 +209,7 @@ async function check(record, { info = null, id = null } = {}) {
   }
 }
 
+/** @param {string[]} tiles @param {Set<string>} [marks] */
 function tilesRow(tiles, marks = new Set()) {
   return h(
     "span",
@@ -197,6 +218,7 @@ function tilesRow(tiles, marks = new Set()) {
   );
 }
 
+/** @param {any} record @param {Verification} result */
 function showDeals(record, result) {
   $("#deals-box").hidden = false;
   const n = (record.players || []).length;
@@ -262,6 +284,7 @@ function showDeals(record, result) {
 
 /** Nothing checked any more: an earlier verdict, its seeds and deals must not stay on screen
  * as if they were the answer about what was just given. */
+/** @param {string} why */
 function clearResult(why) {
   for (const box of ["#match-box", "#seeds-box", "#deals-box"]) $(box).hidden = true;
   fill($("#seeds"));
@@ -271,10 +294,12 @@ function clearResult(why) {
 
 function bindOwn() {
   const error = $("#own-error");
+  /** @param {string} message */
   const refuse = (message) => {
     error.textContent = message;
     clearResult("O registro aberto abaixo não pôde ser lido; corrija-o e confira de novo.");
   };
+  /** @param {string} text */
   const run = async (text) => {
     error.textContent = "";
     let record;
@@ -293,8 +318,9 @@ function bindOwn() {
     await check(record);
     $("#verdict").scrollIntoView({ block: "start" });
   };
-  $("#own-file").addEventListener("change", async (ev) => {
-    const file = ev.target.files && ev.target.files[0];
+  $("#own-file").addEventListener("change", async (/** @type {Event} */ ev) => {
+    const { files } = /** @type {HTMLInputElement} */ (ev.target);
+    const file = files && files[0];
     if (file) await run(await file.text());
   });
   $("#own-check").addEventListener("click", () => run($("#own-text").value));

@@ -1,3 +1,4 @@
+// @ts-check
 // Registers the service worker (/sw.js): the rules, the tutorial and the lobby's shell then work
 // offline, and the site can be installed on a phone's home screen (see manifest.webmanifest).
 // Registration waits for the page to load, so that it never competes with the page itself.

@@ -1,3 +1,4 @@
+// @ts-check
 // The replay viewer (replay.html?id=MATCH[&mao=N&jogada=K]): a finished match, action by
 // action, rebuilt from its record by the browser's rules engine — the table, every hand face up,
 // who played what, the points of each action and why, the end of each hand — with the expert's
@@ -8,25 +9,44 @@ import { Board } from "./board.js";
 import { $, fill, h, param } from "./dom.js";
 import { pipsOf } from "./engine.js";
 import { rebuild } from "./record.js";
+import { atMatchEnd as isLastPlace, clampPlace, placeFromAddress, stepFrom } from "./replay-moves.js";
 import { tileSVG } from "./tiles.js";
 import * as W from "./words.js";
 
+/**
+ * @typedef {import("./record.js").Rebuilt} Rebuilt
+ * @typedef {import("./record.js").Hand} Hand
+ * @typedef {import("./record.js").Position} Position
+ * @typedef {import("./engine.js").ScoreEvent} ScoreEvent
+ * @typedef {{index: number, seat: number, best: string, loss: number, mistake: boolean}} Decision
+ *   one decision of the analysis (carroca-analysis/1)
+ * @typedef {{id: string | null, data: Rebuilt | null, players: {name: string, bot: boolean}[],
+ *   names: string[], labels: string[], viewer: number | null, hand: number, pos: number,
+ *   rendered: boolean, board: import("./board.js").Board | null, playing: number | null,
+ *   analysis: any, mistakes: Map<string, Decision>, decisions: Map<string, Decision>,
+ *   pollTimer: number | undefined, pollStarted: number, polls: number}} Replay
+ */
+
 const app = $("#app");
+/** @type {Replay} */
 const ctx = {
   id: null,
   data: null, // rebuild(record)
+  players: [],
   names: [],
   labels: ["", ""],
   viewer: null, // the signed-in player's seat in this match, if any
   hand: 0,
   pos: 0,
+  rendered: false,
   board: null,
   playing: null, // the autoplay timer
   analysis: null, // carroca-analysis/1, once ready
   mistakes: new Map(), // "hand:index" -> decision
   decisions: new Map(), // "hand:index" -> decision
-  pollTimer: null,
+  pollTimer: undefined,
   pollStarted: 0,
+  polls: 0,
 };
 
 const AUTOPLAY_MS = 1100;
@@ -35,34 +55,50 @@ const POLL_LIMIT_MS = 4 * 60 * 1000;
 
 const ON_END = W.ON_END;
 
+/** The rebuilt record: every view below is drawn only once it is there. */
+function loaded() {
+  if (!ctx.data) throw new Error("replay: no record loaded");
+  return ctx.data;
+}
+
+/** How many positions each hand has. */
+const lengths = () => loaded().hands.map((hand) => hand.positions.length);
+
+/** @param {unknown} e */
+const messageOf = (e) => (e instanceof Error ? e.message : String(e));
+
+/** @param {unknown} e */
+const statusOf = (e) => (e instanceof api.ApiError ? e.status : null);
+
 // ---------------------------------------------------------------------- start
 
 async function main() {
-  ctx.id = param("id");
+  const id = param("id");
+  ctx.id = id;
   bindUi();
-  if (!ctx.id) {
+  if (!id) {
     fatal("Nenhuma partida indicada no endereço.", "Abra o replay pelo histórico de partidas no início.");
     return;
   }
-  $("#link-fair").href = `justo.html?id=${encodeURIComponent(ctx.id)}`;
+  $("#link-fair").href = `justo.html?id=${encodeURIComponent(id)}`;
   let record;
   let who = null;
   try {
-    [record, who] = await Promise.all([api.record(ctx.id), api.session().catch(() => null)]);
+    [record, who] = await Promise.all([api.record(id), api.session().catch(() => null)]);
   } catch (e) {
-    if (e.status === 409) {
+    if (statusOf(e) === 409) {
       fatal(
         "A partida ainda não terminou",
         "O replay fica pronto no fim da partida. Enquanto isso, dá para assistir ao vivo.",
-        h("a", { class: "btn btn-primary", href: `mesa.html?id=${encodeURIComponent(ctx.id)}` }, "Assistir à mesa"),
+        h("a", { class: "btn btn-primary", href: `mesa.html?id=${encodeURIComponent(id)}` }, "Assistir à mesa"),
       );
-    } else if (e.status === 404) {
+    } else if (statusOf(e) === 404) {
       fatal(
         "Partida não encontrada",
         "Confira o endereço: esta partida não existe neste servidor, ou é uma partida entre amigos que só quem jogou pode ver (entre com o seu apelido).",
       );
     } else {
-      fatal("Não deu para abrir o replay", e.message);
+      fatal("Não deu para abrir o replay", messageOf(e));
     }
     return;
   }
@@ -70,6 +106,7 @@ async function main() {
   loadAnalysis();
 }
 
+/** @param {string} title @param {string} message @param {...HTMLElement} extra */
 function fatal(title, message, ...extra) {
   app.dataset.status = "error";
   const overlay = $("#overlay");
@@ -86,6 +123,7 @@ function fatal(title, message, ...extra) {
   );
 }
 
+/** @param {any} record @param {any} who the session, or null */
 function setup(record, who) {
   const data = rebuild(record);
   ctx.data = data;
@@ -93,7 +131,7 @@ function setup(record, who) {
   const me = who && who.player ? who.player.name : null;
   const seat = me ? data.players.indexOf(me) : -1;
   ctx.viewer = seat >= 0 ? seat : null;
-  const players = data.players.map((name) => ({ name, bot: Boolean(W.botLevelOf(name)) }));
+  const players = data.players.map((/** @type {string} */ name) => ({ name, bot: Boolean(W.botLevelOf(name)) }));
   ctx.players = players;
   ctx.names = players.map((p, i) => (i === ctx.viewer ? "Você" : W.seatName(p, i)));
   ctx.labels = W.teamLabels({ players, seat: ctx.viewer });
@@ -122,41 +160,44 @@ function setup(record, who) {
     fatal("Partida sem mãos", "O registro desta partida não tem nenhuma mão para mostrar.");
     return;
   }
-  const wantHand = Number(param("mao")) - 1;
-  const hand = Number.isInteger(wantHand) && data.hands[wantHand] ? wantHand : 0;
-  const wantPos = Number(param("jogada"));
-  const max = data.hands[hand].positions.length - 1;
+  const { hand, pos } = placeFromAddress(lengths(), param("mao"), param("jogada"));
   app.dataset.status = "ready";
-  go(hand, Number.isInteger(wantPos) ? Math.max(0, Math.min(max, wantPos)) : 0, false);
+  go(hand, pos, false);
 }
 
+/** @param {Hand} hand */
 function handOption(hand) {
   if (!hand.end) return `Mão ${hand.number} · incompleta`;
   return `Mão ${hand.number} · ${endTitle(hand)}`;
 }
 
-/** "team-us" for the viewer's team (team 0 when the viewer did not play), else "team-them". */
+/**
+ * "team-us" for the viewer's team (team 0 when the viewer did not play), else "team-them".
+ * @param {number} team
+ */
 function teamClass(team) {
-  const us = ctx.viewer !== null ? W.teamOf(ctx.viewer, ctx.data.n) : 0;
+  const us = ctx.viewer !== null ? W.teamOf(ctx.viewer, loaded().n) : 0;
   return team === us ? "team-us" : "team-them";
 }
 
+/** @param {Hand} hand */
 function endTitle(hand) {
-  return W.handEndTitle(hand.end, ctx.names, ctx.data.ruleset);
+  return W.handEndTitle(hand.end, ctx.names, loaded().ruleset);
 }
 
 // ---------------------------------------------------------------------- moving
 
 function current() {
-  const hand = ctx.data.hands[ctx.hand];
+  const hand = loaded().hands[ctx.hand];
   return { hand, pos: hand.positions[ctx.pos] };
 }
 
+/** @param {number} handIndex @param {number} pos @param {boolean} [animate] */
 function go(handIndex, pos, animate = false) {
-  const hands = ctx.data.hands;
   const changedHand = handIndex !== ctx.hand || !ctx.rendered;
-  ctx.hand = Math.max(0, Math.min(hands.length - 1, handIndex));
-  ctx.pos = Math.max(0, Math.min(hands[ctx.hand].positions.length - 1, pos));
+  const place = clampPlace(lengths(), handIndex, pos);
+  ctx.hand = place.hand;
+  ctx.pos = place.pos;
   if (changedHand) renderTimeline();
   render(animate);
   ctx.rendered = true;
@@ -166,26 +207,18 @@ function go(handIndex, pos, animate = false) {
   history.replaceState(null, "", url);
 }
 
+/** One action forward (delta > 0) or back; false at either end of the match. @param {number} delta */
 function step(delta) {
-  const hands = ctx.data.hands;
-  const last = hands[ctx.hand].positions.length - 1;
-  if (delta > 0) {
-    if (ctx.pos < last) go(ctx.hand, ctx.pos + 1, true);
-    else if (ctx.hand < hands.length - 1) go(ctx.hand + 1, 0);
-    else return false;
-  } else if (ctx.pos > 0) {
-    go(ctx.hand, ctx.pos - 1);
-  } else if (ctx.hand > 0) {
-    go(ctx.hand - 1, hands[ctx.hand - 1].positions.length - 1);
-  } else {
-    return false;
-  }
+  const next = stepFrom(lengths(), { hand: ctx.hand, pos: ctx.pos }, delta);
+  if (!next) return false;
+  go(next.hand, next.pos, next.animate);
   return true;
 }
 
+/** @param {boolean} [force] */
 function togglePlay(force) {
   const on = force ?? !ctx.playing;
-  clearInterval(ctx.playing);
+  clearInterval(ctx.playing ?? undefined);
   ctx.playing = null;
   if (on) {
     if (atMatchEnd()) go(0, 0);
@@ -200,12 +233,12 @@ function togglePlay(force) {
 }
 
 function atMatchEnd() {
-  const hands = ctx.data.hands;
-  return ctx.hand === hands.length - 1 && ctx.pos === hands[ctx.hand].positions.length - 1;
+  return isLastPlace(lengths(), { hand: ctx.hand, pos: ctx.pos });
 }
 
 // ---------------------------------------------------------------------- rendering
 
+/** @param {boolean} animate */
 function render(animate) {
   const { hand, pos } = current();
   const last = hand.positions.length - 1;
@@ -231,13 +264,16 @@ function render(animate) {
   markTimeline();
 }
 
+/** @param {Hand} hand @param {number} k */
 function positionText(hand, k) {
   const total = hand.positions.length - 1;
+  const hands = loaded().hands.length;
   return k === 0
-    ? `Mão ${hand.number} de ${ctx.data.hands.length} · as pedras distribuídas`
-    : `Mão ${hand.number} de ${ctx.data.hands.length} · jogada ${k} de ${total}`;
+    ? `Mão ${hand.number} de ${hands} · as pedras distribuídas`
+    : `Mão ${hand.number} de ${hands} · jogada ${k} de ${total}`;
 }
 
+/** @param {number[]} score */
 function renderScores(score) {
   score.forEach((points, team) => {
     const el = $(`#score-${team}`);
@@ -246,13 +282,16 @@ function renderScores(score) {
   });
 }
 
+/** @param {Position} pos @param {boolean} animate */
 function renderBoard(pos, animate) {
   const plays = pos.table;
-  ctx.board.render({ plays, spinner: W.SPINNER.has(ctx.data.ruleset), animate });
+  const board = ctx.board;
+  if (!board) return;
+  board.render({ plays, spinner: W.SPINNER.has(loaded().ruleset), animate });
   const ends = Object.entries(pos.ends)
-    .map(([end, v]) => `${W.END_NAMES[end]} ${v}`)
+    .map(([end, v]) => `${/** @type {Record<string, string>} */ (W.END_NAMES)[end]} ${v}`)
     .join(", ");
-  ctx.board.svg.setAttribute(
+  board.svg.setAttribute(
     "aria-label",
     plays.length
       ? `Mesa com ${plays.length} ${plays.length === 1 ? "pedra" : "pedras"}; pontas: ${ends}`
@@ -266,9 +305,10 @@ function renderBoard(pos, animate) {
   }
 }
 
+/** @param {Hand} hand @param {Position} pos */
 function renderInfo(hand, pos) {
   const parts = [];
-  const rs = ctx.data.ruleset;
+  const rs = loaded().ruleset;
   if (pos.table.length && (rs === "duplas-pontos" || rs === "pontos")) {
     const hot = pos.count > 0 && pos.count % 5 === 0;
     parts.push(h("span", { class: `chip ${hot ? "chip-hot" : ""}`, title: "Soma das pontas" }, "Mesa ", h("strong", {}, String(pos.count))));
@@ -281,8 +321,9 @@ function renderInfo(hand, pos) {
   fill($("#table-info"), ...parts);
 }
 
+/** @param {Hand} hand @param {Position} pos */
 function renderHands(hand, pos) {
-  const n = ctx.data.n;
+  const n = loaded().n;
   const acted = pos.step ? pos.step.seat : null;
   const rows = pos.hands.map((tiles, seat) => {
     const team = W.teamOf(seat, n);
@@ -319,16 +360,22 @@ function renderHands(hand, pos) {
   fill($("#hands"), ...rows);
 }
 
-/** Under the name: "Nós"/"Eles" for a player of the match, "parceiro de …" otherwise (2v2). */
+/**
+ * Under the name: "Nós"/"Eles" for a player of the match, "parceiro de …" otherwise (2v2).
+ * @param {number} seat @param {boolean} turn
+ */
 function seatNote(seat, turn) {
-  const n = ctx.data.n;
+  const n = loaded().n;
   if (turn) return "na vez";
   if (n === 4 && ctx.viewer !== null) return ctx.labels[W.teamOf(seat, n)];
   if (n === 4) return `com ${ctx.names[(seat + 2) % 4]}`;
   return ctx.players[seat].bot ? `bot ${W.botLevelName(W.botLevelOf(ctx.players[seat].name))}` : "";
 }
 
-/** What a seat did, in the past tense, for the narration and the list of actions. */
+/**
+ * What a seat did, in the past tense, for the narration and the list of actions.
+ * @param {import("./engine.js").Step} step @param {number} k
+ */
 function stepText(step, k) {
   const who = ctx.names[step.seat];
   let what;
@@ -354,6 +401,7 @@ function stepText(step, k) {
   return `${who} ${what}`;
 }
 
+/** @param {ScoreEvent[]} events */
 function eventItems(events) {
   return events.map((e) =>
     h(
@@ -365,6 +413,7 @@ function eventItems(events) {
   );
 }
 
+/** @param {Hand} hand @param {Position} pos */
 function renderNarration(hand, pos) {
   const box = $("#narration");
   const parts = [];
@@ -384,7 +433,7 @@ function renderNarration(hand, pos) {
     if (step.auto) parts.push(h("p", { class: "muted small" }, "Jogada automática: o tempo do jogador acabou e o servidor jogou por ele."));
     const during = pos.events.filter((e) => !isEndReason(e, hand, pos));
     if (during.length) parts.push(h("ul", { class: "pts-list" }, ...eventItems(during)));
-    else if (step.type === "play" && W.SPINNER.has(ctx.data.ruleset) && pos.count % 5 !== 0) {
+    else if (step.type === "play" && W.SPINNER.has(loaded().ruleset) && pos.count % 5 !== 0) {
       parts.push(h("p", { class: "muted small" }, `Soma das pontas: ${pos.count} — não é múltiplo de 5, ninguém marca.`));
     }
     const decision = ctx.decisions.get(`${ctx.hand}:${ctx.pos - 1}`);
@@ -396,13 +445,16 @@ function renderNarration(hand, pos) {
   fill(box, ...parts);
 }
 
+/** @param {ScoreEvent} e @param {Hand} hand @param {Position} pos */
 function isEndReason(e, hand, pos) {
   return pos.index === hand.positions.length - 1 && hand.end && hand.events.includes(e) && e.index === -1;
 }
 
+/** @param {Hand} hand */
 function openingText(hand) {
+  const data = loaded();
   const who = ctx.names[hand.opener] ?? "";
-  const rs = ctx.data.ruleset;
+  const rs = data.ruleset;
   const first = hand.number === 1;
   const opening = hand.positions[1]?.step;
   if (opening && opening.type === "five-doubles") {
@@ -411,9 +463,9 @@ function openingText(hand) {
   if (rs === "duplas-pontos" || rs === "duplas-torneio") {
     if (first) return `Primeira mão: sai quem tem a carroça de sena (6-6), com ela — ${who}.`;
     if (rs === "duplas-torneio") return `Sai ${who}, que bateu ou trancou a mão anterior, com a pedra que quiser.`;
-    const prev = ctx.data.hands[hand.number - 2];
+    const prev = data.hands[hand.number - 2];
     if (prev && prev.end && prev.end.kind === "fechado") return `Depois de jogo fechado volta a regra da primeira mão: sai o 6-6 — ${who}.`;
-    if (ctx.data.options.always_six_six) return `Nesta mesa toda mão sai com o 6-6 — ${who}.`;
+    if (data.options.always_six_six) return `Nesta mesa toda mão sai com o 6-6 — ${who}.`;
     return `Sai quem bateu na mão anterior, com a carroça que quiser — ${who}. Sem carroça, passa a saída e os adversários marcam 20.`;
   }
   if (first) return `Primeira mão: sai quem tem a maior carroça (ou, sem carroça, a pedra mais pesada) — ${who}.`;
@@ -421,6 +473,7 @@ function openingText(hand) {
   return `Sai ${who}, com a pedra que quiser.`;
 }
 
+/** @param {Hand} hand */
 function renderEnd(hand) {
   const box = $("#end-box");
   const last = hand.positions.length - 1;
@@ -449,14 +502,17 @@ function renderEnd(hand) {
       ),
     );
   }
-  body.push(h("p", { class: "end-score" }, `${ctx.labels[0]} ${hand.score[0]} × ${hand.score[1]} ${ctx.labels[1]}`));
-  if (ctx.hand === ctx.data.hands.length - 1) body.push(...resultBlock());
+  const score = hand.score ?? hand.positions[last].score; // the same once the hand has ended
+  body.push(h("p", { class: "end-score" }, `${ctx.labels[0]} ${score[0]} × ${score[1]} ${ctx.labels[1]}`));
+  if (ctx.hand === loaded().hands.length - 1) body.push(...resultBlock());
   fill(box, ...body);
 }
 
+/** @param {Hand} hand */
 function endExplain(hand) {
   const end = hand.end;
-  const rs = ctx.data.ruleset;
+  if (!end) return "";
+  const rs = loaded().ruleset;
   const who = end.seat !== null && end.seat !== undefined ? ctx.names[end.seat] : "";
   switch (end.kind) {
     case "batida":
@@ -482,7 +538,9 @@ function endExplain(hand) {
   }
 }
 
+/** @param {ScoreEvent[]} events */
 function totalsByReason(events) {
+  /** @type {Map<string, {team: number, reason: string, points: number, times: number}>} */
   const map = new Map();
   for (const e of events) {
     const key = `${e.team}:${e.reason}`;
@@ -495,7 +553,8 @@ function totalsByReason(events) {
 }
 
 function resultBlock() {
-  const res = ctx.data.engineResult || ctx.data.result;
+  const data = loaded();
+  const res = data.engineResult || data.result;
   if (!res) return [h("p", { class: "muted" }, "A partida não terminou neste registro.")];
   const out = [
     h(
@@ -511,7 +570,7 @@ function resultBlock() {
 
 function renderProblems() {
   const box = $("#problems");
-  const problems = ctx.data.problems;
+  const problems = loaded().problems;
   if (!problems.length) {
     box.hidden = true;
     return;
@@ -535,7 +594,8 @@ function renderProblems() {
 // ---------------------------------------------------------------------- timeline
 
 function renderTimeline() {
-  const hand = ctx.data.hands[ctx.hand];
+  const data = loaded();
+  const hand = data.hands[ctx.hand];
   const items = [
     h("li", {}, h("button", { type: "button", class: "tl-item", dataset: { pos: 0 }, onclick: () => go(ctx.hand, 0) },
       h("span", { class: "tl-n" }, "0"), h("span", { class: "tl-text" }, "Pedras distribuídas"))),
@@ -553,7 +613,7 @@ function renderTimeline() {
           "button",
           {
             type: "button",
-            class: `tl-item ${teamClass(W.teamOf(pos.step.seat, ctx.data.n))}`,
+            class: `tl-item ${teamClass(W.teamOf(pos.step.seat, data.n))}`,
             dataset: { pos: k },
             onclick: () => go(ctx.hand, k),
           },
@@ -597,6 +657,7 @@ function markTimeline() {
 
 // ---------------------------------------------------------------------- analysis
 
+/** @param {string} action */
 function optionText(action) {
   if (action === "draw") return "comprar";
   if (action === "pass") return "passar";
@@ -606,11 +667,13 @@ function optionText(action) {
   return end ? `${tile} ${ON_END[end]}` : `sair com ${tile}`;
 }
 
+/** @param {number} loss */
 function lossText(loss) {
   const small = ctx.data && (ctx.data.ruleset === "classico" || ctx.data.ruleset === "bloqueio");
   return new Intl.NumberFormat("pt-BR", { minimumFractionDigits: small ? 2 : 1, maximumFractionDigits: small ? 2 : 1 }).format(loss);
 }
 
+/** @param {Decision} d @param {boolean} [big] */
 function mistakeNote(d, big = false) {
   return h(
     "div",
@@ -627,10 +690,10 @@ async function loadAnalysis() {
   setAnalysisState("loading", [h("p", { class: "muted" }, "Buscando a análise…")]);
   let data;
   try {
-    data = await api.get(`/api/matches/${encodeURIComponent(ctx.id)}/analysis`);
+    data = await api.get(`/api/matches/${encodeURIComponent(ctx.id ?? "")}/analysis`);
   } catch (e) {
     setAnalysisState("error", [
-      h("p", {}, e.status === 409 ? "A análise sai depois do fim da partida." : `A análise não está disponível: ${e.message}`),
+      h("p", {}, statusOf(e) === 409 ? "A análise sai depois do fim da partida." : `A análise não está disponível: ${messageOf(e)}`),
       retryButton(),
     ]);
     return;
@@ -665,17 +728,19 @@ function retryButton() {
   } }, "Tentar de novo");
 }
 
+/** @param {string} state @param {HTMLElement[]} children */
 function setAnalysisState(state, children) {
   $("#analysis").dataset.state = state;
   app.dataset.analysis = state;
   fill($("#analysis-body"), ...children);
 }
 
+/** @param {any} analysis carroca-analysis/1 */
 function showAnalysis(analysis) {
   ctx.analysis = analysis;
   ctx.mistakes.clear();
   ctx.decisions.clear();
-  (analysis.hands || []).forEach((hand, hi) => {
+  (analysis.hands || []).forEach((/** @type {any} */ hand, /** @type {number} */ hi) => {
     for (const d of hand.decisions || []) {
       ctx.decisions.set(`${hi}:${d.index}`, d);
       if (d.mistake) ctx.mistakes.set(`${hi}:${d.index}`, d);
@@ -683,7 +748,7 @@ function showAnalysis(analysis) {
   });
   const settings = analysis.settings || {};
   const per = (analysis.summary && analysis.summary.per_seat) || [];
-  const rows = per.map((s, seat) =>
+  const rows = per.map((/** @type {any} */ s, /** @type {number} */ seat) =>
     h(
       "tr",
       {},
@@ -730,14 +795,14 @@ function bindUi() {
   $("#btn-next").addEventListener("click", () => step(1));
   $("#btn-prev").addEventListener("click", () => step(-1));
   $("#btn-first").addEventListener("click", () => go(ctx.hand, 0));
-  $("#btn-last").addEventListener("click", () => go(ctx.hand, ctx.data.hands[ctx.hand].positions.length - 1));
+  $("#btn-last").addEventListener("click", () => go(ctx.hand, lengths()[ctx.hand] - 1));
   $("#btn-play").addEventListener("click", () => togglePlay());
-  $("#hand-select").addEventListener("change", (ev) => go(Number(ev.target.value), 0));
-  $("#scrub").addEventListener("input", (ev) => go(ctx.hand, Number(ev.target.value)));
+  $("#hand-select").addEventListener("change", (/** @type {Event} */ ev) => go(Number(/** @type {HTMLSelectElement} */ (ev.target).value), 0));
+  $("#scrub").addEventListener("input", (/** @type {Event} */ ev) => go(ctx.hand, Number(/** @type {HTMLInputElement} */ (ev.target).value)));
   document.addEventListener("keydown", (ev) => {
     if (!ctx.data || app.dataset.status !== "ready") return;
     if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
-    const tag = ev.target && ev.target.tagName;
+    const tag = ev.target instanceof Element ? ev.target.tagName : null;
     if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
     const hands = ctx.data.hands;
     let handled = true;
@@ -765,7 +830,7 @@ function bindUi() {
     }
     if (handled) ev.preventDefault();
   });
-  window.carroca = { ctx };
+  /** @type {any} */ (window).carroca = { ctx };
 }
 
 main();

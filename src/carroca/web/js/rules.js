@@ -1,3 +1,4 @@
+// @ts-check
 // The rules page (regras.html): one part at a time — regras.html#duplas-pontos shows that
 // ruleset's rules, #glossario the glossary, #g-galo a glossary term — and real dominoes drawn in
 // the examples. Without scripts every part is simply shown, one after the other.
@@ -30,10 +31,11 @@ function drawExamples() {
 /** Keep tile names such as "6-6" on one line (text nodes only; code is left alone). */
 function keepTilesWhole() {
   const walker = document.createTreeWalker($("#main"), NodeFilter.SHOW_TEXT);
+  /** @type {Text[]} */
   const nodes = [];
   while (walker.nextNode()) {
-    const node = walker.currentNode;
-    if (/\d-\d/.test(node.data) && !node.parentElement.closest("code, .tiles")) nodes.push(node);
+    const node = /** @type {Text} */ (walker.currentNode);
+    if (/\d-\d/.test(node.data) && !node.parentElement?.closest("code, .tiles")) nodes.push(node);
   }
   for (const node of nodes) {
     const parts = node.data.split(/(\d-\d)/);
@@ -43,6 +45,7 @@ function keepTilesWhole() {
   }
 }
 
+/** @param {string} hash */
 function pageFor(hash) {
   const id = decodeURIComponent(hash.replace(/^#/, ""));
   if (!id) return { page: $("#inicio"), target: null };
@@ -52,6 +55,7 @@ function pageFor(hash) {
   return { page: page || $("#inicio"), target: page && target !== page ? target : null };
 }
 
+/** @param {boolean} scroll */
 function show(scroll) {
   const { page, target } = pageFor(location.hash);
   for (const p of pages) p.hidden = p !== page;

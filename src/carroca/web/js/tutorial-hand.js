@@ -1,3 +1,4 @@
+// @ts-check
 // The hand the tutorial plays: the first hand of a duplas-pontos match, dealt in this order
 // (seat s holds positions 7s … 7s+6; seat 0 is the player), and every action of it in turn.
 // The tutorial replays it with the rules engine (engine.js), which checks every action, so the
