@@ -13,7 +13,10 @@ export const DEAL = [
   "1-4", "0-2", "4-4", "2-4", "0-4", "0-6", "2-6",
 ];
 
-/** [seat, action] in the order they happen; the player's are the ones the tutorial asks for. */
+/**
+ * [seat, action] in the order they happen; the player's are the ones the tutorial asks for.
+ * @type {[number, string][]}
+ */
 export const ACTIONS = [
   [0, "6-6"],
   [1, "pass"],

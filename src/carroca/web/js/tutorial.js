@@ -1,3 +1,4 @@
+// @ts-check
 // The tutorial (tutorial.html): a first hand of duplas de pontos, guided step by step, played in
 // the browser without a server. The deal and every action come from tutorial-hand.js; the rules
 // engine (engine.js) plays them, so what lights up, what scores and why are the real rules. The
@@ -16,9 +17,29 @@ const app = $("#app");
 const NAMES = ["Você", "Tião", "Dona Cida", "Juca"];
 const LABELS = ["Nós", "Eles"];
 const PLACES = seatPlaces(4, 0);
+/** @type {Record<string, string>} */
 const ON_END = W.ON_END;
+/** @type {Record<string, string>} */
 const END_WORD = { left: "da esquerda", right: "da direita", up: "de cima", down: "de baixo" };
+/** @type {Record<string, string>} */
+const END_NAMES = W.END_NAMES;
 
+/**
+ * @typedef {import("./engine.js").ScoreEvent} ScoreEvent
+ * @typedef {{tile: string, ends: string[], onChoose: (end: string) => void}} EndChoice
+ * @typedef {{svg: SVGSVGElement, render: (args: {plays: import("./engine.js").Placed[],
+ *   spinner?: boolean, choice?: EndChoice | null, animate?: boolean}) => void}} TableBoard
+ *   what the lesson uses of board.js's Board
+ * @typedef {{game: Game | null, board: TableBoard | null, beat: number, step: number, waiting: string,
+ *   selected: string | null, counts: number[], events: ScoreEvent[][],
+ *   timer: number | undefined, ritmo: number, lastSeat: number | null}} Lesson
+ * @typedef {{kind: "say", text: () => string, button?: string}
+ *   | {kind: "turn", step: number, text: () => string, why?: string | (() => string)}
+ *   | {kind: "bots", until: number}
+ *   | {kind: "end"}} Beat
+ */
+
+/** @type {Lesson} */
 const t = {
   game: null,
   board: null,
@@ -28,32 +49,46 @@ const t = {
   selected: null,
   counts: [], // the table count after each action
   events: [], // the points of each action
-  timer: null,
+  timer: undefined,
   ritmo: 900,
   lastSeat: null,
 };
 
+/** The game of the lesson, dealt by start() before anything is shown. */
+function started() {
+  if (!t.game) throw new Error("tutorial: no game dealt");
+  return t.game;
+}
+
+/** The board, drawn by main() before the lesson starts. */
+function board() {
+  if (!t.board) throw new Error("tutorial: no board");
+  return t.board;
+}
+
 // ---------------------------------------------------------------------- text helpers
 
-/** "texto com **negrito**" -> nodes with <strong>. */
+/** "texto com **negrito**" -> nodes with <strong>. @param {string} text */
 function rich(text) {
   return text.split(/(\*\*[^*]+\*\*)/).map((part) =>
     part.startsWith("**") ? h("strong", {}, part.slice(2, -2)) : part,
   );
 }
 
+/** The points of action `step` (for `reason` only, when given). @param {number} step @param {string} [reason] */
 const pts = (step, reason) => {
   const e = t.events[step].find((ev) => !reason || ev.reason === reason);
   return e ? e.points : 0;
 };
 
+/** @param {string[]} items */
 function list(items) {
   if (items.length <= 1) return items.join("");
   return `${items.slice(0, -1).join(", ")} e ${items[items.length - 1]}`;
 }
 
 function openEndsText() {
-  return list(Object.values(t.game.openEnds()).map(String));
+  return list(Object.values(started().openEnds()).map(String));
 }
 
 // ---------------------------------------------------------------------- the lesson
@@ -66,6 +101,7 @@ function openEndsText() {
  *   bots: the other players play until ACTIONS[until];
  *   end: the summary of the hand.
  */
+/** @type {Beat[]} */
 const BEATS = [
   {
     kind: "say",
@@ -141,8 +177,8 @@ const BEATS = [
       "O **0-5** serve em três pontas: no 5 da esquerda, no 5 da direita e no 0 de cima. Quando " +
       "uma pedra serve em mais de uma ponta, **você escolhe**: toque no 0-5 e os lugares " +
       "possíveis acendem na mesa. Escolha a ponta **de cima** — com um 5 lá, a soma fica " +
-      `10 + 5 + 5 = ${t.game.countAfter("0-5:up")}.`,
-    why: () => `o 0-5 em cima faz ${t.game.countAfter("0-5:up")} pontos.`,
+      `10 + 5 + 5 = ${started().countAfter("0-5:up")}.`,
+    why: () => `o 0-5 em cima faz ${started().countAfter("0-5:up")} pontos.`,
   },
   {
     kind: "say",
@@ -198,7 +234,7 @@ const BEATS = [
     text: () =>
       "O Juca deixou um 2 em cima — e você tem a carroça 2-2! Lembre: **carroça na ponta conta " +
       "dobrado**. Com ela em cima, a soma fica 6 + 6 + 4 + 4 = " +
-      `${t.game.countAfter("2-2:up")}. Toque no **2-2**.`,
+      `${started().countAfter("2-2:up")}. Toque no **2-2**.`,
   },
   { kind: "bots", until: 28 },
   {
@@ -216,7 +252,7 @@ const BEATS = [
 function start() {
   clearTimeout(t.timer);
   t.game = new Game(RULESET);
-  t.game.deal(DEAL);
+  started().deal(DEAL);
   t.beat = 0;
   t.step = 0;
   t.selected = null;
@@ -268,12 +304,14 @@ function nextBeat() {
   runBeat();
 }
 
+/** @param {string} what */
 function setWaiting(what) {
   t.waiting = what;
   app.dataset.waiting = what;
   if (what !== "tile" && what !== "end" && what !== "pass") delete app.dataset.asked;
 }
 
+/** @param {number} until */
 function botsUntil(until) {
   if (t.step >= until) {
     nextBeat();
@@ -288,7 +326,7 @@ function botsUntil(until) {
 /** Play ACTIONS[t.step] on the engine (which refuses anything illegal) and show it. */
 function apply() {
   const [seat, action] = ACTIONS[t.step];
-  const game = t.game;
+  const game = started();
   const seen = game.events.length;
   game.apply(action, seat);
   const log = game.history[0];
@@ -301,6 +339,7 @@ function apply() {
   render(action !== "pass");
 }
 
+/** @param {number} seat @param {string} action @param {ScoreEvent[]} events */
 function announce(seat, action, events) {
   const who = NAMES[seat];
   let text;
@@ -327,6 +366,7 @@ function currentTurn() {
   return beat && beat.kind === "turn" ? beat : null;
 }
 
+/** @param {string} tile */
 function onTile(tile) {
   const hint = $("#coach-hint");
   const beat = currentTurn();
@@ -345,7 +385,7 @@ function onTile(tile) {
     if (tile !== t.selected) hint.textContent = `Pedra tocada é pedra jogada: agora escolha a ponta do ${t.selected} na mesa.`;
     return;
   }
-  const legal = t.game.legal();
+  const legal = started().legal();
   const ends = legal.filter((a) => a.split(":")[0] === tile);
   if (!ends.length) {
     shake(tile);
@@ -372,19 +412,20 @@ function onTile(tile) {
   hint.textContent = "";
   $("#turn-msg").textContent = `Escolha a ponta: toque no lugar aceso ${END_WORD[askedEnd]}.`;
   render();
-  const ghost = t.board.svg.querySelector(`.ghost[data-end="${askedEnd}"]`);
+  const ghost = /** @type {SVGElement | null} */ (board().svg.querySelector(`.ghost[data-end="${askedEnd}"]`));
   if (ghost) ghost.focus({ preventScroll: true });
 }
 
+/** @param {string} end */
 function onEnd(end) {
   const beat = currentTurn();
   if (!beat || t.waiting !== "end") return;
   const [, asked] = ACTIONS[beat.step];
   const action = `${t.selected}:${end}`;
   if (action !== asked) {
-    const count = t.game.countAfter(action);
+    const count = started().countAfter(action);
     const [, askedEnd] = asked.split(":");
-    const good = t.game.countAfter(asked);
+    const good = started().countAfter(asked);
     $("#coach-hint").textContent =
       `Na ponta ${END_WORD[end]} a soma ficaria ${count}` +
       (count % 5 === 0 && count > 0 ? `, que marca só ${count}.` : ", que não marca nada.") +
@@ -411,6 +452,7 @@ function onPass() {
   playerMove("pass");
 }
 
+/** @param {string} action */
 function playerMove(action) {
   t.selected = null;
   delete app.dataset.askedEnd;
@@ -420,14 +462,15 @@ function playerMove(action) {
   nextBeat();
 }
 
-/** Why a tile cannot be played now, in a player's words. */
+/** Why a tile cannot be played now, in a player's words. @param {string} tile */
 function whyNot(tile) {
-  if (!t.game.table.length) return "Na primeira mão a saída é obrigatoriamente com o 6-6: toque nele.";
+  if (!started().table.length) return "Na primeira mão a saída é obrigatoriamente com o 6-6: toque nele.";
   const [a, b] = halves(tile);
   const numbers = a === b ? `${a}` : `${a} nem ${b}`;
   return `O ${tile} não encaixa: nenhuma ponta mostra ${numbers}. As pontas abertas são ${openEndsText()}.`;
 }
 
+/** @param {string} tile */
 function shake(tile) {
   const btn = $(`#hand [data-tile="${tile}"]`);
   if (!btn) return;
@@ -445,7 +488,7 @@ function shakeOff() {
 function finish() {
   setWaiting("done");
   app.dataset.status = "finished";
-  const log = t.game.history[0];
+  const log = started().history[0];
   const [, tiao, cida, juca] = log.handsLeft;
   const garagem = log.events.find((e) => e.reason === "garagem");
   const left = [tiao, juca].flat();
@@ -484,8 +527,9 @@ function finish() {
 
 // ---------------------------------------------------------------------- drawing
 
+/** @param {boolean} [animate] */
 function render(animate = false) {
-  const game = t.game;
+  const game = started();
   const log = game.history[0];
   const table = log ? log.table : game.table;
   const hands = log ? log.handsLeft : game.hands;
@@ -543,10 +587,10 @@ function render(animate = false) {
     const ends = game.legal().filter((a) => a.startsWith(`${t.selected}:`)).map((a) => a.split(":")[1]);
     choice = { tile: t.selected, ends, onChoose: onEnd };
   }
-  t.board.render({ plays: table, spinner: true, choice, animate });
+  board().render({ plays: table, spinner: true, choice, animate });
   const endsNow = game.openEnds();
-  const endText = Object.entries(endsNow).map(([e, v]) => `${W.END_NAMES[e]} ${v}`).join(", ");
-  t.board.svg.setAttribute(
+  const endText = Object.entries(endsNow).map(([e, v]) => `${END_NAMES[e]} ${v}`).join(", ");
+  board().svg.setAttribute(
     "aria-label",
     table.length ? `Mesa com ${table.length} ${table.length === 1 ? "pedra" : "pedras"}; pontas abertas: ${endText}` : "Mesa vazia",
   );
@@ -567,10 +611,11 @@ function render(animate = false) {
   renderHand(hands[0]);
 }
 
+/** @param {string[]} tiles */
 function renderHand(tiles) {
   const beat = currentTurn();
   const mine = Boolean(beat) && (t.waiting === "tile" || t.waiting === "end" || t.waiting === "pass");
-  const legal = mine ? t.game.legal() : [];
+  const legal = mine ? started().legal() : [];
   const [askedTile] = beat && mine ? ACTIONS[beat.step][1].split(":") : [null];
   const buttons = tiles.map((tile) => {
     const fits = legal.some((a) => a.split(":")[0] === tile);
@@ -604,11 +649,18 @@ function renderHand(tiles) {
   msg.textContent =
     t.waiting === "tile" ? `Sua vez: toque no ${askedTile}.` :
     t.waiting === "pass" ? "Nenhuma pedra encaixa: toque em Passo." :
-    t.waiting === "bots" ? `${NAMES[t.game.currentPlayer] ?? ""} está jogando…` :
+    t.waiting === "bots" ? `${turnName()} está jogando…` :
     t.waiting === "continue" ? "Leia e toque em Continuar." :
     t.waiting === "done" ? "Mão encerrada." : "";
 }
 
+/** The name of the seat whose turn it is. */
+function turnName() {
+  const seat = started().currentPlayer;
+  return (seat === null ? undefined : NAMES[seat]) ?? "";
+}
+
+/** @param {number} seat @param {string} text */
 function bubble(seat, text) {
   const el = document.getElementById(`bubble-${seat}`);
   if (!el) return;
@@ -618,18 +670,21 @@ function bubble(seat, text) {
   el.classList.add("show");
 }
 
+/** @param {string} text */
 function log(text) {
   const list = $("#announcements");
   list.append(h("li", {}, text));
   while (list.children.length > 30) list.firstElementChild.remove();
 }
 
-let bannerTimer = null;
+/** @type {number | undefined} */
+let bannerTimer;
 function clearBanner() {
   clearTimeout(bannerTimer);
   $("#banner-host").replaceChildren();
 }
 
+/** @param {string} title @param {string} sub @param {string} kind */
 function banner(title, sub, kind) {
   const host = $("#banner-host");
   clearTimeout(bannerTimer);
@@ -642,13 +697,13 @@ function banner(title, sub, kind) {
 function main() {
   const ritmo = Number(param("ritmo"));
   if (Number.isFinite(ritmo) && param("ritmo") !== null) t.ritmo = Math.max(0, Math.min(5000, ritmo));
-  t.board = new Board($("#board"), { label: "Pedras na mesa" });
+  t.board = /** @type {TableBoard} */ (new Board($("#board"), { label: "Pedras na mesa" }));
   $("#coach-next").addEventListener("click", () => {
     if (t.waiting === "continue") nextBeat();
   });
   $("#btn-pass").addEventListener("click", onPass);
   $("#btn-restart").addEventListener("click", () => location.reload());
-  window.carroca = { t, BEATS };
+  /** @type {any} */ (window).carroca = { t, BEATS };
   start();
 }
 
