@@ -105,7 +105,8 @@ typecheck: $(STAMP)
 
 # The browser client's JavaScript: the TypeScript compiler (package.json, pinned by
 # package-lock.json) checks every module marked `// @ts-check` against its JSDoc types
-# (tsconfig.json), and node's own test runner runs the unit tests of the pure modules (tests/js).
+# (tsconfig.json; the service worker, with a worker's globals: tsconfig.sw.json), and node's
+# own test runner runs the unit tests of the pure modules (tests/js).
 # Node and npm are Debian's (installed as root when missing).
 NODE_STAMP := node_modules/.installed
 $(NODE_STAMP): package.json package-lock.json
@@ -123,6 +124,7 @@ typecheck-js: $(NODE_STAMP)
 	node_modules/.bin/tsc -p tsconfig.json
 	node_modules/.bin/tsc --noEmit --strict --skipLibCheck false --lib es2022 src/carroca/web/js/wire.d.ts
 	node_modules/.bin/tsc -p tests/js/tsconfig.json
+	node_modules/.bin/tsc -p tsconfig.sw.json
 
 unit-js: $(NODE_STAMP)
 	node --test tests/js/

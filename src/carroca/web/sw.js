@@ -1,3 +1,4 @@
+// @ts-check
 // The service worker: the rules (regras.html), the tutorial and the lobby's shell keep working
 // without a connection, and the site installs on a phone's home screen (manifest.webmanifest).
 //
@@ -7,7 +8,10 @@
 // (/ws) are never handled nor kept: they pass straight to the network. Change CACHE when the
 // list changes; the old copies are dropped when the new worker takes over.
 
-const CACHE = "carroca-v2";
+const CACHE = "carroca-v3";
+
+/** This script runs as the site's service worker (registered by js/pwa.js). */
+const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
 const SHELL = [
   "/",
@@ -21,6 +25,7 @@ const SHELL = [
   "/css/base.css",
   "/css/lobby.css",
   "/js/lobby.js",
+  "/js/lobby-text.js",
   "/js/api.js",
   "/js/dom.js",
   "/js/pwa.js",
@@ -42,36 +47,39 @@ const TUTORIAL = [
 ];
 const KEPT = new Set([...SHELL, ...RULES, ...TUTORIAL]);
 
-self.addEventListener("install", (event) => {
+worker.addEventListener("install", (event) => {
   event.waitUntil(
     caches
       .open(CACHE)
       .then((cache) => cache.addAll([...KEPT]))
-      .then(() => self.skipWaiting()),
+      .then(() => worker.skipWaiting()),
   );
 });
 
-self.addEventListener("activate", (event) => {
+worker.addEventListener("activate", (event) => {
   event.waitUntil(
     caches
       .keys()
       .then((names) => Promise.all(names.filter((n) => n.startsWith("carroca-") && n !== CACHE).map((n) => caches.delete(n))))
-      .then(() => self.clients.claim()),
+      .then(() => worker.clients.claim()),
   );
 });
 
-self.addEventListener("fetch", (event) => {
+worker.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
   const url = new URL(request.url);
-  if (url.origin !== self.location.origin) return;
+  if (url.origin !== worker.location.origin) return;
   if (url.pathname.startsWith("/api/") || url.pathname === "/ws") return; // never kept
   if (!KEPT.has(url.pathname)) return;
   event.respondWith(networkFirst(request, url.pathname));
 });
 
 /** The server's answer (kept for later), or the kept copy when the server cannot be reached.
- * One copy per path: regras.html#glossario and tutorial.html?ritmo=0 are the same page. */
+ * One copy per path: regras.html#glossario and tutorial.html?ritmo=0 are the same page.
+ * @param {Request} request @param {string} path
+ * @returns {Promise<Response>}
+ */
 async function networkFirst(request, path) {
   const cache = await caches.open(CACHE);
   try {

@@ -1,24 +1,60 @@
+// @ts-check
 // The entry and lobby page (index.html): sign in, play in one tap, friends' tables, live tables,
 // profile and ranking (behind tabs on a phone). Query parameters: ?convite=CODE joins a friends'
 // table after signing in; ?proximo=/mesa.html?id=... returns there after signing in (an address
 // on this site only).
 
 import * as api from "./api.js";
-import { $, dec, fill, h, num, param, randomSeed, sameOriginPath, signed, toast } from "./dom.js";
+import { $, dec, fill, h, num, param, randomSeed, sameOriginPath, toast } from "./dom.js";
+import { historyLine, localInput, modeName, playersText, seatsOf, seatsText, tourneyRequest } from "./lobby-text.js";
 import { Socket } from "./socket.js";
 import { tileSVG } from "./tiles.js";
 import * as W from "./words.js";
 
+/**
+ * @typedef {{name: string, kind: string}} Player the signed-in player (/api/session)
+ * @typedef {{name: string, seats: number, description: string,
+ *   options: Record<string, boolean | number>}} RulesetInfo one ruleset of /api/rulesets
+ * @typedef {{me: Player | null, rulesets: RulesetInfo[], bots: string[],
+ *   socket: {connect: () => void} | null, queuedAt: number, queueTimer: number | undefined,
+ *   rankFamily: string, tourneyTimer: number | undefined}} Lobby
+ */
+
+/** @type {Lobby} */
 const state = {
   me: null,
   rulesets: [],
   bots: [],
   socket: null,
-  queuedAt: null,
-  queueTimer: null,
+  queuedAt: 0,
+  queueTimer: undefined,
   rankFamily: "duplas",
-  tourneyTimer: null,
+  tourneyTimer: undefined,
 };
+
+/** The signed-in player: everything past the entry forms is drawn for them. */
+function me() {
+  if (!state.me) throw new Error("lobby: nobody signed in");
+  return state.me;
+}
+
+/**
+ * api.logout as it behaves (api.js is not type-checked yet: its defaults alone would say that
+ * `name` is always null).
+ * @type {(how: {forgetDevice?: boolean, name?: string | null}) => Promise<unknown>}
+ */
+const logout = /** @type {any} */ (api.logout);
+
+/** @param {unknown} e */
+const messageOf = (e) => (e instanceof Error ? e.message : String(e));
+
+/** The buttons, fields and lists the lobby reads back (the selectors name what they hold). */
+const buttonsIn = (/** @type {string} */ sel) => /** @type {HTMLButtonElement[]} */ ([...document.querySelectorAll(sel)]);
+const fieldsIn = (/** @type {string} */ sel) => /** @type {HTMLInputElement[]} */ ([...document.querySelectorAll(sel)]);
+const elementsIn = (/** @type {string} */ sel) => /** @type {HTMLElement[]} */ ([...document.querySelectorAll(sel)]);
+const field = (/** @type {string} */ sel) => /** @type {HTMLInputElement | null} */ (document.querySelector(sel));
+/** The form's submit button. @param {Event} ev */
+const submitOf = (ev) => /** @type {HTMLButtonElement} */ (/** @type {HTMLFormElement} */ (ev.target).querySelector("button[type=submit]"));
 
 const PREFS = "carroca:prefs";
 
@@ -30,6 +66,7 @@ function prefs() {
   }
 }
 
+/** @param {...string} keys */
 function forgetPrefs(...keys) {
   const kept = prefs();
   for (const key of keys) delete kept[key];
@@ -40,6 +77,7 @@ function forgetPrefs(...keys) {
   }
 }
 
+/** @param {Record<string, string>} update */
 function savePrefs(update) {
   try {
     localStorage.setItem(PREFS, JSON.stringify({ ...prefs(), ...update }));
@@ -58,7 +96,7 @@ async function main() {
   try {
     who = await api.session();
   } catch (e) {
-    notice(e.message, "error");
+    notice(messageOf(e), "error");
   }
   if (!who) {
     showEntry();
@@ -75,10 +113,12 @@ async function main() {
 function heroTiles() {
   const host = $("#hero-tiles");
   // A little line of play: 6-6, then 6-3, 3-5, 5-5 and 5-1, each touching the last.
+  /** @type {[string, boolean?][]} */
   const line = [["6-6"], ["3-6", true], ["3-5"], ["5-5"], ["1-5", true]];
   for (const [t, flip] of line) host.append(tileSVG(t, { horizontal: t[0] !== t[2], flip }));
 }
 
+/** @param {string} message @param {string} [kind] */
 function notice(message, kind = "info") {
   fill($("#notice"), message ? h("div", { class: `notice notice-${kind}`, role: "status" }, message) : null);
 }
@@ -108,8 +148,9 @@ async function afterSignIn() {
   const who = await api.session();
   if (!who) return;
   const next = sameOriginPath(param("proximo"));
-  if (param("convite")) {
-    await joinInvite(param("convite"));
+  const invite = param("convite");
+  if (invite) {
+    await joinInvite(invite);
     return;
   }
   if (next) {
@@ -119,6 +160,7 @@ async function afterSignIn() {
   await signedIn(who);
 }
 
+/** @param {string} code */
 async function joinInvite(code) {
   const seed = randomSeed();
   try {
@@ -127,16 +169,18 @@ async function joinInvite(code) {
     location.assign(`mesa.html?id=${encodeURIComponent(r.id)}`);
   } catch (e) {
     history.replaceState(null, "", "/");
-    notice(e.message, "error");
+    notice(messageOf(e), "error");
     const who = await api.session();
     if (who) await signedIn(who);
   }
 }
 
+/** @param {any} who the session */
 async function signedIn(who) {
   state.me = who.player;
-  if (param("convite")) {
-    await joinInvite(param("convite"));
+  const invite = param("convite");
+  if (invite) {
+    await joinInvite(invite);
     return;
   }
   $("#entry").hidden = true;
@@ -147,7 +191,7 @@ async function signedIn(who) {
     [state.rulesets, bots] = await Promise.all([api.rulesets(), api.bots()]);
     state.bots = W.sortBotLevels(bots);
   } catch (e) {
-    notice(e.message, "error");
+    notice(messageOf(e), "error");
     return;
   }
   renderResume(who.tables);
@@ -163,15 +207,15 @@ async function signedIn(who) {
 }
 
 function renderWho() {
-  const me = state.me;
+  const player = me();
   fill(
     $("#who"),
-    h("span", { class: "avatar small", "aria-hidden": "true" }, me.name.slice(0, 1).toUpperCase()),
+    h("span", { class: "avatar small", "aria-hidden": "true" }, player.name.slice(0, 1).toUpperCase()),
     h(
       "span",
       { class: "who-name" },
-      me.name,
-      me.kind === "guest" ? h("span", { class: "badge" }, "convidado") : null,
+      player.name,
+      player.kind === "guest" ? h("span", { class: "badge" }, "convidado") : null,
     ),
     h(
       "button",
@@ -179,7 +223,7 @@ function renderWho() {
         class: "btn btn-ghost btn-small",
         type: "button",
         onclick: async () => {
-          if (me.kind === "guest") {
+          if (player.kind === "guest") {
             askSignOut();
             return;
           }
@@ -200,14 +244,15 @@ function askSignOut() {
   dialog.showModal();
 }
 
+/** @param {boolean} forgetDevice */
 async function signOut(forgetDevice) {
-  const buttons = [...document.querySelectorAll("#signout-dialog button")];
+  const buttons = buttonsIn("#signout-dialog button");
   for (const b of buttons) b.disabled = true;
   try {
-    await api.logout({ forgetDevice, name: state.me.name });
+    await logout({ forgetDevice, name: me().name });
   } catch (e) {
     for (const b of buttons) b.disabled = false;
-    $("#signout-error").textContent = e.message;
+    $("#signout-error").textContent = messageOf(e);
     return;
   }
   if (forgetDevice) forgetPrefs("name");
@@ -220,6 +265,7 @@ function bindSignOut() {
   $("#signout-cancel").addEventListener("click", () => $("#signout-dialog").close());
 }
 
+/** @param {string[] | null | undefined} tables the player's matches in progress */
 function renderResume(tables) {
   const box = $("#resume");
   if (!tables || !tables.length) {
@@ -261,9 +307,10 @@ function bindEntry() {
   });
 }
 
+/** @param {string} formSel @param {string} errorSel @param {() => Promise<void>} action */
 function onSubmit(formSel, errorSel, action) {
   const form = $(formSel);
-  form.addEventListener("submit", async (ev) => {
+  form.addEventListener("submit", async (/** @type {Event} */ ev) => {
     ev.preventDefault();
     const button = form.querySelector("button[type=submit]");
     $(errorSel).textContent = "";
@@ -272,7 +319,7 @@ function onSubmit(formSel, errorSel, action) {
       await action();
       await afterSignIn();
     } catch (e) {
-      $(errorSel).textContent = e.message;
+      $(errorSel).textContent = messageOf(e);
     } finally {
       button.disabled = false;
     }
@@ -280,8 +327,6 @@ function onSubmit(formSel, errorSel, action) {
 }
 
 // ---------------------------------------------------------------------- play now and ranked
-
-const seatsText = (rs) => (rs.seats === 4 ? "2 contra 2" : "1 contra 1");
 
 /** "Jogar agora": one big button for the last ruleset played (or chosen), and each ruleset
  * with a Jogar of its own — one tap to a table either way. The chosen ruleset also goes to the
@@ -320,11 +365,11 @@ function renderPlay() {
             class: "btn btn-secondary btn-small rs-play",
             type: "button",
             "aria-label": `Jogar ${W.rulesetName(rs.name)} agora`,
-            onclick: (ev) => {
-              const input = document.querySelector(`input[name=ruleset][value="${rs.name}"]`);
+            onclick: (/** @type {MouseEvent} */ ev) => {
+              const input = field(`input[name=ruleset][value="${rs.name}"]`);
               if (input) input.checked = true;
               choose(rs.name);
-              playCasual(rs.name, ev.currentTarget);
+              playCasual(rs.name, /** @type {HTMLButtonElement} */ (ev.currentTarget));
             },
           },
           "Jogar",
@@ -342,17 +387,18 @@ function renderPlay() {
 }
 
 function chosenRuleset() {
-  const input = document.querySelector("input[name=ruleset]:checked");
+  const input = field("input[name=ruleset]:checked");
   return input ? input.value : "duplas-pontos";
 }
 
-/** The big button plays the chosen ruleset, and says which. */
+/** The big button plays the chosen ruleset, and says which. @param {string} name */
 function choose(name) {
   savePrefs({ ruleset: name });
   $("#rs-about").textContent = state.rulesets.find((rs) => rs.name === name)?.description ?? "";
-  $("#casual-what").textContent = `${W.rulesetName(name)} · ${W.RULESETS[name]?.seats === 4 ? "2 contra 2" : "1 contra 1"}`;
+  $("#casual-what").textContent = `${W.rulesetName(name)} · ${seatsOf(name) === 4 ? "2 contra 2" : "1 contra 1"}`;
 }
 
+/** @param {string} ruleset @param {HTMLButtonElement} button */
 async function playCasual(ruleset, button) {
   button.disabled = true;
   const seed = randomSeed();
@@ -361,7 +407,7 @@ async function playCasual(ruleset, button) {
     api.rememberSeed(r.id, seed);
     location.assign(`mesa.html?id=${encodeURIComponent(r.id)}`);
   } catch (e) {
-    toast(e.message, "error");
+    toast(messageOf(e), "error");
     button.disabled = false;
   }
 }
@@ -371,7 +417,9 @@ async function playCasual(ruleset, button) {
 const TABS = ["amigos", "mesas", "torneios", "ranking", "perfil"];
 
 /** On a phone one panel shows at a time (CSS reads #home[data-tab]); on a wide screen every
- * panel shows and the tab bar is hidden. */
+ * panel shows and the tab bar is hidden.
+ * @param {string} name @param {boolean} [focus]
+ */
 function showTab(name, focus = false) {
   $("#home").dataset.tab = name;
   for (const tab of TABS) {
@@ -386,8 +434,10 @@ function bindTabs() {
   for (const tab of TABS) {
     const button = $(`#tab-${tab}`);
     button.addEventListener("click", () => showTab(tab));
-    button.addEventListener("keydown", (ev) => {
-      const step = { ArrowRight: 1, ArrowLeft: -1 }[ev.key];
+    button.addEventListener("keydown", (/** @type {KeyboardEvent} */ ev) => {
+      /** @type {Record<string, number>} */
+      const steps = { ArrowRight: 1, ArrowLeft: -1 };
+      const step = steps[ev.key];
       if (ev.key === "Home" || ev.key === "End") {
         ev.preventDefault();
         showTab(ev.key === "Home" ? TABS[0] : TABS[TABS.length - 1], true);
@@ -401,8 +451,10 @@ function bindTabs() {
 
 function bindHome() {
   bindTabs();
-  $("#bot-level").addEventListener("change", (ev) => savePrefs({ bot: ev.target.value }));
-  $("#btn-casual").addEventListener("click", (ev) => playCasual(chosenRuleset(), ev.currentTarget));
+  $("#bot-level").addEventListener("change", (/** @type {Event} */ ev) =>
+    savePrefs({ bot: /** @type {HTMLSelectElement} */ (ev.target).value }));
+  $("#btn-casual").addEventListener("click", (/** @type {MouseEvent} */ ev) =>
+    playCasual(chosenRuleset(), /** @type {HTMLButtonElement} */ (ev.currentTarget)));
   $("#btn-ranked").addEventListener("click", enterQueue);
   $("#btn-unqueue").addEventListener("click", async () => {
     await api.leaveRanked().catch(() => {});
@@ -423,18 +475,18 @@ function bindHome() {
     state.rankFamily = "mano";
     renderRanking();
   });
-  $("#upgrade-form").addEventListener("submit", async (ev) => {
+  $("#upgrade-form").addEventListener("submit", async (/** @type {Event} */ ev) => {
     ev.preventDefault();
     $("#upgrade-error").textContent = "";
     try {
-      const r = await api.register(state.me.name, $("#upgrade-password").value);
+      const r = await api.register(me().name, $("#upgrade-password").value);
       $("#upgrade-password").value = "";
       state.me = r.player;
       renderWho();
       renderProfile();
       toast("Conta criada! O seu apelido agora é seu.", "ok");
     } catch (e) {
-      $("#upgrade-error").textContent = e.message;
+      $("#upgrade-error").textContent = messageOf(e);
     }
   });
 }
@@ -452,8 +504,8 @@ async function enterQueue() {
     }
     showQueue(ruleset);
   } catch (e) {
-    toast(e.message, "error");
-    if (e.code === "account_required" && !$("#upgrade").hidden) {
+    toast(messageOf(e), "error");
+    if (e instanceof api.ApiError && e.code === "account_required" && !$("#upgrade").hidden) {
       // Ranked is for accounts: the guest's own "create an account" form, one password away.
       showTab("perfil");
       $("#upgrade").scrollIntoView({ block: "center" });
@@ -462,6 +514,7 @@ async function enterQueue() {
   }
 }
 
+/** @param {string} ruleset */
 function showQueue(ruleset) {
   openLobbySocket();
   $("#queue").hidden = false;
@@ -487,7 +540,7 @@ function hideQueue() {
 function openLobbySocket() {
   if (state.socket) return;
   state.socket = new Socket({
-    onFrame: (type, data) => {
+    onFrame: (/** @type {string} */ type, /** @type {any} */ data) => {
       if (type === "matched") location.assign(`mesa.html?id=${encodeURIComponent(data.match)}`);
       // "Sua partida do torneio começou": an event this player is in paired them.
       if (type === "tournament" && data.match) location.assign(`mesa.html?id=${encodeURIComponent(data.match)}`);
@@ -516,6 +569,7 @@ function renderFriendsDetails() {
   if (!rs) return;
   const fields = Object.entries(rs.options).map(([key, value]) => optionField(name, key, value));
   fill($("#friends-options"), ...fields);
+  /** @type {HTMLElement[]} */
   const seats = [];
   const labels =
     rs.seats === 4
@@ -541,8 +595,13 @@ function renderFriendsDetails() {
   fill($("#friends-seats"), ...seats);
 }
 
+/**
+ * One option of a ruleset as a form field: a checkbox, a list of choices or a number.
+ * @param {string} ruleset @param {string} key @param {boolean | number} value @param {string} [prefix]
+ */
 function optionField(ruleset, key, value, prefix = "opt") {
-  const meta = W.OPTIONS[key] || { label: key };
+  /** @type {{label: string, choices?: number[]}} */
+  const meta = /** @type {Record<string, {label: string, choices?: number[]}>} */ (W.OPTIONS)[key] || { label: key };
   const id = `${prefix}-${key}`;
   if (typeof value === "boolean") {
     return h(
@@ -552,7 +611,7 @@ function optionField(ruleset, key, value, prefix = "opt") {
       meta.label,
     );
   }
-  const choices = key === "target" ? W.TARGETS[ruleset] : meta.choices;
+  const choices = key === "target" ? /** @type {Record<string, number[]>} */ (W.TARGETS)[ruleset] : meta.choices;
   if (choices) {
     return h(
       "div",
@@ -573,16 +632,18 @@ function optionField(ruleset, key, value, prefix = "opt") {
   );
 }
 
+/** @param {Event} ev */
 async function createFriends(ev) {
   ev.preventDefault();
-  const button = ev.target.querySelector("button[type=submit]");
+  const button = submitOf(ev);
   $("#friends-error").textContent = "";
   const ruleset = $("#friends-ruleset").value;
+  /** @type {Record<string, boolean | number>} */
   const options = {};
-  for (const el of document.querySelectorAll("#friends-options [data-option]")) {
-    options[el.dataset.option] = el.dataset.kind === "bool" ? el.checked : Number(el.value);
+  for (const el of fieldsIn("#friends-options [data-option]")) {
+    options[el.dataset.option ?? ""] = el.dataset.kind === "bool" ? el.checked : Number(el.value);
   }
-  const seats = ["me", ...[...document.querySelectorAll("#friends-seats select")].map((s) => s.value)];
+  const seats = ["me", ...fieldsIn("#friends-seats select").map((s) => s.value)];
   const seed = randomSeed();
   button.disabled = true;
   try {
@@ -590,28 +651,22 @@ async function createFriends(ev) {
     api.rememberSeed(r.id, seed);
     location.assign(`mesa.html?id=${encodeURIComponent(r.id)}`);
   } catch (e) {
-    $("#friends-error").textContent = e.message;
+    $("#friends-error").textContent = messageOf(e);
     button.disabled = false;
   }
 }
 
 // ---------------------------------------------------------------------- tables
 
-const MODES = { casual: "casual", ranked: "ranqueada", friends: "amigos", bots: "só bots", tournament: "torneio" };
-
-function playersText(names) {
-  return names.map((n, i) => (W.botLevelOf(n) ? W.seatName({ bot: true }, i) : n || "vago")).join(", ");
-}
-
 async function refreshTables() {
   let data;
   try {
     data = await api.matches();
   } catch (e) {
-    toast(e.message, "error");
+    toast(messageOf(e), "error");
     return;
   }
-  const live = data.live.map((t) =>
+  const live = data.live.map((/** @type {any} */ t) =>
     h(
       "li",
       { class: "table-item" },
@@ -619,7 +674,7 @@ async function refreshTables() {
         "div",
         { class: "table-text" },
         h("strong", {}, W.rulesetName(t.ruleset)),
-        h("span", { class: "muted small" }, `${MODES[t.mode] ?? t.mode} · ${playersText(t.players)}`),
+        h("span", { class: "muted small" }, `${modeName(t.mode)} · ${playersText(t.players)}`),
         t.score ? h("span", { class: "small" }, `Placar ${t.score.join(" × ")}`) : null,
       ),
       t.mode === "casual" && t.status === "waiting" && t.open_seats > 0
@@ -645,7 +700,7 @@ async function refreshTables() {
     ),
   );
   fill($("#live-list"), ...(live.length ? live : [h("li", { class: "muted" }, "Nenhuma mesa no ar agora. Que tal abrir uma?")]));
-  const done = data.finished.slice(0, 8).map((m) =>
+  const done = data.finished.slice(0, 8).map((/** @type {any} */ m) =>
     h(
       "li",
       { class: "table-item" },
@@ -653,7 +708,7 @@ async function refreshTables() {
         "div",
         { class: "table-text" },
         h("strong", {}, W.rulesetName(m.ruleset)),
-        h("span", { class: "muted small" }, `${MODES[m.mode] ?? m.mode} · ${playersText((m.seats || []).map((s) => (s ? s.name : "")))}`),
+        h("span", { class: "muted small" }, `${modeName(m.mode)} · ${playersText((m.seats || []).map((/** @type {{name: string} | null} */ s) => (s ? s.name : "")))}`),
         m.score ? h("span", { class: "small" }, `Placar final ${m.score.join(" × ")}`) : null,
       ),
       h(
@@ -670,6 +725,7 @@ async function refreshTables() {
   fill($("#done-list"), ...(done.length ? done : [h("li", { class: "muted" }, "Nenhuma partida terminada ainda.")]));
 }
 
+/** @param {string} ruleset @param {string | null} botLevel @param {string} match */
 async function sitCasual(ruleset, botLevel, match) {
   const seed = randomSeed();
   try {
@@ -677,12 +733,13 @@ async function sitCasual(ruleset, botLevel, match) {
     api.rememberSeed(r.id, seed);
     location.assign(`mesa.html?id=${encodeURIComponent(r.id)}`);
   } catch (e) {
-    toast(e.message, "error");
+    toast(messageOf(e), "error");
   }
 }
 
 // ---------------------------------------------------------------------- tournaments
 
+/** @param {any} t an event of /api/tournaments @param {string} kind */
 function tourneyItem(t, kind) {
   const what = `${t.format_name} · ${W.rulesetName(t.ruleset)}`;
   let detail;
@@ -716,9 +773,10 @@ async function refreshTourneys() {
   try {
     data = await api.tournaments();
   } catch (e) {
-    toast(e.message, "error");
+    toast(messageOf(e), "error");
     return;
   }
+  /** @param {any[]} items @param {string} kind @param {string} empty */
   const list = (items, kind, empty) => (items.length ? items.map((t) => tourneyItem(t, kind)) : [h("li", { class: "muted" }, empty)]);
   fill($("#tourney-upcoming"), ...list(data.upcoming, "upcoming", "Nenhum torneio marcado. Crie o seu!"));
   fill($("#tourney-live"), ...list(data.live, "live", "Nenhum torneio em andamento."));
@@ -731,15 +789,10 @@ async function refreshTourneys() {
   if ((data.mine || []).length) openLobbySocket(); // taken to the table when a match starts
   clearInterval(state.tourneyTimer);
   state.tourneyTimer = setInterval(() => {
-    for (const el of document.querySelectorAll(".countdown[data-starts-at]")) {
+    for (const el of elementsIn(".countdown[data-starts-at]")) {
       el.textContent = `Começa ${W.countdown(Number(el.dataset.startsAt))}`;
     }
   }, 1000);
-}
-
-function localInput(date) {
-  const pad = (n) => String(n).padStart(2, "0");
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
 function renderTourneyForm() {
@@ -767,32 +820,34 @@ function renderTourneyOptions() {
 
 function showFormatFields() {
   const format = $("#t-format").value;
-  for (const el of document.querySelectorAll("#tourney-form [data-format]")) el.hidden = el.dataset.format !== format;
+  for (const el of elementsIn("#tourney-form [data-format]")) el.hidden = el.dataset.format !== format;
 }
 
+/** @param {Event} ev */
 async function createTourney(ev) {
   ev.preventDefault();
-  const button = ev.target.querySelector("button[type=submit]");
+  const button = submitOf(ev);
   $("#tourney-error").textContent = "";
-  const format = $("#t-format").value;
+  /** @type {Record<string, number>} */
   const options = {};
-  for (const el of document.querySelectorAll("#t-options [data-option]")) options[el.dataset.option] = Number(el.value);
-  const body = {
-    name: $("#t-name").value.trim(),
-    format,
-    ruleset: $("#t-ruleset").value,
-    options,
-    capacity: Number($("#t-capacity").value) || null,
-    turn_seconds: Number($("#t-time").value),
-    private: $("#t-private").checked,
-  };
-  if (format === "swiss") body.rounds = Number($("#t-rounds").value) || null;
-  if (format === "knockout") body.best_of = Number($("#t-best-of").value);
-  if (format === "arena") body.duration = (Number($("#t-duration").value) || 30) * 60;
-  const start = $("#t-start").value ? new Date($("#t-start").value).getTime() / 1000 : NaN;
-  if (Number.isFinite(start)) body.starts_at = Math.max(start, Date.now() / 1000);
-  else body.starts_in = 0;
-  if (!$("#t-bots-field").hidden && $("#t-bots").value) body.bots = $("#t-bots").value;
+  for (const el of fieldsIn("#t-options [data-option]")) options[el.dataset.option ?? ""] = Number(el.value);
+  const body = tourneyRequest(
+    {
+      name: $("#t-name").value,
+      format: $("#t-format").value,
+      ruleset: $("#t-ruleset").value,
+      options,
+      capacity: $("#t-capacity").value,
+      turnSeconds: $("#t-time").value,
+      private: $("#t-private").checked,
+      rounds: $("#t-rounds").value,
+      bestOf: $("#t-best-of").value,
+      duration: $("#t-duration").value,
+      start: $("#t-start").value,
+      bots: $("#t-bots-field").hidden ? "" : $("#t-bots").value,
+    },
+    Date.now(),
+  );
   if (body.name.length < 3) {
     $("#tourney-error").textContent = "Dê um nome ao torneio (3 letras ou mais).";
     return;
@@ -802,7 +857,7 @@ async function createTourney(ev) {
     const r = await api.createTournament(body);
     location.assign(`torneio.html?id=${encodeURIComponent(r.id)}`);
   } catch (e) {
-    $("#tourney-error").textContent = e.message;
+    $("#tourney-error").textContent = messageOf(e);
     button.disabled = false;
   }
 }
@@ -811,12 +866,13 @@ async function createTourney(ev) {
 
 async function renderProfile() {
   const host = $("#profile");
-  $("#upgrade").hidden = state.me.kind !== "guest";
+  const player = me();
+  $("#upgrade").hidden = player.kind !== "guest";
   let p;
   try {
-    p = await api.player(state.me.name);
+    p = await api.player(player.name);
   } catch (e) {
-    fill(host, h("p", { class: "muted" }, e.message));
+    fill(host, h("p", { class: "muted" }, messageOf(e)));
     return;
   }
   const families = [
@@ -837,10 +893,8 @@ async function renderProfile() {
       );
     }),
   );
-  const games = p.history.map((g) => {
-    const n = W.RULESETS[g.ruleset]?.seats ?? 2;
-    const won = g.result ? g.result.winner === W.teamOf(g.seat, n) : null;
-    const change = g.rating_after !== null && g.rating_before !== null ? g.rating_after - g.rating_before : null;
+  const games = p.history.map((/** @type {any} */ g) => {
+    const { won, detail } = historyLine(g);
     return h(
       "li",
       { class: "table-item" },
@@ -849,11 +903,7 @@ async function renderProfile() {
         "div",
         { class: "table-text" },
         h("strong", {}, `${won ? "Vitória" : "Derrota"} · ${W.rulesetName(g.ruleset)}`),
-        h(
-          "span",
-          { class: "muted small" },
-          `${MODES[g.mode] ?? g.mode}${g.score ? ` · ${g.score.join(" × ")}` : ""}${change !== null ? ` · ranking ${signed(change)}` : ""}`,
-        ),
+        h("span", { class: "muted small" }, detail),
       ),
       h(
         "div",
@@ -875,7 +925,10 @@ async function renderProfile() {
   );
 }
 
-/** A friends' match is its players' only: its host may show it (record, replay) to everyone. */
+/**
+ * A friends' match is its players' only: its host may show it (record, replay) to everyone.
+ * @param {{id: string}} game
+ */
 function publishButton(game) {
   const button = h(
     "button",
@@ -891,7 +944,7 @@ function publishButton(game) {
           toast("Partida pública: qualquer pessoa pode ver o replay.");
         } catch (e) {
           button.disabled = false;
-          toast(e.message, "error");
+          toast(messageOf(e), "error");
         }
       },
     },
@@ -907,10 +960,10 @@ async function renderRanking() {
   try {
     data = await api.leaderboard(state.rankFamily);
   } catch (e) {
-    fill($("#ranking"), h("li", { class: "muted" }, e.message));
+    fill($("#ranking"), h("li", { class: "muted" }, messageOf(e)));
     return;
   }
-  const rows = data.players.slice(0, 10).map((p, i) =>
+  const rows = data.players.slice(0, 10).map((/** @type {any} */ p, /** @type {number} */ i) =>
     h(
       "li",
       { class: `rank-row ${state.me && p.name === state.me.name ? "me" : ""}` },
