@@ -1,3 +1,4 @@
+// @ts-check
 // An event's page (torneio.html?id=…): registration, entrants, live standings (polled), the
 // knockout bracket, the round's tables to watch, and the podium at the end. A player whose
 // match starts hears it on their socket (a `tournament` frame) and is taken to the table.
@@ -7,22 +8,59 @@
 import * as api from "./api.js";
 import { $, fill, h, num, param, toast } from "./dom.js";
 import { Socket } from "./socket.js";
+import { lengthText, roundName, tablesInPlay, tiebreak, tiesAhead } from "./torneio-text.js";
 import * as W from "./words.js";
 
+/**
+ * @typedef {import("./torneio-text.js").Standing} Standing
+ * @typedef {import("./torneio-text.js").Round} Round
+ * @typedef {{id: string, name: string, waiting_partner?: boolean}} Entrant
+ * @typedef {{id: string, name: string, status: string, format: string, format_name: string,
+ *   ruleset: string, starts_at: number, total_rounds: number | null, rounds_planned: number | null,
+ *   best_of: number, duration: number | null, capacity: number | null, private: boolean,
+ *   commitment: string, event_seed: string | null, my_match: string | null,
+ *   me: {name: string, entrant: string, partner_invite?: string | null} | null,
+ *   creator: boolean, invite: string | null, rounds: Round[], standings: Standing[],
+ *   podium: {entrant: string, name: string}[] | null, entrants: Entrant[],
+ *   registrations: Entrant[]}} Tournament what /api/tournaments/ID answers
+ * @typedef {{id: string | null, code: string | null, me: {name: string} | null,
+ *   data: Tournament | null, timer: number | undefined, ticker: number | undefined,
+ *   socket: {connect: () => void} | null}} EventPage
+ */
+
+/** @type {Record<string, number>} */
 const POLL_MS = { upcoming: 5000, running: 2000 };
 
+/**
+ * api.tournament as it behaves (api.js is not type-checked yet: its default alone would say
+ * that `code` is always null).
+ * @type {(id: string, code?: string | null) => Promise<Tournament>}
+ */
+const fetchTournament = /** @type {any} */ (api.tournament);
+
+/** @param {unknown} e */
+const messageOf = (e) => (e instanceof Error ? e.message : String(e));
+
+/** @type {EventPage} */
 const page = {
   id: param("id"),
   code: param("codigo") || param("dupla"),
   me: null,
   data: null,
-  timer: null,
-  ticker: null,
+  timer: undefined,
+  ticker: undefined,
   socket: null,
 };
 
+/** The event as last fetched: the page draws it only once there is one. */
+function shown() {
+  if (!page.data) throw new Error("torneio: nothing fetched yet");
+  return page.data;
+}
+
 async function main() {
-  if (!page.id) {
+  const id = page.id;
+  if (!id) {
     notice("Torneio não encontrado.", "error");
     return;
   }
@@ -30,7 +68,7 @@ async function main() {
     const who = await api.session();
     page.me = who ? who.player : null;
   } catch (e) {
-    notice(e.message, "error");
+    notice(messageOf(e), "error");
   }
   renderWho();
   await refresh();
@@ -38,6 +76,7 @@ async function main() {
   page.ticker = setInterval(renderWhen, 1000);
 }
 
+/** @param {string} message @param {string} [kind] */
 function notice(message, kind = "info") {
   fill($("#notice"), message ? h("div", { class: `notice notice-${kind}`, role: "status" }, message) : null);
 }
@@ -59,7 +98,7 @@ function renderWho() {
 /** The player's socket: a `tournament` frame of this event naming a match is their match. */
 function listen() {
   page.socket = new Socket({
-    onFrame: (type, data) => {
+    onFrame: (/** @type {string} */ type, /** @type {any} */ data) => {
       if (type !== "tournament" || data.event !== page.id) return;
       if (data.match) {
         location.assign(`mesa.html?id=${encodeURIComponent(data.match)}`);
@@ -73,27 +112,26 @@ function listen() {
 
 async function refresh() {
   clearTimeout(page.timer);
+  let data;
   try {
-    page.data = await api.tournament(page.id, page.code);
+    data = await fetchTournament(page.id ?? "", page.code);
+    page.data = data;
   } catch (e) {
-    notice(e.message, "error");
+    notice(messageOf(e), "error");
     $("#main").dataset.status = "error";
     return;
   }
   render();
-  const wait = POLL_MS[page.data.status];
+  const wait = POLL_MS[data.status];
   if (wait) page.timer = setTimeout(refresh, document.hidden ? wait * 3 : wait);
 }
 
 function render() {
-  const d = page.data;
+  const d = shown();
   $("#main").dataset.status = d.status;
   document.title = `${d.name} · Torneio · Carroça`;
   $("#t-title").textContent = d.name;
-  const planned = d.total_rounds || d.rounds_planned;
-  const length = d.format === "swiss" ? (planned ? `${planned} rodadas` : "rodadas até sobrar um só no topo")
-    : d.format === "knockout" ? (d.best_of > 1 ? `melhor de ${d.best_of}` : "jogo único")
-    : `${Math.round((d.duration || 0) / 60)} minutos`;
+  const length = lengthText(d);
   $("#t-what").textContent = `${d.format_name} · ${W.rulesetName(d.ruleset)} · ${length}` +
     `${d.capacity ? ` · ${num(d.capacity)} vagas` : ""}${d.private ? " · privado" : ""}`;
   renderWhen();
@@ -126,6 +164,7 @@ function renderWhen() {
   $("#t-when").textContent = text;
 }
 
+/** @param {string} match */
 function showMyMatch(match) {
   const box = $("#my-match");
   box.hidden = false;
@@ -136,6 +175,11 @@ function showMyMatch(match) {
   );
 }
 
+/**
+ * A button that runs `action` against the server, shows its error, then fetches the event again.
+ * @param {string} label @param {() => Promise<unknown>} action @param {string} [kind]
+ * @param {string | null} [id]
+ */
 function button(label, action, kind = "btn-primary", id = null) {
   const b = h("button", { class: `btn ${kind}`, type: "button", id }, label);
   b.addEventListener("click", async () => {
@@ -144,7 +188,7 @@ function button(label, action, kind = "btn-primary", id = null) {
     try {
       await action();
     } catch (e) {
-      $("#t-error").textContent = e.message;
+      $("#t-error").textContent = messageOf(e);
     } finally {
       b.disabled = false;
     }
@@ -154,14 +198,15 @@ function button(label, action, kind = "btn-primary", id = null) {
 }
 
 function renderActions() {
-  const d = page.data;
+  const d = shown();
   const host = $("#t-actions");
   if (!page.me) {
     fill(host, d.status === "upcoming" ? h("a", { class: "btn btn-primary", href: `/?proximo=${encodeURIComponent(location.pathname + location.search)}` }, "Entrar para se inscrever") : null);
     return;
   }
+  /** @type {HTMLElement[]} */
   const items = [];
-  const duplas = W.RULESETS[d.ruleset]?.seats === 4;
+  const duplas = /** @type {Record<string, {seats: number}>} */ (W.RULESETS)[d.ruleset]?.seats === 4;
   if (d.status === "upcoming") {
     if (!d.me) {
       const dupla = param("dupla");
@@ -186,7 +231,7 @@ function renderActions() {
         items.push(h("p", { class: "small" }, "Convite do torneio: ", h("a", { href: link }, link)));
       }
     }
-  } else if (d.status === "running" && d.me && !d.standings.find((s) => s.entrant === d.me.entrant)?.withdrawn) {
+  } else if (d.status === "running" && d.me && !d.standings.find((s) => s.entrant === d.me?.entrant)?.withdrawn) {
     items.push(h("span", { class: "badge" }, `Você joga como ${d.me.name}`));
     items.push(button("Abandonar o torneio", () => api.withdrawTournament(d.id), "btn-ghost", "btn-withdraw"));
   }
@@ -194,7 +239,7 @@ function renderActions() {
 }
 
 function renderPodium() {
-  const d = page.data;
+  const d = shown();
   const box = $("#podium");
   box.hidden = !d.podium;
   if (!d.podium) return;
@@ -210,7 +255,7 @@ function renderPodium() {
 /** A knockout's bracket: a column per round, each tie a box with its two sides and the winner
  * marked; rounds not paired yet are drawn empty. */
 function renderBracket() {
-  const d = page.data;
+  const d = shown();
   const card = $("#bracket-card");
   card.hidden = d.format !== "knockout" || !d.rounds.length;
   if (card.hidden) return;
@@ -219,8 +264,7 @@ function renderBracket() {
   for (let r = 1; r <= total; r++) {
     const rnd = d.rounds[r - 1];
     const ties = rnd ? rnd.tables : [];
-    const left = total - r;
-    const label = left === 0 ? "Final" : left === 1 ? "Semifinal" : left === 2 ? "Quartas" : `Rodada ${r}`;
+    const label = roundName(total, r);
     const boxes = ties.map((t) =>
       h(
         "div",
@@ -230,23 +274,23 @@ function renderBracket() {
         ),
       ),
     );
-    const empty = rnd ? [] : Array.from({ length: 2 ** left / 2 || 1 }, () => h("div", { class: "tie tie-empty" }, h("div", { class: "side" }, "—"), h("div", { class: "side" }, "—")));
+    const empty = rnd ? [] : Array.from({ length: tiesAhead(total, r) }, () => h("div", { class: "tie tie-empty" }, h("div", { class: "side" }, "—"), h("div", { class: "side" }, "—")));
     const byes = rnd ? rnd.byes.map((b) => h("div", { class: "tie tie-bye" }, h("div", { class: "side won" }, nameOf(b)), h("div", { class: "side muted" }, "passa direto"))) : [];
     columns.push(h("div", { class: "bracket-round" }, h("h3", { class: "sub" }, label), ...boxes, ...byes, ...empty));
   }
   fill($("#bracket"), ...columns);
 }
 
+/** @param {string} entrant */
 function nameOf(entrant) {
-  const d = page.data;
+  const d = shown();
   return d.entrants.find((e) => e.id === entrant)?.name ?? entrant;
 }
 
 function renderRound() {
-  const d = page.data;
+  const d = shown();
   const card = $("#round-card");
-  const rnd = d.format === "arena" ? null : d.rounds[d.rounds.length - 1];
-  const ties = d.format === "arena" ? d.rounds.flatMap((r) => r.tables).filter((t) => !t.winner && t.games.some((g) => !g.outcome)) : rnd ? rnd.tables : [];
+  const { round: rnd, ties } = tablesInPlay(d);
   card.hidden = d.status !== "running" || !ties.length;
   if (card.hidden) return;
   $("#round-title").textContent = rnd ? `Mesas da rodada ${rnd.round}` : "Mesas em jogo";
@@ -268,12 +312,12 @@ function renderRound() {
 }
 
 function renderStandings() {
-  const d = page.data;
+  const d = shown();
   const card = $("#standings-card");
   card.hidden = !d.standings.length;
   if (card.hidden) return;
-  const tiebreak = d.format === "swiss" ? ["Buchholz", (s) => s.buchholz] : d.format === "knockout" ? ["Rodada", (s) => s.reached] : ["Saldo", (s) => s.difference];
-  $("#tiebreak-head").textContent = tiebreak[0];
+  const order = tiebreak(d.format);
+  $("#tiebreak-head").textContent = order.label;
   fill(
     $("#standings tbody"),
     ...d.standings.map((s) =>
@@ -285,14 +329,14 @@ function renderStandings() {
         h("td", {}, num(s.points)),
         h("td", {}, num(s.wins)),
         h("td", {}, num(s.losses)),
-        h("td", {}, tiebreak[1](s) ?? "–"),
+        h("td", {}, order.value(s) ?? "–"),
       ),
     ),
   );
 }
 
 function renderEntrants() {
-  const d = page.data;
+  const d = shown();
   const list = d.status === "upcoming" ? d.registrations : d.entrants.map((e) => ({ ...e, waiting_partner: false }));
   fill(
     $("#entrants"),
