@@ -1,11 +1,13 @@
 """The client's pages, assembled from their templates: the head and the site header written once.
 
 Each page in web/ (index.html, regras.html, ...) starts with a `<!--#page ... -->` block that says
-what is its own (title, description, style sheets, scripts, body class, skip link); the rest of
-the page is its body. The shared head and body frame are web/partials/page.html, and a
-`<!--#site-header-->` ... `<!--#end-->` block puts its contents (a nav, the player's box) into the
-site header of web/partials/site-header.html. Pages are assembled once, when the server starts
-(`PageFiles`), and served like any static file; no script is written inline (the CSP forbids it).
+what is its own (title, description, style sheets, scripts, body class, skip link, the pages its
+site header links to); the rest of the page is its body. The shared head and body frame are
+web/partials/page.html, and a `<!--#site-header-->` ... `<!--#end-->` block puts its contents (the
+player's box) into the site header of web/partials/site-header.html. The links a header may show
+are written once, in web/partials/site-nav.html; a page's `nav:` names the ones it shows. Pages
+are assembled once, when the server starts (`PageFiles`), and served like any static file; no
+script is written inline (the CSP forbids it).
 """
 
 from __future__ import annotations
@@ -40,7 +42,12 @@ DEFAULTS: Final = {
     "js": "",
     "body": None,
     "skip": "#main Ir para o conteúdo",
+    "nav": "",
 }
+
+#: Partials that a page gets through its fields, not through a block of its own.
+_NOT_BLOCKS: Final = frozenset({"page", "site-nav"})
+_HREF = re.compile(r'\bhref="([^"]*)"')
 
 
 class PageError(ValueError):
@@ -69,14 +76,31 @@ def _fill(template: str, values: dict[str, str]) -> str:
     return _SLOT.sub(lambda m: values[m[1]], template)
 
 
+def _nav(name: str, hrefs: str, links: str) -> str:
+    """The site nav with the links of site-nav.html whose href `hrefs` names, in that file's
+    order (its lines without a link, the <nav> itself, are kept); "" when it names none."""
+    wanted = hrefs.split()
+    if not wanted:
+        return ""
+    known = {m[1] for m in _HREF.finditer(links)}
+    for href in wanted:
+        if href not in known:
+            raise PageError(f"{name}: nav: no link to {href} in site-nav.html")
+    return "".join(line for line in links.splitlines(keepends=True)
+                   if (m := _HREF.search(line)) is None or m[1] in wanted)
+
+
 def assemble(name: str, text: str, partials: dict[str, str]) -> str:
     """The page `name` from its template `text`, with the partials by name (page, site-header)."""
     fields, body = _fields(name, text)
+    nav = _nav(name, fields["nav"], partials.get("site-nav", ""))
+    if nav and not any(m["name"] == "site-header" for m in _BLOCK.finditer(body)):
+        raise PageError(f"{name}: nav: but no <!--#site-header--> block to show it in")
 
     def block(m: re.Match[str]) -> str:
-        if m["name"] not in partials or m["name"] == "page":
+        if m["name"] not in partials or m["name"] in _NOT_BLOCKS:
             raise PageError(f"{name}: no partial named {m['name']}")
-        return _fill(partials[m["name"]], {"content": m["content"]})
+        return _fill(partials[m["name"]], {"content": m["content"], "nav": nav})
 
     esc = html.escape
     meta = "".join(f'  <meta name="{key}" content="{esc(fields[key])}">\n'

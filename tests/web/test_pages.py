@@ -49,6 +49,37 @@ def test_a_template_with_an_unknown_field_or_partial_is_refused() -> None:
         assemble("x.html", ok + "<!--#footer-->\n<!--#end-->\n", PARTIALS)
 
 
+def test_a_page_names_the_links_of_its_nav_and_gets_them_in_the_site_header() -> None:
+    def nav(name: str) -> list[str]:
+        html = page(name)
+        start = html.index('<nav class="site-nav" aria-label="Páginas">')
+        assert start > html.index('<header class="site-header">')
+        assert html.index("</nav>", start) < html.index("</header>")
+        return re.findall(r'<a class="btn (btn-[a-z]+) btn-small" href="([^"]*)">([^<]+)</a>',
+                          html[start:html.index("</nav>", start)])
+
+    assert nav("justo.html") == [("btn-ghost", "regras.html", "Regras"),
+                                 ("btn-ghost", "tutorial.html", "Tutorial")]
+    assert nav("regras.html") == [("btn-ghost", "tutorial.html", "Tutorial"),
+                                  ("btn-primary", "/", "Jogar")]
+    for name in ("index.html", "torneio.html", "nao-encontrada.html"):
+        assert "site-nav" not in page(name), name
+
+
+def test_a_nav_to_an_unknown_link_or_without_a_site_header_is_refused() -> None:
+    head = "<!--#page\n  title: T\n  body: page-doc\n  nav: {}\n-->\n"
+    header = "<!--#site-header-->\n<!--#end-->\n<main></main>\n"
+    one = assemble("x.html", head.format("/") + header, PARTIALS)
+    assert one.count("<a class=\"btn") == 1 and 'href="/">Jogar</a>' in one
+    with pytest.raises(PageError, match=r"no link to mesa\.html"):
+        assemble("x.html", head.format("/ mesa.html") + header, PARTIALS)
+    with pytest.raises(PageError, match="no <!--#site-header--> block"):
+        assemble("x.html", head.format("/") + "<main></main>\n", PARTIALS)
+    with pytest.raises(PageError, match="no partial named site-nav"):
+        assemble("x.html", head.replace("  nav: {}\n", "") + "<!--#site-nav-->\n<!--#end-->\n",
+                 PARTIALS)
+
+
 def test_pages_are_served_assembled_and_the_partials_are_not() -> None:
     app = FastAPI()
     app.mount("/", PageFiles(WEB))
