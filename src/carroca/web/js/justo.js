@@ -5,14 +5,14 @@
 // any other match, a record file can be opened and checked the same way.
 
 import * as api from "./api.js";
-import { $, fill, h, param } from "./dom.js";
+import { fill, h, need, param } from "./dom.js";
 import { hashing, selfCheck, verifyRecord } from "./fair.js";
 import { tileSVG } from "./tiles.js";
 import * as W from "./words.js";
 
 /** @typedef {import("./fair.js").Verification} Verification */
 
-const main = $("#main");
+const main = need("#main");
 
 /** @param {unknown} e */
 const messageOf = (e) => (e instanceof Error ? e.message : String(e));
@@ -25,7 +25,7 @@ function pill(ok, yes = "Confere", no = "Não confere") {
 
 /** @param {string} state @param {string} title @param {string} [text] */
 function verdict(state, title, text = "") {
-  const el = $("#verdict");
+  const el = need("#verdict");
   el.dataset.state = state;
   main.dataset.status = state;
   const icon = { ok: "✓", bad: "✗", loading: "", waiting: "…", idle: "", error: "!" }[state] ?? "";
@@ -51,11 +51,11 @@ function namesOf(players) {
 async function start() {
   const checks = await selfCheck().catch((e) => ({ ok: false, checks: [{ name: `erro: ${messageOf(e)}`, ok: false }] }));
   fill(
-    $("#selfcheck"),
+    need("#selfcheck"),
     ...checks.checks.map((c) => h("li", {}, pill(c.ok), " ", c.name)),
     h("li", { class: "muted small" }, hashing() === "webcrypto" ? "Cálculo com a criptografia do navegador (Web Crypto)." : "Este navegador não oferece Web Crypto aqui: o cálculo usa o SHA-256 em JavaScript desta página."),
   );
-  $("#selfcheck").dataset.ok = String(checks.ok);
+  need("#selfcheck").dataset.ok = String(checks.ok);
   if (!checks.ok) {
     verdict("error", "O teste do algoritmo falhou neste navegador", "Sem ele, esta página não pode garantir a conferência.");
     return;
@@ -95,14 +95,14 @@ async function start() {
 
 /** @param {any} info @param {string} id */
 function showMatch(info, id) {
-  $("#match-box").hidden = false;
+  need("#match-box").hidden = false;
   const names = namesOf(info.players);
   const score = info.score ? ` · placar ${info.score.join(" × ")}` : "";
   /** @type {Record<string, string>} */
   const statuses = { waiting: "esperando jogadores", playing: "em andamento", finished: "terminada" };
   const status = statuses[info.status] ?? info.status;
   fill(
-    $("#match-facts"),
+    need("#match-facts"),
     h("p", {}, h("strong", {}, W.rulesetName(info.ruleset)), ` · ${status}${score}`),
     h("p", { class: "muted" }, names.join(", ")),
     h(
@@ -122,7 +122,7 @@ function showMatch(info, id) {
  * @param {{info: any, record: any, id: string | null, result?: Verification}} shown
  */
 function showSeeds({ info, record, id, result }) {
-  $("#seeds-box").hidden = false;
+  need("#seeds-box").hidden = false;
   const f = (record && record.fairness) || {};
   const players = (record && record.players) || (info && info.players) || [];
   const names = namesOf(players);
@@ -173,14 +173,14 @@ function showSeeds({ info, record, id, result }) {
   } else if (info) {
     items.push(h("dt", {}, "Sementes dos jogadores"), h("dd", { class: "muted" }, "Fixadas quando a mesa completar."));
   }
-  fill($("#seeds"), ...items);
+  fill(need("#seeds"), ...items);
 }
 
 /** @param {any} record @param {{info?: any, id?: string | null}} [match] */
 async function check(record, { info = null, id = null } = {}) {
   verdict("loading", "Conferindo…");
-  $("#seeds-box").hidden = true; // what an earlier check showed goes with it
-  $("#deals-box").hidden = true;
+  need("#seeds-box").hidden = true; // what an earlier check showed goes with it
+  need("#deals-box").hidden = true;
   let result;
   try {
     result = await verifyRecord(record, { expectedCommitment: info ? info.commitment : null });
@@ -220,10 +220,10 @@ function tilesRow(tiles, marks = new Set()) {
 
 /** @param {any} record @param {Verification} result */
 function showDeals(record, result) {
-  $("#deals-box").hidden = false;
+  need("#deals-box").hidden = false;
   const n = (record.players || []).length;
   const names = namesOf(record.players);
-  $("#deals-bones").textContent =
+  need("#deals-bones").textContent =
     n === 4 ? "" : record.ruleset === "bloqueio" ? " e com as 14 pedras que ficaram fora do jogo, na ordem" : " e com o monte, na ordem de compra";
   const items = result.deals.map((d) => {
     const rows = [];
@@ -277,7 +277,7 @@ function showDeals(record, result) {
       ),
     );
   });
-  fill($("#deals"), ...items);
+  fill(need("#deals"), ...items);
 }
 
 // ---------------------------------------------------------------------- another record
@@ -286,14 +286,14 @@ function showDeals(record, result) {
  * as if they were the answer about what was just given. */
 /** @param {string} why */
 function clearResult(why) {
-  for (const box of ["#match-box", "#seeds-box", "#deals-box"]) $(box).hidden = true;
-  fill($("#seeds"));
-  fill($("#deals"));
+  for (const box of ["#match-box", "#seeds-box", "#deals-box"]) need(box).hidden = true;
+  fill(need("#seeds"));
+  fill(need("#deals"));
   verdict("idle", "Nenhum registro conferido", why);
 }
 
 function bindOwn() {
-  const error = $("#own-error");
+  const error = need("#own-error");
   /** @param {string} message */
   const refuse = (message) => {
     error.textContent = message;
@@ -314,16 +314,16 @@ function bindOwn() {
       refuse("Isto não é um registro de partida do Carroça (carroca-record/1).");
       return;
     }
-    $("#match-box").hidden = true;
+    need("#match-box").hidden = true;
     await check(record);
-    $("#verdict").scrollIntoView({ block: "start" });
+    need("#verdict").scrollIntoView({ block: "start" });
   };
-  $("#own-file").addEventListener("change", async (/** @type {Event} */ ev) => {
+  need("#own-file").addEventListener("change", async (/** @type {Event} */ ev) => {
     const { files } = /** @type {HTMLInputElement} */ (ev.target);
     const file = files && files[0];
     if (file) await run(await file.text());
   });
-  $("#own-check").addEventListener("click", () => run($("#own-text").value));
+  need("#own-check").addEventListener("click", () => run(need("#own-text", HTMLTextAreaElement).value));
 }
 
 start();

@@ -5,7 +5,7 @@
 // on this site only).
 
 import * as api from "./api.js";
-import { $, dec, fill, h, num, param, randomSeed, sameOriginPath, toast } from "./dom.js";
+import { dec, fill, h, need, num, param, randomSeed, sameOriginPath, toast } from "./dom.js";
 import { historyLine, localInput, modeName, playersText, seatsOf, seatsText, tourneyRequest } from "./lobby-text.js";
 import { Socket } from "./socket.js";
 import { tileSVG } from "./tiles.js";
@@ -52,6 +52,9 @@ const messageOf = (e) => (e instanceof Error ? e.message : String(e));
 const buttonsIn = (/** @type {string} */ sel) => /** @type {HTMLButtonElement[]} */ ([...document.querySelectorAll(sel)]);
 const fieldsIn = (/** @type {string} */ sel) => /** @type {HTMLInputElement[]} */ ([...document.querySelectorAll(sel)]);
 const elementsIn = (/** @type {string} */ sel) => /** @type {HTMLElement[]} */ ([...document.querySelectorAll(sel)]);
+/** A form control the page always has (an input, a select or a textarea). */
+const control = (/** @type {string} */ sel) =>
+  /** @type {HTMLElement & {value: string, checked: boolean, disabled: boolean}} */ (need(sel));
 const field = (/** @type {string} */ sel) => /** @type {HTMLInputElement | null} */ (document.querySelector(sel));
 /** The form's submit button. @param {Event} ev */
 const submitOf = (ev) => /** @type {HTMLButtonElement} */ (/** @type {HTMLFormElement} */ (ev.target).querySelector("button[type=submit]"));
@@ -111,7 +114,7 @@ async function main() {
 }
 
 function heroTiles() {
-  const host = $("#hero-tiles");
+  const host = need("#hero-tiles");
   // A little line of play: 6-6, then 6-3, 3-5, 5-5 and 5-1, each touching the last.
   /** @type {[string, boolean?][]} */
   const line = [["6-6"], ["3-6", true], ["3-5"], ["5-5"], ["1-5", true]];
@@ -120,27 +123,27 @@ function heroTiles() {
 
 /** @param {string} message @param {string} [kind] */
 function notice(message, kind = "info") {
-  fill($("#notice"), message ? h("div", { class: `notice notice-${kind}`, role: "status" }, message) : null);
+  fill(need("#notice"), message ? h("div", { class: `notice notice-${kind}`, role: "status" }, message) : null);
 }
 
 function showEntry() {
   const invited = Boolean(param("convite"));
-  $("#entry").hidden = false;
-  $("#entry").classList.toggle("invited", invited);
-  $("#home").hidden = true;
-  fill($("#who"));
+  need("#entry").hidden = false;
+  need("#entry").classList.toggle("invited", invited);
+  need("#home").hidden = true;
+  fill(need("#who"));
   if (invited) {
     notice("Você foi convidado para uma mesa de amigos. Escolha um apelido para sentar.", "invite");
   }
   const name = prefs().name || "";
-  $("#guest-name").value = name;
+  control("#guest-name").value = name;
   if (name && api.guestKeyFor(name)) {
-    $("#guest-help").textContent = `Neste aparelho, o apelido ${name} continua seu: é só entrar de novo.`;
+    need("#guest-help").textContent = `Neste aparelho, o apelido ${name} continua seu: é só entrar de novo.`;
   }
   // The page opens at its top — the headline, or the invitation — never scrolled to the field.
   // A mouse user gets the cursor in the field; a phone would open its keyboard over the page.
   if (matchMedia("(hover: hover) and (pointer: fine)").matches) {
-    $("#guest-name").focus({ preventScroll: true });
+    need("#guest-name").focus({ preventScroll: true });
   }
 }
 
@@ -183,8 +186,8 @@ async function signedIn(who) {
     await joinInvite(invite);
     return;
   }
-  $("#entry").hidden = true;
-  $("#home").hidden = false;
+  need("#entry").hidden = true;
+  need("#home").hidden = false;
   renderWho();
   try {
     let bots;
@@ -209,7 +212,7 @@ async function signedIn(who) {
 function renderWho() {
   const player = me();
   fill(
-    $("#who"),
+    need("#who"),
     h("span", { class: "avatar small", "aria-hidden": "true" }, player.name.slice(0, 1).toUpperCase()),
     h(
       "span",
@@ -239,8 +242,8 @@ function renderWho() {
 /** A guest signing out chooses: keep this device (tapping "Sair" again brings them back) or
  * forget it (a shared computer: the server ends the key, and the next person starts fresh). */
 function askSignOut() {
-  const dialog = $("#signout-dialog");
-  $("#signout-error").textContent = "";
+  const dialog = need("#signout-dialog", HTMLDialogElement);
+  need("#signout-error").textContent = "";
   dialog.showModal();
 }
 
@@ -252,7 +255,7 @@ async function signOut(forgetDevice) {
     await logout({ forgetDevice, name: me().name });
   } catch (e) {
     for (const b of buttons) b.disabled = false;
-    $("#signout-error").textContent = messageOf(e);
+    need("#signout-error").textContent = messageOf(e);
     return;
   }
   if (forgetDevice) forgetPrefs("name");
@@ -260,14 +263,14 @@ async function signOut(forgetDevice) {
 }
 
 function bindSignOut() {
-  $("#signout-keep").addEventListener("click", () => signOut(false));
-  $("#signout-forget").addEventListener("click", () => signOut(true));
-  $("#signout-cancel").addEventListener("click", () => $("#signout-dialog").close());
+  need("#signout-keep").addEventListener("click", () => signOut(false));
+  need("#signout-forget").addEventListener("click", () => signOut(true));
+  need("#signout-cancel").addEventListener("click", () => need("#signout-dialog", HTMLDialogElement).close());
 }
 
 /** @param {string[] | null | undefined} tables the player's matches in progress */
 function renderResume(tables) {
-  const box = $("#resume");
+  const box = need("#resume");
   if (!tables || !tables.length) {
     box.hidden = true;
     return;
@@ -285,41 +288,41 @@ function renderResume(tables) {
 function bindEntry() {
   const tabs = ["guest", "login", "register"];
   for (const name of tabs) {
-    $(`#tab-${name}`).addEventListener("click", () => {
+    need(`#tab-${name}`).addEventListener("click", () => {
       for (const other of tabs) {
-        $(`#tab-${other}`).setAttribute("aria-selected", String(other === name));
-        $(`#form-${other}`).hidden = other !== name;
+        need(`#tab-${other}`).setAttribute("aria-selected", String(other === name));
+        need(`#form-${other}`).hidden = other !== name;
       }
-      $(`#form-${name} input`).focus();
+      need(`#form-${name} input`).focus();
     });
   }
   onSubmit("#form-guest", "#guest-error", async () => {
-    const name = $("#guest-name").value.trim();
+    const name = control("#guest-name").value.trim();
     if (name.length < 3) throw new Error("Escolha um apelido de 3 a 20 letras.");
     await api.guest(name);
     savePrefs({ name });
   });
   onSubmit("#form-login", "#login-error", async () => {
-    await api.login($("#login-name").value.trim(), $("#login-password").value);
+    await api.login(control("#login-name").value.trim(), control("#login-password").value);
   });
   onSubmit("#form-register", "#register-error", async () => {
-    await api.register($("#register-name").value.trim(), $("#register-password").value);
+    await api.register(control("#register-name").value.trim(), control("#register-password").value);
   });
 }
 
 /** @param {string} formSel @param {string} errorSel @param {() => Promise<void>} action */
 function onSubmit(formSel, errorSel, action) {
-  const form = $(formSel);
+  const form = need(formSel);
   form.addEventListener("submit", async (/** @type {Event} */ ev) => {
     ev.preventDefault();
-    const button = form.querySelector("button[type=submit]");
-    $(errorSel).textContent = "";
+    const button = /** @type {HTMLButtonElement} */ (form.querySelector("button[type=submit]"));
+    need(errorSel).textContent = "";
     button.disabled = true;
     try {
       await action();
       await afterSignIn();
     } catch (e) {
-      $(errorSel).textContent = messageOf(e);
+      need(errorSel).textContent = messageOf(e);
     } finally {
       button.disabled = false;
     }
@@ -335,7 +338,7 @@ function renderPlay() {
   let chosen = prefs().ruleset;
   if (!state.rulesets.some((rs) => rs.name === chosen)) chosen = "duplas-pontos";
   fill(
-    $("#rs-list"),
+    need("#rs-list"),
     ...state.rulesets.map((rs) =>
       h(
         "div",
@@ -381,7 +384,7 @@ function renderPlay() {
   // a saved level the server no longer offers falls back to Médio, not to the first option
   const level = state.bots.includes(prefs().bot) ? prefs().bot : "medium";
   fill(
-    $("#bot-level"),
+    need("#bot-level"),
     ...state.bots.map((b) => h("option", { value: b, selected: b === level }, W.botLevelName(b))),
   );
 }
@@ -394,8 +397,8 @@ function chosenRuleset() {
 /** The big button plays the chosen ruleset, and says which. @param {string} name */
 function choose(name) {
   savePrefs({ ruleset: name });
-  $("#rs-about").textContent = state.rulesets.find((rs) => rs.name === name)?.description ?? "";
-  $("#casual-what").textContent = `${W.rulesetName(name)} · ${seatsOf(name) === 4 ? "2 contra 2" : "1 contra 1"}`;
+  need("#rs-about").textContent = state.rulesets.find((rs) => rs.name === name)?.description ?? "";
+  need("#casual-what").textContent = `${W.rulesetName(name)} · ${seatsOf(name) === 4 ? "2 contra 2" : "1 contra 1"}`;
 }
 
 /** @param {string} ruleset @param {HTMLButtonElement} button */
@@ -403,7 +406,7 @@ async function playCasual(ruleset, button) {
   button.disabled = true;
   const seed = randomSeed();
   try {
-    const r = await api.casual(ruleset, $("#bot-level").value, seed);
+    const r = await api.casual(ruleset, control("#bot-level").value, seed);
     api.rememberSeed(r.id, seed);
     location.assign(`mesa.html?id=${encodeURIComponent(r.id)}`);
   } catch (e) {
@@ -421,18 +424,18 @@ const TABS = ["amigos", "mesas", "torneios", "ranking", "perfil"];
  * @param {string} name @param {boolean} [focus]
  */
 function showTab(name, focus = false) {
-  $("#home").dataset.tab = name;
+  need("#home").dataset.tab = name;
   for (const tab of TABS) {
-    const button = $(`#tab-${tab}`);
+    const button = need(`#tab-${tab}`);
     button.setAttribute("aria-selected", String(tab === name));
     button.tabIndex = tab === name ? 0 : -1;
   }
-  if (focus) $(`#tab-${name}`).focus();
+  if (focus) need(`#tab-${name}`).focus();
 }
 
 function bindTabs() {
   for (const tab of TABS) {
-    const button = $(`#tab-${tab}`);
+    const button = need(`#tab-${tab}`);
     button.addEventListener("click", () => showTab(tab));
     button.addEventListener("keydown", (/** @type {KeyboardEvent} */ ev) => {
       /** @type {Record<string, number>} */
@@ -451,42 +454,42 @@ function bindTabs() {
 
 function bindHome() {
   bindTabs();
-  $("#bot-level").addEventListener("change", (/** @type {Event} */ ev) =>
+  need("#bot-level").addEventListener("change", (/** @type {Event} */ ev) =>
     savePrefs({ bot: /** @type {HTMLSelectElement} */ (ev.target).value }));
-  $("#btn-casual").addEventListener("click", (/** @type {MouseEvent} */ ev) =>
+  need("#btn-casual").addEventListener("click", (/** @type {MouseEvent} */ ev) =>
     playCasual(chosenRuleset(), /** @type {HTMLButtonElement} */ (ev.currentTarget)));
-  $("#btn-ranked").addEventListener("click", enterQueue);
-  $("#btn-unqueue").addEventListener("click", async () => {
+  need("#btn-ranked").addEventListener("click", enterQueue);
+  need("#btn-unqueue").addEventListener("click", async () => {
     await api.leaveRanked().catch(() => {});
     hideQueue();
   });
-  $("#btn-refresh").addEventListener("click", refreshTables);
-  $("#btn-tourney-refresh").addEventListener("click", refreshTourneys);
-  $("#t-format").addEventListener("change", showFormatFields);
-  $("#t-ruleset").addEventListener("change", renderTourneyOptions);
-  $("#tourney-form").addEventListener("submit", createTourney);
-  $("#friends-ruleset").addEventListener("change", renderFriendsDetails);
-  $("#friends-form").addEventListener("submit", createFriends);
-  $("#rank-duplas").addEventListener("click", () => {
+  need("#btn-refresh").addEventListener("click", refreshTables);
+  need("#btn-tourney-refresh").addEventListener("click", refreshTourneys);
+  need("#t-format").addEventListener("change", showFormatFields);
+  need("#t-ruleset").addEventListener("change", renderTourneyOptions);
+  need("#tourney-form").addEventListener("submit", createTourney);
+  need("#friends-ruleset").addEventListener("change", renderFriendsDetails);
+  need("#friends-form").addEventListener("submit", createFriends);
+  need("#rank-duplas").addEventListener("click", () => {
     state.rankFamily = "duplas";
     renderRanking();
   });
-  $("#rank-mano").addEventListener("click", () => {
+  need("#rank-mano").addEventListener("click", () => {
     state.rankFamily = "mano";
     renderRanking();
   });
-  $("#upgrade-form").addEventListener("submit", async (/** @type {Event} */ ev) => {
+  need("#upgrade-form").addEventListener("submit", async (/** @type {Event} */ ev) => {
     ev.preventDefault();
-    $("#upgrade-error").textContent = "";
+    need("#upgrade-error").textContent = "";
     try {
-      const r = await api.register(me().name, $("#upgrade-password").value);
-      $("#upgrade-password").value = "";
+      const r = await api.register(me().name, control("#upgrade-password").value);
+      control("#upgrade-password").value = "";
       state.me = r.player;
       renderWho();
       renderProfile();
       toast("Conta criada! O seu apelido agora é seu.", "ok");
     } catch (e) {
-      $("#upgrade-error").textContent = messageOf(e);
+      need("#upgrade-error").textContent = messageOf(e);
     }
   });
 }
@@ -505,11 +508,11 @@ async function enterQueue() {
     showQueue(ruleset);
   } catch (e) {
     toast(messageOf(e), "error");
-    if (e instanceof api.ApiError && e.code === "account_required" && !$("#upgrade").hidden) {
+    if (e instanceof api.ApiError && e.code === "account_required" && !need("#upgrade").hidden) {
       // Ranked is for accounts: the guest's own "create an account" form, one password away.
       showTab("perfil");
-      $("#upgrade").scrollIntoView({ block: "center" });
-      $("#upgrade-password").focus();
+      need("#upgrade").scrollIntoView({ block: "center" });
+      need("#upgrade-password").focus();
     }
   }
 }
@@ -517,22 +520,22 @@ async function enterQueue() {
 /** @param {string} ruleset */
 function showQueue(ruleset) {
   openLobbySocket();
-  $("#queue").hidden = false;
-  $("#ranked-box").hidden = true;
-  $("#queue-title").textContent = `Procurando adversários · ${W.rulesetName(ruleset)}`;
+  need("#queue").hidden = false;
+  need("#ranked-box").hidden = true;
+  need("#queue-title").textContent = `Procurando adversários · ${W.rulesetName(ruleset)}`;
   state.queuedAt = Date.now();
   clearInterval(state.queueTimer);
   const update = () => {
     const secs = Math.floor((Date.now() - state.queuedAt) / 1000);
-    $("#queue-time").textContent = `Na fila há ${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}`;
+    need("#queue-time").textContent = `Na fila há ${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}`;
   };
   update();
   state.queueTimer = setInterval(update, 1000);
 }
 
 function hideQueue() {
-  $("#queue").hidden = true;
-  $("#ranked-box").hidden = false;
+  need("#queue").hidden = true;
+  need("#ranked-box").hidden = false;
   clearInterval(state.queueTimer);
 }
 
@@ -554,7 +557,7 @@ function openLobbySocket() {
 function renderFriends() {
   const chosen = prefs().friendsRuleset || "duplas-pontos";
   fill(
-    $("#friends-ruleset"),
+    need("#friends-ruleset"),
     ...state.rulesets.map((rs) =>
       h("option", { value: rs.name, selected: rs.name === chosen }, `${W.rulesetName(rs.name)} (${rs.seats === 4 ? "2 contra 2" : "1 contra 1"})`),
     ),
@@ -563,12 +566,12 @@ function renderFriends() {
 }
 
 function renderFriendsDetails() {
-  const name = $("#friends-ruleset").value;
+  const name = control("#friends-ruleset").value;
   savePrefs({ friendsRuleset: name });
   const rs = state.rulesets.find((r) => r.name === name);
   if (!rs) return;
   const fields = Object.entries(rs.options).map(([key, value]) => optionField(name, key, value));
-  fill($("#friends-options"), ...fields);
+  fill(need("#friends-options"), ...fields);
   /** @type {HTMLElement[]} */
   const seats = [];
   const labels =
@@ -592,7 +595,7 @@ function renderFriendsDetails() {
       ),
     );
   }
-  fill($("#friends-seats"), ...seats);
+  fill(need("#friends-seats"), ...seats);
 }
 
 /**
@@ -636,8 +639,8 @@ function optionField(ruleset, key, value, prefix = "opt") {
 async function createFriends(ev) {
   ev.preventDefault();
   const button = submitOf(ev);
-  $("#friends-error").textContent = "";
-  const ruleset = $("#friends-ruleset").value;
+  need("#friends-error").textContent = "";
+  const ruleset = control("#friends-ruleset").value;
   /** @type {Record<string, boolean | number>} */
   const options = {};
   for (const el of fieldsIn("#friends-options [data-option]")) {
@@ -647,11 +650,11 @@ async function createFriends(ev) {
   const seed = randomSeed();
   button.disabled = true;
   try {
-    const r = await api.friendsTable(ruleset, options, seats, Number($("#friends-time").value), seed);
+    const r = await api.friendsTable(ruleset, options, seats, Number(control("#friends-time").value), seed);
     api.rememberSeed(r.id, seed);
     location.assign(`mesa.html?id=${encodeURIComponent(r.id)}`);
   } catch (e) {
-    $("#friends-error").textContent = messageOf(e);
+    need("#friends-error").textContent = messageOf(e);
     button.disabled = false;
   }
 }
@@ -699,7 +702,7 @@ async function refreshTables() {
           ),
     ),
   );
-  fill($("#live-list"), ...(live.length ? live : [h("li", { class: "muted" }, "Nenhuma mesa no ar agora. Que tal abrir uma?")]));
+  fill(need("#live-list"), ...(live.length ? live : [h("li", { class: "muted" }, "Nenhuma mesa no ar agora. Que tal abrir uma?")]));
   const done = data.finished.slice(0, 8).map((/** @type {any} */ m) =>
     h(
       "li",
@@ -722,14 +725,14 @@ async function refreshTables() {
       ),
     ),
   );
-  fill($("#done-list"), ...(done.length ? done : [h("li", { class: "muted" }, "Nenhuma partida terminada ainda.")]));
+  fill(need("#done-list"), ...(done.length ? done : [h("li", { class: "muted" }, "Nenhuma partida terminada ainda.")]));
 }
 
 /** @param {string} ruleset @param {string | null} botLevel @param {string} match */
 async function sitCasual(ruleset, botLevel, match) {
   const seed = randomSeed();
   try {
-    const r = await api.casual(ruleset, botLevel || $("#bot-level").value, seed, match);
+    const r = await api.casual(ruleset, botLevel || control("#bot-level").value, seed, match);
     api.rememberSeed(r.id, seed);
     location.assign(`mesa.html?id=${encodeURIComponent(r.id)}`);
   } catch (e) {
@@ -778,10 +781,10 @@ async function refreshTourneys() {
   }
   /** @param {any[]} items @param {string} kind @param {string} empty */
   const list = (items, kind, empty) => (items.length ? items.map((t) => tourneyItem(t, kind)) : [h("li", { class: "muted" }, empty)]);
-  fill($("#tourney-upcoming"), ...list(data.upcoming, "upcoming", "Nenhum torneio marcado. Crie o seu!"));
-  fill($("#tourney-live"), ...list(data.live, "live", "Nenhum torneio em andamento."));
-  fill($("#tourney-done"), ...list(data.finished.slice(0, 8), "done", "Nenhum torneio terminado ainda."));
-  $("#t-bots-field").hidden = !data.bots_allowed;
+  fill(need("#tourney-upcoming"), ...list(data.upcoming, "upcoming", "Nenhum torneio marcado. Crie o seu!"));
+  fill(need("#tourney-live"), ...list(data.live, "live", "Nenhum torneio em andamento."));
+  fill(need("#tourney-done"), ...list(data.finished.slice(0, 8), "done", "Nenhum torneio terminado ainda."));
+  need("#t-bots-field").hidden = !data.bots_allowed;
   for (const id of data.mine || []) {
     const item = document.querySelector(`[data-tourney="${CSS.escape(id)}"] .table-text`);
     if (item) item.append(h("span", { class: "badge" }, "Inscrito"));
@@ -797,29 +800,29 @@ async function refreshTourneys() {
 
 function renderTourneyForm() {
   fill(
-    $("#t-ruleset"),
+    need("#t-ruleset"),
     ...state.rulesets.map((rs) => h("option", { value: rs.name, selected: rs.name === "duplas-pontos" }, `${W.rulesetName(rs.name)} (${seatsText(rs)})`)),
   );
   fill(
-    $("#t-bots"),
+    need("#t-bots"),
     h("option", { value: "", selected: true }, "Ficam vagas"),
     ...state.bots.map((b) => h("option", { value: b }, `Bots ${W.botLevelName(b)}`)),
   );
-  $("#t-start").value = localInput(new Date(Date.now() + 15 * 60 * 1000));
+  control("#t-start").value = localInput(new Date(Date.now() + 15 * 60 * 1000));
   renderTourneyOptions();
   showFormatFields();
 }
 
 function renderTourneyOptions() {
-  const name = $("#t-ruleset").value;
+  const name = control("#t-ruleset").value;
   const rs = state.rulesets.find((r) => r.name === name);
   if (!rs) return;
   const keys = Object.keys(rs.options).filter((k) => k === "target" || k === "hands_to_win");
-  fill($("#t-options"), ...keys.map((k) => optionField(name, k, rs.options[k], "t-opt")));
+  fill(need("#t-options"), ...keys.map((k) => optionField(name, k, rs.options[k], "t-opt")));
 }
 
 function showFormatFields() {
-  const format = $("#t-format").value;
+  const format = control("#t-format").value;
   for (const el of elementsIn("#tourney-form [data-format]")) el.hidden = el.dataset.format !== format;
 }
 
@@ -827,29 +830,29 @@ function showFormatFields() {
 async function createTourney(ev) {
   ev.preventDefault();
   const button = submitOf(ev);
-  $("#tourney-error").textContent = "";
+  need("#tourney-error").textContent = "";
   /** @type {Record<string, number>} */
   const options = {};
   for (const el of fieldsIn("#t-options [data-option]")) options[el.dataset.option ?? ""] = Number(el.value);
   const body = tourneyRequest(
     {
-      name: $("#t-name").value,
-      format: $("#t-format").value,
-      ruleset: $("#t-ruleset").value,
+      name: control("#t-name").value,
+      format: control("#t-format").value,
+      ruleset: control("#t-ruleset").value,
       options,
-      capacity: $("#t-capacity").value,
-      turnSeconds: $("#t-time").value,
-      private: $("#t-private").checked,
-      rounds: $("#t-rounds").value,
-      bestOf: $("#t-best-of").value,
-      duration: $("#t-duration").value,
-      start: $("#t-start").value,
-      bots: $("#t-bots-field").hidden ? "" : $("#t-bots").value,
+      capacity: control("#t-capacity").value,
+      turnSeconds: control("#t-time").value,
+      private: control("#t-private").checked,
+      rounds: control("#t-rounds").value,
+      bestOf: control("#t-best-of").value,
+      duration: control("#t-duration").value,
+      start: control("#t-start").value,
+      bots: need("#t-bots-field").hidden ? "" : control("#t-bots").value,
     },
     Date.now(),
   );
   if (body.name.length < 3) {
-    $("#tourney-error").textContent = "Dê um nome ao torneio (3 letras ou mais).";
+    need("#tourney-error").textContent = "Dê um nome ao torneio (3 letras ou mais).";
     return;
   }
   button.disabled = true;
@@ -857,7 +860,7 @@ async function createTourney(ev) {
     const r = await api.createTournament(body);
     location.assign(`torneio.html?id=${encodeURIComponent(r.id)}`);
   } catch (e) {
-    $("#tourney-error").textContent = messageOf(e);
+    need("#tourney-error").textContent = messageOf(e);
     button.disabled = false;
   }
 }
@@ -865,9 +868,9 @@ async function createTourney(ev) {
 // ---------------------------------------------------------------------- profile and ranking
 
 async function renderProfile() {
-  const host = $("#profile");
+  const host = need("#profile");
   const player = me();
-  $("#upgrade").hidden = player.kind !== "guest";
+  need("#upgrade").hidden = player.kind !== "guest";
   let p;
   try {
     p = await api.player(player.name);
@@ -954,13 +957,13 @@ function publishButton(game) {
 }
 
 async function renderRanking() {
-  $("#rank-duplas").setAttribute("aria-selected", String(state.rankFamily === "duplas"));
-  $("#rank-mano").setAttribute("aria-selected", String(state.rankFamily === "mano"));
+  need("#rank-duplas").setAttribute("aria-selected", String(state.rankFamily === "duplas"));
+  need("#rank-mano").setAttribute("aria-selected", String(state.rankFamily === "mano"));
   let data;
   try {
     data = await api.leaderboard(state.rankFamily);
   } catch (e) {
-    fill($("#ranking"), h("li", { class: "muted" }, messageOf(e)));
+    fill(need("#ranking"), h("li", { class: "muted" }, messageOf(e)));
     return;
   }
   const rows = data.players.slice(0, 10).map((/** @type {any} */ p, /** @type {number} */ i) =>
@@ -973,7 +976,7 @@ async function renderRanking() {
       h("span", { class: "muted small" }, `${num(p.wins)}/${num(p.games)}`),
     ),
   );
-  fill($("#ranking"), ...(rows.length ? rows : [h("li", { class: "muted" }, "Ninguém jogou ranqueada ainda. Seja o primeiro!")]));
+  fill(need("#ranking"), ...(rows.length ? rows : [h("li", { class: "muted" }, "Ninguém jogou ranqueada ainda. Seja o primeiro!")]));
 }
 
 main();

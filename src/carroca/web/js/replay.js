@@ -6,7 +6,7 @@
 
 import * as api from "./api.js";
 import { Board } from "./board.js";
-import { $, fill, h, param } from "./dom.js";
+import { $$, fill, h, need, param } from "./dom.js";
 import { pipsOf } from "./engine.js";
 import { rebuild } from "./record.js";
 import { atMatchEnd as isLastPlace, clampPlace, placeFromAddress, stepFrom } from "./replay-moves.js";
@@ -27,7 +27,7 @@ import * as W from "./words.js";
  *   pollTimer: number | undefined, pollStarted: number, polls: number}} Replay
  */
 
-const app = $("#app");
+const app = need("#app");
 /** @type {Replay} */
 const ctx = {
   id: null,
@@ -80,7 +80,7 @@ async function main() {
     fatal("Nenhuma partida indicada no endereço.", "Abra o replay pelo histórico de partidas no início.");
     return;
   }
-  $("#link-fair").href = `justo.html?id=${encodeURIComponent(id)}`;
+  need("#link-fair", HTMLAnchorElement).href = `justo.html?id=${encodeURIComponent(id)}`;
   let record;
   let who = null;
   try {
@@ -109,7 +109,7 @@ async function main() {
 /** @param {string} title @param {string} message @param {...HTMLElement} extra */
 function fatal(title, message, ...extra) {
   app.dataset.status = "error";
-  const overlay = $("#overlay");
+  const overlay = need("#overlay");
   overlay.hidden = false;
   fill(
     overlay,
@@ -141,18 +141,18 @@ function setup(record, who) {
   app.dataset.hands = String(data.hands.length);
   app.dataset.verified = String(data.problems.length === 0);
   document.title = `Replay · ${W.rulesetName(data.ruleset)} · Carroça`;
-  $("#ruleset-name").textContent = `Replay · ${W.rulesetName(data.ruleset)}`;
+  need("#ruleset-name").textContent = `Replay · ${W.rulesetName(data.ruleset)}`;
   const o = data.options;
-  $("#target").textContent = o.target ? `até ${o.target}` : o.hands_to_win ? `${o.hands_to_win} mãos` : "";
+  need("#target").textContent = o.target ? `até ${o.target}` : o.hands_to_win ? `${o.hands_to_win} mãos` : "";
   ctx.labels.forEach((label, team) => {
-    $(`#score-label-${team}`).textContent = label;
+    need(`#score-label-${team}`).textContent = label;
     const us = teamClass(team) === "team-us";
-    $(`#score-box-${team}`).classList.toggle("score-us", us);
-    $(`#score-box-${team}`).classList.toggle("score-them", !us);
+    need(`#score-box-${team}`).classList.toggle("score-us", us);
+    need(`#score-box-${team}`).classList.toggle("score-them", !us);
   });
-  ctx.board = new Board($("#board"), { label: "Pedras na mesa" });
+  ctx.board = new Board(need("#board"), { label: "Pedras na mesa" });
   fill(
-    $("#hand-select"),
+    need("#hand-select"),
     ...data.hands.map((hand, i) => h("option", { value: String(i) }, handOption(hand))),
   );
   renderProblems();
@@ -226,7 +226,7 @@ function togglePlay(force) {
       if (!step(1) || atMatchEnd()) togglePlay(false);
     }, AUTOPLAY_MS);
   }
-  const btn = $("#btn-play");
+  const btn = need("#btn-play");
   btn.setAttribute("aria-pressed", String(on));
   btn.setAttribute("aria-label", on ? "Pausar" : "Reproduzir");
   app.dataset.playing = String(on);
@@ -245,16 +245,16 @@ function render(animate) {
   app.dataset.hand = String(ctx.hand);
   app.dataset.step = String(ctx.pos);
   app.dataset.atEnd = String(ctx.pos === last);
-  $("#hand-select").value = String(ctx.hand);
-  const scrub = $("#scrub");
+  need("#hand-select", HTMLSelectElement).value = String(ctx.hand);
+  const scrub = need("#scrub", HTMLInputElement);
   scrub.max = String(last);
   scrub.value = String(ctx.pos);
   scrub.setAttribute("aria-valuetext", positionText(hand, ctx.pos));
-  $("#position").textContent = positionText(hand, ctx.pos);
-  $("#btn-prev").disabled = ctx.hand === 0 && ctx.pos === 0;
-  $("#btn-first").disabled = ctx.pos === 0;
-  $("#btn-last").disabled = ctx.pos === last;
-  $("#btn-next").disabled = atMatchEnd();
+  need("#position").textContent = positionText(hand, ctx.pos);
+  need("#btn-prev", HTMLButtonElement).disabled = ctx.hand === 0 && ctx.pos === 0;
+  need("#btn-first", HTMLButtonElement).disabled = ctx.pos === 0;
+  need("#btn-last", HTMLButtonElement).disabled = ctx.pos === last;
+  need("#btn-next", HTMLButtonElement).disabled = atMatchEnd();
   renderScores(pos.score);
   renderBoard(pos, animate && pos.step && pos.step.type === "play");
   renderInfo(hand, pos);
@@ -276,9 +276,9 @@ function positionText(hand, k) {
 /** @param {number[]} score */
 function renderScores(score) {
   score.forEach((points, team) => {
-    const el = $(`#score-${team}`);
+    const el = need(`#score-${team}`);
     el.textContent = String(points);
-    $(`#score-box-${team}`).setAttribute("aria-label", `${ctx.labels[team]}: ${points} pontos`);
+    need(`#score-box-${team}`).setAttribute("aria-label", `${ctx.labels[team]}: ${points} pontos`);
   });
 }
 
@@ -287,7 +287,7 @@ function renderBoard(pos, animate) {
   const plays = pos.table;
   const board = ctx.board;
   if (!board) return;
-  board.render({ plays, spinner: W.SPINNER.has(loaded().ruleset), animate });
+  board.render({ plays: /** @type {import("./board.js").Play[]} */ (plays), spinner: W.SPINNER.has(loaded().ruleset), animate });
   const ends = Object.entries(pos.ends)
     .map(([end, v]) => `${/** @type {Record<string, string>} */ (W.END_NAMES)[end]} ${v}`)
     .join(", ");
@@ -297,7 +297,7 @@ function renderBoard(pos, animate) {
       ? `Mesa com ${plays.length} ${plays.length === 1 ? "pedra" : "pedras"}; pontas: ${ends}`
       : "Mesa vazia",
   );
-  const empty = $("#board-empty");
+  const empty = need("#board-empty");
   empty.hidden = plays.length > 0;
   if (!plays.length) {
     const { hand } = current();
@@ -318,7 +318,7 @@ function renderInfo(hand, pos) {
   if (W.DRAWS.has(rs)) {
     parts.push(h("span", { class: "chip", title: "Pedras no monte (dorme)" }, "Monte ", h("strong", {}, String(pos.boneyard))));
   }
-  fill($("#table-info"), ...parts);
+  fill(need("#table-info"), ...parts);
 }
 
 /** @param {Hand} hand @param {Position} pos */
@@ -357,7 +357,7 @@ function renderHands(hand, pos) {
       h("span", { class: "hand-pips", title: "Pontos na mão", "aria-hidden": "true" }, String(pipsOf(tiles))),
     );
   });
-  fill($("#hands"), ...rows);
+  fill(need("#hands"), ...rows);
 }
 
 /**
@@ -415,7 +415,7 @@ function eventItems(events) {
 
 /** @param {Hand} hand @param {Position} pos */
 function renderNarration(hand, pos) {
-  const box = $("#narration");
+  const box = need("#narration");
   const parts = [];
   if (!pos.step) {
     parts.push(h("p", { class: "narration-title" }, `Mão ${hand.number}: as pedras foram distribuídas.`));
@@ -475,7 +475,7 @@ function openingText(hand) {
 
 /** @param {Hand} hand */
 function renderEnd(hand) {
-  const box = $("#end-box");
+  const box = need("#end-box");
   const last = hand.positions.length - 1;
   if (ctx.pos !== last || !hand.end) {
     box.hidden = true;
@@ -484,6 +484,7 @@ function renderEnd(hand) {
   }
   box.hidden = false;
   const end = hand.end;
+  /** @type {HTMLElement[]} */
   const body = [h("h2", { class: "end-title" }, endTitle(hand))];
   body.push(h("p", { class: "muted" }, endExplain(hand)));
   const endEvents = hand.events.filter((e) => e.index === -1);
@@ -569,7 +570,7 @@ function resultBlock() {
 }
 
 function renderProblems() {
-  const box = $("#problems");
+  const box = need("#problems");
   const problems = loaded().problems;
   if (!problems.length) {
     box.hidden = true;
@@ -631,13 +632,13 @@ function renderTimeline() {
       ),
     );
   });
-  fill($("#timeline"), ...items);
+  fill(need("#timeline"), ...items);
 }
 
 function markTimeline() {
-  const list = $("#timeline");
+  const list = need("#timeline");
   let currentItem = null;
-  for (const btn of list.querySelectorAll(".tl-item")) {
+  for (const btn of $$(".tl-item", list)) {
     const on = Number(btn.dataset.pos) === ctx.pos;
     if (on) {
       btn.setAttribute("aria-current", "step");
@@ -684,7 +685,7 @@ function mistakeNote(d, big = false) {
 }
 
 async function loadAnalysis() {
-  const box = $("#analysis");
+  const box = need("#analysis");
   clearTimeout(ctx.pollTimer);
   if (!ctx.pollStarted) ctx.pollStarted = Date.now();
   setAnalysisState("loading", [h("p", { class: "muted" }, "Buscando a análise…")]);
@@ -730,9 +731,9 @@ function retryButton() {
 
 /** @param {string} state @param {HTMLElement[]} children */
 function setAnalysisState(state, children) {
-  $("#analysis").dataset.state = state;
+  need("#analysis").dataset.state = state;
   app.dataset.analysis = state;
-  fill($("#analysis-body"), ...children);
+  fill(need("#analysis-body"), ...children);
 }
 
 /** @param {any} analysis carroca-analysis/1 */
@@ -792,13 +793,13 @@ function showAnalysis(analysis) {
 // ---------------------------------------------------------------------- wiring
 
 function bindUi() {
-  $("#btn-next").addEventListener("click", () => step(1));
-  $("#btn-prev").addEventListener("click", () => step(-1));
-  $("#btn-first").addEventListener("click", () => go(ctx.hand, 0));
-  $("#btn-last").addEventListener("click", () => go(ctx.hand, lengths()[ctx.hand] - 1));
-  $("#btn-play").addEventListener("click", () => togglePlay());
-  $("#hand-select").addEventListener("change", (/** @type {Event} */ ev) => go(Number(/** @type {HTMLSelectElement} */ (ev.target).value), 0));
-  $("#scrub").addEventListener("input", (/** @type {Event} */ ev) => go(ctx.hand, Number(/** @type {HTMLInputElement} */ (ev.target).value)));
+  need("#btn-next").addEventListener("click", () => step(1));
+  need("#btn-prev").addEventListener("click", () => step(-1));
+  need("#btn-first").addEventListener("click", () => go(ctx.hand, 0));
+  need("#btn-last").addEventListener("click", () => go(ctx.hand, lengths()[ctx.hand] - 1));
+  need("#btn-play").addEventListener("click", () => togglePlay());
+  need("#hand-select").addEventListener("change", (/** @type {Event} */ ev) => go(Number(/** @type {HTMLSelectElement} */ (ev.target).value), 0));
+  need("#scrub").addEventListener("input", (/** @type {Event} */ ev) => go(ctx.hand, Number(/** @type {HTMLInputElement} */ (ev.target).value)));
   document.addEventListener("keydown", (ev) => {
     if (!ctx.data || app.dataset.status !== "ready") return;
     if (ev.altKey || ev.ctrlKey || ev.metaKey) return;

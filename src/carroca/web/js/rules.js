@@ -3,7 +3,7 @@
 // ruleset's rules, #glossario the glossary, #g-galo a glossary term — and real dominoes drawn in
 // the examples. Without scripts every part is simply shown, one after the other.
 
-import { $, $$, h } from "./dom.js";
+import { $$, h, need } from "./dom.js";
 import { tileSVG } from "./tiles.js";
 import * as W from "./words.js";
 
@@ -14,7 +14,7 @@ const baseTitle = "Regras do dominó · Carroça";
 /** data-tiles="6-6 3|6": "a-b" stands upright, "a|b" lies down showing a on the left. */
 function drawExamples() {
   for (const host of $$("[data-tiles]")) {
-    const specs = host.dataset.tiles.split(/\s+/).filter(Boolean);
+    const specs = (host.dataset.tiles ?? "").split(/\s+/).filter(Boolean);
     const names = [];
     for (const spec of specs) {
       const flat = spec.includes("|");
@@ -30,7 +30,7 @@ function drawExamples() {
 
 /** Keep tile names such as "6-6" on one line (text nodes only; code is left alone). */
 function keepTilesWhole() {
-  const walker = document.createTreeWalker($("#main"), NodeFilter.SHOW_TEXT);
+  const walker = document.createTreeWalker(need("#main"), NodeFilter.SHOW_TEXT);
   /** @type {Text[]} */
   const nodes = [];
   while (walker.nextNode()) {
@@ -48,11 +48,11 @@ function keepTilesWhole() {
 /** @param {string} hash */
 function pageFor(hash) {
   const id = decodeURIComponent(hash.replace(/^#/, ""));
-  if (!id) return { page: $("#inicio"), target: null };
+  if (!id) return { page: need("#inicio"), target: null };
   const target = document.getElementById(id);
-  if (!target) return { page: $("#inicio"), target: null };
+  if (!target) return { page: need("#inicio"), target: null };
   const page = target.closest(".rules-page");
-  return { page: page || $("#inicio"), target: page && target !== page ? target : null };
+  return { page: page || need("#inicio"), target: page && target !== page ? target : null };
 }
 
 /** @param {boolean} scroll */
@@ -66,7 +66,7 @@ function show(scroll) {
   const current = links.find((a) => a.getAttribute("href") === `#${page.id}`);
   if (current) current.scrollIntoView({ block: "nearest", inline: "center" });
   const title = page.querySelector("h2");
-  document.title = page.id === "inicio" ? baseTitle : `${title.textContent} · Regras · Carroça`;
+  document.title = page.id === "inicio" ? baseTitle : `${title?.textContent} · Regras · Carroça`;
   document.body.dataset.page = page.id;
   if (!scroll) return;
   if (target) target.scrollIntoView({ block: "start" });

@@ -6,7 +6,7 @@
 // shows a private event's page (and record) to who is neither its creator nor an entrant.
 
 import * as api from "./api.js";
-import { $, fill, h, num, param, toast } from "./dom.js";
+import { fill, h, need, num, param, toast } from "./dom.js";
 import { Socket } from "./socket.js";
 import { lengthText, roundName, tablesInPlay, tiebreak, tiesAhead } from "./torneio-text.js";
 import * as W from "./words.js";
@@ -78,18 +78,18 @@ async function main() {
 
 /** @param {string} message @param {string} [kind] */
 function notice(message, kind = "info") {
-  fill($("#notice"), message ? h("div", { class: `notice notice-${kind}`, role: "status" }, message) : null);
+  fill(need("#notice"), message ? h("div", { class: `notice notice-${kind}`, role: "status" }, message) : null);
 }
 
 function renderWho() {
   const me = page.me;
   if (!me) {
     const back = `/?proximo=${encodeURIComponent(location.pathname + location.search)}`;
-    fill($("#who"), h("a", { class: "btn btn-secondary btn-small", href: back }, "Entrar"));
+    fill(need("#who"), h("a", { class: "btn btn-secondary btn-small", href: back }, "Entrar"));
     return;
   }
   fill(
-    $("#who"),
+    need("#who"),
     h("span", { class: "avatar small", "aria-hidden": "true" }, me.name.slice(0, 1).toUpperCase()),
     h("span", { class: "who-name" }, me.name),
   );
@@ -118,7 +118,7 @@ async function refresh() {
     page.data = data;
   } catch (e) {
     notice(messageOf(e), "error");
-    $("#main").dataset.status = "error";
+    need("#main").dataset.status = "error";
     return;
   }
   render();
@@ -128,11 +128,11 @@ async function refresh() {
 
 function render() {
   const d = shown();
-  $("#main").dataset.status = d.status;
+  need("#main").dataset.status = d.status;
   document.title = `${d.name} · Torneio · Carroça`;
-  $("#t-title").textContent = d.name;
+  need("#t-title").textContent = d.name;
   const length = lengthText(d);
-  $("#t-what").textContent = `${d.format_name} · ${W.rulesetName(d.ruleset)} · ${length}` +
+  need("#t-what").textContent = `${d.format_name} · ${W.rulesetName(d.ruleset)} · ${length}` +
     `${d.capacity ? ` · ${num(d.capacity)} vagas` : ""}${d.private ? " · privado" : ""}`;
   renderWhen();
   renderActions();
@@ -141,14 +141,14 @@ function render() {
   renderRound();
   renderStandings();
   renderEntrants();
-  $("#t-commitment").textContent = d.commitment;
+  need("#t-commitment").textContent = d.commitment;
   fill(
-    $("#t-record"),
+    need("#t-record"),
     h("a", { href: `/api/tournaments/${encodeURIComponent(d.id)}/record${page.code ? `?code=${encodeURIComponent(page.code)}` : ""}`, download: `torneio-${d.id}.json` }, "Baixar o registro do torneio"),
     d.event_seed ? " · a semente já foi revelada: confira com carroca verify." : " · a semente é revelada no fim.",
   );
   if (d.my_match) showMyMatch(d.my_match);
-  else $("#my-match").hidden = true;
+  else need("#my-match").hidden = true;
 }
 
 function renderWhen() {
@@ -161,12 +161,12 @@ function renderWhen() {
     text = d.format === "arena" ? "Ao vivo" : `Ao vivo · rodada ${round}${d.total_rounds ? ` de ${d.total_rounds}` : ""}`;
   } else if (d.status === "cancelled") text = "Cancelado: não houve inscritos suficientes.";
   else text = "Terminado";
-  $("#t-when").textContent = text;
+  need("#t-when").textContent = text;
 }
 
 /** @param {string} match */
 function showMyMatch(match) {
-  const box = $("#my-match");
+  const box = need("#my-match");
   box.hidden = false;
   fill(
     box,
@@ -184,11 +184,11 @@ function button(label, action, kind = "btn-primary", id = null) {
   const b = h("button", { class: `btn ${kind}`, type: "button", id }, label);
   b.addEventListener("click", async () => {
     b.disabled = true;
-    $("#t-error").textContent = "";
+    need("#t-error").textContent = "";
     try {
       await action();
     } catch (e) {
-      $("#t-error").textContent = messageOf(e);
+      need("#t-error").textContent = messageOf(e);
     } finally {
       b.disabled = false;
     }
@@ -199,7 +199,7 @@ function button(label, action, kind = "btn-primary", id = null) {
 
 function renderActions() {
   const d = shown();
-  const host = $("#t-actions");
+  const host = need("#t-actions");
   if (!page.me) {
     fill(host, d.status === "upcoming" ? h("a", { class: "btn btn-primary", href: `/?proximo=${encodeURIComponent(location.pathname + location.search)}` }, "Entrar para se inscrever") : null);
     return;
@@ -240,12 +240,12 @@ function renderActions() {
 
 function renderPodium() {
   const d = shown();
-  const box = $("#podium");
+  const box = need("#podium");
   box.hidden = !d.podium;
   if (!d.podium) return;
   const medals = ["1º", "2º", "3º"];
   fill(
-    $("#podium-list"),
+    need("#podium-list"),
     ...d.podium.map((p, i) =>
       h("li", { class: `podium-${i + 1}`, dataset: { entrant: p.entrant } }, h("span", { class: "medal", "aria-hidden": "true" }, medals[i]), h("strong", {}, p.name)),
     ),
@@ -256,7 +256,7 @@ function renderPodium() {
  * marked; rounds not paired yet are drawn empty. */
 function renderBracket() {
   const d = shown();
-  const card = $("#bracket-card");
+  const card = need("#bracket-card");
   card.hidden = d.format !== "knockout" || !d.rounds.length;
   if (card.hidden) return;
   const total = d.total_rounds || d.rounds.length;
@@ -278,7 +278,7 @@ function renderBracket() {
     const byes = rnd ? rnd.byes.map((b) => h("div", { class: "tie tie-bye" }, h("div", { class: "side won" }, nameOf(b)), h("div", { class: "side muted" }, "passa direto"))) : [];
     columns.push(h("div", { class: "bracket-round" }, h("h3", { class: "sub" }, label), ...boxes, ...byes, ...empty));
   }
-  fill($("#bracket"), ...columns);
+  fill(need("#bracket"), ...columns);
 }
 
 /** @param {string} entrant */
@@ -289,13 +289,13 @@ function nameOf(entrant) {
 
 function renderRound() {
   const d = shown();
-  const card = $("#round-card");
+  const card = need("#round-card");
   const { round: rnd, ties } = tablesInPlay(d);
   card.hidden = d.status !== "running" || !ties.length;
   if (card.hidden) return;
-  $("#round-title").textContent = rnd ? `Mesas da rodada ${rnd.round}` : "Mesas em jogo";
+  need("#round-title").textContent = rnd ? `Mesas da rodada ${rnd.round}` : "Mesas em jogo";
   fill(
-    $("#round-tables"),
+    need("#round-tables"),
     ...ties.map((t) => {
       const game = t.games[t.games.length - 1];
       const live = game && game.match && !game.outcome;
@@ -313,13 +313,13 @@ function renderRound() {
 
 function renderStandings() {
   const d = shown();
-  const card = $("#standings-card");
+  const card = need("#standings-card");
   card.hidden = !d.standings.length;
   if (card.hidden) return;
   const order = tiebreak(d.format);
-  $("#tiebreak-head").textContent = order.label;
+  need("#tiebreak-head").textContent = order.label;
   fill(
-    $("#standings tbody"),
+    need("#standings tbody"),
     ...d.standings.map((s) =>
       h(
         "tr",
@@ -339,12 +339,12 @@ function renderEntrants() {
   const d = shown();
   const list = d.status === "upcoming" ? d.registrations : d.entrants.map((e) => ({ ...e, waiting_partner: false }));
   fill(
-    $("#entrants"),
+    need("#entrants"),
     ...(list.length
       ? list.map((e) => h("li", { dataset: { entrant: e.id } }, e.name, e.waiting_partner ? h("span", { class: "muted small" }, " (esperando o parceiro)") : null))
       : [h("li", { class: "muted" }, "Ninguém inscrito ainda.")]),
   );
-  $("#entrants-title").textContent = `Inscritos (${num(list.length)})`;
+  need("#entrants-title").textContent = `Inscritos (${num(list.length)})`;
 }
 
 main().catch((e) => toast(e.message, "error"));

@@ -6,14 +6,14 @@
 // reason. Query parameter `ritmo`: milliseconds between the other players' moves (default 900).
 
 import { Board } from "./board.js";
-import { $, fill, h, param } from "./dom.js";
+import { $, fill, h, need, param } from "./dom.js";
 import { Game, halves } from "./engine.js";
 import { seatPlaces } from "./layout.js";
 import { backSVG, tileSVG } from "./tiles.js";
 import { ACTIONS, DEAL, RULESET } from "./tutorial-hand.js";
 import * as W from "./words.js";
 
-const app = $("#app");
+const app = need("#app");
 const NAMES = ["Você", "Tião", "Dona Cida", "Juca"];
 const LABELS = ["Nós", "Eles"];
 const PLACES = seatPlaces(4, 0);
@@ -259,8 +259,8 @@ function start() {
   t.counts = [];
   t.events = [];
   t.lastSeat = null;
-  $("#coach-hint").textContent = "";
-  fill($("#announcements"));
+  need("#coach-hint").textContent = "";
+  fill(need("#announcements"));
   app.dataset.status = "playing";
   render();
   runBeat();
@@ -269,14 +269,14 @@ function start() {
 function runBeat() {
   const beat = BEATS[t.beat];
   app.dataset.beat = String(t.beat);
-  $("#coach-step").textContent = `Etapa ${t.beat + 1} de ${BEATS.length}`;
-  $("#coach-hint").textContent = "";
-  const next = $("#coach-next");
+  need("#coach-step").textContent = `Etapa ${t.beat + 1} de ${BEATS.length}`;
+  need("#coach-hint").textContent = "";
+  const next = need("#coach-next");
   next.hidden = true;
   switch (beat.kind) {
     case "say":
       setWaiting("continue");
-      fill($("#coach-text"), h("p", {}, ...rich(beat.text())));
+      fill(need("#coach-text"), h("p", {}, ...rich(beat.text())));
       next.textContent = beat.button ?? "Continuar";
       next.hidden = false;
       next.focus({ preventScroll: true });
@@ -286,7 +286,7 @@ function runBeat() {
       clearBanner();
       setWaiting(action === "pass" ? "pass" : "tile");
       app.dataset.asked = action;
-      fill($("#coach-text"), h("p", {}, ...rich(beat.text())));
+      fill(need("#coach-text"), h("p", {}, ...rich(beat.text())));
       break;
     }
     case "bots":
@@ -368,7 +368,7 @@ function currentTurn() {
 
 /** @param {string} tile */
 function onTile(tile) {
-  const hint = $("#coach-hint");
+  const hint = need("#coach-hint");
   const beat = currentTurn();
   shakeOff();
   if (t.waiting === "continue") {
@@ -410,7 +410,7 @@ function onTile(tile) {
   app.dataset.asked = asked;
   app.dataset.askedEnd = askedEnd;
   hint.textContent = "";
-  $("#turn-msg").textContent = `Escolha a ponta: toque no lugar aceso ${END_WORD[askedEnd]}.`;
+  need("#turn-msg").textContent = `Escolha a ponta: toque no lugar aceso ${END_WORD[askedEnd]}.`;
   render();
   const ghost = /** @type {SVGElement | null} */ (board().svg.querySelector(`.ghost[data-end="${askedEnd}"]`));
   if (ghost) ghost.focus({ preventScroll: true });
@@ -426,7 +426,7 @@ function onEnd(end) {
     const count = started().countAfter(action);
     const [, askedEnd] = asked.split(":");
     const good = started().countAfter(asked);
-    $("#coach-hint").textContent =
+    need("#coach-hint").textContent =
       `Na ponta ${END_WORD[end]} a soma ficaria ${count}` +
       (count % 5 === 0 && count > 0 ? `, que marca só ${count}.` : ", que não marca nada.") +
       ` Escolha a ponta ${END_WORD[askedEnd]}: ela deixa a soma em ${good}.`;
@@ -437,7 +437,7 @@ function onEnd(end) {
 
 function onPass() {
   const beat = currentTurn();
-  const hint = $("#coach-hint");
+  const hint = need("#coach-hint");
   if (!beat || t.waiting === "bots" || t.waiting === "continue") {
     hint.textContent = t.waiting === "continue" ? "Primeiro toque em Continuar." : "Espere a sua vez.";
     return;
@@ -456,7 +456,7 @@ function onPass() {
 function playerMove(action) {
   t.selected = null;
   delete app.dataset.askedEnd;
-  $("#coach-hint").textContent = "";
+  need("#coach-hint").textContent = "";
   if (action !== ACTIONS[t.step][1]) return;
   apply();
   nextBeat();
@@ -495,7 +495,7 @@ function finish() {
   const sum = left.reduce((s, x) => s + halves(x)[0] + halves(x)[1], 0);
   const score = log.score;
   fill(
-    $("#coach-text"),
+    need("#coach-text"),
     h(
       "p",
       {},
@@ -515,13 +515,13 @@ function finish() {
     ),
   );
   fill(
-    $("#coach-actions"),
+    need("#coach-actions"),
     h("a", { class: "btn btn-primary", href: "/" }, "Jogar agora"),
     h("a", { class: "btn btn-secondary", href: "regras.html#duplas-pontos" }, "Ler as regras"),
     h("button", { class: "btn btn-ghost", type: "button", onclick: () => location.reload() }, "Recomeçar"),
   );
   banner("Você bateu!", `+${garagem ? garagem.points : 0} Nós · garagem`, "big");
-  $("#coach").focus({ preventScroll: true });
+  need("#coach").focus({ preventScroll: true });
   render();
 }
 
@@ -538,18 +538,18 @@ function render(animate = false) {
   app.dataset.turn = turn === null ? "" : String(turn);
   // scores
   game.score.forEach((points, team) => {
-    const el = $(`#score-${team}`);
+    const el = need(`#score-${team}`);
     if (el.textContent !== String(points)) {
       el.textContent = String(points);
       el.classList.remove("bump");
       void el.offsetWidth;
       el.classList.add("bump");
     }
-    $(`#score-box-${team}`).setAttribute("aria-label", `${LABELS[team]}: ${points} pontos`);
+    need(`#score-box-${team}`).setAttribute("aria-label", `${LABELS[team]}: ${points} pontos`);
   });
   // seats
   for (let seat = 1; seat < 4; seat++) {
-    const el = $(`#seat-${PLACES[seat]}`);
+    const el = need(`#seat-${PLACES[seat]}`);
     const count = hands[seat].length;
     const isTurn = turn === seat && t.waiting === "bots";
     el.dataset.seat = String(seat);
@@ -594,7 +594,7 @@ function render(animate = false) {
     "aria-label",
     table.length ? `Mesa com ${table.length} ${table.length === 1 ? "pedra" : "pedras"}; pontas abertas: ${endText}` : "Mesa vazia",
   );
-  const empty = $("#board-empty");
+  const empty = need("#board-empty");
   empty.hidden = table.length > 0;
   if (!table.length) empty.textContent = "A saída é sua!";
   // table info
@@ -607,7 +607,7 @@ function render(animate = false) {
       parts.push(h("span", { class: "chip" }, "Pontas ", h("strong", {}, Object.values(endsNow).join(" · "))));
     }
   }
-  fill($("#table-info"), ...parts);
+  fill(need("#table-info"), ...parts);
   renderHand(hands[0]);
 }
 
@@ -637,14 +637,14 @@ function renderHand(tiles) {
       tileSVG(tile),
     );
   });
-  fill($("#hand"), ...buttons);
-  $("#hand").classList.toggle("my-turn", mine);
-  const pass = $("#btn-pass");
+  fill(need("#hand"), ...buttons);
+  need("#hand").classList.toggle("my-turn", mine);
+  const pass = need("#btn-pass");
   const canPass = mine && legal.length === 1 && legal[0] === "pass";
   pass.setAttribute("aria-disabled", String(!canPass));
   pass.dataset.legal = String(canPass);
   pass.classList.toggle("lit", canPass);
-  const msg = $("#turn-msg");
+  const msg = need("#turn-msg");
   if (t.waiting === "end") return; // the message asks for the end
   msg.textContent =
     t.waiting === "tile" ? `Sua vez: toque no ${askedTile}.` :
@@ -672,21 +672,21 @@ function bubble(seat, text) {
 
 /** @param {string} text */
 function log(text) {
-  const list = $("#announcements");
+  const list = need("#announcements");
   list.append(h("li", {}, text));
-  while (list.children.length > 30) list.firstElementChild.remove();
+  while (list.children.length > 30) list.firstElementChild?.remove();
 }
 
 /** @type {number | undefined} */
 let bannerTimer;
 function clearBanner() {
   clearTimeout(bannerTimer);
-  $("#banner-host").replaceChildren();
+  need("#banner-host").replaceChildren();
 }
 
 /** @param {string} title @param {string} sub @param {string} kind */
 function banner(title, sub, kind) {
-  const host = $("#banner-host");
+  const host = need("#banner-host");
   clearTimeout(bannerTimer);
   fill(host, h("div", { class: `banner banner-${kind}`, "data-testid": "banner" }, h("strong", {}, title), sub ? h("span", {}, sub) : null));
   bannerTimer = setTimeout(() => host.replaceChildren(), kind === "big" ? 2200 : 1500);
@@ -697,12 +697,12 @@ function banner(title, sub, kind) {
 function main() {
   const ritmo = Number(param("ritmo"));
   if (Number.isFinite(ritmo) && param("ritmo") !== null) t.ritmo = Math.max(0, Math.min(5000, ritmo));
-  t.board = /** @type {TableBoard} */ (new Board($("#board"), { label: "Pedras na mesa" }));
-  $("#coach-next").addEventListener("click", () => {
+  t.board = /** @type {TableBoard} */ (new Board(need("#board"), { label: "Pedras na mesa" }));
+  need("#coach-next").addEventListener("click", () => {
     if (t.waiting === "continue") nextBeat();
   });
-  $("#btn-pass").addEventListener("click", onPass);
-  $("#btn-restart").addEventListener("click", () => location.reload());
+  need("#btn-pass").addEventListener("click", onPass);
+  need("#btn-restart").addEventListener("click", () => location.reload());
   /** @type {any} */ (window).carroca = { t, BEATS };
   start();
 }
