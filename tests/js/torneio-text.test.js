@@ -24,7 +24,8 @@ test("an event's length, by its format", () => {
 
 test("a bracket's rounds are named from the final back, and drawn empty until paired", () => {
   assert.deepEqual([1, 2, 3, 4, 5].map((r) => roundName(5, r)), ["Rodada 1", "Rodada 2", "Quartas", "Semifinal", "Final"]);
-  assert.deepEqual([1, 2, 3, 4, 5].map((r) => tiesAhead(5, r)), [8, 4, 2, 1, 0]);
+  assert.deepEqual([1, 2, 3, 4, 5].map((r) => tiesAhead(5, r)), [16, 8, 4, 2, 1]);
+  assert.equal(tiesAhead(2, 2), 1, "a knockout of four shows the final's box before it is paired");
   assert.equal(roundName(1, 1), "Final");
 });
 

@@ -36,11 +36,11 @@ export function roundName(total, r) {
 }
 
 /**
- * How many empty ties a bracket draws for round r before it is paired: half as many as the
- * round before; none for the final (2 ** -1 rounds down to 0).
+ * How many empty ties a bracket draws for round r before it is paired: the ties that round will
+ * have, half as many as the round before, one for the final.
  * @param {number} total @param {number} r
  */
-export const tiesAhead = (total, r) => Math.floor(2 ** (total - r) / 2);
+export const tiesAhead = (total, r) => 2 ** (total - r);
 
 /**
  * The standings' last column, which orders equal points: Buchholz (the opponents' points) in a
