@@ -14,7 +14,7 @@ import orjson
 import pytest
 from pydantic import BaseModel
 
-from carroca.server.realtime import protocol, wire
+from carroca.server.realtime import protocol, schema, wire
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
@@ -84,11 +84,11 @@ def test_decode_is_strict(text: str) -> None:
 
 
 def test_the_schema_covers_both_directions() -> None:
-    schema = wire.schema()
-    client = {d["properties"]["type"]["const"] for d in schema["client"]["$defs"].values()
+    published = schema.schema()
+    client = {d["properties"]["type"]["const"] for d in published["client"]["$defs"].values()
               if "type" in d.get("properties", {}) and "const" in d["properties"]["type"]}
     assert client == set(protocol.TYPES)
-    server = schema["server"]
+    server = published["server"]
     kinds = {server["$defs"][ref["$ref"].rsplit("/", 1)[1]]["properties"]["type"]["const"]
              for ref in server["oneOf"]}
     assert kinds == {cls.kind for cls in wire.FRAMES}
@@ -97,8 +97,9 @@ def test_the_schema_covers_both_directions() -> None:
 
 
 def test_the_declarations_are_generated_from_the_models() -> None:
-    """Stale? python -m carroca.server.realtime.wire --typescript > src/carroca/web/js/wire.d.ts"""
-    assert DECLARATIONS.read_text(encoding="utf-8") == wire.typescript()
+    """Stale? Regenerate:
+    python -m carroca.server.realtime.schema --typescript > src/carroca/web/js/wire.d.ts"""
+    assert DECLARATIONS.read_text(encoding="utf-8") == schema.typescript()
     text = DECLARATIONS.read_text(encoding="utf-8")
     for cls in wire.FRAMES:
         assert f'export interface {cls.kind.capitalize()}Frame {{\n  type: "{cls.kind}";' in text

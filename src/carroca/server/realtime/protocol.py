@@ -81,7 +81,7 @@ class Ping(_Data):
 
 
 ClientMessage = Annotated[Join | Leave | Move | Chat | Mute | Ping, Field(discriminator="type")]
-_ADAPTER: TypeAdapter[Join | Leave | Move | Chat | Mute | Ping] = TypeAdapter(ClientMessage)
+CLIENT_MESSAGES: TypeAdapter[Join | Leave | Move | Chat | Mute | Ping] = TypeAdapter(ClientMessage)
 TYPES = ("join", "leave", "move", "chat", "mute", "ping")
 
 
@@ -96,7 +96,7 @@ class ProtocolError(ValueError):
 
 def parse(text: str) -> Join | Leave | Move | Chat | Mute | Ping:
     try:  # a good message in one pass; a bad one is read again below to say what is wrong
-        return _ADAPTER.validate_json(text)
+        return CLIENT_MESSAGES.validate_json(text)
     except ValidationError:
         pass
     try:
@@ -109,7 +109,7 @@ def parse(text: str) -> Join | Leave | Move | Chat | Mute | Ping:
     if kind not in TYPES:
         raise ProtocolError("unknown_type", f"Tipo de mensagem desconhecido: {str(kind)[:40]!r}.")
     try:
-        return _ADAPTER.validate_python(raw)
+        return CLIENT_MESSAGES.validate_python(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"][1:]) or "mensagem"

@@ -1,7 +1,8 @@
 // The WebSocket protocol's messages (docs/protocol.md), both ways. Generated from
-// carroca.server.realtime.wire and carroca.server.realtime.protocol; do not edit.
+// carroca.server.realtime.wire and carroca.server.realtime.protocol by
+// carroca.server.realtime.schema; do not edit.
 // Regenerate with:
-//   python -m carroca.server.realtime.wire --typescript > src/carroca/web/js/wire.d.ts
+//   python -m carroca.server.realtime.schema --typescript > src/carroca/web/js/wire.d.ts
 
 export interface ClientChat {
   type: "chat";
