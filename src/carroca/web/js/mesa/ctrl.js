@@ -149,7 +149,9 @@ function onState(data) {
   handleEvents(events);
   if (first && ctx.pause && data.view && data.view.last_hand) showSummary(data.view.last_hand);
   if (wasPaused && !ctx.pause && need("#overlay").dataset.kind === "summary") closeSummary();
-  if (data.rematch && data.rematch.by !== ctx.me?.name) offerRematch(data.rematch);
+  // The models let `by` (who asked) be null: no offer to say then.
+  const rematch = data.rematch;
+  if (rematch?.by && rematch.by !== ctx.me?.name) offerRematch({ id: rematch.id, by: rematch.by });
   render(slideFrom(events));
   const turnStarted = !wasMyTurn && isMyTurn();
   if (turnStarted) uncoverTheHand();
