@@ -105,7 +105,4 @@
  * @typedef {Omit<ServerFrames, "state"> & {state: State}} Frames
  */
 
-/** A frame as received: `{type, data}` with the data of its type. */
-/** @typedef {{[K in keyof Frames]: {type: K, data: Frames[K]}}[keyof Frames]} Frame */
-
 export {};
