@@ -120,10 +120,11 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+# tsconfig.json checks the client with its own declarations (wire.d.ts); the tests' call skips
+# declaration files: wire.d.ts is checked already, and node's (@types/node) are not ours.
 typecheck-js: $(NODE_STAMP)
 	node_modules/.bin/tsc -p tsconfig.json
-	node_modules/.bin/tsc --noEmit --strict --skipLibCheck false --lib es2022 src/carroca/web/js/wire.d.ts
-	node_modules/.bin/tsc -p tests/js/tsconfig.json
+	node_modules/.bin/tsc -p tests/js/tsconfig.json --skipLibCheck
 	node_modules/.bin/tsc -p tsconfig.sw.json
 
 unit-js: $(NODE_STAMP)

@@ -13,19 +13,38 @@ const BACKOFF_MS = [300, 1000, 2000, 4000, 8000];
 
 /** @typedef {"connecting" | "online" | "reconnecting" | "offline"} Status */
 
+/** @typedef {import("./frames.js").ServerFrames} ServerFrames */
+
 /**
- * What a page does with its socket.
+ * A frame's type and data, as one pair a type of the map `M` (type -> data): a union of
+ * tuples, so that a handler's `data` narrows with its `type`.
+ * @template {object} M
+ * @typedef {{[K in keyof M & string]: [type: K, data: M[K]]}[keyof M & string]} FrameArgs
+ */
+
+/**
+ * What a page does with the frames of the map `M` (`(type, data) => …`).
+ * @template {object} M
+ * @typedef {(...frame: FrameArgs<M>) => void} FrameHandler
+ */
+
+/** Each client message's data by its type (wire.d.ts). */
+/** @typedef {{[C in import("./wire").ClientMessage as C["type"]]: C["data"]}} ClientData */
+
+/**
+ * What a page does with its socket. `M`: the frames' data by type, those of wire.d.ts unless
+ * the page reads some more precisely (the table page: ./frames.js's `Frames`).
+ * @template {{hello: import("./frames.js").Hello}} [M=ServerFrames]
  * @typedef {object} Handlers
- * @property {(hello: import("./frames.js").Hello) => void} [onHello] connected and greeted
- *   (send "join" here)
- * @property {(type: string, data: any) => void} [onFrame] every other frame but "pong"
- *   (its data as in frames.js, by its type)
+ * @property {(hello: M["hello"]) => void} [onHello] connected and greeted (send "join" here)
+ * @property {FrameHandler<Omit<M, "hello" | "pong">>} [onFrame] every other frame but "pong"
  * @property {(status: Status) => void} [onStatus]
  * @property {() => void} [onUnauthorized] the session is gone (sign in again)
  */
 
+/** @template {{hello: import("./frames.js").Hello}} [M=ServerFrames] */
 export class Socket {
-  /** @param {Handlers} handlers */
+  /** @param {Handlers<M>} handlers */
   constructor(handlers) {
     this.handlers = handlers;
     /** @type {WebSocket | null} */
@@ -82,7 +101,7 @@ export class Socket {
     ws.onmessage = (ev) => {
       if (ws !== this.ws) return;
       this.lastFrame = Date.now();
-      /** @type {{type: string, data: any}} */
+      /** @type {{type: string, data: unknown}} */
       let frame;
       try {
         frame = JSON.parse(ev.data);
@@ -93,9 +112,11 @@ export class Socket {
         this.attempt = 0;
         this._status("online");
         this._startPing();
-        this.handlers.onHello?.(frame.data);
+        this.handlers.onHello?.(/** @type {M["hello"]} */ (frame.data));
       } else if (frame.type !== "pong") {
-        this.handlers.onFrame?.(frame.type, frame.data);
+        // The server's frames are its models' (wire.d.ts): not checked again here.
+        const args = /** @type {FrameArgs<Omit<M, "hello" | "pong">>} */ ([frame.type, frame.data]);
+        this.handlers.onFrame?.(...args);
       }
     };
     ws.onclose = (ev) => {
@@ -167,12 +188,13 @@ export class Socket {
   }
 
   /**
-   * Send a frame; returns false when the connection is not open.
-   * @param {string} type
-   * @param {object} [data]
+   * Send a message; returns false when the connection is not open.
+   * @template {keyof ClientData} T
+   * @param {T} type
+   * @param {ClientData[T]} data
    * @returns {boolean}
    */
-  send(type, data = {}) {
+  send(type, data) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify({ type, data }));
     return true;

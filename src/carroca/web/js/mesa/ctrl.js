@@ -25,42 +25,41 @@ import { renderBoard, renderTableInfo } from "./table.js";
 /** @typedef {import("../frames.js").State} State */
 
 /**
- * A frame from the server (all but "hello" and "pong": see main.js and ../socket.js).
- * @param {string} type
- * @param {any} data its data, as ../frames.js describes it for its type
+ * A frame from the server (all but "hello" and "pong": see main.js and ../socket.js): its
+ * `data` is the one of its `type` (../frames.js).
+ * @type {import("../socket.js").FrameHandler<Omit<import("../frames.js").Frames, "hello" | "pong">>}
  */
-export function onFrame(type, data) {
-  const frame = /** @type {import("../frames.js").Frame} */ ({ type, data });
-  switch (frame.type) {
+export const onFrame = (type, data) => {
+  switch (type) {
     case "state":
-      onState(frame.data);
+      onState(data);
       break;
     case "ack":
       // The state that the move made comes first; an ack without one (a repeated move)
       // must not leave the hand locked.
-      if (ctx.busy && frame.data.id === ctx.busy.id) {
+      if (ctx.busy && data.id === ctx.busy.id) {
         ctx.busy = null;
         if (ctx.state) renderPlay();
       }
       break;
     case "error":
-      onError(frame.data);
+      onError(data);
       break;
     case "chat":
-      onChat(frame.data);
+      onChat(data);
       break;
     case "muted":
-      ctx.muted = new Set(frame.data.seats);
+      ctx.muted = new Set(data.seats);
       renderMutes();
       break;
     case "owner":
-      followOwner(frame.data);
+      followOwner(data);
       break;
     case "rematch":
-      if (frame.data.match === ctx.matchId) offerRematch({ id: frame.data.id, by: frame.data.by });
+      if (data.match === ctx.matchId) offerRematch({ id: data.id, by: data.by });
       break;
     case "tournament":
-      onTourney(frame.data);
+      onTourney(data);
       break;
     default:
       break;
@@ -70,7 +69,7 @@ export function onFrame(type, data) {
     ctx.ownerLater = null;
     followOwner(later);
   }
-}
+};
 
 const FOLLOW_GAP_MS = 5000;
 
@@ -149,7 +148,9 @@ function onState(data) {
   handleEvents(events);
   if (first && ctx.pause && data.view && data.view.last_hand) showSummary(data.view.last_hand);
   if (wasPaused && !ctx.pause && need("#overlay").dataset.kind === "summary") closeSummary();
-  if (data.rematch && data.rematch.by !== ctx.me?.name) offerRematch(data.rematch);
+  // The models let `by` (who asked) be null: no offer to say then.
+  const rematch = data.rematch;
+  if (rematch?.by && rematch.by !== ctx.me?.name) offerRematch({ id: rematch.id, by: rematch.by });
   render(slideFrom(events));
   const turnStarted = !wasMyTurn && isMyTurn();
   if (turnStarted) uncoverTheHand();

@@ -67,6 +67,7 @@ async function main() {
   const sound = new Sound();
   ctx.sound = sound;
   bindUi(sound);
+  /** @type {Socket<import("../frames.js").Frames>} */
   const socket = new Socket({
     onHello: (hello) => {
       ctx.node = hello.node ?? null;
