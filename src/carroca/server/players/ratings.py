@@ -27,18 +27,14 @@ def family_of(ruleset: str) -> str:
 
 
 class Rated(Protocol):
-    """What rating a match needs of its table."""
+    """What rating a match reads of its table."""
 
-    @property
-    def id(self) -> str: ...
-    @property
-    def mode(self) -> str: ...
-    @property
-    def ruleset(self) -> Ruleset: ...
-    @property
-    def seats(self) -> list[Seat | None]: ...
-    @property
-    def match(self) -> Match | None: ...
+    id: str
+    mode: str
+    ruleset: Ruleset
+    seats: list[Seat | None]
+    match: Match | None
+
     def humans(self) -> list[tuple[int, int]]: ...
 
 

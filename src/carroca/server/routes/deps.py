@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from fastapi import Depends, Request, WebSocket
 from fastapi.responses import JSONResponse
@@ -110,23 +110,20 @@ def wants_page(request: Request) -> bool:
 
 
 def lobby_of(request: Request) -> Lobby:
-    lobby: Lobby = request.app.state.lobby
-    return lobby
+    return cast(Lobby, request.app.state.lobby)
 
 
 def hub_of(request: Request) -> Hub:
-    hub: Hub = request.app.state.hub
-    return hub
+    return cast(Hub, request.app.state.hub)
 
 
 def tables_of(request: Request) -> Tables:
-    tables: Tables = request.app.state.tables
-    return tables
+    return cast(Tables, request.app.state.tables)
 
 
 def sessions_of(request: Request) -> Sessions:
-    sessions: Sessions = request.app.state.sessions
-    return sessions
+    return cast(Sessions, request.app.state.sessions)
+
 
 
 def token_of(request: Request) -> str | None:
@@ -176,5 +173,4 @@ async def readable_match(request: Request, match_id: str,
 
 
 def settings_of(request: Request | WebSocket) -> Settings:
-    settings: Settings = request.app.state.settings
-    return settings
+    return cast(Settings, request.app.state.settings)

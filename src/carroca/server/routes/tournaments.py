@@ -4,7 +4,7 @@ match started by a `tournament` frame on their own socket."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
@@ -47,13 +47,11 @@ class RegisterBody(_Body):
 
 
 def tournaments_of(request: Request) -> Tournaments:
-    service: Tournaments = request.app.state.tournaments
-    return service
+    return cast(Tournaments, request.app.state.tournaments)
 
 
 def store_of(request: Request) -> Store:
-    store: Store = request.app.state.store
-    return store
+    return cast(Store, request.app.state.store)
 
 
 def live_of(request: Request, event_id: str) -> Event | None:

@@ -17,6 +17,8 @@ from carroca.server.storage.plumbing import (
     RANKED_WAIT,
     MoveRow,
     Storage,
+    owner_and_status,
+    take_over,
     with_moves,
 )
 
@@ -145,12 +147,7 @@ class ClusterRows(Storage):
             )]
             if not ids:
                 return []
-            conn.execute(db.matches.update().where(m.id.in_(ids))
-                         .values(owner=node_id, epoch=m.epoch + 1))
-            rows = conn.execute(
-                sa.select(db.matches).where(m.id.in_(ids)).order_by(m.created_at)
-            ).mappings().all()
-            return with_moves(conn, [dict(r) for r in rows])
+            return with_moves(conn, take_over(conn, db.matches, ids, node_id, m.created_at))
 
         return await self.run(fn)
 
@@ -158,9 +155,7 @@ class ClusterRows(Storage):
         """(owner node, status) of a match, or None when there is no such match."""
 
         def fn(conn: Connection) -> tuple[str | None, str] | None:
-            m = db.matches.c
-            row = conn.execute(sa.select(m.owner, m.status).where(m.id == match_id)).first()
-            return None if row is None else (row[0], row[1])
+            return owner_and_status(conn, db.matches, match_id)
 
         return await self.run_side(fn)
 

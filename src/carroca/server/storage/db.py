@@ -43,26 +43,25 @@ players = sa.Table(
              unique=True),
 )
 
-sessions = sa.Table(
-    "sessions",
-    metadata,
-    sa.Column("token_hash", sa.String(64), primary_key=True),  # sha256 of the cookie value
-    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False, index=True),
-    sa.Column("created_at", sa.Float, nullable=False),
-    sa.Column("expires_at", sa.Float, nullable=False),
-)
 
+def _tokens(name: str) -> sa.Table:
+    """A table of cookies given to players, each kept by its sha256 until it expires."""
+    return sa.Table(
+        name,
+        metadata,
+        sa.Column("token_hash", sa.String(64), primary_key=True),
+        sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False,
+                  index=True),
+        sa.Column("created_at", sa.Float, nullable=False),
+        sa.Column("expires_at", sa.Float, nullable=False),
+    )
+
+
+sessions = _tokens("sessions")
 # A browser that signed in to an account gets a device cookie; its sha256 is kept here, so a
 # known device may still try when the account's failed-login limit is reached (OWASP's "device
 # cookies": an attacker cannot lock the owner out).
-devices = sa.Table(
-    "devices",
-    metadata,
-    sa.Column("token_hash", sa.String(64), primary_key=True),
-    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False, index=True),
-    sa.Column("created_at", sa.Float, nullable=False),
-    sa.Column("expires_at", sa.Float, nullable=False),
-)
+devices = _tokens("devices")
 
 matches = sa.Table(
     "matches",

@@ -77,10 +77,15 @@ class PlayerRows(Storage):
         await self.run_side(fn)
 
     async def create_session(self, token: str, player_id: int, ttl: float) -> None:
+        await self._keep_token(db.sessions, token, player_id, ttl)
+
+    async def _keep_token(self, table: sa.Table, token: str, player_id: int,
+                          ttl: float) -> None:
+        """Keep a cookie given to a player (by its sha256) in `table` for `ttl` seconds."""
         now = time.time()
 
         def fn(conn: Connection) -> None:
-            conn.execute(db.sessions.insert().values(
+            conn.execute(table.insert().values(
                 token_hash=token_hash(token), player_id=player_id, created_at=now,
                 expires_at=now + ttl,
             ))
@@ -101,15 +106,7 @@ class PlayerRows(Storage):
         return await self.run_side(fn)
 
     async def add_device(self, token: str, player_id: int, ttl: float) -> None:
-        now = time.time()
-
-        def fn(conn: Connection) -> None:
-            conn.execute(db.devices.insert().values(
-                token_hash=token_hash(token), player_id=player_id, created_at=now,
-                expires_at=now + ttl,
-            ))
-
-        await self.run_side(fn)
+        await self._keep_token(db.devices, token, player_id, ttl)
 
     async def device_player(self, token: str) -> int | None:
         """The account a device cookie was given to, while it lasts."""

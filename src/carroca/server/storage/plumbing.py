@@ -63,6 +63,24 @@ def update_fenced(conn: Connection, match_id: str, epoch: int | None,
         raise Fenced(match_id)
 
 
+def take_over(conn: Connection, table: sa.Table, ids: list[str], node_id: str,
+              order: sa.ColumnElement[Any]) -> list[dict[str, Any]]:
+    """Make `node_id` the owner of the rows `ids` of `table` (matches or events) with a new
+    epoch, which fences off the old owner's writes; the rows as they are now, in `order`."""
+    c = table.c
+    conn.execute(table.update().where(c.id.in_(ids)).values(owner=node_id, epoch=c.epoch + 1))
+    rows = conn.execute(sa.select(table).where(c.id.in_(ids)).order_by(order)).mappings()
+    return [dict(r) for r in rows]
+
+
+def owner_and_status(conn: Connection, table: sa.Table,
+                     row_id: str) -> tuple[str | None, str] | None:
+    """(owner node, status) of a match or an event, or None when there is no such row."""
+    c = table.c
+    row = conn.execute(sa.select(c.owner, c.status).where(c.id == row_id)).first()
+    return None if row is None else (row[0], row[1])
+
+
 COMMIT_GAP = 0.002  # seconds between two batches of moves at least (`append_move`)
 MOVE_COLUMNS = ("match_id", "seq", "seat", "action", "auto", "at", "client_id")
 SIDE_THREADS = 4  # database threads for players, sessions and lookups (PostgreSQL)

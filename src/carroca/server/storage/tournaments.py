@@ -23,7 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from carroca.server.storage import db
-from carroca.server.storage.plumbing import Fenced, Storage
+from carroca.server.storage.plumbing import Fenced, Storage, owner_and_status, take_over
 
 GameKey = tuple[int, int, int]
 LIVE = ("upcoming", "running")
@@ -206,11 +206,7 @@ class TournamentRows(Storage):
                 .order_by(t.starts_at).limit(limit).with_for_update(skip_locked=True))]
             if not ids:
                 return []
-            conn.execute(db.tournaments.update().where(t.id.in_(ids))
-                         .values(owner=node_id, epoch=t.epoch + 1))
-            rows = conn.execute(sa.select(db.tournaments).where(t.id.in_(ids))
-                                .order_by(t.starts_at)).mappings().all()
-            return [dict(r) for r in rows]
+            return take_over(conn, db.tournaments, ids, node_id, t.starts_at)
 
         return await self.run(fn)
 
@@ -218,9 +214,7 @@ class TournamentRows(Storage):
         """(owner node, status) of an event, or None when there is no such event."""
 
         def fn(conn: Connection) -> tuple[str | None, str] | None:
-            t = db.tournaments.c
-            row = conn.execute(sa.select(t.owner, t.status).where(t.id == tournament_id)).first()
-            return None if row is None else (row[0], row[1])
+            return owner_and_status(conn, db.tournaments, tournament_id)
 
         return await self.run_side(fn)
 

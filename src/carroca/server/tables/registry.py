@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Coroutine, Iterator
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from carroca import fair
 from carroca.bots import SEARCHING_LEVELS
@@ -64,20 +64,21 @@ class Listener(Protocol):
 
 
 class Tables:
-    """The live tables of this node, by match id, and their life cycle."""
+    """The live tables of this node, by match id, and their life cycle. `store`, `fanout` and
+    `ratings`, the services its tables use, are set once here (`Final`)."""
 
     def __init__(self, hub: Hub, store: Store, fanout: Fanout, admission: BotAdmission,
                  mutes: Mutes, directory: Directory | None = None,
                  limits: RateLimits | None = None) -> None:
         self._hub = hub
-        self._store = store
-        self._fanout = fanout
+        self.store: Final = store
+        self.fanout: Final = fanout
         self._admission = admission
         self._mutes = mutes
         self._directory = directory
         self._limits = limits
         self._tables: dict[str, Table] = {}
-        self._ratings = Ratings(store, hub.settings.ranked_min_moves)
+        self.ratings: Final = Ratings(store, hub.settings.ranked_min_moves)
         self._listeners: list[Listener] = []
 
     # ------------------------------------------------------------------ the tables' host
@@ -87,20 +88,8 @@ class Tables:
         return self._hub.settings
 
     @property
-    def store(self) -> Store:
-        return self._store
-
-    @property
-    def fanout(self) -> Fanout:
-        return self._fanout
-
-    @property
     def bots(self) -> BotService:
         return self._hub.bots
-
-    @property
-    def ratings(self) -> Ratings:
-        return self._ratings
 
     @property
     def log(self) -> logging.Logger:
@@ -192,10 +181,10 @@ class Tables:
             return await self._directory.take_over()
         count = 0
         cutoff = time.time() - self.settings.waiting_table_minutes * 60
-        for row, moves in await self._store.unfinished():
+        for row, moves in await self.store.unfinished():
             if row["mode"] == "friends" and row["status"] == "waiting" \
                     and row["created_at"] < cutoff:
-                await self._store.expire_match(row["id"])
+                await self.store.expire_match(row["id"])
                 continue
             self.adopt(row, moves)
             count += 1
@@ -256,7 +245,7 @@ class Tables:
         if self._hub.node is not None:
             row["owner"] = self._hub.node
         try:
-            await self._store.insert_match(row)
+            await self.store.insert_match(row)
         except Exception:  # logged once per outage by the store
             raise NotStored() from None
         row["address"] = address
@@ -311,7 +300,7 @@ class Tables:
         if self._directory is None:
             return []
         try:
-            rows = await self._store.live_matches(mode, **where)
+            rows = await self.store.live_matches(mode, **where)
         except Exception:
             raise NotStored() from None
         return [r for r in rows if r["id"] not in self._tables
@@ -321,7 +310,7 @@ class Tables:
         """The stored seats, mode and status of a match another node runs (None alone)."""
         if self._directory is None:
             return None
-        return await self._store.seating(match_id)
+        return await self.store.seating(match_id)
 
     async def call_owner(self, match_id: str, method: str, args: dict[str, Any]) -> Any:
         """`method` on the node that runs the match; `MatchGone` for a single process (the
@@ -336,7 +325,7 @@ class Tables:
         kept there a while); None when no other node has it."""
         if self._directory is None:
             return None
-        found = await self._store.owner_of(match_id)
+        found = await self.store.owner_of(match_id)
         if found is None or found[0] in (None, self._hub.node):
             return None
         try:

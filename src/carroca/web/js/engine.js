@@ -171,6 +171,27 @@ const byTarget = (o, score) => reachTarget(o.target, score);
 /** @type {Rules["nextOpening"]} */
 const nextWinner = (o, end, winner) => (winner === null ? end.rule : ["any", winner]);
 
+/** What the 1v1 rulesets share: two seats, the highest double opens, no cross, no points for a
+ * pass or for five doubles. */
+const ONE_VS_ONE = {
+  seats: 2,
+  spinner: false,
+  passPoints: false,
+  fiveDoubles: false,
+  firstOpening: highestDoubleOpens,
+};
+
+/**
+ * A 1v1 hand's scoring when its winner is the one who went out or has fewer pips, and a tie
+ * scores nothing: `score` gives the winner's points.
+ * @param {(o: Options, end: Ending, winner: number) => Verdict} score
+ * @returns {Rules["scoreHand"]}
+ */
+const winnerScores = (score) => (o, end) => {
+  const winner = oneVsOneWinner(end, false);
+  return winner === null ? { winner: null, points: [], detail: "" } : score(o, end, winner);
+};
+
 /** @type {Record<string, Rules>} */
 export const RULES = {
   "duplas-pontos": {
@@ -235,13 +256,9 @@ export const RULES = {
     matchWinner: byTarget,
   },
   "mano-a-mano": {
-    seats: 2,
+    ...ONE_VS_ONE,
     draws: true,
-    spinner: false,
     tablePoints: false,
-    passPoints: false,
-    fiveDoubles: false,
-    firstOpening: highestDoubleOpens,
     nextOpening: (o, end) => ["any", 1 - end.opener],
     scoreHand(o, end) {
       const winner = /** @type {number} */ (oneVsOneWinner(end, true)); // never a tie here
@@ -251,59 +268,44 @@ export const RULES = {
     matchWinner: byTarget,
   },
   classico: {
-    seats: 2,
+    ...ONE_VS_ONE,
     draws: true,
-    spinner: false,
     tablePoints: false,
-    passPoints: false,
-    fiveDoubles: false,
-    firstOpening: highestDoubleOpens,
     nextOpening: nextWinner,
-    scoreHand(o, end) {
-      const winner = oneVsOneWinner(end, false);
-      if (winner === null) return { winner: null, points: [], detail: "" };
-      return { winner, points: [[winner, 1, "mao"]], detail: "" };
-    },
+    scoreHand: winnerScores((o, end, winner) => ({
+      winner,
+      points: [[winner, 1, "mao"]],
+      detail: "",
+    })),
     matchWinner: (o, score) => reachTarget(o.hands_to_win, score),
   },
   bloqueio: {
-    seats: 2,
+    ...ONE_VS_ONE,
     draws: false,
-    spinner: false,
     tablePoints: false,
-    passPoints: false,
-    fiveDoubles: false,
-    firstOpening: highestDoubleOpens,
     nextOpening: nextWinner,
-    scoreHand(o, end) {
-      const winner = oneVsOneWinner(end, false);
-      if (winner === null) return { winner: null, points: [], detail: "" };
+    scoreHand: winnerScores((o, end, winner) => {
       if (end.kind === "batida") {
         const [kind, points] = bloqueioBatida(end.lastTile, end.before);
         return { winner, points: [[winner, points, kind]], detail: kind };
       }
       return { winner, points: [[winner, 1, "trancado"]], detail: "" };
-    },
+    }),
     matchWinner: byTarget,
   },
   pontos: {
-    seats: 2,
+    ...ONE_VS_ONE,
     draws: true,
-    spinner: false,
     tablePoints: true,
-    passPoints: false,
-    fiveDoubles: false,
-    firstOpening: highestDoubleOpens,
     nextOpening: nextWinner,
-    scoreHand(o, end) {
-      const winner = oneVsOneWinner(end, false);
-      if (winner === null || !o.hand_end_pips) return { winner, points: [], detail: "" };
+    scoreHand: winnerScores((o, end, winner) => {
+      if (!o.hand_end_pips) return { winner, points: [], detail: "" };
       return {
         winner,
         points: [[winner, floor5(pipsOf(end.hands[1 - winner])), "pontos-mao"]],
         detail: "",
       };
-    },
+    }),
     matchWinner: byTarget,
   },
 };

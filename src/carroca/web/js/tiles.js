@@ -23,6 +23,15 @@ const PIPS = [
 ];
 
 let defsReady = false;
+const DIAGONAL = { x1: "0", y1: "0", x2: "1", y2: "1" }; // a linear gradient's direction
+
+/**
+ * A gradient of the shared defs, its stops given as [offset, colour].
+ * @param {"linearGradient" | "radialGradient"} kind @param {Record<string, string>} attrs
+ * @param {...[string, string]} stops
+ */
+const gradient = (kind, attrs, ...stops) =>
+  s(kind, attrs, ...stops.map(([offset, color]) => s("stop", { offset, "stop-color": color })));
 
 /** Gradients shared by every tile on the page (one hidden SVG holds them). */
 export function ensureDefs() {
@@ -34,31 +43,14 @@ export function ensureDefs() {
     s(
       "defs",
       {},
-      s(
-        "linearGradient",
-        { id: "cr-ivory", x1: "0", y1: "0", x2: "1", y2: "1" },
-        s("stop", { offset: "0", "stop-color": "#fffdf7" }),
-        s("stop", { offset: "0.55", "stop-color": "#f6efdf" }),
-        s("stop", { offset: "1", "stop-color": "#e6dcc4" }),
-      ),
-      s(
-        "radialGradient",
-        { id: "cr-pip", cx: "0.4", cy: "0.35", r: "0.7" },
-        s("stop", { offset: "0", "stop-color": "#4a4236" }),
-        s("stop", { offset: "1", "stop-color": "#15120e" }),
-      ),
-      s(
-        "linearGradient",
-        { id: "cr-back", x1: "0", y1: "0", x2: "1", y2: "1" },
-        s("stop", { offset: "0", "stop-color": "#7a2334" }),
-        s("stop", { offset: "1", "stop-color": "#4b1220" }),
-      ),
-      s(
-        "radialGradient",
-        { id: "cr-pin", cx: "0.35", cy: "0.35", r: "0.8" },
-        s("stop", { offset: "0", "stop-color": "#f3d38a" }),
-        s("stop", { offset: "1", "stop-color": "#9a7227" }),
-      ),
+      gradient("linearGradient", { id: "cr-ivory", ...DIAGONAL },
+        ["0", "#fffdf7"], ["0.55", "#f6efdf"], ["1", "#e6dcc4"]),
+      gradient("radialGradient", { id: "cr-pip", cx: "0.4", cy: "0.35", r: "0.7" },
+        ["0", "#4a4236"], ["1", "#15120e"]),
+      gradient("linearGradient", { id: "cr-back", ...DIAGONAL },
+        ["0", "#7a2334"], ["1", "#4b1220"]),
+      gradient("radialGradient", { id: "cr-pin", cx: "0.35", cy: "0.35", r: "0.8" },
+        ["0", "#f3d38a"], ["1", "#9a7227"]),
     ),
   );
   // Styled through CSSOM: the Content-Security-Policy refuses style="" attributes.
