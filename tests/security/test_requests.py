@@ -80,7 +80,8 @@ def test_large_bodies_get_413_and_cost_no_memory(servers: Callable[..., Server])
 
 
 def test_slow_and_idle_connections_are_closed(servers: Callable[..., Server]) -> None:
-    server = servers(env={"CARROCA_HEADER_TIMEOUT": "2", "CARROCA_MAX_CONNECTIONS_PER_IP": "0"})
+    server = servers(env={"CARROCA_HEADER_TIMEOUT": "2", "CARROCA_BODY_TIMEOUT": "2",
+                          "CARROCA_MAX_CONNECTIONS_PER_IP": "0"})
     half_sent, silent = [], []
     try:
         for _ in range(40):
