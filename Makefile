@@ -95,7 +95,8 @@ test: lint typecheck typecheck-js unit-js browser unit unit-postgres unit-cluste
 ## `make test` runs them all. One tier alone: .venv/bin/pytest -n auto -m browser
 FAST_TIER := not browser and not slow and not bench and not cluster
 check: lint typecheck typecheck-js unit-js
-	env -u CARROCA_TEST_POSTGRES $(BIN)/pytest -n auto -q -p no:cacheprovider -m "$(FAST_TIER)"
+	env -u CARROCA_TEST_POSTGRES $(BIN)/pytest -n auto -q -p no:cacheprovider -m "$(FAST_TIER)" \
+		--hypothesis-profile=check
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

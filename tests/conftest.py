@@ -7,6 +7,8 @@ Tiers (markers registered in pyproject.toml): `browser` (tests/web: Chromium), `
 scripts), `slow` (more than a few seconds each: marked one by one, and every test that starts real
 `carroca serve` processes through the `servers` fixture), `postgres` (the tests that
 exercise the database layer, run again on PostgreSQL by `make unit-postgres`).
+
+Hypothesis tests try fewer examples in `make check` (tests/support/examples.py).
 """
 
 from __future__ import annotations
@@ -22,6 +24,10 @@ if _ROOT not in sys.path:
 
 # Plain asserts in the shared tools report their operands, as they would in a test module.
 pytest.register_assert_rewrite("tests.support")
+
+from tests.support.examples import register_profiles  # noqa: E402 (after the rewrite hook)
+
+register_profiles()  # Hypothesis: `suite` for every run, `check` for `make check`
 
 pytest_plugins = (
     "tests.support.server_app",  # template_database, database, settings, client
