@@ -17,7 +17,7 @@ def register_profiles() -> None:
     """`suite`, loaded for every run: no deadline and no health check on input generation's
     speed, since a busy shared machine makes either fail by chance; `check`: the same with
     fewer examples."""
-    suite = settings(settings.default, max_examples=FULL, deadline=None,
+    suite = settings(max_examples=FULL, deadline=None,
                      suppress_health_check=[HealthCheck.too_slow])
     settings.register_profile("suite", suite)
     settings.register_profile("check", suite, max_examples=FAST)
@@ -26,4 +26,4 @@ def register_profiles() -> None:
 
 def examples(full: int) -> int:
     """`full` under the suite's profile, scaled alike under one with fewer examples."""
-    return max(5, full * settings.default.max_examples // FULL)
+    return max(5, full * settings().max_examples // FULL)
