@@ -5,8 +5,8 @@ of the whole suite.
 Tiers (markers registered in pyproject.toml): `browser` (tests/web: Chromium), `cluster`
 (tests/cluster: several servers behind HAProxy), `bench` (tests/bench: smoke runs of the bench
 scripts), `slow` (more than a few seconds each: marked one by one, and every test that starts real
-`carroca serve` processes through the `servers` fixture), `postgres` (the tests that
-exercise the database layer, run again on PostgreSQL by `make unit-postgres`).
+`carroca serve` processes through the `servers` or `shared_server` fixtures), `postgres` (the
+tests that exercise the database layer, run again on PostgreSQL by `make unit-postgres`).
 
 Hypothesis tests try fewer examples in `make check` (tests/support/examples.py).
 """
@@ -49,7 +49,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(marker)
         if "browser" in item.fixturenames and marker != "browser":
             item.add_marker("browser")  # a cluster test that drives Chromium
-        if "servers" in item.fixturenames:
+        if "servers" in item.fixturenames or "shared_server" in item.fixturenames:
             item.add_marker("slow")  # real `carroca serve` processes: seconds each to start
 
 

@@ -62,8 +62,8 @@ def post_chunked(server: Server, total: int) -> bytes | None:
         close_quietly(sock)
 
 
-def test_large_bodies_get_413_and_cost_no_memory(servers: Callable[..., Server]) -> None:
-    server = servers()
+def test_large_bodies_get_413_and_cost_no_memory(shared_server: Server) -> None:
+    server = shared_server
     before = rss_kib(server.proc.pid)
     with concurrent.futures.ThreadPoolExecutor(4) as pool:
         answers = list(pool.map(lambda _: post_declared(server, 100 * MiB), range(4)))
@@ -154,8 +154,8 @@ def test_addresses_are_counted_as_networks() -> None:
     assert address_key("192.0.2.7") == "192.0.2.7"
 
 
-def test_every_error_has_the_json_shape(servers: Callable[..., Server]) -> None:
-    server = servers()
+def test_every_error_has_the_json_shape(shared_server: Server) -> None:
+    server = shared_server
     with http(server) as c:
         missing = c.get("/api/nada")
         assert missing.status_code == 404 and error_of(missing)["code"] == "not_found"
@@ -174,10 +174,10 @@ def test_every_error_has_the_json_shape(servers: Callable[..., Server]) -> None:
 
 
 def test_a_header_block_over_the_cap_is_refused_however_it_is_sent(
-        servers: Callable[..., Server]) -> None:
+        shared_server: Server) -> None:
     """32 KiB of request line and headers at most, sent in pieces or in one write (the cap used
     to count only headers that came in several writes: 40-100 KB in one were parsed)."""
-    server = servers()
+    server = shared_server
 
     def send(size: int, pieces: int) -> bytes | None:
         block = (b"GET /api/health HTTP/1.1\r\nHost: x\r\n"
