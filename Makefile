@@ -86,16 +86,22 @@ demo: $(RUNTIME)
 ## Every test: lint, types, the client's types and unit tests, the whole pytest suite (browser
 ## tests included), the tests of the database layer again on PostgreSQL, the cluster tests, then
 ## the engine's tests on the compiled build.
-test: lint typecheck typecheck-js unit-js browser unit unit-postgres unit-cluster unit-compiled
+# The compiled build (a venv, then mypyc: a minute or two) is made while the cluster tests run,
+# which mostly wait on their servers; each one's output is shown whole when it ends.
+test: lint typecheck typecheck-js unit-js browser unit unit-postgres
+	$(MAKE) --no-print-directory -j2 --output-sync=target unit-cluster $(FAST)/.installed
+	$(MAKE) --no-print-directory unit-compiled
 
 ## The inner loop, before each commit (under 2 minutes on 2 cores with mypy's cache warm): lint,
 ## types and the fast tier of the suite. The tiers are pytest markers (pyproject.toml,
 ## tests/conftest.py): `make check` leaves out `browser` (tests/web), `slow` (seconds each, and
 ## every test that starts real servers), `bench` (tests/bench) and `cluster` (tests/cluster);
 ## `make test` runs them all. One tier alone: .venv/bin/pytest -n auto -m browser
+## Hypothesis tests try a fifth of their examples here (tests/support/examples.py).
 FAST_TIER := not browser and not slow and not bench and not cluster
 check: lint typecheck typecheck-js unit-js
-	env -u CARROCA_TEST_POSTGRES $(BIN)/pytest -n auto -q -p no:cacheprovider -m "$(FAST_TIER)"
+	env -u CARROCA_TEST_POSTGRES $(BIN)/pytest -n auto -q -p no:cacheprovider -m "$(FAST_TIER)" \
+		--hypothesis-profile=check
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

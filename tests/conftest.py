@@ -5,8 +5,10 @@ of the whole suite.
 Tiers (markers registered in pyproject.toml): `browser` (tests/web: Chromium), `cluster`
 (tests/cluster: several servers behind HAProxy), `bench` (tests/bench: smoke runs of the bench
 scripts), `slow` (more than a few seconds each: marked one by one, and every test that starts real
-`carroca serve` processes through the `servers` fixture), `postgres` (the tests that
-exercise the database layer, run again on PostgreSQL by `make unit-postgres`).
+`carroca serve` processes through the `servers` or `shared_server` fixtures), `postgres` (the
+tests that exercise the database layer, run again on PostgreSQL by `make unit-postgres`).
+
+Hypothesis tests try fewer examples in `make check` (tests/support/examples.py).
 """
 
 from __future__ import annotations
@@ -22,6 +24,10 @@ if _ROOT not in sys.path:
 
 # Plain asserts in the shared tools report their operands, as they would in a test module.
 pytest.register_assert_rewrite("tests.support")
+
+from tests.support.examples import register_profiles  # noqa: E402 (after the rewrite hook)
+
+register_profiles()  # Hypothesis: `suite` for every run, `check` for `make check`
 
 pytest_plugins = (
     "tests.support.server_app",  # template_database, database, settings, client
@@ -43,7 +49,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(marker)
         if "browser" in item.fixturenames and marker != "browser":
             item.add_marker("browser")  # a cluster test that drives Chromium
-        if "servers" in item.fixturenames:
+        if "servers" in item.fixturenames or "shared_server" in item.fixturenames:
             item.add_marker("slow")  # real `carroca serve` processes: seconds each to start
 
 

@@ -85,6 +85,7 @@ def test_the_url_line_hides_the_database_password(tmp_path: Path) -> None:
     assert database_shown("sqlite:///x.db") == "sqlite:///x.db"
 
 
+@pytest.mark.slow
 def test_ctrl_c_while_a_review_runs_leaves_no_traceback(tmp_path: Path) -> None:
     """Ctrl-C reaches the server's whole process group, the review process included."""
     port = free_port()

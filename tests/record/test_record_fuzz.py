@@ -15,6 +15,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.support.examples import examples
 from tests.support.records import GOLDEN, sample_records
 
 from carroca.record import RecordError, dumps, loads, verify
@@ -22,7 +23,7 @@ from carroca.rules import Match
 from carroca.rules import tiles as T
 
 FUZZ = settings(
-    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 
 Path = tuple[str | int, ...]

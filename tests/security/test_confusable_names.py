@@ -21,6 +21,7 @@ from fastapi.testclient import TestClient
 from homoglyph._skeleton import skeleton
 from hypothesis import HealthCheck, assume, given, reject
 from hypothesis import strategies as st
+from tests.support.examples import examples
 from tests.support.server_app import settings_for
 
 from carroca.server.app import create_app
@@ -166,7 +167,7 @@ def valid(name: str) -> str:
         reject()
 
 
-@hypothesis.settings(max_examples=300, deadline=None, database=None)
+@hypothesis.settings(max_examples=examples(300), deadline=None, database=None)
 @given(NAMES)
 def test_a_key_is_its_own_key(name: str) -> None:
     typed, folded = lookalike_keys(valid(name))
@@ -192,7 +193,7 @@ async def _refused(store: Store, name: str) -> NameTaken:
     return taken.value
 
 
-PROPERTY = hypothesis.settings(max_examples=60, deadline=None, database=None,
+PROPERTY = hypothesis.settings(max_examples=examples(60), deadline=None, database=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
@@ -262,7 +263,9 @@ def test_racing_lookalikes_leave_one_winner(store: Store) -> None:
 # ---------------------------------------------------------------------- existing players
 
 
-_hasher = PasswordHasher()
+# The stored hashes carry their own cost, which the server's check then pays: the least argon2
+# allows, since what is tested is who keeps which name, not the hashing.
+_hasher = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 OLD = [  # (name, password or None for a guest), in the order they signed up before the rule
     ("paca59", "senha-da-paca"),
     ("раса59", "senha-da-pаса"),

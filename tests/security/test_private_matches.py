@@ -46,9 +46,9 @@ class Finished:
 
 @pytest.fixture
 def finished(database: str) -> Iterator[Finished]:
-    """A friends' match of two guests, over: nobody moves (1 s clock), so it ends by
+    """A friends' match of two guests, over: nobody moves (a 0.3 s clock), so it ends by
     abandonment."""
-    app = create_app(settings_for(database, turn_seconds=1.0))
+    app = create_app(settings_for(database, turn_seconds=0.3))
     with TestClient(app) as client:
         host, friend, stranger = guest(client, "Ivo"), guest(client, "Lia"), guest(client, "Eco")
         client.cookies.clear()  # each request says who asks

@@ -62,8 +62,8 @@ def post_chunked(server: Server, total: int) -> bytes | None:
         close_quietly(sock)
 
 
-def test_large_bodies_get_413_and_cost_no_memory(servers: Callable[..., Server]) -> None:
-    server = servers()
+def test_large_bodies_get_413_and_cost_no_memory(shared_server: Server) -> None:
+    server = shared_server
     before = rss_kib(server.proc.pid)
     with concurrent.futures.ThreadPoolExecutor(4) as pool:
         answers = list(pool.map(lambda _: post_declared(server, 100 * MiB), range(4)))
@@ -80,7 +80,8 @@ def test_large_bodies_get_413_and_cost_no_memory(servers: Callable[..., Server])
 
 
 def test_slow_and_idle_connections_are_closed(servers: Callable[..., Server]) -> None:
-    server = servers(env={"CARROCA_HEADER_TIMEOUT": "2", "CARROCA_MAX_CONNECTIONS_PER_IP": "0"})
+    server = servers(env={"CARROCA_HEADER_TIMEOUT": "2", "CARROCA_BODY_TIMEOUT": "2",
+                          "CARROCA_MAX_CONNECTIONS_PER_IP": "0"})
     half_sent, silent = [], []
     try:
         for _ in range(40):
@@ -153,8 +154,8 @@ def test_addresses_are_counted_as_networks() -> None:
     assert address_key("192.0.2.7") == "192.0.2.7"
 
 
-def test_every_error_has_the_json_shape(servers: Callable[..., Server]) -> None:
-    server = servers()
+def test_every_error_has_the_json_shape(shared_server: Server) -> None:
+    server = shared_server
     with http(server) as c:
         missing = c.get("/api/nada")
         assert missing.status_code == 404 and error_of(missing)["code"] == "not_found"
@@ -173,22 +174,28 @@ def test_every_error_has_the_json_shape(servers: Callable[..., Server]) -> None:
 
 
 def test_a_header_block_over_the_cap_is_refused_however_it_is_sent(
-        servers: Callable[..., Server]) -> None:
+        shared_server: Server) -> None:
     """32 KiB of request line and headers at most, sent in pieces or in one write (the cap used
     to count only headers that came in several writes: 40-100 KB in one were parsed)."""
-    server = servers()
-    for size in (40_000, 100_000):
+    server = shared_server
+
+    def send(size: int, pieces: int) -> bytes | None:
         block = (b"GET /api/health HTTP/1.1\r\nHost: x\r\n"
                  + b"X-Pad: " + b"a" * size + b"\r\n\r\n")
-        for pieces in (1, 8):
-            s = raw(server)
-            try:
-                step = -(-len(block) // pieces)
-                for i in range(0, len(block), step):
-                    s.sendall(block[i:i + step])
-                answer = read_all(s, 15)
-                assert answer is not None and answer.startswith(b"HTTP/1.1 431"), answer
-            finally:
-                close_quietly(s)
+        s = raw(server)
+        try:
+            step = -(-len(block) // pieces)
+            for i in range(0, len(block), step):
+                s.sendall(block[i:i + step])
+            return read_all(s, 15)
+        finally:
+            close_quietly(s)
+
+    cases = [(size, pieces) for size in (40_000, 100_000) for pieces in (1, 8)]
+    # At once: the server closes each connection about 2 s after its answer.
+    with concurrent.futures.ThreadPoolExecutor(len(cases)) as pool:
+        answers = list(pool.map(lambda case: send(*case), cases))
+    for answer in answers:
+        assert answer is not None and answer.startswith(b"HTTP/1.1 431"), answer
     with http(server) as c:  # a request of a normal size still passes
         assert c.get("/api/health", headers={"X-Pad": "a" * 8000}).status_code == 200

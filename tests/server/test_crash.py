@@ -200,11 +200,13 @@ def test_sigkill_mid_bots_matches_then_they_resume_and_finish(
     servers: Callable[..., Server], database: str
 ) -> None:
     first = servers("--bot-delay-ms", "50")  # slow enough to be killed well before the end
-    # Long targets: however slow the machine, no match can end before the crash.
+    # Targets of about 4, 30 and 30 hands (a few at the least): a bot waits 50 ms a move, so no
+    # match can end in the ~8 moves each before the crash, however slow the machine; after the
+    # restart they are played out at full speed.
     games = {
         "duplas-pontos": (["bot:greedy", "bot:random", "bot:greedy", "bot:random"], 300),
-        "mano-a-mano": (["bot:greedy", "bot:random"], 1000),  # draws from the boneyard too
-        "bloqueio": (["bot:random", "bot:greedy"], 100),  # no drawing: passes
+        "mano-a-mano": (["bot:greedy", "bot:random"], 300),  # draws from the boneyard too
+        "bloqueio": (["bot:random", "bot:greedy"], 20),  # no drawing: passes
     }
     created: dict[str, str] = {}
     with first.http() as http:

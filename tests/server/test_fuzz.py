@@ -23,6 +23,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.websockets import WebSocketDisconnect
+from tests.support.examples import examples
 from tests.support.server_app import guest
 from tests.support.wsplay import Client, Frame, auth, connect
 
@@ -34,7 +35,7 @@ CODE = re.compile(r"[a-z][a-z_]*")
 #: Words of the English messages a validation library writes; none may reach a player.
 ENGLISH = re.compile(r"\b(Input|should|Field required|Extra inputs|permitted|String|valid "
                      r"(integer|string|dictionary)|instance of|at least|at most|less than)\b")
-FUZZ = settings(max_examples=100, deadline=None, database=None,
+FUZZ = settings(max_examples=examples(100), deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow])
 
 json_values = st.recursive(

@@ -10,6 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import TypeAdapter, ValidationError
+from tests.support.examples import examples
 
 from carroca.server.realtime import protocol
 
@@ -45,14 +46,14 @@ def one_pass(text: str) -> Any:
         return "refused"
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(MESSAGES)
 def test_one_pass_reads_what_two_passes_read(message: dict[str, Any]) -> None:
     text = json.dumps(message)
     assert one_pass(text) == two_passes(text)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(max_size=60) | MESSAGES.map(lambda m: json.dumps(m)[:-1]))
 def test_anything_else_is_refused_alike(text: str) -> None:
     assert one_pass(text) == two_passes(text)

@@ -6,7 +6,6 @@ with the same refusals as ever: a binary frame closes with 1003, a frame over th
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 
 import pytest
 from tests.support.serverproc import Server
@@ -21,8 +20,8 @@ def _token(server: Server, name: str) -> str:
     return token
 
 
-def test_messages_sent_at_once_are_answered_in_order(servers: Callable[..., Server]) -> None:
-    server = servers(env={"CARROCA_SOCKET_FRAMES_PER_SECOND": "0"})
+def test_messages_sent_at_once_are_answered_in_order(shared_server: Server) -> None:
+    server = shared_server  # frames at any rate: tests/support/serverproc.py sets it
     with server.socket(_token(server, "Apressada")) as ws:
         assert json.loads(ws.recv(timeout=10))["type"] == "hello"
         sent = []
@@ -40,11 +39,10 @@ def test_messages_sent_at_once_are_answered_in_order(servers: Callable[..., Serv
     (b"\x00\x01", 1003),
     ("x" * (MAX_FRAME + 1), 1009),
 ])
-@pytest.mark.slow
-def test_refused_frames_close_the_socket(servers: Callable[..., Server], payload: str | bytes,
+def test_refused_frames_close_the_socket(shared_server: Server, payload: str | bytes,
                                          code: int) -> None:
-    server = servers()
-    with server.socket(_token(server, "Teimosa")) as ws, \
+    server = shared_server
+    with server.socket(_token(server, f"Teimosa{code}")) as ws, \
             pytest.raises(ConnectionClosed) as closed:
         assert json.loads(ws.recv(timeout=10))["type"] == "hello"
         ws.send(payload)

@@ -340,6 +340,7 @@ def wait_rounds(client: TestClient, event_id: str, rounds: int, timeout: float =
     raise AssertionError(f"round {rounds} was never paired")
 
 
+@pytest.mark.slow  # the arena lasts its 10 s
 def test_an_arena_of_bots_runs_to_its_end(database: str) -> None:
     """Whoever is free is paired again until the arena's time is up; the games still running
     then count; the record verifies."""

@@ -31,7 +31,7 @@ import redis
 from tests.support.serverproc import NO_PROXY, START_SECONDS, Server, free_port
 from websockets.sync.client import ClientConnection, connect
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the repository: tests/support/ is two down
 REDIS_SCRIPT = ROOT / "scripts" / "test-redis.sh"
 HAPROXY_SCRIPT = ROOT / "scripts" / "test-haproxy.sh"
 NODE_HEADER = "X-Carroca-Node"  # which node answered a request through the proxy

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import shutil
@@ -51,8 +52,15 @@ def _postgres_url(name: str) -> str:
 @pytest.fixture
 def database(tmp_path: Path, template_database: str) -> Iterator[str]:
     """A URL to a database of its own, migrated and empty."""
+    with fresh_database(tmp_path, template_database) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def fresh_database(directory: Path, template_database: str) -> Iterator[str]:
+    """A copy of the template (a file in `directory` on SQLite), dropped at the end."""
     if not POSTGRES:
-        target = tmp_path / "carroca.db"
+        target = directory / "carroca.db"
         shutil.copyfile(template_database, target)
         yield f"sqlite:///{target}"
         return
@@ -60,10 +68,12 @@ def database(tmp_path: Path, template_database: str) -> Iterator[str]:
     admin = sa.create_engine(normalize_url(POSTGRES), isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
         conn.execute(sa.text(f'CREATE DATABASE "{name}" TEMPLATE "{template_database}"'))
-    yield _postgres_url(name)
-    with admin.connect() as conn:
-        conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    admin.dispose()
+    try:
+        yield _postgres_url(name)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
 
 
 def settings_for(database: str, **kw: object) -> Settings:

@@ -20,6 +20,7 @@ from typing import Any
 
 import httpx2
 import pytest
+from tests.support.server_app import fresh_database
 from websockets.sync.client import ClientConnection, connect
 
 START_SECONDS = 90.0  # a cold start on a busy machine (imports, migrations) can be slow
@@ -122,6 +123,20 @@ def servers(database: str, tmp_path: Path) -> Iterator[Callable[..., Server]]:
     yield start
     for server in started:
         server.kill()
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory,
+                  template_database: str) -> Iterator[Server]:
+    """One server with the default test settings for the tests of a module that cannot disturb
+    each other (each signs in its own players): a start costs seconds."""
+    workdir = tmp_path_factory.mktemp("shared-server")
+    with fresh_database(workdir, template_database) as database:
+        server = Server(database, workdir, [], "server")
+        try:
+            yield server
+        finally:
+            server.kill()
 
 
 def wait_until(check: Callable[[], Any], what: str, timeout: float = 30) -> Any:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.support.examples import examples
 from tests.support.tournaments import higher_seed_wins, play_scripted, solos
 
 from carroca.tournament import (
@@ -189,7 +190,7 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 300) | st.text(m
                     st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=6)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data(), JSON)
 def test_any_change_is_an_event_record_error_or_harmless(data: st.DataObject,
                                                         value: object) -> None:

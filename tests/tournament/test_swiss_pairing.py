@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.support.examples import examples
 
 from carroca.tournament import Entrant, EventSpec, Tournament, seeds
 from carroca.tournament.knockout import bracket_order
@@ -73,7 +74,7 @@ def everyone_once(pairing: SwissPairing, ids: list[str]) -> None:
     assert (pairing.bye is None) == (len(ids) % 2 == 0)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(fields())
 def test_no_repeat_and_no_second_bye_while_avoidable(field: tuple[
         list[Contender], dict[frozenset[str], int], dict[str, int]]) -> None:
@@ -87,7 +88,7 @@ def test_no_repeat_and_no_second_bye_while_avoidable(field: tuple[
         assert byes[pairing.bye] == 0
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(fields(), st.randoms(use_true_random=False))
 def test_the_same_input_gives_the_same_pairing(field: tuple[
         list[Contender], dict[frozenset[str], int], dict[str, int]], rnd: random.Random) -> None:
@@ -96,7 +97,7 @@ def test_the_same_input_gives_the_same_pairing(field: tuple[
     assert pair_swiss(contenders, met, keys) == pair_swiss(contenders, again, dict(keys))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(fields(low=3, high=11))
 def test_the_bye_goes_to_the_lowest_ranked_without_one(field: tuple[
         list[Contender], dict[frozenset[str], int], dict[str, int]]) -> None:
@@ -108,7 +109,7 @@ def test_the_bye_goes_to_the_lowest_ranked_without_one(field: tuple[
     assert pairing.bye == [c.id for c in contenders if c.byes == fewest][-1]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(fields(low=5, high=40), st.integers(4, 8))
 def test_large_fields_in_blocks_pair_everyone_once(field: tuple[
         list[Contender], dict[frozenset[str], int], dict[str, int]], block: int) -> None:
@@ -158,7 +159,7 @@ def test_score_groups_meet_top_half_against_bottom_half() -> None:
     assert pair_swiss(contenders, {}, {}).pairs == (("e0", "e1"), ("e2", "e3"), ("e4", "e5"))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.integers(3, 9), st.integers(0, 2**32), SEEDS)
 def test_an_event_gives_nobody_a_second_bye(n: int, draw: int, event_seed: str) -> None:
     """Through the director, results by forfeit (quick): as many rounds as entrants allow."""
