@@ -73,7 +73,7 @@ async def node(url: str, live: int) -> BotService:
         if backend.live >= live:
             return service
         await asyncio.sleep(0.05)
-        await backend._count()
+        await backend.count()
     raise AssertionError(f"{live} workers never showed up ({backend.live})")
 
 

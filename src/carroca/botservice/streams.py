@@ -172,7 +172,8 @@ class RedisBots:
         if self._answer is not None:
             self._answer(job_id, fields.get("text") or None, fields.get("error") or None)
 
-    async def _count(self) -> None:
+    async def count(self) -> None:
+        """Count the live workers and nodes now (the census does it every heartbeat)."""
         now = time.time()
         await self.redis.zadd(NODES, {self.node: now})
         self.live = int(await self.redis.zcount(WORKERS, now - LIVE_SECONDS, "+inf"))
@@ -181,7 +182,7 @@ class RedisBots:
     async def _census(self) -> None:
         while True:
             with contextlib.suppress(Exception):
-                await self._count()
+                await self.count()
             await asyncio.sleep(HEARTBEAT_SECONDS)
 
     async def stop(self) -> None:
