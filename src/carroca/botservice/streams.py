@@ -118,7 +118,7 @@ class RedisBots:
         """Count the workers now (the bot budget's capacity needs it before the first job)."""
         self._start(asyncio.get_running_loop())
         with contextlib.suppress(Exception):
-            await self._count()
+            await self.count()
 
     async def _writer(self) -> None:
         while True:
