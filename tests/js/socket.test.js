@@ -113,9 +113,11 @@ test("a handler's data is the one of its frame's type", () => {
       } else if (type === "tournament" && data.match) {
         seen.push(data.match);
       } else if (type === "state") {
-        seen.push(data.view?.phase);
-        // @ts-expect-error the view's last hand is any object in the generated models
-        seen.push(data.view?.last_hand?.end.kind);
+        seen.push(data.view?.phase, data.view?.last_hand?.end.kind, data.view?.ends.left);
+        // @ts-expect-error a hand ends in one of four ways, "empate" is none of them
+        seen.push(data.view?.last_hand?.end.kind === "empate");
+        // @ts-expect-error the ends are left, right, up and down
+        seen.push(data.view?.ends.top);
       }
       // @ts-expect-error "hello" goes to onHello, never here
       if (type === "hello") seen.push(type);
