@@ -59,7 +59,7 @@ beforeEach(() => {
   });
 });
 
-/** @type {Socket<any>[]} */
+/** @type {Socket[]} */
 const opened = [];
 afterEach(() => {
   for (const socket of opened.splice(0)) socket.close(); // its ping timer, too
@@ -131,10 +131,9 @@ test("a handler's data is the one of its frame's type", () => {
   assert.deepEqual(seen, [41, undefined, "m1"]);
 });
 
-test("the table page's socket reads a state's view as frames.js shapes it", () => {
+test("a state's view reads with the generated shapes, down to the last hand and the result", () => {
   /** @type {unknown[]} */
   const seen = [];
-  /** @type {Socket<import("../../src/carroca/web/js/frames.js").Frames>} */
   const socket = new Socket({
     onFrame: (type, data) => {
       if (type === "state") seen.push(data.view?.last_hand?.end.kind ?? null, data.view?.result?.pneu ?? null);
