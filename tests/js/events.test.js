@@ -101,7 +101,7 @@ test("a new hand: the one that ended first, then the new hand's steps; then the 
   assert.deepEqual(events.map((e) => e.type), ["hand-end", "step"]);
   assert.equal(events[1].type === "step" && events[1].index, 0);
   assert.deepEqual(diff(next, next), [], "the same state again tells nothing");
-  const result = { winner: 1, score: [0, 200], reason: "target", pneu: true };
+  const result = { winner: 1, score: [0, 200], reason: /** @type {const} */ ("target"), pneu: true };
   const over = state(11, { steps: [], deal_index: 1, last_hand: hand, result });
   assert.deepEqual(diff(next, over).at(-1), { type: "match-end", result });
 });

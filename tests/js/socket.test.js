@@ -59,7 +59,7 @@ beforeEach(() => {
   });
 });
 
-/** @type {Socket<any>[]} */
+/** @type {Socket[]} */
 const opened = [];
 afterEach(() => {
   for (const socket of opened.splice(0)) socket.close(); // its ping timer, too
@@ -113,9 +113,11 @@ test("a handler's data is the one of its frame's type", () => {
       } else if (type === "tournament" && data.match) {
         seen.push(data.match);
       } else if (type === "state") {
-        seen.push(data.view?.phase);
-        // @ts-expect-error the view's last hand is any object in the generated models
-        seen.push(data.view?.last_hand?.end.kind);
+        seen.push(data.view?.phase, data.view?.last_hand?.end.kind, data.view?.ends.left);
+        // @ts-expect-error a hand ends in one of four ways, "empate" is none of them
+        seen.push(data.view?.last_hand?.end.kind === "empate");
+        // @ts-expect-error the ends are left, right, up and down
+        seen.push(data.view?.ends.top);
       }
       // @ts-expect-error "hello" goes to onHello, never here
       if (type === "hello") seen.push(type);
@@ -129,10 +131,9 @@ test("a handler's data is the one of its frame's type", () => {
   assert.deepEqual(seen, [41, undefined, "m1"]);
 });
 
-test("the table page's socket reads a state's view as frames.js shapes it", () => {
+test("a state's view reads with the generated shapes, down to the last hand and the result", () => {
   /** @type {unknown[]} */
   const seen = [];
-  /** @type {Socket<import("../../src/carroca/web/js/frames.js").Frames>} */
   const socket = new Socket({
     onFrame: (type, data) => {
       if (type === "state") seen.push(data.view?.last_hand?.end.kind ?? null, data.view?.result?.pneu ?? null);

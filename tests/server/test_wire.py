@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any, Literal, get_args, get_origin
 
 import msgspec
 import orjson
 import pytest
 from pydantic import BaseModel
 
+from carroca.server import records
 from carroca.server.realtime import protocol, schema, wire
+from carroca.server.tables.lobby import MODES
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
@@ -105,6 +107,59 @@ def test_the_declarations_are_generated_from_the_models() -> None:
         assert f'export interface {cls.kind.capitalize()}Frame {{\n  type: "{cls.kind}";' in text
 
 
+NAME_SETS = {name: get_args(value) for name, value in vars(wire).items()
+             if get_origin(value) is Literal}
+
+
+def test_the_declarations_type_each_set_of_names_as_its_union() -> None:
+    text = schema.typescript()
+    assert {"End", "StepType", "Phase", "Mode", "TableStatus", "PlayerKind"} <= set(NAME_SETS)
+    for name, values in NAME_SETS.items():
+        union = " | ".join(f'"{v}"' for v in values)
+        assert f"export type {name} = {union};\n" in text
+    members = ("  kind: PlayerKind;", "  mode: Mode;", "  status: TableStatus;",
+               "  phase: Phase;", "  type: StepType;", "  end?: End;",
+               "  ends: Partial<Record<End, number>>;", "  result: Result | null;",
+               "  last_hand: LastHand | null;", "  kind: HandEndKind;")
+    for member in members:
+        assert f"\n{member}\n" in text, member
+
+
+def test_a_frame_without_members_takes_no_member() -> None:
+    """An empty interface would accept any object: `pong`, `left` and the client's empty data
+    are declared to hold nothing."""
+    text = schema.typescript()
+    for name in ("Pong", "Left", "ClientEmptyData"):
+        assert f"export type {name} = Record<string, never>;\n" in text
+    assert not re.search(r"\{\n\}", text), "an empty interface"
+
+
+def test_the_sets_of_names_are_the_servers() -> None:
+    assert set(get_args(wire.Mode)) == {*MODES, "tournament"}
+    assert wire.PlayerKind is records.PlayerKind
+
+
+@pytest.mark.parametrize("text", [
+    '{"id": "m2", "by": null}',  # a rematch is asked by someone
+    '{"id": "m2", "by": "ana", "extra": 1}',
+])
+def test_a_rematch_names_who_asked(text: str) -> None:
+    with pytest.raises(msgspec.ValidationError):
+        msgspec.json.decode(text, type=wire.RematchAsked)
+    assert msgspec.json.decode('{"id": "m2", "by": "ana"}', type=wire.RematchAsked).by == "ana"
+
+
+@pytest.mark.parametrize("step", [
+    {"seat": 0, "type": "play", "tile": "6-6", "end": None},  # the opening leaves `end` out
+    {"seat": 0, "type": "jump"},
+    {"seat": 0, "type": "play", "tile": "6-5", "end": "top"},
+    {"seat": 0, "type": "five-doubles", "choice": "both"},
+])
+def test_a_step_says_only_what_is_sent(step: dict[str, Any]) -> None:
+    with pytest.raises(msgspec.ValidationError):
+        msgspec.convert(step, wire.Step, strict=True)
+
+
 # ---------------------------------------------------------------------- docs/protocol.md
 
 
@@ -164,6 +219,15 @@ def test_docs_name_every_member_of_a_state() -> None:
     view = {f.encode_name for f in msgspec.structs.fields(wire.View)}
     assert view <= mentioned, f"undocumented in view: {sorted(view - mentioned)}"
     assert quoted <= own | nested | view, f"not sent: {sorted(quoted - own - nested - view)}"
+    inner = set(re.findall(r'"(\w+)"', text))  # `{"kind", "seat"}`: the view's own objects
+    for cls in (wire.TableSpot, wire.Step, wire.LastHand, wire.HandEnd, wire.ScoreEvent,
+                wire.Result):
+        names = {f.encode_name for f in msgspec.structs.fields(cls)}
+        assert names <= inner, f"undocumented in {cls.__name__}: {sorted(names - inner)}"
+    for name in ("Mode", "TableStatus", "Phase", "End", "StepType", "FiveChoice", "HandEndKind",
+                 "ResultReason"):
+        values, named = set(NAME_SETS[name]), set(re.findall(r"`([\w-]+)`", text))
+        assert values <= named, f"{name}: {sorted(values - named)} undocumented"
 
 
 def test_docs_name_every_client_message_and_member() -> None:

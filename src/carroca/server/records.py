@@ -10,7 +10,7 @@ type.
 
 from __future__ import annotations
 
-from typing import TypedDict, TypeGuard
+from typing import Literal, TypedDict, TypeGuard
 
 
 class PersonSeat(TypedDict):
@@ -38,12 +38,15 @@ def is_person(seat: Seat) -> TypeGuard[PersonSeat]:
     return "player" in seat
 
 
+PlayerKind = Literal["guest", "account"]
+
+
 class Player(TypedDict):
     """The signed-in player, as sessions hand it to the routes and sockets."""
 
     id: int
     name: str
-    kind: str  # "guest" | "account"
+    kind: PlayerKind
 
 
 class Clock(TypedDict):

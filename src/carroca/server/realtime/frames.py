@@ -88,10 +88,10 @@ class Stateful(Protocol):
     """What a state is built from (a `Table`)."""
 
     id: str
-    mode: str
+    mode: wire.Mode
     ruleset: Ruleset
     options: Any
-    status: str
+    status: wire.TableStatus
     seats: list[Seat | None]
     commitment: str
     client_seeds: Any

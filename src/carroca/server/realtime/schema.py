@@ -9,9 +9,10 @@ from the client messages' models (`protocol`) and the server frames' (`wire`).
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, Literal, get_args, get_origin
 
 import msgspec
+import msgspec.inspect as mi
 
 from carroca.server.realtime import protocol, wire
 
@@ -20,15 +21,55 @@ def _frame_name(cls: type[wire.Data]) -> str:
     return f"{cls.kind.capitalize()}Frame"
 
 
+def _names() -> dict[str, tuple[str, ...]]:
+    """The closed sets of names `wire` declares (`End = Literal[...]`), by their alias."""
+    names = {name: get_args(value) for name, value in vars(wire).items()
+             if get_origin(value) is Literal}
+    assert len(set(map(frozenset, names.values()))) == len(names), "two sets of the same names"
+    return names
+
+
+def _key_names(kind: mi.Type) -> tuple[Any, ...] | None:
+    """The names a dict's keys are limited to (`dict[End, int]`), which JSON Schema drops."""
+    if isinstance(kind, mi.DictType) and isinstance(kind.key_type, mi.LiteralType):
+        return tuple(kind.key_type.values)
+    if isinstance(kind, mi.UnionType):
+        found = [k for k in map(_key_names, kind.types) if k is not None]
+        return found[0] if found else None
+    return None
+
+
+def _name_sets(node: Any, refs: dict[frozenset[Any], str]) -> Any:
+    """`node` with each set of names that `wire` declares replaced by a reference to it."""
+    if isinstance(node, list):
+        return [_name_sets(n, refs) for n in node]
+    if not isinstance(node, dict):
+        return node
+    if set(node) == {"enum"} and frozenset(node["enum"]) in refs:
+        return {"$ref": f"#/$defs/{refs[frozenset(node['enum'])]}"}
+    return {k: _name_sets(v, refs) for k, v in node.items()}
+
+
 def server_schema() -> dict[str, Any]:
-    """JSON Schema of the server's frames: `ServerFrame`, one of `<Kind>Frame`."""
+    """JSON Schema of the server's frames: `ServerFrame`, one of `<Kind>Frame`; the sets of
+    names the frames use (`End`, `Phase`, …) are definitions of their own."""
     models: tuple[type[wire.Closed], ...] = (*wire.FRAMES, wire.View)
     _, defs = msgspec.json.schema_components(models, ref_template="#/$defs/{name}")
-    for cls in models:  # a member with a default other than UNSET is always sent
-        sent = [f.encode_name for f in msgspec.structs.fields(cls)
-                if f.default is not msgspec.UNSET]
-        defs[cls.__name__]["required"] = sent
+    for name, node in defs.items():
+        cls = getattr(wire, name)
+        # a member with a default other than UNSET is always sent
+        node["required"] = [f.encode_name for f in msgspec.structs.fields(cls)
+                            if f.default is not msgspec.UNSET]
+        info = mi.type_info(cls)
+        assert isinstance(info, mi.StructType)
+        for f in info.fields:
+            keys = _key_names(f.type)
+            if keys is not None:
+                node["properties"][f.encode_name]["propertyNames"] = {"enum": sorted(keys)}
     defs["State"]["properties"]["view"] = {"anyOf": [{"$ref": "#/$defs/View"}, {"type": "null"}]}
+    names = _names()
+    defs = _name_sets(defs, {frozenset(v): k for k, v in names.items()})
+    defs = {**{name: {"enum": list(values)} for name, values in names.items()}, **defs}
     defs["State"]["required"] += ["view", "seat"]
     frames: dict[str, Any] = {}
     for cls in wire.FRAMES:
@@ -73,10 +114,15 @@ def _ts(node: dict[str, Any]) -> str:
         item = _ts(node.get("items", {}))
         return f"({item})[]" if "|" in item else f"{item}[]"
     if kind == "object":
-        if "properties" in node:
+        if node.get("properties"):
             return "{ " + " ".join(_members(node)) + " }"
+        if "properties" in node:  # no member: `{}` would take any object
+            return "Record<string, never>"
         extra = node.get("additionalProperties")
-        return f"Record<string, {_ts(extra) if isinstance(extra, dict) else 'unknown'}>"
+        value = _ts(extra) if isinstance(extra, dict) else "unknown"
+        if "propertyNames" in node:  # some of those keys (an open end, not all four)
+            return f"Partial<Record<{_ts(node['propertyNames'])}, {value}>>"
+        return f"Record<string, {value}>"
     return {"string": "string", "integer": "number", "number": "number", "boolean": "boolean",
             "null": "null"}.get(str(kind), "unknown")
 
@@ -106,12 +152,10 @@ def typescript() -> str:
             doc = node.get("description")
             if doc:
                 out.append("/** " + " ".join(str(doc).split()) + " */")
-            if node.get("type") == "object" and "properties" in node:
+            if node.get("type") == "object" and node.get("properties"):
                 out.append(f"export interface {name} {{")
                 out.extend(f"  {m}" for m in _members(node))
                 out.append("}")
-            elif node.get("type") == "object" and not node.get("properties"):
-                out.append(f"export type {name} = Record<string, never>;")
             else:
                 out.append(f"export type {name} = {_ts(node)};")
             out.append("")

@@ -15,12 +15,26 @@ docs/protocol.md is checked against, and the browser client's declarations (`web
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import msgspec
 from msgspec import UNSET, Struct, UnsetType
 
+from carroca.server.records import PlayerKind
+
 PROTOCOL_VERSION = 1
+
+# The closed sets of names a frame carries, as their producers write them (`schema.py` publishes
+# each under its name: `wire.d.ts` declares the unions).
+Mode = Literal["casual", "ranked", "friends", "bots", "tournament"]  # `lobby.MODES`, an event's
+TableStatus = Literal["waiting", "playing", "finished", "expired"]  # `tables.table`
+EventStatus = Literal["running", "finished", "cancelled"]  # what `tournaments.service` tells
+Phase = Literal["deal", "choice", "play", "over"]  # `rules.game.Phase`, lowercased
+End = Literal["left", "right", "up", "down"]  # `rules.actions.END_NAMES`
+StepType = Literal["play", "draw", "pass", "five-doubles"]  # an action's `kind`
+FiveChoice = Literal["points", "redeal"]  # `rules.actions.FIVE_CHOICES`
+HandEndKind = Literal["batida", "fechado", "redeal", "abandon"]  # `rules.game.HandEnd`
+ResultReason = Literal["target", "abandon"]  # `rules.game.MatchResult`
 
 
 class Closed(Struct, forbid_unknown_fields=True):
@@ -38,7 +52,7 @@ class Player(Closed):
 
     id: int
     name: str
-    kind: str  # "guest" | "account"
+    kind: PlayerKind
 
 
 class Hello(Data, kw_only=True):
@@ -91,7 +105,7 @@ class RematchAsked(Closed):
     """`rematch` of a finished table's state: the table of the next match, and who asked."""
 
     id: str
-    by: str | None
+    by: str
 
 
 class TableSpot(Closed):
@@ -99,18 +113,57 @@ class TableSpot(Closed):
 
     seat: int
     tile: str
-    end: str | UnsetType = UNSET
+    end: End | UnsetType = UNSET  # left out for the opening
 
 
 class Step(Closed):
     """One public step of the hand (another seat's draw shows no tile)."""
 
     seat: int
-    type: str
+    type: StepType
     tile: str | UnsetType = UNSET
-    end: str | UnsetType | None = UNSET
-    choice: str | UnsetType = UNSET
+    end: End | UnsetType = UNSET  # a play's, but for the opening
+    choice: FiveChoice | UnsetType = UNSET
     auto: bool | UnsetType = UNSET
+
+
+class HandEnd(Closed):
+    """How a hand ended. `seat`: the batedor, the locker or who abandoned (null for a redeal);
+    `winner`: the team that won the hand, if any; `detail`: how (a batida's kind, "capicu")."""
+
+    kind: HandEndKind
+    seat: int | None
+    winner: int | None
+    detail: str
+
+
+class ScoreEvent(Closed):
+    """Points scored in a hand: after its step `index` (-1: at the end of the hand)."""
+
+    index: int
+    team: int
+    points: int
+    reason: str
+
+
+class LastHand(Closed):
+    """`last_hand` of a view: the previous hand revealed (`observation.revealed_hand`)."""
+
+    deal_index: int
+    end: HandEnd
+    score: list[int]  # when it ended
+    hands_left: list[list[str]]  # every seat's tiles left
+    table: list[TableSpot]  # its final table, in play order
+    events: list[ScoreEvent]
+
+
+class Result(Closed):
+    """`result` of a view: the end of the match; `pneu`: the losers ended on zero."""
+
+    winner: int
+    score: list[int]
+    reason: ResultReason
+    pneu: bool
 
 
 class View(Closed):
@@ -118,19 +171,19 @@ class View(Closed):
 
     ruleset: str
     options: dict[str, Any]
-    phase: str  # deal | choice | play | over
+    phase: Phase
     turn: int | None
     hand_sizes: list[int]
     boneyard: int
     table: list[TableSpot]
-    ends: dict[str, int]
+    ends: dict[End, int]  # the open ends only
     table_count: int
     score: list[int]
     hand_number: int
     deal_index: int
     opener: int | None
-    result: dict[str, Any] | None
-    last_hand: dict[str, Any] | None
+    result: Result | None
+    last_hand: LastHand | None
     # the seat's own members, last (see `frames.StateFrames`)
     seat: int | None
     hand: list[str]
@@ -144,10 +197,10 @@ class State(Data, kw_only=True):
 
     kind = "state"
     id: str
-    mode: str
+    mode: Mode
     ruleset: str
     options: dict[str, Any]
-    status: str
+    status: TableStatus
     players: list[SeatPlayer | None]
     commitment: str
     client_seeds: list[str | None]
@@ -195,7 +248,7 @@ class ChatLine(Data, kw_only=True):
 class Matched(Data, kw_only=True):
     kind = "matched"
     match: str
-    mode: str
+    mode: Mode
 
 
 class Tournament(Data, kw_only=True):
@@ -204,7 +257,7 @@ class Tournament(Data, kw_only=True):
     kind = "tournament"
     event: str
     name: str
-    status: str
+    status: EventStatus
     match: str | UnsetType = UNSET
     round: int | UnsetType = UNSET
     table: int | UnsetType = UNSET
@@ -215,7 +268,7 @@ class Rematch(Data, kw_only=True):
     kind = "rematch"
     match: str
     id: str
-    mode: str
+    mode: Mode
     by: str
 
 

@@ -11,6 +11,7 @@ from carroca import fair
 from carroca.bots import BOT_LEVELS, SEARCHING_LEVELS, level_names
 from carroca.rules import get_ruleset
 from carroca.server.errors import UnknownBot
+from carroca.server.realtime.wire import Mode, TableStatus
 from carroca.server.records import BotSeat, PersonSeat, Player, Seat, is_bot, is_person
 
 
@@ -29,11 +30,11 @@ def player_seat(player: Player) -> PersonSeat:
 class TableRow:
     def __init__(self, row: dict[str, Any]) -> None:
         self.id: str = row["id"]
-        self.mode: str = row["mode"]
+        self.mode: Mode = row["mode"]
         self.ruleset = get_ruleset(row["ruleset"])
         self.options = self.ruleset.make_options(row["options"])
         self.seats: list[Seat | None] = list(row["seats"])  # as stored: see `records`
-        self.status: str = row["status"]
+        self.status: TableStatus = row["status"]
         self.turn_seconds: float = row["turn_seconds"]
         self.bot_level: str = row["bot_level"]
         self.invite: str | None = row.get("invite")
@@ -54,7 +55,7 @@ class TableRow:
     @staticmethod
     def new_row(
         *,
-        mode: str,
+        mode: Mode,
         ruleset: str,
         options: dict[str, Any],
         seats: list[Seat | None],

@@ -122,7 +122,7 @@ class EventOwners:
     async def _run(self, method: str, event_id: str, args: dict[str, Any]) -> Any:
         t = self.tournaments
         player = Player(id=int(args["player"]["id"]), name=str(args["player"]["name"]),
-                        kind=str(args["player"].get("kind", "guest")))
+                        kind=args["player"].get("kind", "guest"))
         if method == "register":
             return await t.register(player, event_id, partner=bool(args.get("partner")),
                                     invite=args.get("invite"), code=args.get("code"))

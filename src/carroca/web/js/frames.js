@@ -1,22 +1,19 @@
 // @ts-check
 // The frames the server sends on the WebSocket (docs/protocol.md, "Server → client"), as types
 // only, under the names the client uses: every frame is {"type", "data"}, and each typedef below
-// is named after its `type` (`State` is the data of a "state" frame). They come from wire.d.ts,
-// generated from the server's frame models (carroca.server.realtime.wire), so a member the
-// server adds, drops or retypes fails `make typecheck-js` where the client reads it.
-//
-// The models type two members of the view as any object: the last hand's reveal and the
-// match's result (`View.last_hand`, `View.result`, dicts built by carroca.rules.observation).
-// Their shape is written here, from that code, and laid over the generated `View` and `State`;
-// everything else is the generated type as it is.
+// is named after its `type` (`State` is the data of a "state" frame). They all come from wire.d.ts,
+// generated from the server's frame models (carroca.server.realtime.wire), down to the last
+// hand's reveal, the match's result and the closed sets of names (an end, a step's type, a
+// phase): a member the server adds, drops or retypes fails `make typecheck-js` where the client
+// reads it. Nothing here is written by hand.
 
 /** @typedef {import("./wire").ServerFrame} ServerFrame */
 
 /** A seat's player; `null` in `State.players` for a seat still open. */
 /** @typedef {import("./wire").SeatPlayer} Player */
 
-/** An open end of the line (the rules' names; the models type it `string`). */
-/** @typedef {"left" | "right" | "up" | "down"} End */
+/** An open end of the line: "left", "right", "up", "down". */
+/** @typedef {import("./wire").End} End */
 
 /** A tile on the table, in play order (the opening has no end). */
 /** @typedef {import("./wire").TableSpot} Play */
@@ -28,41 +25,22 @@
 /** @typedef {import("./wire").Clock} Clock */
 /** @typedef {import("./wire").Pause} Pause */
 
-/**
- * How a hand ended (`revealed_hand` in carroca.rules.observation).
- * @typedef {object} HandEnd
- * @property {"batida" | "fechado" | "redeal" | "abandon"} kind
- * @property {number | null} seat the batedor, the locker or who abandoned
- * @property {number | null} winner the team that won the hand
- * @property {string} detail
- */
+/** How a hand ended: "batida", "fechado", "redeal" or "abandon". */
+/** @typedef {import("./wire").HandEnd} HandEnd */
 
-/** @typedef {{index: number, team: number, points: number, reason: string}} ScoreEvent */
+/** @typedef {import("./wire").ScoreEvent} ScoreEvent */
 
-/**
- * The previous hand, revealed once it is over (`View.last_hand`).
- * @typedef {object} LastHand
- * @property {number} deal_index
- * @property {HandEnd} end
- * @property {number[]} score the score when it ended
- * @property {string[][]} hands_left every seat's tiles left
- * @property {Play[]} table
- * @property {ScoreEvent[]} events
- */
+/** The previous hand, revealed once it is over (`View.last_hand`). */
+/** @typedef {import("./wire").LastHand} LastHand */
 
 /** The end of the match (`View.result`). */
-/** @typedef {{winner: number, score: number[], reason: string, pneu: boolean}} Result */
+/** @typedef {import("./wire").Result} Result */
 
-/**
- * The seat's observation of the match (`null` while the table waits for players).
- * @typedef {Omit<import("./wire").View, "last_hand" | "result">
- *   & {last_hand: LastHand | null, result: Result | null}} View
- */
+/** The seat's observation of the match (`null` while the table waits for players). */
+/** @typedef {import("./wire").View} View */
 
-/**
- * "state": the table as the receiving seat sees it; sent on `join` and after every change.
- * @typedef {Omit<import("./wire").State, "view"> & {view: View | null}} State
- */
+/** "state": the table as the receiving seat sees it; sent on `join` and after every change. */
+/** @typedef {import("./wire").State} State */
 
 /** "hello": the first frame after connecting. */
 /** @typedef {import("./wire").Hello} Hello */
@@ -96,13 +74,8 @@
 /** @typedef {import("./wire").Left} Left */
 
 /**
- * Each server frame's data by its type, as generated.
- * @typedef {{[F in ServerFrame as F["type"]]: F["data"]}} ServerFrames
- */
-
-/**
- * Each frame's data by its type, as the table page reads it (`state` with its view's shape).
- * @typedef {Omit<ServerFrames, "state"> & {state: State}} Frames
+ * Each server frame's data by its type.
+ * @typedef {{[F in ServerFrame as F["type"]]: F["data"]}} Frames
  */
 
 export {};

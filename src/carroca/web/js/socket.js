@@ -13,7 +13,7 @@ const BACKOFF_MS = [300, 1000, 2000, 4000, 8000];
 
 /** @typedef {"connecting" | "online" | "reconnecting" | "offline"} Status */
 
-/** @typedef {import("./frames.js").ServerFrames} ServerFrames */
+/** @typedef {import("./frames.js").Frames} Frames */
 
 /**
  * A frame's type and data, as one pair a type of the map `M` (type -> data): a union of
@@ -32,19 +32,16 @@ const BACKOFF_MS = [300, 1000, 2000, 4000, 8000];
 /** @typedef {{[C in import("./wire").ClientMessage as C["type"]]: C["data"]}} ClientData */
 
 /**
- * What a page does with its socket. `M`: the frames' data by type, those of wire.d.ts unless
- * the page reads some more precisely (the table page: ./frames.js's `Frames`).
- * @template {{hello: import("./frames.js").Hello}} [M=ServerFrames]
+ * What a page does with its socket (the frames' data as wire.d.ts types it).
  * @typedef {object} Handlers
- * @property {(hello: M["hello"]) => void} [onHello] connected and greeted (send "join" here)
- * @property {FrameHandler<Omit<M, "hello" | "pong">>} [onFrame] every other frame but "pong"
+ * @property {(hello: Frames["hello"]) => void} [onHello] connected and greeted (send "join" here)
+ * @property {FrameHandler<Omit<Frames, "hello" | "pong">>} [onFrame] every other frame but "pong"
  * @property {(status: Status) => void} [onStatus]
  * @property {() => void} [onUnauthorized] the session is gone (sign in again)
  */
 
-/** @template {{hello: import("./frames.js").Hello}} [M=ServerFrames] */
 export class Socket {
-  /** @param {Handlers<M>} handlers */
+  /** @param {Handlers} handlers */
   constructor(handlers) {
     this.handlers = handlers;
     /** @type {WebSocket | null} */
@@ -112,10 +109,10 @@ export class Socket {
         this.attempt = 0;
         this._status("online");
         this._startPing();
-        this.handlers.onHello?.(/** @type {M["hello"]} */ (frame.data));
+        this.handlers.onHello?.(/** @type {Frames["hello"]} */ (frame.data));
       } else if (frame.type !== "pong") {
         // The server's frames are its models' (wire.d.ts): not checked again here.
-        const args = /** @type {FrameArgs<Omit<M, "hello" | "pong">>} */ ([frame.type, frame.data]);
+        const args = /** @type {FrameArgs<Omit<Frames, "hello" | "pong">>} */ ([frame.type, frame.data]);
         this.handlers.onFrame?.(...args);
       }
     };

@@ -13,8 +13,7 @@ export interface ClientChatData {
   text: string;
 }
 
-export interface ClientEmptyData {
-}
+export type ClientEmptyData = Record<string, never>;
 
 export interface ClientJoin {
   type: "join";
@@ -57,6 +56,26 @@ export interface ClientPing {
   data?: ClientEmptyData;
 }
 
+export type PlayerKind = "guest" | "account";
+
+export type Mode = "casual" | "ranked" | "friends" | "bots" | "tournament";
+
+export type TableStatus = "waiting" | "playing" | "finished" | "expired";
+
+export type EventStatus = "running" | "finished" | "cancelled";
+
+export type Phase = "deal" | "choice" | "play" | "over";
+
+export type End = "left" | "right" | "up" | "down";
+
+export type StepType = "play" | "draw" | "pass" | "five-doubles";
+
+export type FiveChoice = "points" | "redeal";
+
+export type HandEndKind = "batida" | "fechado" | "redeal" | "abandon";
+
+export type ResultReason = "target" | "abandon";
+
 /** The first frame after connecting; `node`: the server node the socket is on (null for a single server). */
 export interface Hello {
   player: Player;
@@ -68,7 +87,7 @@ export interface Hello {
 export interface Player {
   id: number;
   name: string;
-  kind: string;
+  kind: PlayerKind;
 }
 
 /** After the `state` that answers a `join`, when another node runs the match. */
@@ -80,10 +99,10 @@ export interface Owner {
 /** The table as one seat sees it. The members every seat shares come first, then `view`, then the seat's own (`frames.StateFrames` splices a seat's own onto the shared text). */
 export interface State {
   id: string;
-  mode: string;
+  mode: Mode;
   ruleset: string;
   options: Record<string, unknown>;
-  status: string;
+  status: TableStatus;
   players: (SeatPlayer | null)[];
   commitment: string;
   client_seeds: (string | null)[];
@@ -130,7 +149,7 @@ export interface RatingChange {
 /** `rematch` of a finished table's state: the table of the next match, and who asked. */
 export interface RematchAsked {
   id: string;
-  by: string | null;
+  by: string;
 }
 
 export interface Ack {
@@ -155,14 +174,14 @@ export interface ChatLine {
 
 export interface Matched {
   match: string;
-  mode: string;
+  mode: Mode;
 }
 
 /** An event one plays in: with `match`, one's game of it is at that table. */
 export interface Tournament {
   event: string;
   name: string;
-  status: string;
+  status: EventStatus;
   match?: string;
   round?: number;
   table?: number;
@@ -172,15 +191,13 @@ export interface Tournament {
 export interface Rematch {
   match: string;
   id: string;
-  mode: string;
+  mode: Mode;
   by: string;
 }
 
-export interface Pong {
-}
+export type Pong = Record<string, never>;
 
-export interface Left {
-}
+export type Left = Record<string, never>;
 
 export interface Muted {
   seats: number[];
@@ -190,19 +207,19 @@ export interface Muted {
 export interface View {
   ruleset: string;
   options: Record<string, unknown>;
-  phase: string;
+  phase: Phase;
   turn: number | null;
   hand_sizes: number[];
   boneyard: number;
   table: TableSpot[];
-  ends: Record<string, number>;
+  ends: Partial<Record<End, number>>;
   table_count: number;
   score: number[];
   hand_number: number;
   deal_index: number;
   opener: number | null;
-  result: Record<string, unknown> | null;
-  last_hand: Record<string, unknown> | null;
+  result: Result | null;
+  last_hand: LastHand | null;
   seat: number | null;
   hand: string[];
   steps: Step[];
@@ -213,16 +230,50 @@ export interface View {
 export interface TableSpot {
   seat: number;
   tile: string;
-  end?: string;
+  end?: End;
+}
+
+/** `result` of a view: the end of the match; `pneu`: the losers ended on zero. */
+export interface Result {
+  winner: number;
+  score: number[];
+  reason: ResultReason;
+  pneu: boolean;
+}
+
+/** `last_hand` of a view: the previous hand revealed (`observation.revealed_hand`). */
+export interface LastHand {
+  deal_index: number;
+  end: HandEnd;
+  score: number[];
+  hands_left: string[][];
+  table: TableSpot[];
+  events: ScoreEvent[];
+}
+
+/** How a hand ended. `seat`: the batedor, the locker or who abandoned (null for a redeal); `winner`: the team that won the hand, if any; `detail`: how (a batida's kind, "capicu"). */
+export interface HandEnd {
+  kind: HandEndKind;
+  seat: number | null;
+  winner: number | null;
+  detail: string;
+}
+
+/** Points scored in a hand: after its step `index` (-1: at the end of the hand). */
+export interface ScoreEvent {
+  index: number;
+  team: number;
+  points: number;
+  reason: string;
 }
 
 /** One public step of the hand (another seat's draw shows no tile). */
 export interface Step {
   seat: number;
-  type: string;
+  type: StepType;
   tile?: string;
-  end?: string | null;
-  choice?: string;
+  end?: End;
+  choice?: FiveChoice;
   auto?: boolean;
 }
 

@@ -148,9 +148,8 @@ function onState(data) {
   handleEvents(events);
   if (first && ctx.pause && data.view && data.view.last_hand) showSummary(data.view.last_hand);
   if (wasPaused && !ctx.pause && need("#overlay").dataset.kind === "summary") closeSummary();
-  // The models let `by` (who asked) be null: no offer to say then.
   const rematch = data.rematch;
-  if (rematch?.by && rematch.by !== ctx.me?.name) offerRematch({ id: rematch.id, by: rematch.by });
+  if (rematch && rematch.by !== ctx.me?.name) offerRematch(rematch);
   render(slideFrom(events));
   const turnStarted = !wasMyTurn && isMyTurn();
   if (turnStarted) uncoverTheHand();

@@ -67,7 +67,6 @@ async function main() {
   const sound = new Sound();
   ctx.sound = sound;
   bindUi(sound);
-  /** @type {Socket<import("../frames.js").Frames>} */
   const socket = new Socket({
     onHello: (hello) => {
       ctx.node = hello.node ?? null;

@@ -21,7 +21,7 @@ import * as W from "../words.js";
  * @typedef {object} Ctx
  * @property {string} matchId the table's id (set before the socket connects)
  * @property {{id: string, name: string, kind: string} | null} me the signed-in player
- * @property {import("../socket.js").Socket<import("../frames.js").Frames> | null} socket
+ * @property {import("../socket.js").Socket | null} socket
  * @property {import("../board.js").Board | null} board
  * @property {import("../sound.js").Sound | null} sound
  * @property {State | null} state the latest state frame shown

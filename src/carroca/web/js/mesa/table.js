@@ -30,9 +30,7 @@ export function renderBoard(onChoose, from = null) {
     const ends = legalByTile().get(ctx.selected) || [];
     choice = { tile: ctx.selected, ends: ends.filter((e) => e !== null), onChoose };
   }
-  // The models type a tile's end as any string; the rules write only the four of `End`.
-  const drawn = /** @type {import("../board.js").Play[]} */ (plays);
-  board.render({ plays: drawn, spinner, choice, animate: from !== null, from });
+  board.render({ plays, spinner, choice, animate: from !== null, from });
   const ends = v && !paused ? v.ends : {};
   const endText = Object.entries(ends)
     .map(([end, value]) => `${W.END_NAMES[/** @type {End} */ (end)]} ${value}`)
