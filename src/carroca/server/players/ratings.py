@@ -27,10 +27,13 @@ def family_of(ruleset: str) -> str:
 
 
 class Rated(Protocol):
-    """What rating a match reads of its table."""
+    """What rating a match reads of its table (its mode read-only: a table's is a `Mode`)."""
 
     id: str
-    mode: str
+
+    @property
+    def mode(self) -> str: ...
+
     ruleset: Ruleset
     seats: list[Seat | None]
     match: Match | None
