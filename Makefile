@@ -134,7 +134,7 @@ typecheck-js: $(NODE_STAMP)
 	node_modules/.bin/tsc -p tsconfig.sw.json
 
 unit-js: $(NODE_STAMP)
-	node --test tests/js/
+	node --test --test-reporter=spec tests/js/
 
 # Debian's Chromium for the browser tests (Playwright drives it; it never downloads one). As
 # root it is installed when missing; otherwise the browser tests say how and are skipped.
