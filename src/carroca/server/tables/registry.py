@@ -115,7 +115,9 @@ class Tables:
                 self.log.exception("a listener failed on the end of match %s", table.id)
 
     def table_closed(self, table: Table) -> None:
+        """A table expired or was closed unplayed: it is gone, and its mutes with it."""
         self.remove(table)
+        self._mutes.forget(table.id)
 
     def lost(self, table: Table) -> None:
         """The database refused a write of this table: another node runs it now."""
@@ -138,6 +140,7 @@ class Tables:
         return None if table is None or table.closed else table
 
     def __iter__(self) -> Iterator[Table]:
+        """Every table registered here: during a stop, closed ones too (`get` hides them)."""
         return iter(list(self._tables.values()))  # a snapshot: callers may await meanwhile
 
     def __len__(self) -> int:

@@ -205,7 +205,7 @@ class Table(TableRow):
         The seat is taken in memory only once the database has it: a failed write raises
         `NotStored` (503) and leaves the seat open, here and in the database alike."""
         async with self._lock:
-            if is_person(who):
+            if is_person(who) and self.status in ("waiting", "playing"):
                 mine = self.seat_of(who["player"])
                 if mine is not None:
                     return mine

@@ -296,7 +296,7 @@ class Tournaments:
         """An event not run here: in a cluster its owner node answers, else it is unknown."""
         if self.relay is None:
             raise no_event()
-        me = {"id": player["id"], "name": player["name"]}
+        me = {"id": player["id"], "name": player["name"], "kind": player["kind"]}
         return await self.relay.forward(event_id, method, {"player": me, **args})
 
     async def register(self, player: Player, event_id: str, *, partner: bool = False,
@@ -314,7 +314,7 @@ class Tournaments:
                 raise RegistrationClosed()
             if ev.entrant_of(player["id"]) is not None:
                 raise AlreadyRegistered()
-            me = {"id": player["id"], "name": player["name"]}
+            me = {"id": player["id"], "name": player["name"], "kind": player["kind"]}
             rating = await rating_of(self.store, ev, player)
             if invite is not None:
                 entry = await join_dupla(self.store, ev, me, invite, rating)
