@@ -2,26 +2,22 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from tests.support.deals import (
     F1_S1_LIGHTER,
     LINE13,
+    LINE13_S1,
     PLAYS_F1,
     PLAYS_LINE13,
     PLAYS_TIE_DRAW,
     TIE_DRAW,
     TIE_DRAW_BONEYARD,
 )
-from tests.support.scripted import deal, legal, play
-
-from carroca.rules import Match, get_ruleset
+from tests.support.scripted import deal, legal, new_match, play
 
 RS = "mano-a-mano"
-#: LINE13 with the hands swapped: s1 holds 6-6 and plays the opener's part.
-LINE13_S1 = [LINE13[1], LINE13[0]]
-
-
-def new(**options: object) -> Match:
-    return Match(RS, get_ruleset(RS).make_options(options))
+new = partial(new_match, RS)
 
 
 def test_batida_scores_the_loser_pips() -> None:

@@ -2,32 +2,30 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from tests.support.deals import (
     F1_S1_LIGHTER,
     LINE13,
+    LINE13_S1,
     PLAYS_F1,
     PLAYS_LINE13,
     PLAYS_TIE_DRAW,
     TIE_DRAW,
     TIE_DRAW_BONEYARD,
 )
-from tests.support.scripted import deal, events, legal, play
-
-from carroca.rules import Match, get_ruleset
+from tests.support.scripted import deal, events, legal, new_match, play, seats
 
 RS = "pontos"
-
-
-def new(**options: object) -> Match:
-    return Match(RS, get_ruleset(RS).make_options(options))
+new = partial(new_match, RS)
 
 
 def test_table_points_on_every_play() -> None:
     # 6-6 is in the boneyard: s0 opens with 5-5, the highest double dealt
-    m = deal(new(), [
-        ["5-5", "3-5", "0-4", "1-2", "1-3", "1-4", "2-3"],
-        ["0-5", "3-3", "4-4", "0-1", "0-2", "1-1", "2-2"],
-    ])
+    m = deal(new(), seats(
+        "5-5 3-5 0-4 1-2 1-3 1-4 2-3",
+        "0-5 3-3 4-4 0-1 0-2 1-1 2-2",
+    ))
     play(m, "5-5")  # one tile: its pips, 10
     assert m.score == [10, 0]
     play(m, "0-5:left")  # L0 + R(5-5) 10 = 10
@@ -72,7 +70,7 @@ def test_tie_scores_nothing() -> None:
     play(m, *PLAYS_TIE_DRAW)
     # 45 each: nobody wins, nobody scores; only the table's 15 for s1 (play 8)
     assert m.score == [0, 15] and m.history[-1].end.winner is None
-    deal(m, [LINE13[1], LINE13[0]])  # the first hand again: highest double, s1's 6-6
+    deal(m, LINE13_S1)  # the first hand again: highest double, s1's 6-6
     assert m.turn == 1 and legal(m) == ["6-6"]
 
 
@@ -92,7 +90,7 @@ def test_level_at_the_target_plays_another_hand() -> None:
 def test_winner_opens_with_any_tile() -> None:
     m = deal(new(), LINE13)
     play(m, *PLAYS_LINE13)
-    deal(m, [LINE13[1], LINE13[0]])
+    deal(m, LINE13_S1)
     assert m.turn == 0
     assert legal(m) == ["0-2", "0-6", "1-1", "1-4", "2-2", "2-4", "4-5"]
 
@@ -100,10 +98,10 @@ def test_winner_opens_with_any_tile() -> None:
 def test_the_winning_play_counts() -> None:
     # LINE13 up to play 11 (s0 10, s1 10; ends left 1 from 1-4, right 3-3), then s1 plays
     # 0-1 on the left (0 + 6 = 6) and s0 bates with 0-4 on the left: 4 + 6 = 10.
-    hands = [
-        ["6-6", "1-6", "1-2", "2-6", "3-6", "3-3", "0-4"],
-        ["0-6", "0-2", "2-2", "2-4", "1-4", "0-1", "4-5"],
-    ]
+    hands = seats(
+        "6-6 1-6 1-2 2-6 3-6 3-3 0-4",
+        "0-6 0-2 2-2 2-4 1-4 0-1 4-5",
+    )
     m = deal(new(), hands)
     play(m, *PLAYS_LINE13[:11], "0-1:left", "0-4:left")
     assert m.score == [20, 10]
