@@ -15,6 +15,11 @@ HANDS_2V2 = seats(
 )
 
 
+def test_seats_take_a_hand_as_one_string_or_a_list() -> None:
+    assert seats("6-6 0-0 0-1", ["1-1", "1-2"]) == [["6-6", "0-0", "0-1"], ["1-1", "1-2"]]
+    assert HANDS_2V2[3] == ["3-5", "3-6", "4-4", "4-5", "4-6", "5-5", "5-6"]
+
+
 def test_order_2v2() -> None:
     order = order_from_hands(HANDS_2V2)
     # 6-6 is tile 27, 0-0 .. 0-5 are 0 .. 5; seat 1 starts with 0-6 (6)
