@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.support.deals import FIVE_DOUBLES_S0
 from tests.support.scripted import deal, play
 
 from carroca import fair
@@ -81,15 +82,7 @@ def test_hand_outcomes_from_the_team_of_a() -> None:
 
 
 def test_a_redeal_is_no_hand() -> None:
-    m = deal(
-        Match("duplas-pontos"),
-        [
-            ["0-0", "1-1", "2-2", "3-3", "4-4", "0-1", "0-2"],
-            ["6-6", "0-3", "0-4", "0-5", "0-6", "1-2", "1-3"],
-            ["1-4", "1-5", "1-6", "2-3", "2-4", "2-5", "2-6"],
-            ["3-4", "3-5", "3-6", "4-5", "4-6", "5-5", "5-6"],
-        ],
-    )
+    m = deal(Match("duplas-pontos"), FIVE_DOUBLES_S0)
     play(m, "five-doubles:redeal")
     assert m.history[0].end.kind == "redeal"
     assert S.hand_outcomes(m, 0) == []

@@ -6,7 +6,8 @@ import dataclasses
 import hashlib
 
 import pytest
-from tests.support.scripted import deal, play
+from tests.support.deals import FIVE_DOUBLES_S0
+from tests.support.scripted import deal, play, seats
 
 from carroca import fair
 from carroca.bots import Bot, GreedyBot, RandomBot
@@ -17,12 +18,12 @@ from carroca.rules import tiles as T
 from carroca.simulate import simulate
 
 # 2v2 hands: seat 0 opens with 6-6; seat 1 holds 3-6, 4-6 and 5-6 for the reply.
-HANDS_2V2 = [
-    ["6-6", "0-0", "0-1", "0-2", "0-3", "0-4", "0-5"],
-    ["3-6", "4-6", "5-6", "1-1", "1-2", "1-3", "1-4"],
-    ["0-6", "1-5", "1-6", "2-2", "2-3", "2-4", "2-5"],
-    ["2-6", "3-3", "3-4", "3-5", "4-4", "4-5", "5-5"],
-]
+HANDS_2V2 = seats(
+    "6-6 0-0 0-1 0-2 0-3 0-4 0-5",
+    "3-6 4-6 5-6 1-1 1-2 1-3 1-4",
+    "0-6 1-5 1-6 2-2 2-3 2-4 2-5",
+    "2-6 3-3 3-4 3-5 4-4 4-5 5-5",
+)
 
 
 def _obs(m: Match) -> Observation:
@@ -132,10 +133,10 @@ def test_greedy_takes_the_points_over_the_heavier_tile() -> None:
 def test_greedy_in_pontos_1v1_scores_the_multiple_of_five() -> None:
     m = deal(
         Match("pontos"),
-        [
-            ["6-6", "3-5", "0-0", "0-1", "0-2", "0-3", "0-4"],
-            ["5-6", "2-6", "4-6", "1-1", "1-2", "1-3", "1-4"],
-        ],
+        seats(
+            "6-6 3-5 0-0 0-1 0-2 0-3 0-4",
+            "5-6 2-6 4-6 1-1 1-2 1-3 1-4",
+        ),
     )
     play(m, "6-6")
     obs = _obs(m)
@@ -200,15 +201,7 @@ def test_batida_points_for_the_last_tile() -> None:
 
 
 def test_five_doubles_takes_the_points() -> None:
-    m = deal(
-        Match("duplas-pontos"),
-        [
-            ["0-0", "1-1", "2-2", "3-3", "4-4", "0-1", "0-2"],
-            ["6-6", "0-3", "0-4", "0-5", "0-6", "1-2", "1-3"],
-            ["1-4", "1-5", "1-6", "2-3", "2-4", "2-5", "2-6"],
-            ["3-4", "3-5", "3-6", "4-5", "4-6", "5-5", "5-6"],
-        ],
-    )
+    m = deal(Match("duplas-pontos"), FIVE_DOUBLES_S0)
     obs = _obs(m)
     assert obs.legal == (A.FIVE_POINTS, A.FIVE_REDEAL)
     assert GreedyBot().choose(obs) is A.FIVE_POINTS

@@ -8,7 +8,8 @@ import hashlib
 import random
 
 import pytest
-from tests.support.scripted import deal, play
+from tests.support.deals import FIVE_DOUBLES_S0
+from tests.support.scripted import deal, play, seats
 
 from carroca import driver, fair
 from carroca.bots import Bot, GreedyBot, MediumBot, RandomBot, make_bot
@@ -168,10 +169,10 @@ def test_same_view_same_choice_whatever_the_hidden_tiles(ruleset: str) -> None:
 def test_a_pass_shows_a_void_and_a_non_fitting_draw_forgets_older_voids() -> None:
     m = deal(
         Match("mano-a-mano"),
-        [
-            ["6-6", "5-6", "1-3", "1-5", "0-5", "2-3", "2-5"],
-            ["0-0", "0-2", "1-1", "1-2", "2-2", "0-4", "2-4"],
-        ],
+        seats(
+            "6-6 5-6 1-3 1-5 0-5 2-3 2-5",
+            "0-0 0-2 1-1 1-2 2-2 0-4 2-4",
+        ),
         ["0-1", "3-6", "1-4", "4-5"],
         fill=True,
     )
@@ -205,97 +206,108 @@ def test_spread_by_hand() -> None:
 # --------------------------------------------------------------------------- its reasons
 
 
-def test_blocks_the_number_the_next_opponent_lacks() -> None:
-    m = deal(
-        Match("duplas-torneio"),
-        [
-            ["6-6", "2-6", "0-4", "0-0", "1-1", "1-2", "2-2"],
-            ["0-1", "0-2", "0-3", "1-3", "1-4", "2-3", "2-4"],
-            ["5-6", "0-6", "1-6", "3-3", "3-4", "4-4", "5-5"],
-            ["4-5", "3-6", "4-6", "0-5", "1-5", "2-5", "3-5"],
-        ],
-    )
-    play(m, "6-6", "pass", "5-6:left", "4-5:left")  # seat 1 passed on 6: he has no 6
-    obs = _obs(m)
-    assert obs.ends == {"left": 4, "right": 6}
-    assert Knowledge.of(obs).cannot[1] & T.NUMBER_MASK[6] == T.NUMBER_MASK[6]
-    # 2-6 is heavier but covers the 6; 0-4 leaves the 6 showing to the player who lacks it
-    assert GreedyBot().choose(obs) is A.play("2-6", "right")
-    assert MediumBot().choose(obs) is A.play("0-4", "left")
-    assert _without("duplas-torneio", block=0, block_later=0).choose(obs) is A.play("2-6", "right")
+@dataclasses.dataclass(frozen=True)
+class Reason:
+    """A scripted position where one reason of the medium bot decides the move: the greedy
+    bot plays `greedy`, the medium bot `medium`, and the medium bot with the weights in `off`
+    set to 0 falls back to greedy's move."""
+
+    ruleset: str
+    hands: list[list[str]]
+    plays: tuple[str, ...]
+    greedy: str
+    medium: str
+    off: tuple[str, ...]
+
+    def view(self) -> Observation:
+        m = deal(Match(self.ruleset), self.hands)
+        play(m, *self.plays)
+        return _obs(m)
 
 
-def test_keeps_a_number_it_can_follow() -> None:
-    m = deal(
-        Match("duplas-torneio"),
-        [
-            ["0-5", "0-1", "3-4", "0-3", "1-4", "1-5", "6-6"],
-            ["1-1", "2-6", "0-6", "0-0", "3-5", "0-2", "5-5"],
-            ["3-6", "2-4", "4-4", "1-2", "4-5", "1-6", "2-5"],
-            ["2-3", "1-3", "5-6", "0-4", "2-2", "4-6", "3-3"],
-        ],
-    )
-    play(m, "6-6", "0-6:left")
-    obs = _obs(m)  # seat 2, ends 0 and 6, no 0 in hand
-    # 3-6 leaves 0 and 3: nothing to follow with. 1-6 leaves a 1, and the 1-2 follows it.
-    assert GreedyBot().choose(obs) is A.play("3-6", "right")
-    assert MediumBot().choose(obs) is A.play("1-6", "right")
-    off = _without("duplas-torneio", follow=0, follow_share=0, variety=0)
-    assert off.choose(obs) is A.play("3-6", "right")
+REASONS = {
+    # seat 1 passed on 6: he has no 6. Seat 0, ends 4 and 6: 2-6 is heavier but covers the 6;
+    # 0-4 leaves the 6 showing to the player who lacks it
+    "blocks the number the next opponent lacks": Reason(
+        "duplas-torneio",
+        seats(
+            "6-6 2-6 0-4 0-0 1-1 1-2 2-2",
+            "0-1 0-2 0-3 1-3 1-4 2-3 2-4",
+            "5-6 0-6 1-6 3-3 3-4 4-4 5-5",
+            "4-5 3-6 4-6 0-5 1-5 2-5 3-5",
+        ),
+        ("6-6", "pass", "5-6:left", "4-5:left"),
+        greedy="2-6:right", medium="0-4:left", off=("block", "block_later"),
+    ),
+    # seat 2, ends 0 and 6, no 0 in hand: 3-6 leaves 0 and 3, nothing to follow with; 1-6
+    # leaves a 1, and the 1-2 follows it
+    "keeps a number it can follow": Reason(
+        "duplas-torneio",
+        seats(
+            "0-5 0-1 3-4 0-3 1-4 1-5 6-6",
+            "1-1 2-6 0-6 0-0 3-5 0-2 5-5",
+            "3-6 2-4 4-4 1-2 4-5 1-6 2-5",
+            "2-3 1-3 5-6 0-4 2-2 4-6 3-3",
+        ),
+        ("6-6", "0-6:left"),
+        greedy="3-6:right", medium="1-6:right", off=("follow", "follow_share", "variety"),
+    ),
+    # seat 2: the 3-3 fits now; later the 3s may run out
+    "plays a double early": Reason(
+        "duplas-torneio",
+        seats(
+            "0-1 2-3 2-4 6-6 1-1 2-6 3-4",
+            "3-6 0-6 1-3 0-0 4-4 1-4 2-5",
+            "3-3 1-2 4-6 2-2 5-5 0-5 4-5",
+            "0-3 5-6 3-5 1-6 0-2 0-4 1-5",
+        ),
+        ("6-6", "3-6:left"),
+        greedy="4-6:right", medium="3-3:left", off=("double", "stranded"),
+    ),
+    # seat 3, whose partner (seat 1) opened the 2; greedy: equal pips, the first
+    "keeps open the number the partner led": Reason(
+        "duplas-torneio",
+        seats(
+            "3-3 6-6 0-3 1-2 4-5 1-3 2-4",
+            "0-4 1-1 2-5 2-2 2-6 1-6 0-6",
+            "3-6 0-5 4-4 1-5 4-6 0-2 3-4",
+            "2-3 3-5 5-5 0-0 0-1 5-6 1-4",
+        ),
+        ("6-6", "2-6:left", "4-6:right"),
+        greedy="2-3:left", medium="1-4:right", off=("partner_led", "partner_stuck"),
+    ),
+    # seat 3; the spinner's uncovered right arm counts 12. 3-4 (heaviest) leaves 4 + 12: a 4-4
+    # on it makes 20 for the next opponent
+    "duplas-pontos: does not set up the opponents' points": Reason(
+        "duplas-pontos",
+        seats(
+            "2-5 1-5 0-4 4-6 0-0 3-5 0-3",
+            "2-3 5-5 2-6 0-2 6-6 1-1 3-3",
+            "5-6 2-2 3-6 1-2 0-6 4-4 0-5",
+            "0-1 2-4 1-3 3-4 1-6 4-5 1-4",
+        ),
+        ("6-6", "3-6:left"),
+        greedy="3-4:left", medium="1-3:left", off=("threat",),
+    ),
+}
 
 
-def test_plays_a_double_early() -> None:
-    m = deal(
-        Match("duplas-torneio"),
-        [
-            ["0-1", "2-3", "2-4", "6-6", "1-1", "2-6", "3-4"],
-            ["3-6", "0-6", "1-3", "0-0", "4-4", "1-4", "2-5"],
-            ["3-3", "1-2", "4-6", "2-2", "5-5", "0-5", "4-5"],
-            ["0-3", "5-6", "3-5", "1-6", "0-2", "0-4", "1-5"],
-        ],
-    )
-    play(m, "6-6", "3-6:left")
-    obs = _obs(m)  # seat 2: the 3-3 fits now; later the 3s may run out
-    assert GreedyBot().choose(obs) is A.play("4-6", "right")
-    assert MediumBot().choose(obs) is A.play("3-3", "left")
-    assert _without("duplas-torneio", double=0, stranded=0).choose(obs) is A.play("4-6", "right")
+@pytest.mark.parametrize("name", list(REASONS))
+def test_the_reason_decides_the_move(name: str) -> None:
+    reason = REASONS[name]
+    obs = reason.view()
+    assert GreedyBot().choose(obs) is A.parse(reason.greedy)
+    assert MediumBot().choose(obs) is A.parse(reason.medium)
+    off = _without(reason.ruleset, **dict.fromkeys(reason.off, 0))
+    assert off.choose(obs) is A.parse(reason.greedy)
 
 
-def test_keeps_open_the_number_the_partner_led() -> None:
-    m = deal(
-        Match("duplas-torneio"),
-        [
-            ["3-3", "6-6", "0-3", "1-2", "4-5", "1-3", "2-4"],
-            ["0-4", "1-1", "2-5", "2-2", "2-6", "1-6", "0-6"],
-            ["3-6", "0-5", "4-4", "1-5", "4-6", "0-2", "3-4"],
-            ["2-3", "3-5", "5-5", "0-0", "0-1", "5-6", "1-4"],
-        ],
-    )
-    play(m, "6-6", "2-6:left", "4-6:right")
-    obs = _obs(m)  # seat 3, whose partner (seat 1) opened the 2
-    assert Knowledge.of(obs).led[1] == {2}
-    assert GreedyBot().choose(obs) is A.play("2-3", "left")  # equal pips: the first
-    assert MediumBot().choose(obs) is A.play("1-4", "right")
-    off = _without("duplas-torneio", partner_led=0, partner_stuck=0)
-    assert off.choose(obs) is A.play("2-3", "left")
-
-
-def test_duplas_pontos_does_not_set_up_the_opponents_points() -> None:
-    m = deal(
-        Match("duplas-pontos"),
-        [
-            ["2-5", "1-5", "0-4", "4-6", "0-0", "3-5", "0-3"],
-            ["2-3", "5-5", "2-6", "0-2", "6-6", "1-1", "3-3"],
-            ["5-6", "2-2", "3-6", "1-2", "0-6", "4-4", "0-5"],
-            ["0-1", "2-4", "1-3", "3-4", "1-6", "4-5", "1-4"],
-        ],
-    )
-    play(m, "6-6", "3-6:left")
-    obs = _obs(m)  # seat 3; the spinner's uncovered right arm counts 12
-    # 3-4 (heaviest) leaves 4 + 12: a 4-4 on it makes 20 for the next opponent
-    assert GreedyBot().choose(obs) is A.play("3-4", "left")
-    assert MediumBot().choose(obs) is A.play("1-3", "left")
-    assert _without("duplas-pontos", threat=0).choose(obs) is A.play("3-4", "left")
+def test_what_it_knows_in_the_scripted_positions() -> None:
+    blocks = REASONS["blocks the number the next opponent lacks"].view()
+    assert blocks.ends == {"left": 4, "right": 6}
+    assert Knowledge.of(blocks).cannot[1] & T.NUMBER_MASK[6] == T.NUMBER_MASK[6]
+    partner = REASONS["keeps open the number the partner led"].view()
+    assert Knowledge.of(partner).led[1] == {2}
 
 
 # a bloqueio table holding every 6 but the 5-6: ends 6 (left) and 5 (right)
@@ -332,15 +344,7 @@ def test_locks_when_its_count_is_lower() -> None:
 
 
 def test_five_doubles_takes_the_points() -> None:
-    m = deal(
-        Match("duplas-pontos"),
-        [
-            ["0-0", "1-1", "2-2", "3-3", "4-4", "0-1", "0-2"],
-            ["6-6", "0-3", "0-4", "0-5", "0-6", "1-2", "1-3"],
-            ["1-4", "1-5", "1-6", "2-3", "2-4", "2-5", "2-6"],
-            ["3-4", "3-5", "3-6", "4-5", "4-6", "5-5", "5-6"],
-        ],
-    )
+    m = deal(Match("duplas-pontos"), FIVE_DOUBLES_S0)
     assert MediumBot().choose(_obs(m)) is A.FIVE_POINTS
 
 

@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 import pytest
+from tests.support.scripted import deal_shuffled, fresh_deals
 
 from carroca.rules import (
     ACTIONS,
@@ -90,9 +91,7 @@ def test_random_playouts(name: str) -> None:
         last_score = [0, 0]
         while not m.is_over:
             if m.needs_deal:
-                order = list(range(28))
-                rng.shuffle(order)
-                m.deal(order)
+                deal_shuffled(m, rng)
                 hands += 1
                 check_tiles(m)
                 continue
@@ -132,11 +131,7 @@ def test_random_playouts(name: str) -> None:
 def test_hands_end_properly(name: str) -> None:
     """Every finished hand ends by batida (an empty hand) or by a real block."""
     rng = random.Random(f"ends-{name}")
-    for _ in range(300):
-        m = Match(name)
-        order = list(range(28))
-        rng.shuffle(order)
-        m.deal(order)
+    for m in fresh_deals(name, rng, 300):
         while not m.needs_deal and not m.is_over:
             m.apply(rng.choice(m.legal_actions()))
         log = m.history[-1]
@@ -159,9 +154,7 @@ def test_game_over_refuses_everything() -> None:
     rng = random.Random(3)
     while not m.is_over:
         if m.needs_deal:
-            order = list(range(28))
-            rng.shuffle(order)
-            m.deal(order)
+            deal_shuffled(m, rng)
         else:
             m.apply(rng.choice(m.legal_actions()))
     for a in ACTIONS[:10]:
@@ -175,11 +168,7 @@ def test_game_over_refuses_everything() -> None:
 def test_push_pop_whole_hand_and_copy(name: str) -> None:
     """Pushing every action of a hand and popping them all returns to the dealt position."""
     rng = random.Random(f"pushpop-{name}")
-    for _ in range(100):
-        m = Match(name)
-        order = list(range(28))
-        rng.shuffle(order)
-        m.deal(order)
+    for m in fresh_deals(name, rng, 100):
         start = fingerprint(m)
         clone = m.copy()
         played = []
@@ -203,11 +192,7 @@ def test_from_position_continues_like_the_real_hand(name: str) -> None:
     """A position rebuilt from hands, table and boneyard plays on exactly like the original."""
     rng = random.Random(f"position-{name}")
     checked = 0
-    for _ in range(150):
-        m = Match(name)
-        order = list(range(28))
-        rng.shuffle(order)
-        m.deal(order)
+    for m in fresh_deals(name, rng, 150):
         stop = rng.randrange(0, 30)
         while m.current_player is not None and len(m.steps) < stop:
             m.apply(rng.choice(m.legal_actions()))
@@ -245,11 +230,7 @@ def test_from_position_continues_like_the_real_hand(name: str) -> None:
 @pytest.mark.parametrize("name", ["duplas-pontos", "pontos", "duplas-torneio"])
 def test_count_after_predicts_the_table_count(name: str) -> None:
     rng = random.Random(f"count-{name}")
-    for _ in range(300):
-        m = Match(name)
-        order = list(range(28))
-        rng.shuffle(order)
-        m.deal(order)
+    for m in fresh_deals(name, rng, 300):
         while m.current_player is not None:
             for action in m.legal_actions():
                 if action.kind == "play":

@@ -2,23 +2,22 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 from tests.support.deals import F1_S1_LIGHTER, LINE13, PLAYS_F1, PLAYS_LINE13
-from tests.support.scripted import assert_refused, deal, legal, play
+from tests.support.scripted import assert_refused, deal, legal, new_match, play, seats
 
-from carroca.rules import IllegalMove, Match, get_ruleset, observation
+from carroca.rules import IllegalMove, observation
 
 RS = "bloqueio"
+new = partial(new_match, RS)
 S1_LINE13_TILES = ["0-2", "0-6", "1-1", "1-4", "2-2", "2-4", "4-5"]
 
 
 def f1(kept0: list[str], kept1: list[str]) -> list[list[str]]:
     """The 1v1 chain (deals.PLAYS_F1) with the two tiles each seat keeps."""
     return [[*F1_S1_LIGHTER[0][:5], *kept0], [*F1_S1_LIGHTER[1][:5], *kept1]]
-
-
-def new(**options: object) -> Match:
-    return Match(RS, get_ruleset(RS).make_options(options))
 
 
 def line(
@@ -62,10 +61,10 @@ def test_batida_types(kind: str) -> None:
 
 
 def test_no_drawing() -> None:
-    m = deal(new(), [
-        ["6-6", "0-6", "1-6", "2-6", "3-6", "4-6", "5-6"],
-        ["0-0", "0-1", "0-2", "0-3", "0-4", "0-5", "1-1"],
-    ])
+    m = deal(new(), seats(
+        "6-6 0-6 1-6 2-6 3-6 4-6 5-6",
+        "0-0 0-1 0-2 0-3 0-4 0-5 1-1",
+    ))
     assert observation(m, 0).boneyard == 0
     play(m, "6-6")
     # s1 holds no 6 and the 14 other tiles are out of play: pass, never draw

@@ -2,78 +2,66 @@
 
 from __future__ import annotations
 
-from tests.support.deals import (
-    F1_S1_LIGHTER,
-    LINE13,
-    PLAYS_F1,
-    PLAYS_LINE13,
-    PLAYS_TIE_DRAW,
-    TIE_DRAW,
-    TIE_DRAW_BONEYARD,
-)
-from tests.support.scripted import deal, legal, play
+from functools import partial
 
-from carroca.rules import Match, get_ruleset
+from tests.support import deals as D
+from tests.support.scripted import deal, legal, new_match, play
 
 RS = "classico"
-LINE13_S1 = [LINE13[1], LINE13[0]]
-
-
-def new(**options: object) -> Match:
-    return Match(RS, get_ruleset(RS).make_options(options))
+new = partial(new_match, RS)
 
 
 def test_best_of_three() -> None:
     m = new()
-    deal(m, LINE13)
-    play(m, *PLAYS_LINE13)  # s0 bates: one hand, one point
+    deal(m, D.LINE13)
+    play(m, *D.PLAYS_LINE13)  # s0 bates: one hand, one point
     assert m.score == [1, 0] and not m.is_over
-    deal(m, LINE13_S1)  # the winner, s0, opens with any tile (s1 holds 6-6)
+    deal(m, D.LINE13_S1)  # the winner, s0, opens with any tile (s1 holds 6-6)
     assert m.turn == 0
     assert legal(m) == ["0-2", "0-6", "1-1", "1-4", "2-2", "2-4", "4-5"]
     m = new()
-    deal(m, LINE13)
-    play(m, *PLAYS_LINE13)  # [1, 0]
-    deal(m, LINE13)  # s0 opens again
-    play(m, *PLAYS_LINE13)
+    deal(m, D.LINE13)
+    play(m, *D.PLAYS_LINE13)  # [1, 0]
+    deal(m, D.LINE13)  # s0 opens again
+    play(m, *D.PLAYS_LINE13)
     assert m.is_over and m.result is not None
     assert (m.result.winner, m.result.score, m.result.reason) == (0, (2, 0), "target")
 
 
 def test_decider() -> None:
     m = new()
-    deal(m, LINE13)
-    play(m, *PLAYS_LINE13)  # [1, 0]
-    deal(m, F1_S1_LIGHTER)  # s0 (winner) opens with 6-6; s1 wins the block
-    play(m, *PLAYS_F1, *["draw"] * 14)
+    deal(m, D.LINE13)
+    play(m, *D.PLAYS_LINE13)  # [1, 0]
+    deal(m, D.F1_S1_LIGHTER)  # s0 (winner) opens with 6-6; s1 wins the block
+    play(m, *D.PLAYS_F1, *["draw"] * 14)
     assert m.score == [1, 1] and m.history[-1].end.kind == "fechado"
-    deal(m, LINE13_S1)  # s1 won: s1 opens and bates
+    deal(m, D.LINE13_S1)  # s1 won: s1 opens and bates
     assert m.turn == 1
-    play(m, *PLAYS_LINE13)
+    play(m, *D.PLAYS_LINE13)
     assert m.result is not None and (m.result.winner, m.result.score) == (1, (1, 2))
 
 
 def test_trancado_tie_replays_the_first_hand_rule() -> None:
     m = new()
-    deal(m, TIE_DRAW, TIE_DRAW_BONEYARD)
-    play(m, *PLAYS_TIE_DRAW)
+    deal(m, D.TIE_DRAW, D.TIE_DRAW_BONEYARD)
+    play(m, *D.PLAYS_TIE_DRAW)
     end = m.history[-1].end
     assert (end.kind, end.winner) == ("fechado", None)
     assert m.score == [0, 0] and m.needs_deal and m.deal_index == 1
     # replayed with a new deal, under the first-hand rule again: the highest double (s1 6-6)
-    deal(m, LINE13_S1)
+    deal(m, D.LINE13_S1)
     assert m.turn == 1 and legal(m) == ["6-6"]
 
 
 def test_trancado_tie_later_hand_same_opener() -> None:
     m = new()
-    deal(m, LINE13)
-    play(m, *PLAYS_LINE13)  # [1, 0]
-    deal(m, TIE_DRAW, TIE_DRAW_BONEYARD)  # s0 opens (any tile: 6-6 here)
-    play(m, *PLAYS_TIE_DRAW)
+    deal(m, D.LINE13)
+    play(m, *D.PLAYS_LINE13)  # [1, 0]
+    deal(m, D.TIE_DRAW, D.TIE_DRAW_BONEYARD)  # s0 opens (any tile: 6-6 here)
+    play(m, *D.PLAYS_TIE_DRAW)
     assert m.score == [1, 0] and m.history[-1].end.winner is None
     # the replay opens as the tied hand did: s0 with any tile, although s1 holds 6-6
-    deal(m, LINE13_S1)
+    deal(m, D.LINE13_S1)
     assert m.turn == 0
     assert legal(m) == ["0-2", "0-6", "1-1", "1-4", "2-2", "2-4", "4-5"]
 
@@ -81,9 +69,9 @@ def test_trancado_tie_later_hand_same_opener() -> None:
 def test_hands_to_win_option() -> None:
     m = new(hands_to_win=3)
     for k in (1, 2):
-        deal(m, LINE13)
-        play(m, *PLAYS_LINE13)
+        deal(m, D.LINE13)
+        play(m, *D.PLAYS_LINE13)
         assert m.score == [k, 0] and not m.is_over
-    deal(m, LINE13)
-    play(m, *PLAYS_LINE13)
+    deal(m, D.LINE13)
+    play(m, *D.PLAYS_LINE13)
     assert m.result is not None and m.result.score == (3, 0)

@@ -2,26 +2,29 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 from tests.support.deals import (
+    BATEDOR_DOUBLES,
     F_TEAM0_LIGHTER,
     F_TIE,
+    FIVE_DOUBLES_S2,
+    GALO_DEAL,
     HAND_A,
     HAND_A2,
+    NO_DOUBLE_S0_S1,
     PLAYS_A,
     PLAYS_A2,
     PLAYS_F,
+    SPINNER_DEAL,
     chain_f,
 )
-from tests.support.scripted import deal, events, last_events, legal, play
+from tests.support.scripted import deal, events, last_events, legal, new_match, play, seats
 
-from carroca.rules import InvalidOption, Match, get_ruleset, observation
+from carroca.rules import InvalidOption, Match, observation
 
-RS = "duplas-pontos"
-
-
-def new(**options: object) -> Match:
-    return Match(RS, get_ruleset(RS).make_options(options))
+new = partial(new_match, "duplas-pontos")
 
 
 def scored(match: Match) -> list[tuple[int, int]]:
@@ -30,15 +33,6 @@ def scored(match: Match) -> list[tuple[int, int]]:
 
 
 # --------------------------------------------------------------------------- table count
-
-
-#: s0 opens 6-6; s1 holds 3-6 and 0-6, s2 4-6, s3 3-3 and 2-6, s0 5-6.
-SPINNER_DEAL = [
-    ["6-6", "5-6", "0-0", "0-1", "0-2", "0-3", "0-4"],
-    ["3-6", "0-6", "0-5", "1-1", "1-2", "1-3", "1-4"],
-    ["4-6", "1-5", "1-6", "2-2", "2-3", "2-4", "2-5"],
-    ["3-3", "2-6", "3-4", "3-5", "4-4", "4-5", "5-5"],
-]
 
 
 def test_spinner_and_table_count() -> None:
@@ -105,12 +99,12 @@ def test_batida_with_a_double_scores_20_more() -> None:
 def test_the_winning_play_counts() -> None:
     # HAND_A, but s0 keeps 4-6 instead of 4-5 (s3 keeps 4-5): after play 24 the ends are
     # left 4-4 (8) and right 4; s0 bates with 4-6 on the left: 6 + 4 = 10 -> team 0 +10.
-    hands = [
-        ["6-6", "1-2", "3-6", "0-3", "1-5", "2-5", "4-6"],
+    hands = seats(
+        "6-6 1-2 3-6 0-3 1-5 2-5 4-6",
         HAND_A[1],
         HAND_A[2],
-        ["0-2", "2-4", "1-1", "0-0", "2-3", "4-4", "4-5"],
-    ]
+        "0-2 2-4 1-1 0-0 2-3 4-4 4-5",
+    )
     m = deal(new(), hands)
     play(m, *PLAYS_A[:24], "4-6:left")
     # 15 during the hand + 10 for the winning play + garagem s1 5-6 11 + s3 4-5 9 = 20
@@ -132,12 +126,12 @@ def test_refused_targets(target: int) -> None:
 # --------------------------------------------------------------------------- passe and galo
 
 #: s1 holds no 6, s2 holds 1-6, s3 holds 1-2, s0 holds neither 2 nor 6 besides 6-6.
-PASSE_DEAL = [
-    ["6-6", "0-0", "0-1", "0-3", "0-4", "1-1", "1-3"],
-    ["0-5", "1-4", "1-5", "3-3", "3-4", "3-5", "4-4"],
-    ["1-6", "0-6", "2-2", "2-3", "2-4", "3-6", "4-5"],
-    ["1-2", "0-2", "2-5", "2-6", "4-6", "5-5", "5-6"],
-]
+PASSE_DEAL = seats(
+    "6-6 0-0 0-1 0-3 0-4 1-1 1-3",
+    "0-5 1-4 1-5 3-3 3-4 3-5 4-4",
+    "1-6 0-6 2-2 2-3 2-4 3-6 4-5",
+    "1-2 0-2 2-5 2-6 4-6 5-5 5-6",
+)
 
 
 def test_passe_scores_20_for_the_last_player_team() -> None:
@@ -155,12 +149,12 @@ def test_passe_scores_20_for_the_last_player_team() -> None:
 
 
 #: s1 and s2 hold no 6; s3 holds 2-6; s0 and s1 hold no 2; s2 holds 2-2.
-COSTAS_DEAL = [
-    ["6-6", "0-0", "0-1", "0-3", "1-1", "1-3", "3-3"],
-    ["0-4", "0-5", "1-4", "1-5", "3-4", "3-5", "4-4"],
-    ["0-2", "1-2", "2-2", "2-3", "2-4", "2-5", "4-5"],
-    ["0-6", "1-6", "2-6", "3-6", "4-6", "5-5", "5-6"],
-]
+COSTAS_DEAL = seats(
+    "6-6 0-0 0-1 0-3 1-1 1-3 3-3",
+    "0-4 0-5 1-4 1-5 3-4 3-5 4-4",
+    "0-2 1-2 2-2 2-3 2-4 2-5 4-5",
+    "0-6 1-6 2-6 3-6 4-6 5-5 5-6",
+)
 
 
 def test_passe_nas_costas_scores_nothing() -> None:
@@ -175,15 +169,6 @@ def test_passe_nas_costas_scores_nothing() -> None:
     assert m.score == [20, 20] and m.turn == 2
     play(m, "2-2:left")  # L(2-2) 4 + 12 = 16
     assert m.score == [20, 20]
-
-
-#: s0 holds all seven 6s: after 6-6 nobody else can play.
-GALO_DEAL = [
-    ["6-6", "0-6", "1-6", "2-6", "3-6", "4-6", "5-6"],
-    ["0-0", "0-1", "0-2", "0-3", "0-4", "0-5", "1-1"],
-    ["1-2", "1-3", "1-4", "1-5", "2-2", "2-3", "2-4"],
-    ["2-5", "3-3", "3-4", "3-5", "4-4", "4-5", "5-5"],
-]
 
 
 @pytest.mark.parametrize(
@@ -220,15 +205,6 @@ def after_hand_a(**options: object) -> Match:
     return m
 
 
-#: s0 holds 2-2 and 5-5; s1 holds 6-6.
-BATEDOR_DOUBLES = [
-    ["2-2", "5-5", "0-1", "0-2", "0-3", "0-4", "0-5"],
-    ["6-6", "0-0", "1-1", "0-6", "1-2", "1-3", "1-4"],
-    ["3-3", "4-4", "1-5", "1-6", "2-3", "2-4", "2-5"],
-    ["2-6", "3-4", "3-5", "3-6", "4-5", "4-6", "5-6"],
-]
-
-
 def test_batedor_opens_with_any_double() -> None:
     m = after_hand_a()
     deal(m, BATEDOR_DOUBLES)
@@ -243,19 +219,10 @@ def test_always_six_six() -> None:
     assert m.turn == 1 and legal(m) == ["6-6"]
 
 
-#: s0 (the batedor) and s1 hold no double; s2 holds 0-0 2-2 5-5.
-SAIDA_SKIPS_S1 = [
-    ["0-1", "0-2", "0-3", "0-4", "0-5", "0-6", "1-2"],
-    ["1-3", "1-4", "1-5", "1-6", "2-3", "2-4", "2-5"],
-    ["0-0", "2-2", "5-5", "2-6", "3-4", "3-5", "3-6"],
-    ["1-1", "3-3", "4-4", "6-6", "4-5", "4-6", "5-6"],
-]
-
-
 @pytest.mark.parametrize("pass_points", [20, 0, 10, 50])
 def test_saida_passada(pass_points: int) -> None:
     m = after_hand_a(pass_points=pass_points)
-    deal(m, SAIDA_SKIPS_S1)
+    deal(m, NO_DOUBLE_S0_S1)
     assert m.turn == 0 and legal(m) == ["pass"]
     play(m, "pass")
     # the other team scores 20 whatever pass_points is
@@ -268,12 +235,12 @@ def test_saida_passada(pass_points: int) -> None:
 
 
 #: s0 (the batedor) holds no double and no 3; s1 holds all seven 3s (3-3 its only double).
-SAIDA_THEN_GALO = [
-    ["0-1", "0-2", "0-4", "0-5", "0-6", "1-2", "1-4"],
-    ["0-3", "1-3", "2-3", "3-3", "3-4", "3-5", "3-6"],
-    ["0-0", "1-1", "2-2", "1-5", "1-6", "2-4", "2-5"],
-    ["4-4", "5-5", "6-6", "2-6", "4-5", "4-6", "5-6"],
-]
+SAIDA_THEN_GALO = seats(
+    "0-1 0-2 0-4 0-5 0-6 1-2 1-4",
+    "0-3 1-3 2-3 3-3 3-4 3-5 3-6",
+    "0-0 1-1 2-2 1-5 1-6 2-4 2-5",
+    "4-4 5-5 6-6 2-6 4-5 4-6 5-6",
+)
 
 
 @pytest.mark.parametrize(
@@ -299,13 +266,7 @@ def test_saida_passada_starts_no_run(pass_points: int, galo_points: int, team1: 
 
 def test_cinco_carrocas_points() -> None:
     # s2 is dealt five doubles (0-0 1-1 2-2 3-3 4-4); s1 holds 6-6.
-    hands = [
-        ["0-3", "0-4", "0-5", "0-6", "1-2", "1-3", "1-4"],
-        ["5-5", "6-6", "1-5", "1-6", "2-3", "2-4", "2-5"],
-        ["0-0", "1-1", "2-2", "3-3", "4-4", "0-1", "0-2"],
-        ["2-6", "3-4", "3-5", "3-6", "4-5", "4-6", "5-6"],
-    ]
-    m = deal(new(), hands)
+    m = deal(new(), FIVE_DOUBLES_S2)
     assert m.turn == 2 and legal(m) == ["five-doubles:points", "five-doubles:redeal"]
     play(m, "five-doubles:points")  # 10 per double: 5 x 10 = 50 for team 0
     assert m.score == [50, 0]
@@ -314,25 +275,16 @@ def test_cinco_carrocas_points() -> None:
 
 def test_cinco_carrocas_six_doubles_points() -> None:
     # s3 is dealt six doubles (all but 6-6): 60 for team 1.
-    hands = [
-        ["6-6", "0-1", "0-2", "0-3", "0-4", "0-5", "0-6"],
-        ["1-2", "1-3", "1-4", "1-5", "1-6", "2-3", "2-4"],
-        ["2-5", "2-6", "3-4", "3-5", "3-6", "4-5", "4-6"],
-        ["0-0", "1-1", "2-2", "3-3", "4-4", "5-5", "5-6"],
-    ]
+    hands = seats(
+        "6-6 0-1 0-2 0-3 0-4 0-5 0-6",
+        "1-2 1-3 1-4 1-5 1-6 2-3 2-4",
+        "2-5 2-6 3-4 3-5 3-6 4-5 4-6",
+        "0-0 1-1 2-2 3-3 4-4 5-5 5-6",
+    )
     m = deal(new(), hands)
     assert m.turn == 3
     play(m, "five-doubles:points")
     assert m.score == [0, 60] and m.turn == 0 and legal(m) == ["6-6"]
-
-
-#: s2 holds five doubles; s0 (a batedor in the tests below) holds none.
-FIVE_DOUBLES_S2 = [
-    ["0-3", "0-4", "0-5", "0-6", "1-2", "1-3", "1-4"],
-    ["5-5", "6-6", "1-5", "1-6", "2-3", "2-4", "2-5"],
-    ["0-0", "1-1", "2-2", "3-3", "4-4", "0-1", "0-2"],
-    ["2-6", "3-4", "3-5", "3-6", "4-5", "4-6", "5-6"],
-]
 
 
 def test_cinco_carrocas_redeal_first_hand() -> None:
@@ -406,39 +358,39 @@ def test_block_is_no_pass() -> None:
     play(m, PLAYS_F[-1])
     assert m.needs_deal and m.current_player is None and legal(m) == []
     revealed = observation(m, None).to_dict()["last_hand"]
-    assert revealed["hands_left"] == [
-        ["0-0", "0-2", "0-3", "0-4"],
-        ["1-2", "1-4", "1-5", "2-2"],
-        ["0-5", "1-1", "1-3", "2-5", "5-5"],
-        ["2-3", "3-3", "3-4", "4-4", "4-5"],
-    ]
+    assert revealed["hands_left"] == seats(
+        "0-0 0-2 0-3 0-4",
+        "1-2 1-4 1-5 2-2",
+        "0-5 1-1 1-3 2-5 5-5",
+        "2-3 3-3 3-4 4-4 4-5",
+    )
 
 
 # --------------------------------------------------------------------------- target
 
 #: H1: team 0 keeps 33 (0-0 0-2 0-3 0-4 | 0-5 1-1 1-2 1-3 5-5), team 1 keeps 57
 #: (1-4 1-5 2-2 2-3 | 2-5 3-3 3-4 4-4 4-5): team 0 scores 55, team 1 the table's 15.
-TARGET_H1 = chain_f([
-    ["0-0", "0-2", "0-3", "0-4"],  # 9
-    ["1-4", "1-5", "2-2", "2-3"],  # 5+6+4+5 = 20
-    ["0-5", "1-1", "1-2", "1-3", "5-5"],  # 5+2+3+4+10 = 24
-    ["2-5", "3-3", "3-4", "4-4", "4-5"],  # 7+6+7+8+9 = 37
-])
+TARGET_H1 = chain_f(
+    "0-0 0-2 0-3 0-4",  # 9
+    "1-4 1-5 2-2 2-3",  # 5+6+4+5 = 20
+    "0-5 1-1 1-2 1-3 5-5",  # 5+2+3+4+10 = 24
+    "2-5 3-3 3-4 4-4 4-5",  # 7+6+7+8+9 = 37
+)
 #: H2: team 1 keeps 27 (0-0 0-2 1-1 0-3 | 1-2 0-4 1-3 2-2 0-5), team 0 keeps 63: team 1
 #: scores 60 + the table's 15.
-TARGET_H2 = chain_f([
-    ["1-4", "2-3", "1-5", "3-3"],  # 5+5+6+6 = 22
-    ["0-0", "0-2", "1-1", "0-3"],  # 0+2+2+3 = 7
-    ["2-5", "3-4", "4-4", "4-5", "5-5"],  # 7+7+8+9+10 = 41
-    ["1-2", "0-4", "1-3", "2-2", "0-5"],  # 3+4+4+4+5 = 20
-])
+TARGET_H2 = chain_f(
+    "1-4 2-3 1-5 3-3",  # 5+5+6+6 = 22
+    "0-0 0-2 1-1 0-3",  # 0+2+2+3 = 7
+    "2-5 3-4 4-4 4-5 5-5",  # 7+7+8+9+10 = 41
+    "1-2 0-4 1-3 2-2 0-5",  # 3+4+4+4+5 = 20
+)
 #: H3: s0 holds five doubles (6-6 0-0 1-1 2-2 3-3); both teams keep 45 (12 + 33, 18 + 27).
-TARGET_H3 = chain_f([
-    ["0-0", "1-1", "2-2", "3-3"],  # 0+2+4+6 = 12
-    ["0-3", "0-5", "1-2", "1-3"],  # 3+5+3+4 = 15
-    ["5-5", "4-5", "4-4", "0-4", "0-2"],  # 10+9+8+4+2 = 33
-    ["1-4", "1-5", "2-3", "2-5", "3-4"],  # 5+6+5+7+7 = 30
-])
+TARGET_H3 = chain_f(
+    "0-0 1-1 2-2 3-3",  # 0+2+4+6 = 12
+    "0-3 0-5 1-2 1-3",  # 3+5+3+4 = 15
+    "5-5 4-5 4-4 0-4 0-2",  # 10+9+8+4+2 = 33
+    "1-4 1-5 2-3 2-5 3-4",  # 5+6+5+7+7 = 30
+)
 
 
 def test_target_level_scores_play_another_hand() -> None:

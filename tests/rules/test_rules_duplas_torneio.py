@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 from tests.support.deals import (
     F_TEAM0_LIGHTER,
     F_TEAM1_LIGHTER,
     F_TIE,
+    GALO_DEAL,
     HAND_A,
     HAND_A2,
     HAND_C,
@@ -16,15 +19,12 @@ from tests.support.deals import (
     PLAYS_F,
     rotate,
 )
-from tests.support.scripted import deal, legal, play
+from tests.support.scripted import deal, legal, new_match, play
 
-from carroca.rules import InvalidOption, Match, get_ruleset
+from carroca.rules import InvalidOption
 
 RS = "duplas-torneio"
-
-
-def new(**options: object) -> Match:
-    return Match(RS, get_ruleset(RS).make_options(options))
+new = partial(new_match, RS)
 
 
 def test_first_hand_opens_with_six_six() -> None:
@@ -75,13 +75,7 @@ def test_no_points_during_the_hand() -> None:
     m = deal(new(), F_TEAM0_LIGHTER)
     play(m, *PLAYS_F[:8])  # the 8th play would count 15 in duplas-pontos
     assert m.score == [0, 0]
-    galo = [
-        ["6-6", "0-6", "1-6", "2-6", "3-6", "4-6", "5-6"],
-        ["0-0", "0-1", "0-2", "0-3", "0-4", "0-5", "1-1"],
-        ["1-2", "1-3", "1-4", "1-5", "2-2", "2-3", "2-4"],
-        ["2-5", "3-3", "3-4", "3-5", "4-4", "4-5", "5-5"],
-    ]
-    m = deal(new(), galo)
+    m = deal(new(), GALO_DEAL)
     play(m, "6-6", "pass", "pass", "pass")  # no passe, no galo
     assert m.score == [0, 0] and m.turn == 0
 

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import pytest
-from tests.support.scripted import assert_refused, deal, legal, order_from_hands, play
+from tests.support.scripted import assert_refused, deal, legal, order_from_hands, play, seats
 
 from carroca.rules import IllegalMove, InvalidTile, Match
 
-HANDS_2V2 = [
-    ["6-6", "0-0", "0-1", "0-2", "0-3", "0-4", "0-5"],
-    ["0-6", "1-1", "1-2", "1-3", "1-4", "1-5", "1-6"],
-    ["2-2", "2-3", "2-4", "2-5", "2-6", "3-3", "3-4"],
-    ["3-5", "3-6", "4-4", "4-5", "4-6", "5-5", "5-6"],
-]
+HANDS_2V2 = seats(
+    "6-6 0-0 0-1 0-2 0-3 0-4 0-5",
+    "0-6 1-1 1-2 1-3 1-4 1-5 1-6",
+    "2-2 2-3 2-4 2-5 2-6 3-3 3-4",
+    "3-5 3-6 4-4 4-5 4-6 5-5 5-6",
+)
+
+
+def test_seats_take_a_hand_as_one_string_or_a_list() -> None:
+    assert seats("6-6 0-0 0-1", ["1-1", "1-2"]) == [["6-6", "0-0", "0-1"], ["1-1", "1-2"]]
+    assert HANDS_2V2[3] == ["3-5", "3-6", "4-4", "4-5", "4-6", "5-5", "5-6"]
 
 
 def test_order_2v2() -> None:

@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from tests.support.deals import HAND_A, HAND_C, LINE13, PLAYS_A, PLAYS_LINE13
+from tests.support.deals import (
+    BATEDOR_DOUBLES,
+    FIVE_DOUBLES_S2,
+    HAND_A,
+    HAND_C,
+    LINE13,
+    NO_DOUBLE_S0_S1,
+    PLAYS_A,
+    PLAYS_LINE13,
+    SPINNER_DEAL,
+)
 from tests.support.scripted import (
     assert_abandon_refused,
     assert_refused,
@@ -24,14 +34,6 @@ from carroca.rules import (
 )
 from carroca.rules import actions as A
 
-#: s0 holds 6-6 0-0 5-6 ...; s1 holds 3-6 0-6 and no 1-2 fit on 6.
-DEAL_2V2 = [
-    ["6-6", "5-6", "0-0", "0-1", "0-2", "0-3", "0-4"],
-    ["3-6", "0-6", "0-5", "1-1", "1-2", "1-3", "1-4"],
-    ["4-6", "1-5", "1-6", "2-2", "2-3", "2-4", "2-5"],
-    ["3-3", "2-6", "3-4", "3-5", "4-4", "4-5", "5-5"],
-]
-
 
 @pytest.mark.parametrize(
     ("text", "error", "seat"),
@@ -47,7 +49,7 @@ DEAL_2V2 = [
     ],
 )
 def test_refused_at_the_opening(text: str, error: type[Exception], seat: int | None) -> None:
-    m = deal(Match("duplas-pontos"), DEAL_2V2)
+    m = deal(Match("duplas-pontos"), SPINNER_DEAL)
     assert_refused(m, text, error, seat)
     assert m.turn == 0 and legal(m) == ["6-6"]
 
@@ -69,7 +71,7 @@ def test_refused_at_the_opening(text: str, error: type[Exception], seat: int | N
     ],
 )
 def test_refused_during_play(text: str, error: type[Exception], seat: int | None) -> None:
-    m = deal(Match("duplas-pontos"), DEAL_2V2)
+    m = deal(Match("duplas-pontos"), SPINNER_DEAL)
     play(m, "6-6")
     assert_refused(m, text, error, seat)
     assert m.turn == 1 and m.score == [0, 0]
@@ -82,14 +84,6 @@ def test_refused_on_a_closed_end_of_a_line() -> None:
     assert_refused(m, "0-2:up", IllegalMove)
     assert_refused(m, "0-2:down", IllegalMove)
     assert_refused(m, "2-4:left", IllegalMove)  # s3's 2-4 does not fit left 0
-
-
-FIVE_DOUBLES_S2 = [
-    ["0-3", "0-4", "0-5", "0-6", "1-2", "1-3", "1-4"],
-    ["5-5", "6-6", "1-5", "1-6", "2-3", "2-4", "2-5"],
-    ["0-0", "1-1", "2-2", "3-3", "4-4", "0-1", "0-2"],
-    ["2-6", "3-4", "3-5", "3-6", "4-5", "4-6", "5-6"],
-]
 
 
 @pytest.mark.parametrize(
@@ -110,20 +104,6 @@ def test_refused_during_the_five_doubles_choice(
     assert m.turn == 2
 
 
-BATEDOR_DOUBLES = [
-    ["2-2", "5-5", "0-1", "0-2", "0-3", "0-4", "0-5"],
-    ["6-6", "0-0", "1-1", "0-6", "1-2", "1-3", "1-4"],
-    ["3-3", "4-4", "1-5", "1-6", "2-3", "2-4", "2-5"],
-    ["2-6", "3-4", "3-5", "3-6", "4-5", "4-6", "5-6"],
-]
-NO_DOUBLE_S0 = [
-    ["0-1", "0-2", "0-3", "0-4", "0-5", "0-6", "1-2"],
-    ["1-3", "1-4", "1-5", "1-6", "2-3", "2-4", "2-5"],
-    ["0-0", "2-2", "5-5", "2-6", "3-4", "3-5", "3-6"],
-    ["1-1", "3-3", "4-4", "6-6", "4-5", "4-6", "5-6"],
-]
-
-
 def test_refused_at_the_batedor_saida() -> None:
     m = deal(Match("duplas-pontos"), HAND_A)
     play(m, *PLAYS_A)  # s0 bates
@@ -134,7 +114,7 @@ def test_refused_at_the_batedor_saida() -> None:
     assert_refused(m, "6-6", NotYourTurn, seat=1)
     m = deal(Match("duplas-pontos"), HAND_A)
     play(m, *PLAYS_A)
-    deal(m, NO_DOUBLE_S0)
+    deal(m, NO_DOUBLE_S0_S1)
     assert_refused(m, "0-1", IllegalMove)  # no double: the only action is to pass
     assert_refused(m, "0-0", NotYourTurn, seat=2)  # s2 opens only after s0 passes
 
@@ -169,7 +149,7 @@ def test_refused_between_hands_and_after_the_match() -> None:
 
 def test_refused_deals() -> None:
     m = Match("duplas-pontos")
-    good = order_from_hands(DEAL_2V2)
+    good = order_from_hands(SPINNER_DEAL)
     before = views(m)
     with pytest.raises(InvalidDeal):
         m.deal(good[:27])
@@ -185,7 +165,7 @@ def test_refused_deals() -> None:
 
 
 def test_abandon() -> None:
-    m = deal(Match("duplas-pontos"), DEAL_2V2)
+    m = deal(Match("duplas-pontos"), SPINNER_DEAL)
     play(m, "6-6", "3-6:left")  # team 1 +15
     # rules.md §5: the third timeout in a row is abandonment; s2 times out twice first
     play(m, "2-3:left", auto=True)  # s2, played by the server
@@ -206,7 +186,7 @@ def test_abandon() -> None:
 
 
 def test_abandon_refused_for_a_seat_not_to_move() -> None:
-    m = deal(Match("duplas-pontos"), DEAL_2V2)
+    m = deal(Match("duplas-pontos"), SPINNER_DEAL)
     play(m, "6-6", "3-6:left")
     time_out(m, 2)
     assert m.turn == 2
@@ -217,7 +197,7 @@ def test_abandon_refused_for_a_seat_not_to_move() -> None:
 
 
 def test_abandon_refused_for_a_seat_out_of_range() -> None:
-    m = deal(Match("duplas-pontos"), DEAL_2V2)
+    m = deal(Match("duplas-pontos"), SPINNER_DEAL)
     for seat in (-1, 4):
         assert_abandon_refused(m, seat, NotYourTurn)
 
@@ -225,7 +205,7 @@ def test_abandon_refused_for_a_seat_out_of_range() -> None:
 @pytest.mark.parametrize("ruleset", ["duplas-pontos", "mano-a-mano"])
 def test_abandon_refused_without_two_timeouts_before(ruleset: str) -> None:
     m = Match(ruleset)
-    m.deal(order_from_hands(DEAL_2V2 if m.n == 4 else LINE13))
+    m.deal(order_from_hands(SPINNER_DEAL if m.n == 4 else LINE13))
     seat = m.turn
     assert_abandon_refused(m, seat, IllegalMove)  # its first turn: no timeout yet
     time_out(m, seat, 1)
@@ -290,7 +270,7 @@ def test_abandon_at_zero_zero_is_no_pneu() -> None:
 
 
 def test_auto_is_recorded() -> None:
-    m = deal(Match("duplas-pontos"), DEAL_2V2)
+    m = deal(Match("duplas-pontos"), SPINNER_DEAL)
     m.apply(A.parse("6-6"), 0, auto=True)
     m.apply(A.parse("3-6:left"), 1)
     assert [s.auto for s in m.steps] == [True, False]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from tests.support.deals import F1_S1_LIGHTER, PLAYS_F1
-from tests.support.scripted import assert_refused, deal, legal, play
+from tests.support.scripted import assert_refused, deal, legal, play, seats
 
 from carroca.rules import IllegalMove, Match, observation
 
@@ -18,29 +18,29 @@ DRAWING = ["mano-a-mano", "classico", "pontos"]
 @pytest.mark.parametrize("ruleset", ONE_V_ONE)
 def test_highest_double_dealt_opens(ruleset: str) -> None:
     # 6-6 lies in the boneyard; s0 holds 4-4, s1 holds 5-5: s1 opens with 5-5
-    m = deal(Match(ruleset), [
-        ["4-4", "0-1", "0-2", "0-3", "0-4", "0-5", "0-6"],
-        ["5-5", "1-2", "1-3", "1-4", "1-5", "1-6", "2-3"],
-    ])
+    m = deal(Match(ruleset), seats(
+        "4-4 0-1 0-2 0-3 0-4 0-5 0-6",
+        "5-5 1-2 1-3 1-4 1-5 1-6 2-3",
+    ))
     assert m.turn == 1 and legal(m) == ["5-5"]
 
 
 @pytest.mark.parametrize("ruleset", ONE_V_ONE)
 def test_a_low_double_beats_heavy_tiles(ruleset: str) -> None:
     # the only doubles dealt are 0-0 (s0) and 1-1 (s1); s0 also holds 5-6 and 4-6
-    m = deal(Match(ruleset), [
-        ["0-0", "5-6", "4-6", "0-1", "0-2", "0-3", "0-4"],
-        ["1-1", "1-2", "1-3", "1-4", "1-5", "1-6", "2-3"],
-    ])
+    m = deal(Match(ruleset), seats(
+        "0-0 5-6 4-6 0-1 0-2 0-3 0-4",
+        "1-1 1-2 1-3 1-4 1-5 1-6 2-3",
+    ))
     assert m.turn == 1 and legal(m) == ["1-1"]
 
 
 #: No double dealt; 4-6, 5-6 and the doubles are in the boneyard. The heaviest tiles dealt
 #: are 4-5 and 3-6 (9 pips each); 3-6 has the higher half.
-NO_DOUBLES = [
-    ["4-5", "0-1", "0-2", "0-3", "0-4", "0-5", "0-6"],
-    ["3-6", "1-2", "1-3", "1-4", "1-5", "1-6", "2-3"],
-]
+NO_DOUBLES = seats(
+    "4-5 0-1 0-2 0-3 0-4 0-5 0-6",
+    "3-6 1-2 1-3 1-4 1-5 1-6 2-3",
+)
 
 
 @pytest.mark.parametrize("ruleset", ONE_V_ONE)
@@ -54,10 +54,10 @@ def test_no_double_heaviest_tile_opens(ruleset: str) -> None:
 @pytest.mark.parametrize("ruleset", ONE_V_ONE)
 def test_no_double_unique_heaviest(ruleset: str) -> None:
     # s0's heaviest is 2-6 (8); s1's is 1-6 (7)
-    m = deal(Match(ruleset), [
-        ["2-6", "0-1", "0-2", "0-3", "0-4", "0-5", "0-6"],
-        ["1-6", "1-2", "1-3", "1-4", "1-5", "2-3", "2-4"],
-    ], ["0-0", "1-1", "2-2", "3-3", "4-4", "5-5", "6-6", "2-5", "3-4", "3-5", "3-6", "4-5",
+    m = deal(Match(ruleset), seats(
+        "2-6 0-1 0-2 0-3 0-4 0-5 0-6",
+        "1-6 1-2 1-3 1-4 1-5 2-3 2-4",
+    ), ["0-0", "1-1", "2-2", "3-3", "4-4", "5-5", "6-6", "2-5", "3-4", "3-5", "3-6", "4-5",
         "4-6", "5-6"])
     assert m.turn == 0 and legal(m) == ["2-6"]
 
@@ -65,10 +65,10 @@ def test_no_double_unique_heaviest(ruleset: str) -> None:
 # --------------------------------------------------------------------------- drawing
 
 #: s0 opens 6-6; s1 holds no 6 and draws 0-0, 1-1, then 5-6, which fits.
-D0 = [
-    ["6-6", "0-1", "0-2", "0-3", "0-4", "0-5", "1-2"],
-    ["1-3", "1-4", "1-5", "2-2", "2-3", "2-4", "2-5"],
-]
+D0 = seats(
+    "6-6 0-1 0-2 0-3 0-4 0-5 1-2",
+    "1-3 1-4 1-5 2-2 2-3 2-4 2-5",
+)
 
 
 @pytest.mark.parametrize("ruleset", DRAWING)
@@ -99,10 +99,10 @@ def test_draw_until_a_tile_fits(ruleset: str) -> None:
 
 
 #: s0 holds six 6s and 0-0; s1 holds no 6; the boneyard is 13 tiles without a 6, then 5-6.
-D1 = [
-    ["6-6", "0-6", "1-6", "2-6", "3-6", "4-6", "0-0"],
-    ["1-1", "1-2", "1-3", "1-4", "1-5", "2-2", "2-3"],
-]
+D1 = seats(
+    "6-6 0-6 1-6 2-6 3-6 4-6 0-0",
+    "1-1 1-2 1-3 1-4 1-5 2-2 2-3",
+)
 D1_BONEYARD = [
     "0-1", "0-2", "0-3", "0-4", "0-5", "2-4", "2-5", "3-3", "3-4", "3-5", "4-4", "4-5", "5-5",
     "5-6",

@@ -2,32 +2,21 @@
 
 from __future__ import annotations
 
-from tests.support.deals import (
-    F1_S1_LIGHTER,
-    LINE13,
-    PLAYS_F1,
-    PLAYS_LINE13,
-    PLAYS_TIE_DRAW,
-    TIE_DRAW,
-    TIE_DRAW_BONEYARD,
-)
-from tests.support.scripted import deal, events, legal, play
+from functools import partial
 
-from carroca.rules import Match, get_ruleset
+from tests.support import deals as D
+from tests.support.scripted import deal, events, legal, new_match, play, seats
 
 RS = "pontos"
-
-
-def new(**options: object) -> Match:
-    return Match(RS, get_ruleset(RS).make_options(options))
+new = partial(new_match, RS)
 
 
 def test_table_points_on_every_play() -> None:
     # 6-6 is in the boneyard: s0 opens with 5-5, the highest double dealt
-    m = deal(new(), [
-        ["5-5", "3-5", "0-4", "1-2", "1-3", "1-4", "2-3"],
-        ["0-5", "3-3", "4-4", "0-1", "0-2", "1-1", "2-2"],
-    ])
+    m = deal(new(), seats(
+        "5-5 3-5 0-4 1-2 1-3 1-4 2-3",
+        "0-5 3-3 4-4 0-1 0-2 1-1 2-2",
+    ))
     play(m, "5-5")  # one tile: its pips, 10
     assert m.score == [10, 0]
     play(m, "0-5:left")  # L0 + R(5-5) 10 = 10
@@ -43,8 +32,8 @@ def test_table_points_on_every_play() -> None:
 
 
 def test_whole_hand_without_hand_end_pips() -> None:
-    m = deal(new(), LINE13)
-    play(m, *PLAYS_LINE13)
+    m = deal(new(), D.LINE13)
+    play(m, *D.PLAYS_LINE13)
     # plays 7 (s0) and 8 (s1) count 10; nothing for the end of the hand
     assert m.score == [10, 10]
     end = m.history[-1].end
@@ -52,15 +41,15 @@ def test_whole_hand_without_hand_end_pips() -> None:
 
 
 def test_whole_hand_with_hand_end_pips() -> None:
-    m = deal(new(hand_end_pips=True), LINE13)
-    play(m, *PLAYS_LINE13)
+    m = deal(new(hand_end_pips=True), D.LINE13)
+    play(m, *D.PLAYS_LINE13)
     # + s1's 4-5: 9, rounded down to 5
     assert m.score == [15, 10]
 
 
 def test_hand_end_pips_after_a_block() -> None:
-    m = deal(new(hand_end_pips=True), F1_S1_LIGHTER)
-    play(m, *PLAYS_F1, *["draw"] * 14)
+    m = deal(new(hand_end_pips=True), D.F1_S1_LIGHTER)
+    play(m, *D.PLAYS_F1, *["draw"] * 14)
     # table: s1 +15 (play 8); block: s1 (3) wins and scores s0's 87 -> 85: 100, the target
     assert m.score == [0, 100]
     assert m.is_over and m.result is not None
@@ -68,45 +57,45 @@ def test_hand_end_pips_after_a_block() -> None:
 
 
 def test_tie_scores_nothing() -> None:
-    m = deal(new(hand_end_pips=True), TIE_DRAW, TIE_DRAW_BONEYARD)
-    play(m, *PLAYS_TIE_DRAW)
+    m = deal(new(hand_end_pips=True), D.TIE_DRAW, D.TIE_DRAW_BONEYARD)
+    play(m, *D.PLAYS_TIE_DRAW)
     # 45 each: nobody wins, nobody scores; only the table's 15 for s1 (play 8)
     assert m.score == [0, 15] and m.history[-1].end.winner is None
-    deal(m, [LINE13[1], LINE13[0]])  # the first hand again: highest double, s1's 6-6
+    deal(m, D.LINE13_S1)  # the first hand again: highest double, s1's 6-6
     assert m.turn == 1 and legal(m) == ["6-6"]
 
 
 def test_level_at_the_target_plays_another_hand() -> None:
     m = new(target=10)
-    deal(m, LINE13)
-    play(m, *PLAYS_LINE13)
+    deal(m, D.LINE13)
+    play(m, *D.PLAYS_LINE13)
     assert m.score == [10, 10]  # both at the target, level: play on
     assert not m.is_over and m.needs_deal
-    deal(m, TIE_DRAW, TIE_DRAW_BONEYARD)  # s0 won: s0 opens, 6-6 here
+    deal(m, D.TIE_DRAW, D.TIE_DRAW_BONEYARD)  # s0 won: s0 opens, 6-6 here
     assert m.turn == 0
-    play(m, *PLAYS_TIE_DRAW)  # a tied block; the table's 15 for s1
+    play(m, *D.PLAYS_TIE_DRAW)  # a tied block; the table's 15 for s1
     assert m.is_over and m.result is not None
     assert (m.result.winner, m.result.score) == (1, (10, 25))
 
 
 def test_winner_opens_with_any_tile() -> None:
-    m = deal(new(), LINE13)
-    play(m, *PLAYS_LINE13)
-    deal(m, [LINE13[1], LINE13[0]])
+    m = deal(new(), D.LINE13)
+    play(m, *D.PLAYS_LINE13)
+    deal(m, D.LINE13_S1)
     assert m.turn == 0
     assert legal(m) == ["0-2", "0-6", "1-1", "1-4", "2-2", "2-4", "4-5"]
 
 
 def test_the_winning_play_counts() -> None:
-    # LINE13 up to play 11 (s0 10, s1 10; ends left 1 from 1-4, right 3-3), then s1 plays
+    # D.LINE13 up to play 11 (s0 10, s1 10; ends left 1 from 1-4, right 3-3), then s1 plays
     # 0-1 on the left (0 + 6 = 6) and s0 bates with 0-4 on the left: 4 + 6 = 10.
-    hands = [
-        ["6-6", "1-6", "1-2", "2-6", "3-6", "3-3", "0-4"],
-        ["0-6", "0-2", "2-2", "2-4", "1-4", "0-1", "4-5"],
-    ]
+    hands = seats(
+        "6-6 1-6 1-2 2-6 3-6 3-3 0-4",
+        "0-6 0-2 2-2 2-4 1-4 0-1 4-5",
+    )
     m = deal(new(), hands)
-    play(m, *PLAYS_LINE13[:11], "0-1:left", "0-4:left")
+    play(m, *D.PLAYS_LINE13[:11], "0-1:left", "0-4:left")
     assert m.score == [20, 10]
     m = deal(new(hand_end_pips=True), hands)
-    play(m, *PLAYS_LINE13[:11], "0-1:left", "0-4:left")
+    play(m, *D.PLAYS_LINE13[:11], "0-1:left", "0-4:left")
     assert m.score == [25, 10]  # + s1's 4-5: 9 -> 5

@@ -6,6 +6,8 @@ Every deal below was laid out on paper; the comments give the open ends after ea
 
 from __future__ import annotations
 
+from tests.support.scripted import seats
+
 # --------------------------------------------------------------------------- 2v2
 
 #: HAND_A: a whole 2v2 hand of 25 plays, no passes, s0 opens 6-6 and bates with 4-5.
@@ -13,12 +15,12 @@ from __future__ import annotations
 #: Left arm outward: 0-6 0-2 2-2 2-4 1-4 1-1 0-1 0-0 0-4 4-4;
 #: right arm outward: 1-6 1-2 2-6 3-6 3-3 0-3 0-5 1-5 1-3 2-3 2-5 3-5 3-4 4-5.
 #: Left in hand at the end: s1 5-6 (11), s2 5-5 (10), s3 4-6 (10).
-HAND_A = [
-    ["6-6", "1-2", "3-6", "0-3", "1-5", "2-5", "4-5"],
-    ["0-6", "2-2", "1-4", "0-1", "0-4", "3-5", "5-6"],
-    ["1-6", "2-6", "3-3", "0-5", "1-3", "3-4", "5-5"],
-    ["0-2", "2-4", "1-1", "0-0", "2-3", "4-4", "4-6"],
-]
+HAND_A = seats(
+    "6-6 1-2 3-6 0-3 1-5 2-5 4-5",
+    "0-6 2-2 1-4 0-1 0-4 3-5 5-6",
+    "1-6 2-6 3-3 0-5 1-3 3-4 5-5",
+    "0-2 2-4 1-1 0-0 2-3 4-4 4-6",
+)
 PLAYS_A = [
     "6-6",  # 1 s0: one tile, 12
     "0-6:left",  # 2 s1: L0 + R(spinner) 12 = 12
@@ -48,12 +50,12 @@ PLAYS_A = [
 ]
 #: HAND_A2: HAND_A with the last two plays swapped between s3 and s0, so that s0 bates with
 #: the double 4-4 on the left (ends before: left 4 from 0-4, right 5 from 4-5).
-HAND_A2 = [
-    ["6-6", "1-2", "3-6", "0-3", "1-5", "2-5", "4-4"],
+HAND_A2 = seats(
+    "6-6 1-2 3-6 0-3 1-5 2-5 4-4",
     HAND_A[1],
     HAND_A[2],
-    ["0-2", "2-4", "1-1", "0-0", "2-3", "4-5", "4-6"],
-]
+    "0-2 2-4 1-1 0-0 2-3 4-5 4-6",
+)
 PLAYS_A2 = [
     *PLAYS_A[:23],
     "4-5:right",  # 24 s3: L4 + R5 = 9
@@ -63,12 +65,12 @@ PLAYS_A2 = [
 #: HAND_C: a line hand (duplas-torneio) where s0 bates with a capicú: 3-4 on ends 4 and 3.
 #: Same play order as HAND_A; the right arm goes 1-6 1-2 2-6 3-6 3-3 0-3 0-5 5-5 1-5 1-3 2-3
 #: 2-5 3-5 3-4. Left in hand at the end: s1 5-6 (11), s2 4-6 (10), s3 4-5 (9).
-HAND_C = [
-    ["6-6", "1-2", "3-6", "0-3", "5-5", "2-3", "3-4"],
-    ["0-6", "2-2", "1-4", "0-1", "0-4", "2-5", "5-6"],
-    ["1-6", "2-6", "3-3", "0-5", "1-5", "3-5", "4-6"],
-    ["0-2", "2-4", "1-1", "0-0", "1-3", "4-4", "4-5"],
-]
+HAND_C = seats(
+    "6-6 1-2 3-6 0-3 5-5 2-3 3-4",
+    "0-6 2-2 1-4 0-1 0-4 2-5 5-6",
+    "1-6 2-6 3-3 0-5 1-5 3-5 4-6",
+    "0-2 2-4 1-1 0-0 1-3 4-4 4-5",
+)
 PLAYS_C = [
     "6-6",  # s0: L6 R6
     "0-6:left",  # s1: L0 R6
@@ -98,6 +100,52 @@ PLAYS_C = [
 ]
 
 
+#: SPINNER_DEAL: s0 opens 6-6; s1 holds 3-6 and 0-6 (and no 1-2 fit on 6), s2 4-6, s3 3-3 and
+#: 2-6, s0 5-6.
+SPINNER_DEAL = seats(
+    "6-6 5-6 0-0 0-1 0-2 0-3 0-4",
+    "3-6 0-6 0-5 1-1 1-2 1-3 1-4",
+    "4-6 1-5 1-6 2-2 2-3 2-4 2-5",
+    "3-3 2-6 3-4 3-5 4-4 4-5 5-5",
+)
+#: GALO_DEAL: s0 holds all seven 6s: after 6-6 nobody else can play.
+GALO_DEAL = seats(
+    "6-6 0-6 1-6 2-6 3-6 4-6 5-6",
+    "0-0 0-1 0-2 0-3 0-4 0-5 1-1",
+    "1-2 1-3 1-4 1-5 2-2 2-3 2-4",
+    "2-5 3-3 3-4 3-5 4-4 4-5 5-5",
+)
+#: BATEDOR_DOUBLES: s0 holds 2-2 and 5-5; s1 holds 6-6.
+BATEDOR_DOUBLES = seats(
+    "2-2 5-5 0-1 0-2 0-3 0-4 0-5",
+    "6-6 0-0 1-1 0-6 1-2 1-3 1-4",
+    "3-3 4-4 1-5 1-6 2-3 2-4 2-5",
+    "2-6 3-4 3-5 3-6 4-5 4-6 5-6",
+)
+#: NO_DOUBLE_S0_S1: s0 (a batedor, in the tests that use it) and s1 hold no double; s2 holds
+#: 0-0 2-2 5-5.
+NO_DOUBLE_S0_S1 = seats(
+    "0-1 0-2 0-3 0-4 0-5 0-6 1-2",
+    "1-3 1-4 1-5 1-6 2-3 2-4 2-5",
+    "0-0 2-2 5-5 2-6 3-4 3-5 3-6",
+    "1-1 3-3 4-4 6-6 4-5 4-6 5-6",
+)
+#: FIVE_DOUBLES_S2: s2 holds five doubles (0-0 1-1 2-2 3-3 4-4); s1 holds 6-6; s0 none.
+FIVE_DOUBLES_S2 = seats(
+    "0-3 0-4 0-5 0-6 1-2 1-3 1-4",
+    "5-5 6-6 1-5 1-6 2-3 2-4 2-5",
+    "0-0 1-1 2-2 3-3 4-4 0-1 0-2",
+    "2-6 3-4 3-5 3-6 4-5 4-6 5-6",
+)
+#: FIVE_DOUBLES_S0: s0 holds five doubles (0-0 1-1 2-2 3-3 4-4) and chooses first.
+FIVE_DOUBLES_S0 = seats(
+    "0-0 1-1 2-2 3-3 4-4 0-1 0-2",
+    "6-6 0-3 0-4 0-5 0-6 1-2 1-3",
+    "1-4 1-5 1-6 2-3 2-4 2-5 2-6",
+    "3-4 3-5 3-6 4-5 4-6 5-5 5-6",
+)
+
+
 def rotate(hands: list[list[str]], k: int) -> list[list[str]]:
     """The same deal with every hand moved k seats on: seat s gets hands[s - k]."""
     n = len(hands)
@@ -121,7 +169,7 @@ PLAYS_F = [
     "3-5:left",  # s0: L5 + 12 = 17
     "5-6:left",  # s1: L6 + 12 = 18; blocked
 ]
-_F_PLAYED = (["6-6", "2-6", "3-5"], ["0-6", "2-4", "5-6"], ["0-1", "4-6"], ["1-6", "3-6"])
+_F_PLAYED = seats("6-6 2-6 3-5", "0-6 2-4 5-6", "0-1 4-6", "1-6 3-6")
 #: The 18 tiles CHAIN_F never plays (all non-6 tiles but 0-1, 2-4, 3-5): 90 pips in all.
 F_LEFTOVERS = {
     "0-0": 0, "0-2": 2, "0-3": 3, "0-4": 4, "0-5": 5, "1-1": 2, "1-2": 3, "1-3": 4, "1-4": 5,
@@ -129,42 +177,43 @@ F_LEFTOVERS = {
 }
 
 
-def chain_f(kept: list[list[str]]) -> list[list[str]]:
+def chain_f(*kept: str) -> list[list[str]]:
     """A CHAIN_F deal: `kept[s]` are the tiles seat s never plays (4, 4, 5, 5 of them)."""
-    assert [len(k) for k in kept] == [4, 4, 5, 5]
-    return [list(_F_PLAYED[s]) + list(kept[s]) for s in range(4)]
+    hands = seats(*kept)
+    assert [len(k) for k in hands] == [4, 4, 5, 5]
+    return [_F_PLAYED[s] + hands[s] for s in range(4)]
 
 
 #: Team 0 keeps 37 pips (s0 9 + s2 28), team 1 keeps 53 (s1 18 + s3 35).
-F_TEAM0_LIGHTER = chain_f([
-    ["0-0", "0-2", "0-3", "0-4"],  # 0+2+3+4 = 9
-    ["1-2", "1-4", "1-5", "2-2"],  # 3+5+6+4 = 18
-    ["0-5", "1-1", "1-3", "2-5", "5-5"],  # 5+2+4+7+10 = 28
-    ["2-3", "3-3", "3-4", "4-4", "4-5"],  # 5+6+7+8+9 = 35
-])
+F_TEAM0_LIGHTER = chain_f(
+    "0-0 0-2 0-3 0-4",  # 0+2+3+4 = 9
+    "1-2 1-4 1-5 2-2",  # 3+5+6+4 = 18
+    "0-5 1-1 1-3 2-5 5-5",  # 5+2+4+7+10 = 28
+    "2-3 3-3 3-4 4-4 4-5",  # 5+6+7+8+9 = 35
+)
 #: Both teams keep 45 pips: team 0 s0 17 + s2 28, team 1 s1 14 + s3 31.
-F_TIE = chain_f([
-    ["4-4", "0-2", "0-3", "0-4"],  # 8+2+3+4 = 17
-    ["0-0", "1-2", "1-4", "1-5"],  # 0+3+5+6 = 14
-    ["0-5", "1-1", "1-3", "2-5", "5-5"],  # 5+2+4+7+10 = 28
-    ["2-2", "2-3", "3-3", "3-4", "4-5"],  # 4+5+6+7+9 = 31
-])
+F_TIE = chain_f(
+    "4-4 0-2 0-3 0-4",  # 8+2+3+4 = 17
+    "0-0 1-2 1-4 1-5",  # 0+3+5+6 = 14
+    "0-5 1-1 1-3 2-5 5-5",  # 5+2+4+7+10 = 28
+    "2-2 2-3 3-3 3-4 4-5",  # 4+5+6+7+9 = 31
+)
 #: Team 1 keeps 37 pips (s1 9 + s3 28), team 0 keeps 53 (s0 18 + s2 35).
-F_TEAM1_LIGHTER = chain_f([
-    ["1-2", "1-4", "1-5", "2-2"],  # 18
-    ["0-0", "0-2", "0-3", "0-4"],  # 9
-    ["2-3", "3-3", "3-4", "4-4", "4-5"],  # 35
-    ["0-5", "1-1", "1-3", "2-5", "5-5"],  # 28
-])
+F_TEAM1_LIGHTER = chain_f(
+    "1-2 1-4 1-5 2-2",  # 18
+    "0-0 0-2 0-3 0-4",  # 9
+    "2-3 3-3 3-4 4-4 4-5",  # 35
+    "0-5 1-1 1-3 2-5 5-5",  # 28
+)
 
 # --------------------------------------------------------------------------- 1v1
 
 #: LINE13: s0 opens 6-6 (the highest double dealt) and bates with its 7th tile; no draws.
 #: s1 keeps 4-5 (9 pips). Ends before the last play: left 1 (1-1), right 3 (3-3).
-LINE13 = [
-    ["6-6", "1-6", "1-2", "2-6", "3-6", "3-3", "0-3"],
-    ["0-6", "0-2", "2-2", "2-4", "1-4", "1-1", "4-5"],
-]
+LINE13 = seats(
+    "6-6 1-6 1-2 2-6 3-6 3-3 0-3",
+    "0-6 0-2 2-2 2-4 1-4 1-1 4-5",
+)
 PLAYS_LINE13 = [
     "6-6",  # 1 s0: 12
     "0-6:left",  # 2 s1: L0 + R(6-6) 12 = 12
@@ -180,6 +229,8 @@ PLAYS_LINE13 = [
     "1-1:left",  # 12 s1: L(1-1) 2 + R6 = 8
     "0-3:right",  # 13 s0: L2 + R0 = 2; batida
 ]
+#: LINE13 with the hands swapped: s1 holds 6-6 and plays the opener's part.
+LINE13_S1 = [LINE13[1], LINE13[0]]
 
 #: The 1v1 chain: s0 opens 6-6, all ten plays on the left, ending with left 6 and right 6 and
 #: every 6 on the table. Table counts (pontos): 12, 12, 13, 18, 14, 16, 18, 15 (s1 +15), 17,
@@ -198,17 +249,17 @@ PLAYS_F1 = [
 ]
 #: F1 with s0 keeping 4-4 5-5 (18) and s1 keeping 0-0 1-2 (3); the boneyard is the other 14
 #: non-6 tiles (canonical order), 90 - 18 - 3 = 69 pips.
-F1_S1_LIGHTER = [
-    ["6-6", "0-1", "2-6", "4-6", "3-5", "4-4", "5-5"],
-    ["0-6", "1-6", "2-4", "3-6", "5-6", "0-0", "1-2"],
-]
+F1_S1_LIGHTER = seats(
+    "6-6 0-1 2-6 4-6 3-5 4-4 5-5",
+    "0-6 1-6 2-4 3-6 5-6 0-0 1-2",
+)
 
 #: TIE_DRAW (boneyard rulesets): the F1 chain where s0 has to draw at its 5th turn and s1 at
 #: its 5th, emptying the boneyard with the last 6; blocked with 45 pips in each hand.
-TIE_DRAW = [
-    ["6-6", "0-1", "2-6", "4-6", "4-4", "5-5", "4-5"],
-    ["0-6", "1-6", "2-4", "3-6", "3-3", "3-4", "2-3"],
-]
+TIE_DRAW = seats(
+    "6-6 0-1 2-6 4-6 4-4 5-5 4-5",
+    "0-6 1-6 2-4 3-6 3-3 3-4 2-3",
+)
 TIE_DRAW_BONEYARD = [
     "0-5", "1-5", "2-5", "3-5",  # s0 draws these four (needs a 3 or a 6; only 3-5 fits)
     "0-3", "1-3", "0-0", "0-2", "0-4", "1-1", "1-2", "1-4", "2-2",  # s1 needs a 5 or a 6

@@ -37,22 +37,28 @@ def expected(m: Match) -> dict[str, Any]:
             replay.apply(step.action, step.seat, auto=step.auto)
         if log.end.kind == "abandon":
             replay.abandon(log.end.seat)
-        hands.append({
-            "legal": legal,
-            "end": {"kind": log.end.kind, "seat": log.end.seat, "winner": log.end.winner,
-                    "detail": log.end.detail},
-            "score": list(log.score),
-            "events": [{"index": e.index, "team": e.team, "points": e.points,
-                        "reason": e.reason} for e in log.events],
-            "left": [[T.NAMES[t] for t in sorted(h)] for h in _left(log)],
-        })
+        hands.append({"legal": legal, **hand_outcome(log)})
     assert m.result is not None
     res = m.result
     return {"hands": hands, "result": {"winner": res.winner, "score": list(res.score),
                                        "reason": res.reason, "pneu": res.pneu}}
 
 
-def _left(log: Any) -> list[set[int]]:
+def hand_outcome(log: Any) -> dict[str, Any]:
+    """What a finished hand (a `HandLog`) comes to, as both engines report it: its end, the
+    score after it, its scoring events and the tiles left in each hand."""
+    return {
+        "end": {"kind": log.end.kind, "seat": log.end.seat, "winner": log.end.winner,
+                "detail": log.end.detail},
+        "score": list(log.score),
+        "events": [{"index": e.index, "team": e.team, "points": e.points,
+                    "reason": e.reason} for e in log.events],
+        "left": [[T.NAMES[t] for t in sorted(h)] for h in tiles_left(log)],
+    }
+
+
+def tiles_left(log: Any) -> list[set[int]]:
+    """The tiles each seat still held when the hand (a `HandLog`) ended."""
     held = [set(d) for d in log.dealt]
     for step in log.steps:
         if step.action.kind == "play":

@@ -2,8 +2,7 @@
 
 A test reads like a game transcript::
 
-    m = Match("duplas-pontos")
-    m.deal(order_from_hands([[...7 tiles...], [...], [...], [...]]))
+    m = deal(Match("duplas-pontos"), seats("6-6 5-6 0-0 0-1 0-2 0-3 0-4", "...", "...", "..."))
     play(m, "6-6", "3-6:left", "pass")
 """
 
@@ -11,13 +10,19 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from carroca.rules import Match, get_ruleset, observation
 from carroca.rules import actions as A
 from carroca.rules import tiles as T
 from carroca.rules.game import ABANDON_TIMEOUTS
+
+
+def seats(*hands: str | list[str]) -> list[list[str]]:
+    """The hands of a scripted deal, seat by seat: each a list of tiles or one string of them
+    separated by spaces (`"6-6 5-6 0-0 0-1 0-2 0-3 0-4"`)."""
+    return [hand.split() if isinstance(hand, str) else list(hand) for hand in hands]
 
 
 def order_from_hands(
@@ -51,6 +56,11 @@ def order_from_hands(
         missing = sorted(set(range(T.TILE_COUNT)) - set(order))
         raise ValueError(f"missing tiles: {', '.join(T.NAMES[t] for t in missing)}")
     return order
+
+
+def new_match(ruleset: str, **options: object) -> Match:
+    """A match of `ruleset` with `options` over the ruleset's defaults."""
+    return Match(ruleset, get_ruleset(ruleset).make_options(options))
 
 
 def deal(match: Match, hands: list[list[str]], boneyard: list[str] | None = None,
@@ -176,6 +186,15 @@ def deal_shuffled(m: Match, rng: random.Random) -> None:
     order = list(range(28))
     rng.shuffle(order)
     m.deal(order)
+
+
+def fresh_deals(name: str, rng: random.Random, count: int) -> Iterator[Match]:
+    """`count` new matches of ruleset `name`, one at a time, each with its first hand dealt from
+    `rng` (the caller draws from the same `rng` in between)."""
+    for _ in range(count):
+        m = Match(name)
+        deal_shuffled(m, rng)
+        yield m
 
 
 def random_position(name: str, rng: random.Random, options: dict[str, Any] | None,

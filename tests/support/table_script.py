@@ -7,9 +7,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from tests.support.webplay import (
-    TABLE,
-)
+from tests.support.browser import watch
+from tests.support.webplay import TABLE
 
 from carroca import fair
 from carroca.rules import Match, actions, get_ruleset, observation
@@ -24,19 +23,23 @@ def frame(kind: str, data: Any) -> str:
 
 class Script:
     """A match of the engine seen from seat `viewer` (None: a spectator); the other seats play
-    their first legal action (every seat does with `autoplay`). `push` sends a frame on the
-    page's socket."""
+    their first legal action (every seat does with `autoplay`). Its deals are shuffled from
+    `seed` and `label`, but for the first one when `first_deal` gives its order. `push` sends a
+    frame on the page's socket."""
 
     def __init__(self, ruleset: str, label: str, viewer: int | None = 0,
                  players: list[dict[str, Any]] | None = None,
-                 options: dict[str, Any] | None = None) -> None:
+                 options: dict[str, Any] | None = None, *, seed: str = SEED,
+                 first_deal: list[int] | None = None, autoplay: bool = False) -> None:
         rs = get_ruleset(ruleset)
         self.match = Match(rs, rs.make_options(options or {}))
         self.label = label
+        self.seed = seed
+        self.first_deal = first_deal
         self.viewer = viewer
         self.version = 1
         self.moves: list[str] = []
-        self.autoplay = False
+        self.autoplay = autoplay
         self.reply_others = True  # the others answer a move of the viewer at once
         self.pause: dict[str, Any] | None = None
         self.sockets: list[Any] = []
@@ -49,8 +52,12 @@ class Script:
         self._deal()
 
     def _deal(self) -> None:
-        while self.match.needs_deal:
-            self.match.deal(fair.shuffle(SEED, self.label, self.match.deal_index))
+        m = self.match
+        while m.needs_deal:
+            if self.first_deal is not None and m.deal_index == 0:
+                m.deal(self.first_deal)
+            else:
+                m.deal(fair.shuffle(self.seed, self.label, m.deal_index))
 
     def apply(self, text: str, seat: int | None = None) -> None:
         self.match.apply(actions.parse(text), seat)
@@ -75,7 +82,8 @@ class Script:
         turn = m.current_player
         clock = None
         if turn == self.viewer and not over and self.pause is None:
-            clock = {"seat": turn, "seconds": 20.0, "remaining_ms": 20000}
+            seconds = 15.0 if m.phase.name == "CHOICE" else 20.0  # the cinco-carroças choice
+            clock = {"seat": turn, "seconds": seconds, "remaining_ms": int(seconds * 1000)}
         view = observation(m, self.viewer).to_dict()
         if self.pause is not None:
             view["legal"] = []
@@ -88,7 +96,7 @@ class Script:
             "chat": True, "view": view, **extra,
         }
         if over:
-            data["server_seed"] = SEED
+            data["server_seed"] = self.seed
         return data
 
     def push(self, kind: str, data: Any) -> None:
@@ -127,6 +135,16 @@ class Script:
             ws.send(frame("hello", {"player": self.me, "protocol": 1}))
 
         page.route_web_socket("**/ws", on_socket)
+
+    def open_page(self, context: Any, stream: list[dict[str, Any]] | None = None,
+                  ) -> tuple[Any, list[str]]:
+        """A new page of the browser `context` on this table (served `stream` on joining, see
+        `serve`), with its console errors watched: the page and the list they go to."""
+        page = context.new_page()
+        errors = watch(page)
+        self.serve(page, stream)
+        open_table(page)
+        return page, errors
 
 
 def open_table(page: Any) -> None:

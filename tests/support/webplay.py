@@ -14,6 +14,10 @@ TURN_OR_END = """() => {
   const t = document.querySelector('[data-testid=table]');
   return t && (t.dataset.status === 'finished' || t.dataset.myTurn === 'true');
 }"""
+NEXT_TURN = """() => {
+  const t = document.querySelector('[data-testid=table]');
+  return t.dataset.status === 'finished' || (t.dataset.turn !== '' && t.dataset.busy !== 'true');
+}"""
 MOVED = """(v) => {
   const t = document.querySelector('[data-testid=table]');
   return t.dataset.status === 'finished' || (t.dataset.version !== v && t.dataset.busy !== 'true');
@@ -108,6 +112,24 @@ def play_to_end(page: Any, tally: Tally | None = None, limit_s: float = 150) -> 
         act(page, tally)
     page.wait_for_selector("#end-dialog[open]")
     return tally
+
+
+def play_together(watcher: Any, seats: dict[int, Any], turns: int) -> dict[int, Tally]:
+    """Players in several browsers at one table (`seats`: seat -> page) play it to its end, each
+    on its turn, within `turns` turns, the turn read first on `watcher`'s page; what each seat
+    did."""
+    tallies = {seat: Tally() for seat in seats}
+    for _ in range(turns):
+        watcher.wait_for_function(NEXT_TURN)
+        if watcher.get_attribute(TABLE, "data-status") == "finished":
+            return tallies
+        seat = int(str(watcher.get_attribute(TABLE, "data-turn")))
+        actor = seats[seat]
+        if wait_turn_or_end(actor) == "finished":
+            return tallies
+        act(actor, tallies[seat])
+        watcher = actor  # its view is the freshest: it just saw its own move come back
+    raise AssertionError("the match did not end")
 
 
 def hand(page: Any) -> list[str]:

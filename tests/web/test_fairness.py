@@ -97,6 +97,17 @@ def test_fairness_page_confirms_every_deal(new_context: Any, server: str) -> Non
         assert not errors, errors
 
 
+def open_refused(page: Any, match_id: str, record: dict[str, Any]) -> None:
+    """The fairness page of `match_id` with the server's record swapped for `record`, once it
+    has said the record does not check out."""
+    url = f"**/api/matches/{match_id}/record"
+    page.unroute(url)  # the record another call served
+    page.route(url, lambda route: route.fulfill(status=200, content_type="application/json",
+                                                body=json.dumps(record)))
+    page.goto(f"/justo.html?id={match_id}")
+    page.wait_for_selector(f"{VERDICT}[data-state=bad]")
+
+
 def test_tampered_record_does_not_match(new_context: Any, server: str) -> None:
     """Two tiles swapped between hands in the first deal, and a seed that is not the committed
     one: each is reported as "Não confere", with the details."""
@@ -109,11 +120,7 @@ def test_tampered_record_does_not_match(new_context: Any, server: str) -> None:
 
     page = new_context(PHONE).new_page()
     errors = watch(page)
-    page.route(f"**/api/matches/{match_id}/record",
-               lambda route: route.fulfill(status=200, content_type="application/json",
-                                           body=json.dumps(swapped)))
-    page.goto(f"/justo.html?id={match_id}")
-    page.wait_for_selector(f"{VERDICT}[data-state=bad]")
+    open_refused(page, match_id, swapped)
     assert "Não confere" in page.inner_text(VERDICT)
     first = page.locator("[data-testid=deal][data-hand='0']")
     assert first.get_attribute("data-ok") == "false"
@@ -129,12 +136,7 @@ def test_tampered_record_does_not_match(new_context: Any, server: str) -> None:
 
     reseeded = json.loads(json.dumps(original))
     reseeded["fairness"]["server_seed"] = "ab" * 32
-    page.unroute(f"**/api/matches/{match_id}/record")
-    page.route(f"**/api/matches/{match_id}/record",
-               lambda route: route.fulfill(status=200, content_type="application/json",
-                                           body=json.dumps(reseeded)))
-    page.goto(f"/justo.html?id={match_id}")
-    page.wait_for_selector(f"{VERDICT}[data-state=bad]")
+    open_refused(page, match_id, reseeded)
     assert "não corresponde ao compromisso" in page.inner_text(VERDICT)
     assert "Não confere com o compromisso" in page.inner_text("[data-testid=commitment-check]")
     assert page.locator("[data-testid=deal][data-ok=true]").count() == 0

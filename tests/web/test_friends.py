@@ -8,22 +8,14 @@ from typing import Any
 from tests.support.browser import DESKTOP, PHONE, shot, unique_name, watch
 from tests.support.webplay import (
     TABLE,
-    Tally,
-    act,
     create_friends_table,
     open_lobby_as_guest,
     play_to_end,
+    play_together,
     sign_in_guest,
-    wait_turn_or_end,
 )
 
 REPLAY = "[data-testid=replay]"
-
-NEXT_TURN = """() => {
-  const t = document.querySelector('[data-testid=table]');
-  return t.dataset.status === 'finished' || (t.dataset.turn !== '' && t.dataset.busy !== 'true');
-}"""
-
 
 def test_host_and_friend_play_a_whole_match(new_context: Any) -> None:
     host = new_context(PHONE).new_page()
@@ -52,20 +44,7 @@ def test_host_and_friend_play_a_whole_match(new_context: Any) -> None:
     friend_labels = (friend.inner_text("#score-label-0"), friend.inner_text("#score-label-1"))
     assert host_labels == friend_labels
 
-    tallies = {0: Tally(), 1: Tally()}
-    watcher = host
-    for _ in range(400):
-        watcher.wait_for_function(NEXT_TURN)
-        if watcher.get_attribute(TABLE, "data-status") == "finished":
-            break
-        seat = int(str(watcher.get_attribute(TABLE, "data-turn")))
-        actor = seats[seat]
-        if wait_turn_or_end(actor) == "finished":
-            break
-        act(actor, tallies[seat])
-        watcher = actor  # its view is the freshest: it just saw its own move come back
-    else:
-        raise AssertionError("the match did not end")
+    tallies = play_together(host, seats, 400)
     for p in (host, friend):
         p.wait_for_selector(f"{TABLE}[data-status=finished]")
         p.wait_for_selector("#end-dialog[open]")

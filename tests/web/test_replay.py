@@ -11,6 +11,7 @@ from typing import Any
 
 from tests.support.a11y import SMALL_CONTROLS, check_contrast, check_names
 from tests.support.browser import DESKTOP, PHONE, shot, watch
+from tests.support.engine_cases import hand_outcome
 from tests.support.webmatches import engine_record, finished_match, five_doubles_deal
 
 from carroca.rules import Match
@@ -46,26 +47,7 @@ REBUILD = """async (records) => {
 
 
 def python_view(m: Match) -> list[dict[str, Any]]:
-    from carroca.rules import tiles as T
-
-    out = []
-    for log in m.history:
-        held = [set(d) for d in log.dealt]
-        for step in log.steps:
-            if step.action.kind == "play":
-                held[step.seat].discard(step.action.tile)
-            elif step.action.kind == "draw":
-                held[step.seat].add(step.drawn)
-        out.append({
-            "end": {"kind": log.end.kind, "seat": log.end.seat, "winner": log.end.winner,
-                    "detail": log.end.detail},
-            "score": list(log.score),
-            "events": [{"index": e.index, "team": e.team, "points": e.points,
-                        "reason": e.reason} for e in log.events],
-            "positions": len(log.steps) + 1,
-            "left": [[T.NAMES[t] for t in sorted(h)] for h in held],
-        })
-    return out
+    return [{**hand_outcome(log), "positions": len(log.steps) + 1} for log in m.history]
 
 
 def test_browser_engine_replays_records_like_the_server(page: Any) -> None:

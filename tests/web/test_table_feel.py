@@ -16,13 +16,14 @@ from typing import Any
 
 import pytest
 from tests.support.browser import DESKTOP, PHONE, LiveServer, shot, unique_name, watch
-from tests.support.table_script import RECT, Script, open_table, overlap, rect, wait_version
+from tests.support.table_script import RECT, Script, overlap, rect, wait_version
 from tests.support.webplay import (
     TABLE,
     Tally,
     act,
     create_friends_table,
     open_lobby_as_guest,
+    play_together,
     sign_in_guest,
     wait_turn_or_end,
 )
@@ -173,10 +174,7 @@ def test_pause_summary_at_seat_one(new_context: Any) -> None:
     (Nós first there too); it closes itself when the next hand starts."""
     script = Script("duplas-pontos", "pausa", viewer=1)
     stream = hand_end_stream(script)
-    page = new_context(PHONE).new_page()
-    errors = watch(page)
-    script.serve(page, stream)
-    open_table(page)
+    page, errors = script.open_page(new_context(PHONE), stream)
     summary = page.locator("[data-testid=hand-summary]")
     summary.wait_for()
     assert page.locator("#scores .score-label").first.inner_text() == "Nós"
@@ -197,13 +195,9 @@ def test_pause_summary_at_seat_one(new_context: Any) -> None:
 
 def test_nos_first_at_seats_one_and_three(new_context: Any) -> None:
     for viewer in (1, 3):
-        script = Script("duplas-torneio", f"nos{viewer}", viewer=viewer)
-        script.autoplay = True
+        script = Script("duplas-torneio", f"nos{viewer}", viewer=viewer, autoplay=True)
         stream = [script.state(), *script.others(until=lambda m: len(m.steps) >= 6)]
-        page = new_context(PHONE).new_page()
-        errors = watch(page)
-        script.serve(page, stream)
-        open_table(page)
+        page, errors = script.open_page(new_context(PHONE), stream)
         wait_version(page, script.version)
         labels = page.locator("#scores .score-label").all_inner_texts()
         assert labels == ["Nós", "Eles"], labels
@@ -249,10 +243,7 @@ def test_seat_bubbles_last_across_updates(new_context: Any) -> None:
     for size, name in ((PHONE, "phone"), (DESKTOP, "desktop")):
         script = Script("duplas-pontos", "bolha")
         stream, seat = first_pass_by_another(script)
-        page = new_context(size).new_page()
-        errors = watch(page)
-        script.serve(page, [stream[-2]])
-        open_table(page)
+        page, errors = script.open_page(new_context(size), [stream[-2]])
         wait_version(page, stream[-2]["version"])
         script.push("state", stream[-1])
         wait_version(page, stream[-1]["version"])
@@ -285,10 +276,7 @@ def test_sounds_and_the_mute_switch(new_context: Any) -> None:
     table and is remembered after a reload."""
     script = Script("duplas-torneio", "som")
     stream = [script.state(), *script.others()]
-    page = new_context(PHONE).new_page()
-    errors = watch(page)
-    script.serve(page, stream)
-    open_table(page)
+    page, errors = script.open_page(new_context(PHONE), stream)
     page.wait_for_selector(f"{TABLE}[data-my-turn=true]")
     assert page.evaluate("window.carroca.sound.on") is True
     page.locator("#hand [data-legal=true]").first.click()
@@ -326,10 +314,7 @@ def test_banners_stay_off_the_board_and_the_hand(new_context: Any) -> None:
     for size in (PHONE, DESKTOP):
         script = Script("duplas-pontos", "bolha")
         stream, _ = first_pass_by_another(script)
-        page = new_context(size).new_page()
-        errors = watch(page)
-        script.serve(page, [stream[-2]])
-        open_table(page)
+        page, errors = script.open_page(new_context(size), [stream[-2]])
         wait_version(page, stream[-2]["version"])
         script.push("state", stream[-1])
         banner = page.locator("[data-testid=banner]:has-text('Passe!')")
@@ -355,10 +340,7 @@ ERRORS = [
 def test_notices_are_few_deduplicated_and_off_the_board(new_context: Any) -> None:
     for size, most in ((PHONE, 1), (DESKTOP, 2)):
         script = Script("duplas-pontos", "aviso")
-        page = new_context(size).new_page()
-        errors = watch(page)
-        script.serve(page)
-        open_table(page)
+        page, errors = script.open_page(new_context(size))
         for message in ERRORS:
             script.push("error", {"code": "x", "message": message})
         page.wait_for_selector(f":is(.toast, .notice):has-text('{ERRORS[-1][:20]}')")
@@ -386,10 +368,7 @@ def test_notices_are_few_deduplicated_and_off_the_board(new_context: Any) -> Non
 def test_keyboard_focus_stays_on_the_tile(new_context: Any) -> None:
     script = Script("duplas-torneio", "foco")
     stream = [script.state(), *script.others()]
-    page = new_context(DESKTOP).new_page()
-    errors = watch(page)
-    script.serve(page, stream)
-    open_table(page)
+    page, errors = script.open_page(new_context(DESKTOP), stream)
     page.wait_for_selector(f"{TABLE}[data-my-turn=true]")
     tiles = page.locator("#hand [data-tile]")
     assert tiles.count() >= 3
@@ -443,10 +422,7 @@ def test_phone_seat_cards_show_whole_names_badges_and_faces(new_context: Any) ->
         {"name": "Zezinho da Silva", "bot": False, "connected": False},
     ]
     script = Script("duplas-pontos", "cartao", players=players)
-    page = new_context(PHONE).new_page()
-    errors = watch(page)
-    script.serve(page)
-    open_table(page)
+    page, errors = script.open_page(new_context(PHONE))
     page.wait_for_selector(".seat[data-place=top] .badge-partner")
     for place in ("left", "top", "right"):
         seat = page.locator(f".seat[data-place={place}]")
@@ -478,10 +454,7 @@ def test_phone_seat_cards_show_whole_names_badges_and_faces(new_context: Any) ->
 
 def test_reconnects_at_once_when_online_or_shown(new_context: Any) -> None:
     script = Script("mano-a-mano", "rede")
-    page = new_context(PHONE).new_page()
-    errors = watch(page)
-    script.serve(page)
-    open_table(page)
+    page, errors = script.open_page(new_context(PHONE))
     page.wait_for_selector(f"{TABLE}[data-connects='1']")
     wake = ["window.dispatchEvent(new Event('online'))",
             "document.dispatchEvent(new Event('visibilitychange'))"]
@@ -497,12 +470,6 @@ def test_reconnects_at_once_when_online_or_shown(new_context: Any) -> None:
 
 
 # ---------------------------------------------------------------------- 9. rematch
-
-
-NEXT_TURN = """() => {
-  const t = document.querySelector('[data-testid=table]');
-  return t.dataset.status === 'finished' || (t.dataset.turn !== '' && t.dataset.busy !== 'true');
-}"""
 
 
 def test_rematch_is_offered_and_accepted(new_context: Any) -> None:
@@ -522,17 +489,7 @@ def test_rematch_is_offered_and_accepted(new_context: Any) -> None:
         p.wait_for_selector(f"{TABLE}[data-status=playing]")
     old = host.url.split("id=")[1]
     seats = {int(str(p.get_attribute(TABLE, "data-seat"))): p for p in (host, friend)}
-    tallies = {0: Tally(), 1: Tally()}
-    watcher = host
-    for _ in range(200):
-        watcher.wait_for_function(NEXT_TURN)
-        if watcher.get_attribute(TABLE, "data-status") == "finished":
-            break
-        seat = int(str(watcher.get_attribute(TABLE, "data-turn")))
-        if wait_turn_or_end(seats[seat]) == "finished":
-            break
-        act(seats[seat], tallies[seat])
-        watcher = seats[seat]
+    play_together(host, seats, 200)
     for p in (host, friend):
         p.wait_for_selector("#end-dialog[open] [data-testid=rematch]")
 
@@ -561,10 +518,7 @@ def test_rematch_is_offered_and_accepted(new_context: Any) -> None:
 
 def test_a_chat_line_without_spaces_wraps(new_context: Any) -> None:
     script = Script("duplas-pontos", "papo")
-    page = new_context(PHONE).new_page()
-    errors = watch(page)
-    script.serve(page)
-    open_table(page)
+    page, errors = script.open_page(new_context(PHONE))
     text = "k" * 120 + "!" * 80
     script.push("chat", {"seat": 1, "name": "bot:greedy", "text": text, "at": 1_700_000_000})
     page.click("#btn-chat")
@@ -604,10 +558,7 @@ def test_played_tiles_slide_into_place(browser: Any, server: str) -> None:
         try:
             script = Script("duplas-torneio", "desliza")
             stream = [script.state(), *script.others()]
-            page = context.new_page()
-            errors = watch(page)
-            script.serve(page, stream)
-            open_table(page)
+            page, errors = script.open_page(context, stream)
             page.wait_for_selector(f"{TABLE}[data-my-turn=true]")
             script.reply_others = False  # the next seat's move is pushed by the test
             version = script.version

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from tests.support.browser import DESKTOP, PHONE, shot, unique_name, watch
-from tests.support.table_script import RECT, Script, open_table, overlap, rect, wait_version
+from tests.support.table_script import RECT, Script, overlap, rect, wait_version
 from tests.support.webplay import TABLE, open_lobby_as_guest
 
 PEOPLE = [{"name": name, "bot": False, "connected": True}
@@ -37,10 +37,7 @@ def test_a_spectator_sees_the_board_on_a_desktop_and_a_phone(new_context: Any) -
         for size, name in ((DESKTOP, "desktop"), (PHONE, "phone")):
             script = Script(ruleset, "plateia", viewer=None, players=PEOPLE[:n])
             stream = [script.state(), *script.others(until=lambda m: len(m.steps) >= 5)]
-            page = new_context(size).new_page()
-            errors = watch(page)
-            script.serve(page, stream)
-            open_table(page)
+            page, errors = script.open_page(new_context(size), stream)
             wait_version(page, script.version)
             assert page.get_attribute("[data-testid=table]", "data-seat") == ""
             board = rect(page, ".board-wrap")
@@ -117,15 +114,11 @@ def test_banners_come_when_it_happens_and_the_summary_says_who_won(new_context: 
     moment as the state that brought it (no queue running late), none shows behind the hand's
     summary, and the summary opens with what decided the hand."""
     for size, name in ((PHONE, "phone"), (DESKTOP, "desktop")):
-        script = Script("duplas-pontos", "na-hora", viewer=0)
-        script.autoplay = True
+        script = Script("duplas-pontos", "na-hora", viewer=0, autoplay=True)
         start = script.state()
         stream = hand_to_its_end(script)
         last = script.match.history[-1]
-        page = new_context(size).new_page()
-        errors = watch(page)
-        script.serve(page, [start])
-        open_table(page)
+        page, errors = script.open_page(new_context(size), [start])
         wait_version(page, start["version"])
         page.evaluate(WATCH_BANNERS)
         for state in stream:
@@ -194,14 +187,10 @@ def test_banners_leave_the_count_in_view_and_pontas_add_up_to_the_mesa(
     not count; a double at an end counts twice)."""
     for ruleset, size, label in (("duplas-pontos", PHONE, "conta"), ("duplas-pontos", DESKTOP,
                                  "conta"), ("pontos", PHONE, "conta-1")):
-        script = Script(ruleset, label, viewer=0)
-        script.autoplay = True
+        script = Script(ruleset, label, viewer=0, autoplay=True)
         start = script.state()
         stream = hand_to_its_end(script)
-        page = new_context(size).new_page()
-        errors = watch(page)
-        script.serve(page, [start])
-        open_table(page)
+        page, errors = script.open_page(new_context(size), [start])
         wait_version(page, start["version"])
         page.evaluate(WATCH_CHIPS)
         for state in stream[:-1]:  # the hand's last state ends it: its summary covers all
@@ -277,15 +266,11 @@ def test_the_hand_summary_reads_by_team_fits_and_hides_the_next_deal(new_context
     with its total; the whole card and its "Continuar" in view on a 1366×768 desktop and on a
     phone; the next deal's tiles are nowhere to be seen until the pause is over."""
     for size, name in ((DESKTOP, "desktop"), (PHONE, "phone")):
-        script = Script("duplas-pontos", "resumo", viewer=1)
-        script.autoplay = True
+        script = Script("duplas-pontos", "resumo", viewer=1, autoplay=True)
         start = script.state()
         stream = hand_to_its_end(script)
         last = script.match.history[-1]
-        page = new_context(size).new_page()
-        errors = watch(page)
-        script.serve(page, [start])
-        open_table(page)
+        page, errors = script.open_page(new_context(size), [start])
         wait_version(page, start["version"])
         for state in stream:
             script.push("state", state)
@@ -337,14 +322,10 @@ def test_names_stay_whole_and_apart_from_the_score(new_context: Any) -> None:
     players = [{"name": "João Pedro 44", "bot": False, "connected": True},
                {"name": "Ana Beatriz Souza", "bot": False, "connected": True}]
     for size, name in ((PHONE, "phone"), (DESKTOP, "desktop")):
-        script = Script("mano-a-mano", "nomes", viewer=0, players=players)
-        script.autoplay = True
+        script = Script("mano-a-mano", "nomes", viewer=0, players=players, autoplay=True)
         start = script.state()
         first_hand = hand_to_its_end(script)
-        page = new_context(size).new_page()
-        errors = watch(page)
-        script.serve(page, [start])
-        open_table(page)
+        page, errors = script.open_page(new_context(size), [start])
         wait_version(page, start["version"])
         for label in page.locator("#scores .score-label").all():
             assert label.evaluate(CUT) == "ok", (name, label.inner_text())
@@ -401,10 +382,7 @@ def test_points_banners_wear_the_colour_of_the_team_that_scored(new_context: Any
     for team, word, side in ((1, "Eles", "them"), (0, "Nós", "us")):
         script = Script("duplas-pontos", "cores", viewer=0)
         before, after = scoring_pair(script, team)
-        page = new_context(PHONE).new_page()
-        errors = watch(page)
-        script.serve(page, [before])
-        open_table(page)
+        page, errors = script.open_page(new_context(PHONE), [before])
         wait_version(page, before["version"])
         script.push("state", after)
         banner = page.locator(f"[data-testid=banner]:has-text('para {word}')")
@@ -426,10 +404,7 @@ def test_no_stale_invite_notice_over_the_seats_when_the_game_starts(new_context:
     script = Script("duplas-pontos", "convite", viewer=0, players=PEOPLE)
     waiting = script.state(status="waiting", view=None, invite="CONVITE1", mode="friends",
                            players=[PEOPLE[0], None, None, None], clock=None)
-    page = new_context(PHONE).new_page()
-    errors = watch(page)
-    script.serve(page, [waiting])
-    open_table(page)
+    page, errors = script.open_page(new_context(PHONE), [waiting])
     page.locator("[data-testid=invite-link]").wait_for()
     copy = page.get_by_role("button", name="Copiar")
     for _ in range(3):
@@ -450,18 +425,14 @@ def test_no_stale_invite_notice_over_the_seats_when_the_game_starts(new_context:
 def test_the_side_panel_leaves_the_hand_free_on_ones_turn(new_context: Any) -> None:
     """On a phone the score panel is open while another seat plays; when the turn comes to the
     player, the panel gets out of the way of the hand."""
-    script = Script("duplas-torneio", "painel", viewer=0)
-    script.autoplay = True
+    script = Script("duplas-torneio", "painel", viewer=0, autoplay=True)
     while script.match.current_player == 0:
         script.apply(str(script.match.legal_actions()[0]))
     before = script.state()
     script.autoplay = False
     mine = script.others()
     assert script.match.current_player == 0
-    page = new_context(PHONE).new_page()
-    errors = watch(page)
-    script.serve(page, [before])
-    open_table(page)
+    page, errors = script.open_page(new_context(PHONE), [before])
     wait_version(page, before["version"])
     page.click("#btn-log")
     page.wait_for_selector("#side.open")
@@ -499,8 +470,7 @@ CELEBRATION = """() => {
 def winning_seat(ruleset: str, label: str, options: dict[str, Any]) -> tuple[int, Any]:
     """The team that wins the scripted match (every seat playing its first legal action) and
     how its last hand ended."""
-    dry = Script(ruleset, label, viewer=0, options=options)
-    dry.autoplay = True
+    dry = Script(ruleset, label, viewer=0, options=options, autoplay=True)
     dry.others()
     result = dry.match.result
     assert result is not None
@@ -520,15 +490,12 @@ def test_the_end_of_a_match_is_a_moment_of_victory(browser: Any, server: str) ->
                                       base_url=server, locale="pt-BR", reduced_motion=motion)
         context.set_default_timeout(20_000)
         try:
-            script = Script("duplas-pontos", "vitoria", viewer=viewer, options=options)
-            script.autoplay = True
+            script = Script("duplas-pontos", "vitoria", viewer=viewer, options=options,
+                            autoplay=True)
             start = script.state()
             stream = script.others()
             assert script.match.is_over
-            page = context.new_page()
-            errors = watch(page)
-            script.serve(page, [start])
-            open_table(page)
+            page, errors = script.open_page(context, [start])
             wait_version(page, start["version"])
             page.evaluate(WATCH_BANNERS)
             for state in stream:
