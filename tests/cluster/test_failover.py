@@ -119,7 +119,9 @@ def test_a_match_with_players_on_three_nodes(cluster: Cluster, tmp_path: Path) -
             scores.append(json.loads(score) if isinstance(score, str) else score)
         return False
 
-    ask = now_and_then(score_stored)
+    # A hand here lasts a fraction of a second (the players answer at once), and the score
+    # stays stored from a hand's end to the match's: ask often enough to see it in between.
+    ask = now_and_then(score_stored, seconds=0.02)
     play(players, lambda: ask() or all(p.finished for p in players), 120)
     assert sorted(p.seat for p in players) == [0, 1, 2, 3]  # type: ignore[type-var]
     check_finished(cluster, match, players, tmp_path)
