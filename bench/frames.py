@@ -27,6 +27,7 @@ from carroca.rules.rulesets import options_dict
 from carroca.server.realtime import protocol
 from carroca.server.realtime.fanout import LocalFanout, seat_channel
 from carroca.server.realtime.frames import StateFrames
+from carroca.server.storage.plumbing import MoveRow
 from carroca.server.tables.table import Table
 
 
@@ -54,15 +55,18 @@ def table_at(ruleset: str, moves: int, rng: random.Random) -> Table:
     for seat in (*range(rules.seats), None):
         hub.fanout.subscribe(seat_channel(table.id, seat), lambda payload: None)
     match = table.match
-    assert match is not None
+    assert match is not None and table.client_seed is not None
+    log: list[MoveRow] = []  # random play, then the table rebuilt from it as a restart does
     for n in range(moves):
         seat = match.current_player
         if seat is None:
             break
-        match.apply(rng.choice(match.legal_actions()), seat)
-        table._move_ids[seat] = n
-        table._deal(match)
-        table.version += 1
+        action = rng.choice(match.legal_actions())
+        match.apply(action, seat)
+        log.append(MoveRow(table.id, n, seat, str(action), False, time.time(), client_id=n))
+        while match.needs_deal:
+            match.deal(fair.shuffle(table.server_seed, table.client_seed, match.deal_index))
+    table.restore(log)
     table.clock = {"seat": match.current_player, "deadline": time.time() + 20, "seconds": 20.0}
     return table
 

@@ -294,10 +294,10 @@ def test_the_endgame_table_never_changes_a_value(name: str) -> None:
         for a in m.legal_actions():
             child = m.copy()
             child.apply(a)
-            before = child._snapshot()
+            before = child.snapshot()
             true = alphabeta(child.copy(), team, -1e9, 1e9)
             assert alphabeta(child, team, -1e9, 1e9, table) == true
-            assert child._snapshot() == before  # push/pop left the position as it was
+            assert child.snapshot() == before  # push/pop left the position as it was
             for _ in range(3):
                 low = true + rng.randint(-12, 8)
                 high = low + rng.randint(1, 10)

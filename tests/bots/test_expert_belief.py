@@ -215,7 +215,7 @@ def _seat_parts(obs: Observation, models: tuple[Params, ...], world: list[int], 
     out = []
     for q in models:
         b = Belief(obs, q)
-        out.append(sum(b._log_p(d, world[d.seat] | d.later, b.reads[i][0], q)
+        out.append(sum(b.log_p(d, world[d.seat] | d.later, b.reads[i][0], q)
                        for i, d in enumerate(b.decisions) if d.seat == seat))
     return out
 

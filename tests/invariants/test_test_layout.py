@@ -4,7 +4,8 @@ names only.
 - No file imports a test module (test_*.py) or a conftest.py: what tests share is a module of
   tests/support, or a fixture asked for by name.
 - No test imports a private name (`_x`) of carroca, nor reads one off a carroca module or class it
-  imported: a test that needs something the product hides says so by making it public.
+  imported, nor off an object (`table._deal`) when carroca defines that private name and the
+  file does not: a test that needs something the product hides says so by making it public.
 """
 
 from __future__ import annotations
@@ -77,6 +78,39 @@ def private_uses(source: str) -> list[str]:
     return sorted(found, key=lambda f: int(f.split(":")[0]))
 
 
+def private_names(tree: ast.AST) -> set[str]:
+    """The private names a module defines: functions, methods, classes, `self._x` it sets,
+    module-level `_x` it assigns."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            names.add(node.attr)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+    return {n for n in names if n.startswith("_") and not n.startswith("__")}
+
+
+def _defined_in(folder: Path) -> set[str]:
+    return {name for path in folder.rglob("*.py")
+            for name in private_names(ast.parse(path.read_text(encoding="utf-8")))}
+
+
+#: Every private name carroca defines that the bench scripts do not (their tests may use those).
+PRODUCT_PRIVATE = frozenset(_defined_in(ROOT / "src" / "carroca") - _defined_in(ROOT / "bench"))
+
+
+def private_attributes(source: str, product: frozenset[str] = PRODUCT_PRIVATE) -> list[str]:
+    """`obj._x` (anything but `self` and `cls`) where `_x` is a private name of the product that
+    this file does not define itself."""
+    tree = ast.parse(source)
+    own = private_names(tree)
+    return [f"{node.lineno}: reads {ast.unparse(node)}" for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and node.attr in product and node.attr not in own
+            and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))]
+
+
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_file_imports_a_test_module_or_a_conftest(path: Path) -> None:
     found = imports_of_tests(path.read_text(encoding="utf-8"))
@@ -85,8 +119,8 @@ def test_no_file_imports_a_test_module_or_a_conftest(path: Path) -> None:
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_private_name_of_the_product_is_used(path: Path) -> None:
-    found = private_uses(path.read_text(encoding="utf-8"))
-    assert found == []
+    source = path.read_text(encoding="utf-8")
+    assert private_uses(source) + private_attributes(source) == []
 
 
 BAD = """\
@@ -112,3 +146,6 @@ def test_the_checks_catch_what_they_forbid() -> None:
         "4: imports carroca.replay._replay_rows", "7: reads planner._deferred",
         "8: reads carroca.cli._database_shown",
     ]
+    assert private_attributes("table._deal(match)\nself._deal(match)\n", frozenset({"_deal"})) == [
+        "1: reads table._deal"]
+    assert {"_move_ids", "_lock"} <= PRODUCT_PRIVATE  # the product's private names are found

@@ -619,7 +619,9 @@ class Match:
 
     # ------------------------------------------------------------------ search support
 
-    def _snapshot(self) -> tuple[Any, ...]:
+    def snapshot(self) -> tuple[Any, ...]:
+        """The position as `push` saves it and `pop` restores it: equal snapshots, equal
+        positions (search relies on it; tests check that push then pop leaves it unchanged)."""
         return (
             self._phase,
             self.turn,
@@ -645,7 +647,7 @@ class Match:
 
     def push(self, action: Action, seat: int | None = None) -> None:
         """Apply an action, remembering how to undo it with `pop` (within a deal)."""
-        snap = self._snapshot()
+        snap = self.snapshot()
         self.apply(action, seat)
         self._stack.append(snap)
 

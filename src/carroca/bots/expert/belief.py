@@ -437,11 +437,11 @@ class Belief:
                 key = (((i << 3) | j) << 28) | then
                 value = memo.get(key)
                 if value is None:
-                    value = memo[key] = self._log_p(d, then, reads[j], models[j])
+                    value = memo[key] = self.log_p(d, then, reads[j], models[j])
                 parts[j] += value
         return parts
 
-    def _log_p(self, d: Decision, hand: int, reads: dict[int, Read] | None = None,
+    def log_p(self, d: Decision, hand: int, reads: dict[int, Read] | None = None,
                params: Params | None = None) -> float:
         """log P(the play d made | the seat held `hand` then) under the soft-max; `reads`: what
         each play would leave the next seats (`_table_reads`), scored on top."""
