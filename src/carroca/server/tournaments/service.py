@@ -19,7 +19,7 @@ In a cluster an event is run by one node, its owner, as a match is (docs/tournam
 cluster"): its writes carry the epoch the owner holds (`Event.fence`), a refused one (`Fenced`)
 drops the event here, and the node that takes it over rebuilds it the same way (`adopt`,
 `resume_event`). Registering, withdrawing and starting go to the owner (`Relay`); pages are
-`tournament_pages`' (a private event's only for whom `may_see` allows).
+`pages`' (a private event's only for whom `may_see` allows).
 """
 
 from __future__ import annotations
