@@ -57,4 +57,9 @@ test("the time before an event starts", () => {
   assert.equal(W.countdown(now + 245), "em 4 min 05 s");
   assert.equal(W.countdown(now + 2 * 3600 + 600), "em 2 h 10 min");
   assert.equal(W.countdown(now + 3 * 86400 + 60), "em 3 dias");
+  assert.equal(W.startsText(now - 5), "Começando", "not 'Começa começando'");
+  assert.equal(W.startsText(now + 245), "Começa em 4 min 05 s");
+  assert.equal(W.entrantsText(1), "1 inscrito");
+  assert.equal(W.entrantsText(0), "0 inscritos");
+  assert.equal(W.entrantsText(1200, (n) => n.toLocaleString("pt-BR")), "1.200 inscritos");
 });

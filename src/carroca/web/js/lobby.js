@@ -747,7 +747,7 @@ function tourneyItem(t, kind) {
   const what = `${t.format_name} · ${W.rulesetName(t.ruleset)}`;
   let detail;
   if (kind === "upcoming") {
-    detail = h("span", { class: "small countdown", dataset: { startsAt: t.starts_at } }, `Começa ${W.countdown(t.starts_at)}`);
+    detail = h("span", { class: "small countdown", dataset: { startsAt: t.starts_at } }, W.startsText(t.starts_at));
   } else if (kind === "live") {
     detail = h("span", { class: "small" }, "Ao vivo");
   } else {
@@ -760,7 +760,7 @@ function tourneyItem(t, kind) {
       "div",
       { class: "table-text" },
       h("strong", {}, t.name),
-      h("span", { class: "muted small" }, `${what}${t.entrants !== undefined ? ` · ${num(t.entrants)} inscritos` : ""}`),
+      h("span", { class: "muted small" }, `${what}${t.entrants !== undefined ? ` · ${W.entrantsText(t.entrants, num)}` : ""}`),
       detail,
     ),
     h(
@@ -793,7 +793,7 @@ async function refreshTourneys() {
   clearInterval(state.tourneyTimer);
   state.tourneyTimer = setInterval(() => {
     for (const el of elementsIn(".countdown[data-starts-at]")) {
-      el.textContent = `Começa ${W.countdown(Number(el.dataset.startsAt))}`;
+      el.textContent = W.startsText(Number(el.dataset.startsAt));
     }
   }, 1000);
 }

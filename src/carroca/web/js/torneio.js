@@ -155,7 +155,7 @@ function renderWhen() {
   const d = page.data;
   if (!d) return;
   let text;
-  if (d.status === "upcoming") text = `Começa ${W.countdown(d.starts_at)} (${new Date(d.starts_at * 1000).toLocaleString("pt-BR")})`;
+  if (d.status === "upcoming") text = `${W.startsText(d.starts_at)} (${new Date(d.starts_at * 1000).toLocaleString("pt-BR")})`;
   else if (d.status === "running") {
     const round = d.rounds.length;
     text = d.format === "arena" ? "Ao vivo" : `Ao vivo · rodada ${round}${d.total_rounds ? ` de ${d.total_rounds}` : ""}`;

@@ -153,3 +153,16 @@ export function countdown(startsAt) {
   if (secs >= 3600) return `em ${Math.floor(secs / 3600)} h ${String(Math.floor((secs % 3600) / 60)).padStart(2, "0")} min`;
   return `em ${Math.floor(secs / 60)} min ${String(secs % 60).padStart(2, "0")} s`;
 }
+
+/**
+ * The line an upcoming event shows: "Começa em 4 min 05 s", and "Começando" once its time has
+ * come (not "Começa começando").
+ * @param {number} startsAt
+ */
+export function startsText(startsAt) {
+  const left = countdown(startsAt);
+  return left === "começando" ? "Começando" : `Começa ${left}`;
+}
+
+/** "1 inscrito", "2 inscritos". @param {number} n @param {(n: number) => string} [format] */
+export const entrantsText = (n, format = String) => `${format(n)} ${n === 1 ? "inscrito" : "inscritos"}`;

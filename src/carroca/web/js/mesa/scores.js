@@ -62,8 +62,8 @@ export function renderFacts() {
   const facts = [h("strong", {}, W.rulesetName(st.ruleset))];
   if (opts.target) facts.push(`até ${opts.target} pontos`);
   if (opts.hands_to_win) facts.push(`${opts.hands_to_win} mãos para vencer`);
-  /** @type {Record<string, string>} */
-  const modes = { casual: "casual", ranked: "ranqueada", friends: "com amigos", bots: "só bots" };
+  /** Every kind of table has its words (tsc checks the list against the server's modes). @type {Record<import("../wire").Mode, string>} */
+  const modes = { casual: "casual", ranked: "ranqueada", friends: "com amigos", bots: "só bots", tournament: "de torneio" };
   const mode = modes[st.mode] ?? st.mode;
   facts.push(`partida ${mode}`);
   fill(need("#match-facts"), ...facts.flatMap((f, i) => (i ? [" · ", f] : [f])));
