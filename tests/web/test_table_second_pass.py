@@ -436,6 +436,9 @@ def test_the_side_panel_leaves_the_hand_free_on_ones_turn(new_context: Any) -> N
     wait_version(page, before["version"])
     page.click("#btn-log")
     page.wait_for_selector("#side.open")
+    # the sheet slides up for a quarter of a second: measure it once it rests on the bottom
+    page.wait_for_function("() => Math.abs(document.getElementById('side')"
+                           ".getBoundingClientRect().bottom - innerHeight) < 1")
     assert overlap(rect(page, "#side"), rect(page, "#hand"))  # the sheet covers the hand
     for state in mine:
         script.push("state", state)
