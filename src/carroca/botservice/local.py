@@ -106,6 +106,9 @@ class LocalBots:
     def idle(self) -> int:
         return self.workers - self.busy()
 
+    def alive(self) -> int:
+        return sum(1 for p in self.processes if p.is_alive())
+
     @property
     def processes(self) -> list[BaseProcess]:
         """The worker processes alive now."""

@@ -43,6 +43,9 @@ class Backend(Protocol):
     async def start(self) -> None: ...
     def idle(self) -> int: ...
     def busy(self) -> int: ...
+    def alive(self) -> int:
+        """Workers known to be there now (started processes alive, or heard from lately)."""
+
     def send(self, job: Work, think_ms: int | None) -> None: ...
     async def stop(self) -> None: ...
 
@@ -75,6 +78,7 @@ class BotService:
         self.queue = FairQueue()
         self._pending: dict[int, tuple[Work, asyncio.Future[Any]]] = {}
         self.outcomes: Counter[str] = Counter()  # decisions by source, for /api/stats and tests
+        self.fallbacks: Counter[tuple[str, str]] = Counter()  # safe moves by (level, why)
         backend.connect(self._answered, self._lost)
 
     @property
@@ -188,6 +192,7 @@ class BotService:
         self.queue.remove(job)
         if isinstance(job, Job):
             self.outcomes[f"fallback:{why}"] += 1
+            self.fallbacks[job.level, why] += 1
             entry[1].set_result(Decision(safe_move(job.view, job.seed), f"fallback:{why}"))
         else:
             self.outcomes[f"{job.kind}:{why}"] += 1

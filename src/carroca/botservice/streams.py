@@ -93,6 +93,9 @@ class RedisBots:
     def idle(self) -> int:
         return max(0, self.workers - self.busy())
 
+    def alive(self) -> int:
+        return self.live
+
     def send(self, job: Work, think_ms: int | None) -> None:
         loop = asyncio.get_running_loop()
         if not self._tasks:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from socket import gethostname
 from typing import TYPE_CHECKING
@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
+from prometheus_client.core import Metric
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import Receive, Scope, Send
@@ -23,6 +24,7 @@ from starlette.websockets import WebSocket
 
 from carroca.pages import page
 from carroca.rules import RulesError
+from carroca.server import metrics
 from carroca.server.edge.crosssite import CrossSiteGuard
 from carroca.server.edge.guard import BodyLimit
 from carroca.server.edge.headers import install_security_headers
@@ -35,6 +37,7 @@ from carroca.server.realtime.sessions import Sessions
 from carroca.server.routes import accounts as routes_accounts
 from carroca.server.routes import game as routes_game
 from carroca.server.routes import matches as routes_matches
+from carroca.server.routes import metrics as routes_metrics
 from carroca.server.routes import tournaments as routes_tournaments
 from carroca.server.routes.connection import Services
 from carroca.server.routes.deps import (
@@ -168,6 +171,12 @@ def create_app(settings: Settings | None = None) -> App:
         app.state.accounts, app.state.tournaments = accounts, tournaments
         app.state.upkeep = upkeep
         app.state.reviews = Reviews(store, hub.bots)
+        metrics.configure(settings.metrics)
+
+        def figures() -> Iterator[Metric]:
+            return routes_metrics.node_figures(app.state)
+
+        metrics.watch(figures)
         if cluster is not None:
             from carroca.server.tournaments.owners import EventOwners
 
@@ -189,6 +198,7 @@ def create_app(settings: Settings | None = None) -> App:
         finally:
             for task in tasks:
                 task.cancel()
+            metrics.unwatch(figures)
             await app.state.reviews.close()  # before the workers its jobs are on
             tables.stop()
             await hub.stop()
@@ -250,8 +260,9 @@ def create_app(settings: Settings | None = None) -> App:
         where = ".".join(str(p) for p in first["loc"][1:]) or "corpo"
         return error_response(422, "bad_request", f"Pedido inválido em {where}: {explain(first)}.")
 
+    app.state.metrics_access = metrics.Access(settings)
     for router in (routes_game.router, routes_accounts.router, routes_matches.router,
-                   routes_tournaments.router):
+                   routes_tournaments.router, routes_metrics.router):
         app.include_router(router)
     routes_game.mount_client(app)
     return app

@@ -43,6 +43,13 @@ class Settings:
     takeover_seconds: float = 1.0  # how often a node looks for matches of dead nodes
     call_timeout: float = 3.0  # a move or join forwarded to the match's owner node
 
+    # ---------------------------------------------------------------- monitoring
+    metrics: bool = True  # /metrics (Prometheus) and its counters; false: neither
+    # Who may read /metrics without a token: addresses or networks, comma-separated (the
+    # client's address as the server sees it, after trusted proxies' X-Forwarded-For).
+    metrics_allow: str = "127.0.0.0/8,::1"
+    metrics_token: str = ""  # also readable from anywhere with "Authorization: Bearer <token>"
+
     # ---------------------------------------------------------------- requests and connections
     allowed_origins: str = ""  # more origins allowed to open the WebSocket, comma-separated
     forwarded_allow_ips: str = ""  # proxies trusted for X-Forwarded-For (comma-separated)

@@ -19,6 +19,7 @@ from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage, Storage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
+from carroca.server import metrics
 from carroca.server.errors import RateLimited
 
 STORAGE_DOWN = [False]  # whether the last question to the storage failed (logged once)
@@ -41,11 +42,13 @@ class Limit:
     def check(self, key: str) -> None:
         """Refuse (429) when `key` has used its allowance, without spending any."""
         if not self._ask(self.limiter.test, key):
+            metrics.refused(self.name)
             raise RateLimited(self.retry_after(key), self.message)
 
     def hit(self, key: str) -> None:
         """Spend one; refuse (429) when nothing was left."""
         if not self._ask(self.limiter.hit, key):
+            metrics.refused(self.name)
             raise RateLimited(self.retry_after(key), self.message)
 
     def _ask(self, question: Callable[[RateLimitItem, str, str], bool], key: str) -> bool:

@@ -15,6 +15,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic_core import to_jsonable_python
 
+from carroca.server import metrics
 from carroca.server.realtime import wire
 
 MAX_FRAME = 4096  # bytes: larger frames close the connection (1009, message too big)
@@ -174,4 +175,5 @@ def envelope(kind: str, data: Any) -> str:
 
 def error(code: str, message: str, move_id: int | None = None) -> str:
     """An `error` frame (`wire.Error`)."""
+    metrics.error(code)
     return wire.error(code, message, move_id)

@@ -15,7 +15,7 @@ from typing import Protocol
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from carroca.server import records
+from carroca.server import metrics, records
 from carroca.server.errors import MatchGone, ServerError
 from carroca.server.realtime import protocol, wire
 from carroca.server.realtime.fanout import Fanout, chat_channel, player_channel, seat_channel
@@ -234,6 +234,7 @@ class Connection:
                                self._budget + (now - self._refilled) * rate) - 1
             self._refilled = now
             if self._budget < 0:
+                metrics.refused("socket_frames")
                 return CLOSE_FLOODING
         if len(text) > protocol.MAX_FRAME or len(text.encode()) > protocol.MAX_FRAME:
             return 1009
@@ -258,6 +259,7 @@ class Connection:
             self.detach()
             self.send(wire.frame(wire.Left()))
         elif isinstance(msg, protocol.Move):
+            began = time.perf_counter()
             match_id, seat = self.match_id, self.seat
             if match_id is None or seat is None:
                 self.send(protocol.error(
@@ -268,13 +270,14 @@ class Connection:
             if table is not None:
                 self.send(await table.move(seat, msg.data.id, msg.data.action,
                                            msg.data.version))
-                return
-            try:
-                self.send(await self.on.tables.call_owner(match_id, "move", {
-                    "seat": seat, "id": msg.data.id, "action": msg.data.action,
-                    "version": msg.data.version}))
-            except ServerError as exc:
-                self.send(protocol.error(exc.code, exc.message, msg.data.id))
+            else:
+                try:
+                    self.send(await self.on.tables.call_owner(match_id, "move", {
+                        "seat": seat, "id": msg.data.id, "action": msg.data.action,
+                        "version": msg.data.version}))
+                except ServerError as exc:
+                    self.send(protocol.error(exc.code, exc.message, msg.data.id))
+            metrics.move_answered(time.perf_counter() - began)
         elif isinstance(msg, protocol.Chat):
             match_id, seat = self.match_id, self.seat
             if match_id is None or seat is None:

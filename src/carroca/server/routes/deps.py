@@ -9,7 +9,7 @@ from fastapi import Depends, Request, WebSocket
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from carroca.server import records
+from carroca.server import metrics, records
 from carroca.server.edge.guard import address_key
 from carroca.server.errors import LoginRequired, MatchNotFound
 from carroca.server.players.accounts import COOKIE, Accounts
@@ -86,6 +86,7 @@ class LogoutBody(_Body):
 
 
 def error_response(status: int, code: str, message: str) -> JSONResponse:
+    metrics.error(code)
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 

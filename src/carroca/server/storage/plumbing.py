@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from carroca.server import metrics
 from carroca.server.storage import db
 
 T = TypeVar("T")
@@ -250,6 +251,7 @@ class Storage:
         error: BaseException | None = None
         fenced: set[str] = set()
         rows: list[Any] = []
+        began = time.perf_counter()
         try:
             conn = self._moves_conn
             if conn is None:
@@ -274,6 +276,7 @@ class Storage:
                 cursor.close()
             self.commits += 1
             self.moves_written += len(rows)
+            metrics.batch_committed(len(rows), time.perf_counter() - began)
         except Exception as exc:  # every waiter learns that its move was not stored
             error = exc
             self._drop_moves_conn()
