@@ -63,6 +63,12 @@ forwarded.
     python bench/load.py --nodes 2 --players 20000 --ramp 150 [--route player|table]
         [--front direct|proxy] [--database postgresql://…] [--redis redis://…]
     python bench/load.py --postgres --players 10000 --ramp 90   # one node on PostgreSQL
+    python bench/load.py --metrics 2 --players 2000 --ramp 30   # metrics off, on, off, on
+
+--metrics PAIRS runs the same load 2 x PAIRS times, alternating the servers' metrics off
+(CARROCA_METRICS=false: no instrument counts, no endpoint) and on (every instrument, and
+/metrics scraped every SCRAPE_SECONDS over the window, as a Prometheus would, more often than its
+default 15 s), and reports the CPU per move of each run and of the two sides.
 """
 
 from __future__ import annotations
@@ -82,6 +88,7 @@ import secrets
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -1122,9 +1129,18 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         last_say = time.time()
         profilers: list[subprocess.Popen[bytes]] = []
         clients = [httpx2.Client(base_url=n.url, timeout=30.0, trust_env=False) for n in nodes]
+        scrapes = 0
+        next_scrape = window_start if getattr(args, "scrape", False) else math.inf
         try:
             while len(results) < workers:
                 now = time.time()
+                if now >= next_scrape and now < window_end:
+                    next_scrape = now + SCRAPE_SECONDS
+                    for client in clients:  # as Prometheus reads each node
+                        answer = client.get("/metrics")
+                        if answer.status_code != 200:
+                            raise RuntimeError(f"/metrics answered {answer.status_code}")
+                        scrapes += 1
                 if not begin and now >= window_start:
                     begin = snapshot(nodes, clients, servers)
                     if args.profile:
@@ -1162,6 +1178,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     out = report(args, tables, workers, setups, idle, after_setup, begin, end,
                  list(results.values()), nodes)
     out["window_unix"] = [round(window_start, 3), round(window_end, 3)]  # to match server logs
+    if getattr(args, "scrape", False):
+        out["metrics_scrapes"] = scrapes
     if not args.server_url:
         out["code"] = code
     return out
@@ -1435,6 +1453,37 @@ def render(r: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+SCRAPE_SECONDS = 5.0
+
+
+def compare_metrics(args: argparse.Namespace, say: Callable[[str], None]) -> dict[str, Any]:
+    """The same load with the servers' metrics off and on, alternated, one run after another."""
+    runs: list[dict[str, Any]] = []
+    for pair in range(args.metrics):
+        for on in (False, True):
+            os.environ["CARROCA_METRICS"] = "true" if on else "false"
+            args.scrape = on
+            say(f"pair {pair + 1}/{args.metrics}: metrics {'on' if on else 'off'}")
+            r = run(args)
+            s = r.get("server", {})
+            runs.append({"metrics": on, "cpu_ms_per_move": s.get("cpu_ms_per_move"),
+                         "cpu_pct": s.get("cpu_pct"), "kb_per_player": s.get("kb_per_player"),
+                         "moves_per_s": r.get("server_moves_per_s"),
+                         "rtt_p99_ms": r["rtt_ms"]["p99"],
+                         "scrapes": r.get("metrics_scrapes", 0)})
+    os.environ.pop("CARROCA_METRICS", None)
+
+    def side(on: bool) -> float | None:
+        figures = [x["cpu_ms_per_move"] for x in runs if x["metrics"] is on
+                   and x["cpu_ms_per_move"] is not None]
+        return round(statistics.median(figures), 4) if figures else None
+
+    off, on_ = side(False), side(True)
+    return {"players": args.players, "duration_s": args.duration, "runs": runs,
+            "cpu_ms_per_move_off": off, "cpu_ms_per_move_on": on_,
+            "on_over_off": round(on_ / off, 3) if off and on_ else None}
+
+
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -1482,6 +1531,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--memory", default=None, metavar="FILE",
                         help="one node: the server's live allocations at the window's end, by "
                              "line and file, written to FILE (bench/memtrace.py; slows it)")
+    parser.add_argument("--metrics", type=int, default=0, metavar="PAIRS",
+                        help="compare metrics off and on: PAIRS runs of each, alternated")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = parser.parse_args(argv)
@@ -1499,6 +1550,23 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     if args.redis and args.nodes == 1:
         parser.error("--redis is for a cluster: --nodes 2 or more")
     gc.disable()
+    if args.metrics:
+        if args.server_url:
+            parser.error("--metrics starts its own servers: no --server-url")
+
+        def say(text: str) -> None:
+            if not args.quiet:
+                print(f"[load {time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+        compared = compare_metrics(args, say)
+        print(json.dumps(compared) if args.json else "\n".join(
+            [f"metrics {'on ' if x['metrics'] else 'off'}: {x['cpu_ms_per_move']} ms/move, "
+             f"CPU {x['cpu_pct']}%, {x['moves_per_s']} moves/s, RTT p99 {x['rtt_p99_ms']} ms, "
+             f"{x['scrapes']} scrapes" for x in compared["runs"]]
+            + [f"median CPU a move: off {compared['cpu_ms_per_move_off']} ms, on "
+               f"{compared['cpu_ms_per_move_on']} ms: on/off {compared['on_over_off']}"]),
+            flush=True)
+        return compared
     result = run(args)
     print(json.dumps(result) if args.json else render(result), flush=True)
     return result

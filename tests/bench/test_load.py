@@ -69,6 +69,23 @@ def test_a_tiny_run_reports_moves_and_round_trips() -> None:
     assert failures == {}
 
 
+def test_metrics_off_and_on_side_by_side() -> None:
+    """--metrics 1: the same tiny load with the server's metrics off, then on and scraped."""
+    done = subprocess.run(
+        [sys.executable, str(_BENCH / "load.py"), "--players", "4", "--duration", "6",
+         "--ramp", "0.5", "--think", "0.2", "--bot-delay-ms", "50", "--metrics", "1", "--json",
+         "--quiet"],
+        capture_output=True, text=True, timeout=90, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    off, on = report["runs"]
+    assert (off["metrics"], on["metrics"]) == (False, True)
+    assert off["scrapes"] == 0 and on["scrapes"] >= 2  # every 5 s over a 6 s window
+    assert off["cpu_ms_per_move"] > 0 and on["cpu_ms_per_move"] > 0
+    assert report["on_over_off"] == round(on["cpu_ms_per_move"] / off["cpu_ms_per_move"], 3)
+
+
 def _placed(route: str, worker: int, urls: int = 2, sources: bool = False
             ) -> list[list[Any]]:
     """Each player's node (or, with `sources`, socket address) at tables of 4, 4, 2 and 2."""

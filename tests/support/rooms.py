@@ -7,7 +7,8 @@ from __future__ import annotations
 #: module may import from its own room, its layer, or lower ones. Every module of the server is in
 #: a room (`test_every_server_module_is_in_a_room`), so the rule covers all of them.
 SERVER_LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"errors", "records", "settings", "metrics"}),  # what every room reads, passes, answers and counts
+    # what every room reads, passes, answers and counts
+    frozenset({"errors", "records", "settings", "metrics"}),
     frozenset({"edge", "storage", "realtime"}),  # guards, the database, the messages both ways
     frozenset({"players"}),  # accounts, sessions, ratings
     frozenset({"tables"}),  # live tables, the hub, the lobby, the bot budget, reviews
