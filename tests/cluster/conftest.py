@@ -34,6 +34,7 @@ from tests.support.clusterproc import HAPROXY_SCRIPT, REDIS_SCRIPT, ROOT, Cluste
 from carroca.server.storage.db import normalize_url
 
 POSTGRES_SCRIPT = ROOT / "scripts" / "test-postgres.sh"
+PROMETHEUS_SCRIPT = ROOT / "scripts" / "test-prometheus.sh"
 CLUSTERS = pytest.StashKey[list[Cluster]]()
 
 
@@ -129,6 +130,15 @@ def haproxy() -> str:
     done = _script(HAPROXY_SCRIPT, "install")
     if done.returncode:
         unavailable(f"no HAProxy for the cluster tests ({_why(done)})")
+    return done.stdout.strip()
+
+
+@pytest.fixture(scope="session")
+def prometheus_binary() -> str:
+    """Debian's prometheus (installed with apt-get when missing and we are root)."""
+    done = _script(PROMETHEUS_SCRIPT, "install")
+    if done.returncode:
+        unavailable(f"no Prometheus for the monitoring tests ({_why(done)})")
     return done.stdout.strip()
 
 

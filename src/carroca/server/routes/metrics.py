@@ -5,7 +5,9 @@ events, the cluster's lease), only when scraped: nothing of this runs on a move'
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request, Response
@@ -41,6 +43,13 @@ def node_figures(state: Any) -> Iterator[Metric]:
     yield counter("carroca_commits", "Transactions that stored moves.", store.commits)
     yield counter("carroca_storage_outages", "Times the database stopped answering.",
                   store.outage.outages)
+    if not store.postgres and store.engine.url.database not in (None, "", ":memory:"):
+        # SQLite's disk: a full one stops every commit (PostgreSQL's is its own exporter's).
+        usage = shutil.disk_usage(Path(store.engine.url.database).resolve().parent)
+        yield gauge("carroca_database_disk_free_bytes", "Free space where the SQLite database "
+                    "lives.", usage.free)
+        yield gauge("carroca_database_disk_size_bytes", "Size of the disk where the SQLite "
+                    "database lives.", usage.total)
     bots = state.hub.bots
     yield gauge("carroca_bot_jobs_queued", "Bot jobs waiting for a worker.", len(bots.queue))
     yield gauge("carroca_bot_jobs_running", "Bot jobs a worker is thinking about.",
