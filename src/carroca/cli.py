@@ -970,17 +970,22 @@ def serve_command(
                      help="With --redis: bots think in `carroca bots` workers on any machine, "
                           "fed by Redis Streams (CARROCA_BOT_STREAMS), not in this node's own."),
     ] = None,
+    log_format: Annotated[
+        str | None,
+        typer.Option(help="The log's lines: text, or json (one object a line, with the match, "
+                          "event and player ids) (CARROCA_LOG_FORMAT)."),
+    ] = None,
 ) -> None:
     """Run the game server: web client, HTTP API and WebSocket tables.
 
     The line with the URL to open is printed once the server is listening, not before.
     """
     import contextlib
-    import logging
     import signal
 
     import uvicorn
 
+    from carroca.server import logs
     from carroca.server.app import create_app
     from carroca.server.edge.guard import uvicorn_config
     from carroca.server.preflight import problem
@@ -991,7 +996,7 @@ def serve_command(
             host=host, port=port, database=database, bot_delay_ms=bot_delay_ms,
             turn_seconds=turn_seconds, casual_wait_seconds=casual_wait,
             hand_pause_seconds=hand_pause, redis=redis, node=node, bot_workers=bot_workers,
-            bot_streams=bot_streams,
+            bot_streams=bot_streams, log_format=log_format,
         )
     except (TypeError, ValueError) as exc:
         _fail(f"a CARROCA_* setting cannot be read: {exc}")
@@ -999,10 +1004,11 @@ def serve_command(
         _fail("a cluster node (--redis) needs a PostgreSQL --database shared by every node")
     if settings.bot_streams and not settings.redis:
         _fail("--bot-streams needs --redis: the workers read their jobs from Redis Streams")
+    if settings.log_format not in ("text", "json"):
+        _fail(f"--log-format (CARROCA_LOG_FORMAT) is text or json, not {settings.log_format!r}")
     if (why := problem(settings)) is not None:
         _fail(why, code=1)
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    logging.getLogger("alembic").setLevel(logging.WARNING)  # migrations: say only what is wrong
+    logs.configure(settings.log_format)
     try:
         sock = _listening_socket(settings.host, settings.port)
     except OSError as exc:

@@ -8,7 +8,7 @@ from __future__ import annotations
 #: a room (`test_every_server_module_is_in_a_room`), so the rule covers all of them.
 SERVER_LAYERS: tuple[frozenset[str], ...] = (
     # what every room reads, passes, answers and counts
-    frozenset({"errors", "records", "settings", "metrics"}),
+    frozenset({"errors", "records", "settings", "metrics", "logs"}),
     frozenset({"edge", "storage", "realtime"}),  # guards, the database, the messages both ways
     frozenset({"players"}),  # accounts, sessions, ratings
     frozenset({"tables"}),  # live tables, the hub, the lobby, the bot budget, reviews

@@ -44,6 +44,7 @@ class Settings:
     call_timeout: float = 3.0  # a move or join forwarded to the match's owner node
 
     # ---------------------------------------------------------------- monitoring
+    log_format: str = "text"  # "json": one object a line (carroca.server.logs)
     metrics: bool = True  # /metrics (Prometheus) and its counters; false: neither
     # Who may read /metrics without a token: addresses or networks, comma-separated (the
     # client's address as the server sees it, after trusted proxies' X-Forwarded-For).

@@ -33,6 +33,7 @@ from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFact
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
+from carroca.server import metrics
 from carroca.server.settings import Settings
 
 MAX_HEADER_BYTES = 32 * 1024  # request line and headers; browsers send well under 8 KiB
@@ -252,14 +253,23 @@ def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
 
         def send_receive_event_to_app(self) -> None:
             reader = self.reader
-            if reader is None or self.close_sent or self.curr_msg_data_type != "text":
+            if self.close_sent or self.curr_msg_data_type != "text":
                 super().send_receive_event_to_app()
                 return
             frames = self.frames
             data = frames[0] if len(frames) == 1 else b"".join(frames)
             try:
                 text = data.decode()
-            except UnicodeDecodeError:  # uvicorn's own path refuses it (1007)
+            except UnicodeDecodeError:
+                # Closed with 1007 as uvicorn does, but without its ERROR and two tracebacks:
+                # a client's broken frame is the client's fault, and anyone could flood the
+                # log with them.
+                self.frames = []
+                metrics.error("invalid_utf8")
+                self.conn.send_close(1007)
+                self.handle_parser_exception()
+                return
+            if reader is None:  # before the handler reads: through ASGI's queue
                 super().send_receive_event_to_app()
                 return
             self.frames = []
@@ -400,6 +410,7 @@ def uvicorn_config(app: Any, settings: Settings, **extra: Any) -> uvicorn.Config
         "host": settings.host, "port": settings.port, "http": http, "ws": ws,
         "ws_per_message_deflate": settings.ws_compression != "off",
         "ws_max_size": WS_MAX_BYTES, "log_level": "warning",
+        "log_config": None,  # the server's own handler (carroca.server.logs), not uvicorn's
         "ws_ping_interval": 60.0, "ws_ping_timeout": 30.0,  # 20 s pings cost 500/s at 10k
         "timeout_graceful_shutdown": 5,
         "timeout_keep_alive": max(1, math.ceil(settings.keep_alive_seconds)),

@@ -246,7 +246,8 @@ class Connection:
         try:
             await self.handle(parsed)
         except Exception:  # a server fault: say so, keep the socket, keep the logs
-            self.hub.log.exception("error handling %s from %s", parsed.type, self.player["name"])
+            self.hub.log.exception("error handling %s from %s", parsed.type, self.player["name"],
+                                   extra={"player": self.player["id"], "match": self.match_id})
             self.send(protocol.error("server_error", "Erro no servidor; tente de novo."))
         return None
 

@@ -112,7 +112,8 @@ class Tables:
             try:
                 listener.table_finished(table)
             except Exception:  # a service's fault must not stop the table's end
-                self.log.exception("a listener failed on the end of match %s", table.id)
+                self.log.exception("a listener failed on the end of match %s", table.id,
+                                   extra={"match": table.id})
 
     def table_closed(self, table: Table) -> None:
         """A table expired or was closed unplayed: it is gone, and its mutes with it."""
@@ -121,7 +122,8 @@ class Tables:
 
     def lost(self, table: Table) -> None:
         """The database refused a write of this table: another node runs it now."""
-        self.log.warning("match %s is run by another node now", table.id)
+        self.log.warning("match %s is run by another node now", table.id,
+                         extra={"match": table.id})
         if self._directory is not None:
             self._directory.give_up(table)
         else:

@@ -571,7 +571,8 @@ class Table(TableRow):
         except Fenced:  # another node runs it now, and finishes it
             host.lost(self)
         except Exception:  # stored but not closed: the next start finishes it from the log
-            host.log.exception("match %s could not be finished", self.id)
+            host.log.exception("match %s could not be finished", self.id,
+                               extra={"match": self.id})
         finally:
             self.schedule()  # first: the frames carry the clock of the seat now to move
             self.publish()

@@ -137,7 +137,8 @@ class Tournaments:
             try:
                 yield
             except Fenced:
-                self.hub.log.warning("tournament %s is run by another node now", ev.id)
+                self.hub.log.warning("tournament %s is run by another node now", ev.id,
+                                     extra={"event": ev.id})
                 self.drop(ev)
                 raise EventMoved from None
 
@@ -175,7 +176,8 @@ class Tournaments:
             t = replay(json.loads(row["record"]), row["seed"], resolve=parsed(texts),
                        keep=False)
         except Exception:
-            self.hub.log.exception("tournament %s could not be rebuilt", row["id"])
+            self.hub.log.exception("tournament %s could not be rebuilt", row["id"],
+                                   extra={"event": row["id"]})
             return None
         entries = {e["entrant"]: e for e in await store.entries(row["id"])}
         ev = Event(row, t, entries, games, written=len(t.log),
