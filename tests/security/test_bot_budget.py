@@ -82,3 +82,71 @@ def test_at_capacity_new_expert_seats_are_refused_with_a_lower_level_offered(
         assert busy.status_code == 503 and error_of(busy)["code"] == "bots_busy"
         assert c.post("/api/casual", json={**CASUAL_EXPERT, "bot_level": "medium"}
                       ).status_code == 200
+
+
+EXPERT_EVENT = {"name": "Treino", "format": "swiss", "ruleset": "bloqueio",
+                "options": {"target": 1}, "rounds": 1, "bots": "expert", "starts_in": 3600}
+
+
+def test_an_events_expert_bots_come_out_of_the_same_budget(
+        servers: Callable[..., Server]) -> None:
+    """Before: with `CARROCA_TOURNAMENT_BOTS=true` one guest's two events made 256 expert tables
+    against a node capacity of about 20; 936 moves fell back to the safe move in 25 s, and every
+    other new expert table on the node was refused (503) for the event's length: tournament
+    tables were made without asking the bot budget.
+
+    After: an event holds the tables its bots could take at once (half its places) from its
+    creator's budget, refused in pt-BR at creation and at an early start when they do not fit;
+    the figures are the test's own run (printed)."""
+    server = servers("--bot-delay-ms", "200",
+                     env={**ROOMY, "CARROCA_TOURNAMENT_BOTS": "true",
+                          "CARROCA_TOURNAMENT_SHOW_UP_SECONDS": "1"})
+    with http(server, token=guest(server, "Ivo")) as ivo:
+        big = ivo.post("/api/tournaments", json={**EXPERT_EVENT, "capacity": 256})
+        assert big.status_code == 409 and error_of(big)["code"] == "bots_over_budget"
+        assert "até 128 mesas" in error_of(big)["message"], error_of(big)
+        assert "Diminua as vagas para 5 ou menos" in error_of(big)["message"]
+        first = ivo.post("/api/tournaments", json={**EXPERT_EVENT, "capacity": 4})
+        second = ivo.post("/api/tournaments", json={**EXPERT_EVENT, "capacity": 4})
+        assert first.status_code == second.status_code == 201, (first.text, second.text)
+        assert ivo.post(f"/api/tournaments/{first.json()['id']}/start").status_code == 200
+        # The first holds the player's two searching tables: the second does not start...
+        late = ivo.post(f"/api/tournaments/{second.json()['id']}/start")
+        assert late.status_code == 409 and error_of(late)["code"] == "bots_over_budget"
+        assert "para começar agora" in error_of(late)["message"]
+        page = ivo.get(f"/api/tournaments/{second.json()['id']}").json()
+        assert page["status"] == "upcoming"  # ...and may start once the budget is back
+        # ...nor does another expert table of theirs, by any route.
+        table = ivo.post("/api/tables", json=FRIENDS_EXPERT)
+        assert table.status_code == 429 and error_of(table)["code"] == "too_many_bot_matches"
+        # The rest of the node is not held back.
+        with http(server, "127.0.0.2", token=guest(server, "Juca", "127.0.0.2")) as c:
+            assert c.post("/api/tables", json=FRIENDS_EXPERT).status_code == 201
+        wait_until(lambda: ivo.get(f"/api/tournaments/{first.json()['id']}").json()
+                   ["status"] == "finished", "the event's end", timeout=120)
+        stats = ivo.get("/api/stats").json()["bots"]
+        # Over, it gives its tables back.
+        assert ivo.post(f"/api/tournaments/{second.json()['id']}/start").status_code == 200
+    fallbacks = sum(n for k, n in stats["decisions"].items() if k.startswith("fallback"))
+    print(f"after: 1 event of 2 expert tables started, a 256-place event and a second start "
+          f"refused; {fallbacks} safe-move fallbacks of {sum(stats['decisions'].values())} "
+          f"decisions")
+
+
+def test_an_event_whose_bots_no_longer_fit_at_its_time_is_cancelled_with_the_reason(
+        servers: Callable[..., Server]) -> None:
+    """The budget is asked again at the start: the creator's expert tables made meanwhile took
+    it, so the event is cancelled at its time (never started degraded), and its page says
+    why."""
+    server = servers(env={**ROOMY, "CARROCA_TOURNAMENT_BOTS": "true"})
+    with http(server, token=guest(server, "Lia")) as lia:
+        made = lia.post("/api/tournaments", json={**EXPERT_EVENT, "capacity": 4,
+                                                  "starts_in": 4})
+        assert made.status_code == 201, made.text
+        for _ in range(2):
+            assert lia.post("/api/tables", json=FRIENDS_EXPERT).status_code == 201
+        page = wait_until(
+            lambda: (p := lia.get(f"/api/tournaments/{made.json()['id']}").json())
+            ["status"] != "upcoming" and p, "the event's time", timeout=30)
+        assert page["status"] == "cancelled"
+        assert page["note"].startswith("Cancelado na hora do início: Os bots Mestre")

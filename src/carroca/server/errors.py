@@ -363,3 +363,20 @@ class AlwaysPublic(ServerError, status=409, code="always_public",
 class NotHost(ServerError, status=403, code="not_host",
               text="Só quem criou a mesa decide quem vê a partida."):
     pass
+
+
+class EventBotsOverBudget(ServerError, status=409, code="bots_over_budget"):
+    """An event's searching bots would need more tables at once than the bot budget has for
+    its creator, their address or the server (`botbudget.BotAdmission.reserve`)."""
+
+    def __init__(self, levels: str, tables: int, free: int, starting: bool = False) -> None:
+        room = "não cabe nenhuma" if free == 0 else "só cabe 1" if free == 1 else \
+            f"só cabem {free}"
+        when = "para começar agora" if starting else "ao mesmo tempo"
+        fix = ("Tente de novo daqui a pouco, ou quando suas outras mesas com bots acabarem."
+               if starting else
+               f"Diminua as vagas para {2 * free + 1} ou menos, ou escolha bots Médio."
+               if free else "Escolha bots Médio, ou termine suas mesas com bots antes.")
+        super().__init__(message=f"Os bots {levels} deste torneio ocupariam até {tables} "
+                         f"mesas {when}, e agora {room} "
+                         f"(o limite vale para você, para a sua rede e para o servidor). {fix}")

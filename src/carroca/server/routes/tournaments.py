@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal, cast
 from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from carroca.server.routes.deps import MAX_OPTIONS, MaybePlayer, Player
+from carroca.server.routes.deps import MAX_OPTIONS, MaybePlayer, Player, client_ip
 from carroca.server.storage.store import Store
 from carroca.server.tournaments import pages
 from carroca.server.tournaments.service import Tournaments
@@ -69,7 +69,7 @@ def spend_entry(request: Request, player: Player) -> None:
 
 @router.post("/api/tournaments", status_code=201)
 async def create(body: TournamentBody, player: Player, request: Request) -> dict[str, Any]:
-    ev = await tournaments_of(request).create(player, body.model_dump())
+    ev = await tournaments_of(request).create(player, body.model_dump(), client_ip(request))
     out = {"id": ev.id, "commitment": ev.row["commitment"], "starts_at": ev.row["starts_at"]}
     if ev.row["invite"]:
         out["invite"] = ev.row["invite"]

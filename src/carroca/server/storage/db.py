@@ -184,6 +184,12 @@ tournaments = sa.Table(
     # takeover; the event's rows are written only under the epoch their writer holds (0011).
     sa.Column("owner", sa.String(40), index=True),
     sa.Column("epoch", sa.Integer, nullable=False, server_default="0"),
+    # A recurring event (0012): its schedule entry and slot (`<date>T<HH:MM> <zone>`), one
+    # event a slot whichever node makes it; a cancelled event's reason, in pt-BR.
+    sa.Column("schedule_key", sa.String(40)),
+    sa.Column("slot", sa.String(40)),
+    sa.Column("note", sa.String(300)),
+    sa.Index("ux_tournaments_schedule_slot", "schedule_key", "slot", unique=True),
 )
 
 # Who registered: an entrant is one player, or a dupla (two players; `partner_invite` while the

@@ -94,6 +94,22 @@ class BotBudget:
             return self.settings.bot_tables_per_address
         return max(self.per_player, self.capacity // 4)
 
+    def room(self, live: Iterable[Charge], player: int | None, address: str | None,
+             elsewhere: Elsewhere = NOWHERE) -> int:
+        """How many more searching tables this player may have from this address, within
+        the node's capacity too (an operator's event, `player` None, only within that)."""
+        charges = list(live)
+        free = self.capacity - len(charges)
+        if player is not None:
+            mine = sum(1 for c in charges if c.player == player) + \
+                elsewhere.players.get(player, 0)
+            free = min(free, self.per_player - mine)
+        if address is not None:
+            here = sum(1 for c in charges if c.address == address) + \
+                elsewhere.addresses.get(address, 0)
+            free = min(free, self.per_address - here)
+        return max(0, free)
+
     def check(self, live: Iterable[Charge], player: int, address: str | None,
               elsewhere: Elsewhere = NOWHERE) -> None:
         """Raise unless one more searching table may be made by this player from this
@@ -120,7 +136,11 @@ class BotAdmission:
     """Admits the tables whose bots search, one at a time: the budget is checked and the table
     made in one step (`admit`), whatever the route, so two requests at once never both take
     the last place. `elsewhere` gives what the other nodes' tables charge (a cluster), and
-    `changed` tells them at once that this node admitted one."""
+    `changed` tells them at once that this node admitted one.
+
+    An event with searching bots takes its tables at once, for its whole length (`reserve`):
+    as many as it could seat at a time, charged to its creator and their address, held until
+    it ends (`release`), and counted with the live tables (`reserved`) instead of its own."""
 
     def __init__(self, settings: Settings, workers: Callable[[], int],
                  elsewhere: Callable[[], Elsewhere] = lambda: NOWHERE,
@@ -129,6 +149,34 @@ class BotAdmission:
         self._lock = asyncio.Lock()  # innermost: held only to check the budget and insert
         self._elsewhere = elsewhere
         self._changed = changed
+        self._reserved: dict[str, tuple[int, Charge]] = {}
+
+    def reserved(self) -> list[Charge]:
+        """The tables events hold, one charge a table."""
+        return [charge for n, charge in self._reserved.values() for _ in range(n)]
+
+    def room(self, live: Callable[[], Iterable[Charge]], player: int | None,
+             address: str | None) -> int:
+        return self.budget.room(live(), player, address, self._elsewhere())
+
+    async def reserve(self, key: str, tables: int, live: Callable[[], Iterable[Charge]],
+                      player: int | None, address: str | None, force: bool = False) -> int:
+        """Hold `tables` searching tables for `key` (an event) if they fit (`force`: an event
+        admitted before, rebuilt here). Returns the room there was: less than `tables` means
+        nothing was held."""
+        async with self._lock:
+            self._reserved.pop(key, None)
+            free = tables if force else self.budget.room(live(), player, address,
+                                                         self._elsewhere())
+            if free < tables:
+                return free
+            self._reserved[key] = (tables, Charge(player, address))
+        self._changed()
+        return free
+
+    def release(self, key: str) -> None:
+        if self._reserved.pop(key, None) is not None:
+            self._changed()
 
     @contextlib.asynccontextmanager
     async def admit(self, searching: bool, live: Callable[[], Iterable[Charge]], player: int,

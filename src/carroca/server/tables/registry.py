@@ -173,9 +173,23 @@ class Tables:
         return {pid for t in self._tables.values() for _, pid in t.humans()}
 
     def bot_charges(self) -> list[Charge]:
-        """The live tables here whose bots search, each with whom and where it is charged to."""
+        """The live tables here whose bots search, each with whom and where it is charged to;
+        an event's tables are counted by what it holds (`reserve_bots`), not one by one."""
         return [Charge(t.charged_player(), t.address) for t in self._tables.values()
-                if t.bot_work()]
+                if t.mode != "tournament" and t.bot_work()] + self._admission.reserved()
+
+    def bot_room(self, player: int | None, address: str | None) -> int:
+        """How many more searching tables `player` may have from `address` now."""
+        return self._admission.room(self.bot_charges, player, address)
+
+    async def reserve_bots(self, key: str, tables: int, player: int | None,
+                           address: str | None, force: bool = False) -> int:
+        """Hold searching tables for an event (`BotAdmission.reserve`): the room there was."""
+        return await self._admission.reserve(key, tables, self.bot_charges, player, address,
+                                             force)
+
+    def release_bots(self, key: str) -> None:
+        self._admission.release(key)
 
     # ------------------------------------------------------------------ life cycle
 

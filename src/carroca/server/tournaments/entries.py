@@ -108,15 +108,38 @@ def entry_answer(entry: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def bot_places(ev: Event) -> int:
+    """The entrants bots would take at the start: the free places of an event that asked for
+    bots (a dupla's, or two solo players', are one place)."""
+    capacity = ev.t.spec.capacity
+    if ev.row["bots"] is None or capacity is None:
+        return 0
+    size = 2 if ev.t.spec.duplas else 1
+    taken = sum(len(e.players) for e in ev.t.registrations)
+    return max(0, (capacity * size - taken) // size)
+
+
+def bot_tables(ev: Event) -> int:
+    """The most tables with bots an event seats at once: one a bot entrant, at most half its
+    entrants (each table seats two). Before the start from its free places, after it from its
+    bot entrants."""
+    if ev.row["status"] == "upcoming":
+        bots = bot_places(ev)
+        entrants = (ev.t.spec.capacity or 0) if bots else 0
+    else:
+        bots = sum(1 for e in ev.entries.values() if any("bot" in p for p in e["players"]))
+        entrants = len(ev.t.entrants)
+    return min(bots, entrants // 2)
+
+
 async def fill_with_bots(store: Store, ev: Event) -> None:
     """The free places of an event that asked for it, taken by bots of its level (stored in
     one write)."""
-    level, capacity = ev.row["bots"], ev.t.spec.capacity
-    if level is None or capacity is None or level not in BOT_LEVELS:
+    level = ev.row["bots"]
+    if level is None or level not in BOT_LEVELS:
         return
     size = 2 if ev.t.spec.duplas else 1
-    taken = sum(len(e.players) for e in ev.t.registrations)
-    free = (capacity * size - taken) // size
+    free = bot_places(ev)
     number = 0
     entries = []
     for _ in range(free):

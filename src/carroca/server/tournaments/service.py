@@ -31,8 +31,10 @@ import time
 from collections.abc import AsyncIterator, Coroutine
 from typing import TYPE_CHECKING, Any
 
+from carroca.bots import BOT_NAMES, SEARCHING_LEVELS
 from carroca.server.errors import (
     AlreadyRegistered,
+    EventBotsOverBudget,
     EventStarted,
     NotCreator,
     NotRegistered,
@@ -52,6 +54,7 @@ from carroca.server.tables.registry import Tables
 from carroca.server.tables.table import Table
 from carroca.server.tables.tablerow import bot_seat
 from carroca.server.tournaments.entries import (
+    bot_tables,
     entry_answer,
     fill_with_bots,
     join_dupla,
@@ -150,6 +153,7 @@ class Tournaments:
             ev.timer.cancel()
         for match_id in ev.games.values():
             self.by_match.pop(match_id, None)
+        self.tables.release_bots(ev.id)
 
     def give_up_all(self) -> None:
         """This node lost its lease: others may take its events any moment now."""
@@ -185,6 +189,10 @@ class Tournaments:
         self.events[ev.id] = ev
         for key, match_id in ev.games.items():
             self.by_match[match_id] = (ev.id, key)
+        if ev.row["status"] == "running" and ev.row["bots"] in SEARCHING_LEVELS:
+            # admitted at its start: its tables are held again here, whatever is left
+            await self.tables.reserve_bots(ev.id, bot_tables(ev), ev.row["creator"], None,
+                                           force=True)
         return ev
 
     async def resume(self) -> None:
@@ -249,11 +257,18 @@ class Tournaments:
 
     # ------------------------------------------------------------------ creating
 
-    async def create(self, player: Player, body: dict[str, Any]) -> Event:
-        """A new event, from the fields of `POST /api/tournaments` (already typed)."""
+    async def create(self, player: Player, body: dict[str, Any],
+                     address: str | None = None) -> Event:
+        """A new event, from the fields of `POST /api/tournaments` (already typed); `address`:
+        where it is made from (its searching bots' tables are charged to it and its creator)."""
         row, t = new_event(self.settings, player, body)
         if row["bots"] is not None:
             bot_seat(row["bots"])  # a known level, or 422
+        if row["bots"] in SEARCHING_LEVELS:  # its tables at once, at most: within the budget
+            need = max(1, (t.spec.capacity or 0) // 2)
+            free = self.tables.bot_room(player["id"], address)
+            if free < need:
+                raise EventBotsOverBudget(BOT_NAMES[row["bots"]], need, free)
         try:  # on every node of a cluster
             upcoming = await self.store.upcoming_of(player["id"])
         except Exception:
@@ -268,7 +283,7 @@ class Tournaments:
             await self.store.insert_tournament(row)
         except Exception:
             raise NotStored() from None
-        ev = Event(row, t, {}, fence=0 if self.tables.clustered else None)
+        ev = Event(row, t, {}, fence=0 if self.tables.clustered else None, address=address)
         self.events[ev.id] = ev
         self._schedule_start(ev)
         return ev
@@ -386,16 +401,21 @@ class Tournaments:
                 return
             if ev.timer is not None:
                 ev.timer.cancel()
+            level = ev.row["bots"]
+            if level in SEARCHING_LEVELS and (need := bot_tables(ev)):
+                free = await self.tables.reserve_bots(ev.id, need, ev.row["creator"],
+                                                      ev.address)
+                if free < need:  # the budget went to other tables since its creation
+                    refusal = EventBotsOverBudget(BOT_NAMES[level], need, free, starting=True)
+                    if by is not None:  # its creator may try again
+                        raise refusal
+                    await self._cancel(ev, "Cancelado na hora do início: " + refusal.message)
+                    return
             await fill_with_bots(self.store, ev)
             try:
                 ev.t.start()
             except TournamentError:  # fewer than two: nothing to hold
-                ev.row.update(status="cancelled", finished_at=time.time())
-                await self.store.update_tournament(
-                    ev.id, ev.fence, status="cancelled", finished_at=ev.row["finished_at"],
-                    record=dumps(to_record(ev.t)))
-                self.drop(ev)
-                self._tell(ev, {"status": "cancelled"})
+                await self._cancel(ev)
                 return
             ev.row.update(status="running", started_at=time.time())
             await self.store.update_tournament(ev.id, ev.fence, status="running",
@@ -404,6 +424,15 @@ class Tournaments:
             if ev.t.spec.format == "arena":
                 self._schedule_close(ev)
             await self._advance(ev)
+
+    async def _cancel(self, ev: Event, note: str | None = None) -> None:
+        """The event does not take place (`note`: why, for its page); its entrants are told."""
+        ev.row.update(status="cancelled", finished_at=time.time(), note=note)
+        await self.store.update_tournament(
+            ev.id, ev.fence, status="cancelled", finished_at=ev.row["finished_at"], note=note,
+            record=dumps(to_record(ev.t)))
+        self.drop(ev)
+        self._tell(ev, {"status": "cancelled"})
 
     def _schedule_close(self, ev: Event) -> None:
         """Arena: no pairing after its duration (games still running count when they end)."""

@@ -153,6 +153,7 @@ class Event:
     timer: asyncio.TimerHandle | None = None  # its start, or an arena's close
     fence: int | None = None  # in a cluster, the epoch its writes carry (`Fenced`)
     written: int = 0  # the director's log entries the stored record holds
+    address: str | None = None  # where its creator made it from (the bot budget's count)
 
     def must_store(self) -> bool:
         """Whether the stored record lacks something a restart (or a takeover) could not find
@@ -208,7 +209,18 @@ def summary(row: dict[str, Any]) -> dict[str, Any]:
             "ruleset": row["ruleset"], "status": row["status"], "starts_at": row["starts_at"],
             "started_at": row["started_at"], "finished_at": row["finished_at"],
             "rounds": spec.get("rounds"), "best_of": spec.get("best_of"),
-            "duration": spec.get("duration"), "capacity": spec.get("capacity")}
+            "duration": spec.get("duration"), "capacity": spec.get("capacity"),
+            "bots": row.get("bots"), "recurring": recurring_text(row.get("slot")),
+            "note": row.get("note")}
+
+
+def recurring_text(slot: str | None) -> str | None:
+    """A recurring event's schedule as players read it: "Todo dia às 20h" (its slot is
+    `<date>T<HH:MM> <zone>`)."""
+    if not slot:
+        return None
+    hour, minute = slot.split("T", 1)[1][:5].split(":")
+    return f"Todo dia às {int(hour)}h{minute if minute != '00' else ''}"
 
 
 def event_view(row: dict[str, Any], record: dict[str, Any], entries: dict[str, dict[str, Any]],
