@@ -7,11 +7,12 @@ were readable by anyone who knew its id, and its tables were listed in the lobby
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
 import httpx2
-from tests.support.attacks import error_of, guest, http
+from tests.support.attacks import account, error_of, guest, http
 from tests.support.serverproc import Server, wait_until
 
 EVENT = {"name": "Copa", "format": "swiss", "ruleset": "bloqueio", "options": {"target": 1},
@@ -114,3 +115,112 @@ def test_a_private_event_is_shown_only_to_its_creator_entrants_and_invitation(
     finally:
         for client in (ana, bia, caio, anyone):
             client.close()
+
+
+PROXIED = {"CARROCA_FORWARDED_ALLOW_IPS": "127.0.0.1"}
+
+
+def _through_proxy(proxy: httpx2.Client, n: int, path: str, token: str | None = None,
+                   body: dict[str, Any] | None = None) -> httpx2.Response:
+    """A request as the trusted proxy forwards it for a client at its own address (10.x.y.z:
+    the attacker's rotating addresses)."""
+    headers = {"X-Forwarded-For": f"10.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    return proxy.post(path, json=body or {}, headers=headers)
+
+
+def _throwaway(proxy: httpx2.Client, n: int, name: str) -> str:
+    r = _through_proxy(proxy, n, "/api/guest", body={"name": name})
+    assert r.status_code == 200, r.text
+    return str(r.json()["token"])
+
+
+def test_a_flood_of_throwaway_guests_takes_a_share_of_a_public_event(
+        servers: Callable[..., Server]) -> None:
+    """Before: 300 throwaway guests (rotating addresses behind a trusted proxy) filled a public
+    256-place event in 5 s, and no real player could enter it.
+
+    After: guests without a finished match (newcomers) take at most a quarter of a public
+    event's places (64 of 256); accounts and guests who played go on registering. The time
+    and counts are the test's own run (printed)."""
+    server = servers(env=PROXIED)
+    with http(server, token=account(server, "Organiza")) as org:
+        made = org.post("/api/tournaments", json={**EVENT, "capacity": 256})
+        assert made.status_code == 201, made.text
+        event_id = made.json()["id"]
+    began = time.monotonic()
+    answers = []
+    with http(server) as proxy:
+        for i in range(300):
+            token = _throwaway(proxy, 1000 + i, f"Conv{i}")
+            answers.append(_through_proxy(proxy, 1000 + i,
+                                          f"/api/tournaments/{event_id}/register", token))
+    took = time.monotonic() - began
+    accepted = [r for r in answers if r.status_code == 200]
+    refused = [r for r in answers if r.status_code != 200]
+    assert len(accepted) == 64
+    assert {r.status_code for r in refused} == {409}
+    assert {error_of(r)["code"] for r in refused} == {"newcomers_full"}
+    assert "crie uma conta" in error_of(refused[0])["message"]
+    with http(server, token=account(server, "Jogadora")) as real:
+        assert real.post(f"/api/tournaments/{event_id}/register").status_code == 200
+        page = real.get(f"/api/tournaments/{event_id}").json()
+    assert len(page["registrations"]) == 65  # 191 places left for real players
+    print(f"after: 300 throwaway guests in {took:.1f} s: {len(accepted)} registered, "
+          f"{len(refused)} refused; 191 places left")
+
+
+def test_a_flood_of_junk_events_is_few_and_the_list_is_paged(
+        servers: Callable[..., Server]) -> None:
+    """Before: 450 junk public events (throwaway guests behind a trusted proxy, 3 each) were
+    listed in 4 s, and the list was not paged: 144 KB, which the lobby drew whole.
+
+    After: newcomers have at most 10 upcoming public events at a time, server-wide (their
+    private events are theirs); every list is paged (20 a page by default, at most 50, with a
+    cursor). The time and sizes are the test's own run (printed)."""
+    server = servers(env=PROXIED)
+    proxy = http(server)
+    began = time.monotonic()
+    answers = []
+    for i in range(150):
+        token = _throwaway(proxy, 2000 + i, f"Junk{i}")
+        answers += [_through_proxy(proxy, 2000 + i, "/api/tournaments", token,
+                                   {**EVENT, "name": f"Junk {i}.{k}"}) for k in range(3)]
+    took = time.monotonic() - began
+    created = [r for r in answers if r.status_code == 201]
+    refused = [r for r in answers if r.status_code != 201]
+    assert len(created) == 10
+    assert {(r.status_code, error_of(r)["code"]) for r in refused} == {(429, "newcomers_full")}
+    assert "torneio privado" in error_of(refused[0])["message"]
+    private = _through_proxy(proxy, 2000, "/api/tournaments", _throwaway(proxy, 2999, "Priv"),
+                             {**EVENT, "private": True})
+    assert private.status_code == 201, private.text
+    for i in range(5):  # accounts are not newcomers: 25 upcoming public events in all
+        token = _through_proxy(proxy, 3000 + i, "/api/register",
+                               body={"name": f"Conta{i}", "password": "senha-secreta"})
+        assert token.status_code == 200, token.text
+        for k in range(3):
+            assert _through_proxy(proxy, 3000 + i, "/api/tournaments", token.json()["token"],
+                                  {**EVENT, "name": f"Copa {i}.{k}",
+                                   "starts_in": 600 + 60 * (3 * i + k)}).status_code == 201
+    with http(server) as anyone:
+        first = anyone.get("/api/tournaments")
+        page = first.json()
+        assert len(page["upcoming"]) == 20 and page["more"]["upcoming"]
+        assert page["more"]["live"] is None and page["more"]["finished"] is None
+        rest = anyone.get("/api/tournaments", params={"list": "upcoming",
+                                                      "after": page["more"]["upcoming"]}).json()
+        assert len(rest["upcoming"]) == 5 and rest["more"]["upcoming"] is None
+        assert "live" not in rest
+        listed = page["upcoming"] + rest["upcoming"]
+        assert len({e["id"] for e in listed}) == 25
+        assert [e["starts_at"] for e in listed] == sorted(e["starts_at"] for e in listed)
+        assert len(anyone.get("/api/tournaments", params={"limit": 10}).json()["upcoming"]) == 10
+        assert anyone.get("/api/tournaments", params={"limit": 51}).status_code == 422
+        bad = anyone.get("/api/tournaments", params={"list": "upcoming", "after": "x~y"})
+        assert bad.status_code == 422 and error_of(bad)["code"] == "bad_cursor"
+    proxy.close()
+    assert len(first.content) < 16_000
+    print(f"after: 450 junk events tried in {took:.1f} s: {len(created)} created; the list's "
+          f"first page {len(first.content) / 1000:.1f} KB of 20 events")

@@ -380,3 +380,26 @@ class EventBotsOverBudget(ServerError, status=409, code="bots_over_budget"):
         super().__init__(message=f"Os bots {levels} deste torneio ocupariam até {tables} "
                          f"mesas {when}, e agora {room} "
                          f"(o limite vale para você, para a sua rede e para o servidor). {fix}")
+
+
+class BadCursor(ServerError, status=422, code="bad_cursor",
+                text="Esta página da lista não existe mais; volte ao começo da lista."):
+    pass
+
+
+class NewcomersFull(ServerError, status=409, code="newcomers_full"):
+    """A public event's places for newcomers (guests without finished matches) are taken."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__(message=f"As {most} vagas deste torneio para convidados sem partidas "
+                         "terminadas já foram ocupadas. Jogue uma partida até o fim ou crie "
+                         "uma conta para se inscrever.")
+
+
+class NewcomerEventsFull(ServerError, status=429, code="newcomers_full"):
+    """Too many upcoming public events made by newcomers, server-wide."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__(message=f"Já há {most} torneios públicos marcados por convidados sem "
+                         "partidas terminadas. Jogue uma partida até o fim ou crie uma conta "
+                         "para criar o seu, ou crie um torneio privado.")

@@ -101,6 +101,15 @@ class Settings:
     tournament_bots: bool = False  # an event may ask for bots to fill its free places
     max_upcoming_tournaments_per_player: int = 3  # events created and not started yet
     max_tournament_capacity: int = 256  # the most places an event may have
+    # Newcomers: guests with fewer finished matches than this (accounts never are). They
+    # take at most a share of a public event's places (never fewer than the floor), and their
+    # upcoming public events are few, server-wide; private events are theirs to make.
+    tournament_guest_matches: int = 1
+    tournament_newcomer_share: float = 0.25
+    tournament_newcomer_floor: int = 16
+    max_newcomer_tournaments: int = 10
+    tournament_schedule: str = ""  # a TOML file of recurring events (docs/tournaments.md)
+    tournament_schedule_seconds: float = 60.0  # how often the schedule's next slots are made
 
     def workers(self) -> int:
         """Bot worker processes: as set, else one per core."""

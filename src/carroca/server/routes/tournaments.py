@@ -76,11 +76,18 @@ async def create(body: TournamentBody, player: Player, request: Request) -> dict
     return out
 
 @router.get("/api/tournaments")
-async def listing(request: Request, viewer: MaybePlayer) -> dict[str, Any]:
-    """Public events, `bots_allowed` (the operator's option), and `mine`: the upcoming and
-    running events the asker plays in (the lobby listens for their matches)."""
+async def listing(request: Request, viewer: MaybePlayer,
+                  list_: Annotated[Literal["upcoming", "live", "finished"] | None,
+                                   Query(alias="list")] = None,
+                  limit: Annotated[int, Query(ge=1, le=pages.MAX_PAGE)] = pages.PAGE,
+                  after: Annotated[str | None, Query(max_length=80)] = None) -> dict[str, Any]:
+    """Public events, a page of each list (`limit`), or of one list (`list`) from a cursor
+    (`after`, from the previous page's `more`); `bots_allowed` (the operator's option), and
+    `mine`: the upcoming and running events the asker plays in (the lobby listens for their
+    matches)."""
     store = store_of(request)
-    return {**await pages.listing(store),
+    kinds = pages.KINDS if list_ is None else (list_,)
+    return {**await pages.listing(store, kinds, limit, after if list_ else None),
             "bots_allowed": tournaments_of(request).settings.tournament_bots,
             "mine": await pages.events_of(store, viewer["id"]) if viewer is not None else []}
 

@@ -185,10 +185,12 @@ tournaments = sa.Table(
     sa.Column("owner", sa.String(40), index=True),
     sa.Column("epoch", sa.Integer, nullable=False, server_default="0"),
     # A recurring event (0012): its schedule entry and slot (`<date>T<HH:MM> <zone>`), one
-    # event a slot whichever node makes it; a cancelled event's reason, in pt-BR.
+    # event a slot whichever node makes it; a cancelled event's reason, in pt-BR; whether a
+    # newcomer (a guest without finished matches) made it: theirs are few at a time.
     sa.Column("schedule_key", sa.String(40)),
     sa.Column("slot", sa.String(40)),
     sa.Column("note", sa.String(300)),
+    sa.Column("by_newcomer", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Index("ux_tournaments_schedule_slot", "schedule_key", "slot", unique=True),
 )
 

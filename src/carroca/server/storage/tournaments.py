@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from carroca.server.storage import db
@@ -27,6 +28,9 @@ from carroca.server.storage.plumbing import Fenced, Storage, owner_and_status, t
 
 GameKey = tuple[int, int, int]
 LIVE = ("upcoming", "running")
+#: The lists of events, each by its own order: its column, and whether the latest come first.
+LISTS = {"upcoming": (("upcoming",), "starts_at", False), "live": (("running",), "started_at",
+         False), "finished": (("finished", "cancelled"), "finished_at", True)}
 
 
 class TournamentRows(Storage):
@@ -57,18 +61,65 @@ class TournamentRows(Storage):
 
         return await self.run(fn)
 
-    async def finished_tournaments(self, limit: int) -> list[dict[str, Any]]:
-        """The latest events over, public ones only, without their records."""
+    async def listed_tournaments(self, kind: str, limit: int,
+                                 after: tuple[float, str] | None = None
+                                 ) -> list[dict[str, Any]]:
+        """A page of public events of one list (`LISTS`), in its order, after the cursor
+        (the sort value and id of the last one seen); without their records, each with
+        `sizes`: the players of each of its entries (a dupla 2, a solo player 1)."""
+        statuses, column, latest_first = LISTS[kind]
 
         def fn(conn: Connection) -> list[dict[str, Any]]:
-            t = db.tournaments.c
+            t, e = db.tournaments.c, db.tournament_entries.c
+            key = t[column]
             cols = [c for c in db.tournaments.c if c.name not in ("record", "seed", "invite")]
-            rows = conn.execute(sa.select(*cols).where(t.status.in_(("finished", "cancelled")))
-                                .where(t.private == sa.false())
-                                .order_by(t.finished_at.desc()).limit(limit)).mappings().all()
-            return [dict(r) for r in rows]
+            query = sa.select(*cols).where(t.status.in_(statuses)).where(t.private == sa.false())
+            if after is not None:
+                value, last = after
+                if latest_first:
+                    query = query.where(sa.or_(key < value, sa.and_(key == value, t.id < last)))
+                else:
+                    query = query.where(sa.or_(key > value, sa.and_(key == value, t.id > last)))
+            order = (key.desc(), t.id.desc()) if latest_first else (key, t.id)
+            rows = {r["id"]: {**r, "sizes": []} for r in conn.execute(
+                query.order_by(*order).limit(limit)).mappings()}
+            if kind != "finished" and rows:
+                for tid, players in conn.execute(sa.select(e.tournament_id, e.players)
+                                                 .where(e.tournament_id.in_(list(rows)))):
+                    rows[tid]["sizes"].append(len(players))
+            return list(rows.values())
 
         return await self.run_side(fn)
+
+    async def newcomer_tournaments(self) -> int:
+        """Upcoming public events made by newcomers, on any node."""
+        t = db.tournaments.c
+        return int(await self.run_side(lambda conn: conn.execute(
+            sa.select(sa.func.count()).where(t.status == "upcoming")
+            .where(t.private == sa.false()).where(t.by_newcomer == sa.true())).scalar() or 0))
+
+    async def finished_matches(self, player_id: int, at_least: int) -> int:
+        """A player's finished matches, counted up to `at_least` (enough to tell)."""
+        pt = db.participants.c
+
+        def fn(conn: Connection) -> int:
+            some = sa.select(pt.match_id).where(pt.player_id == player_id).limit(at_least)
+            return int(conn.execute(sa.select(sa.func.count()).select_from(some.subquery()))
+                       .scalar() or 0)
+
+        return await self.run_side(fn)
+
+    async def insert_scheduled(self, row: dict[str, Any]) -> bool:
+        """A recurring event's row, unless its slot has one already (made by another node, or
+        before a restart): the unique key (schedule_key, slot) decides. True when inserted."""
+
+        def fn(conn: Connection) -> bool:
+            insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
+            done = conn.execute(insert(db.tournaments).values(**row).on_conflict_do_nothing(
+                index_elements=["schedule_key", "slot"]))
+            return bool(done.rowcount == 1)
+
+        return await self.run(fn)
 
     async def tournament_by_invite(self, invite: str) -> str | None:
         def fn(conn: Connection) -> str | None:
@@ -215,22 +266,6 @@ class TournamentRows(Storage):
 
         def fn(conn: Connection) -> tuple[str | None, str] | None:
             return owner_and_status(conn, db.tournaments, tournament_id)
-
-        return await self.run_side(fn)
-
-    async def live_tournaments(self) -> list[dict[str, Any]]:
-        """Upcoming and running events on any node, without their records, each with
-        `sizes`: the players of each of its entries (a dupla 2, a solo player 1)."""
-
-        def fn(conn: Connection) -> list[dict[str, Any]]:
-            t, e = db.tournaments.c, db.tournament_entries.c
-            cols = [c for c in db.tournaments.c if c.name not in ("record", "seed")]
-            rows = {r["id"]: {**r, "sizes": []} for r in conn.execute(
-                sa.select(*cols).where(t.status.in_(LIVE)).order_by(t.starts_at)).mappings()}
-            for tid, players in conn.execute(
-                    sa.select(e.tournament_id, e.players).where(e.tournament_id.in_(list(rows)))):
-                rows[tid]["sizes"].append(len(players))
-            return list(rows.values())
 
         return await self.run_side(fn)
 

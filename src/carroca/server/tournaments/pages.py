@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from carroca.server.errors import NotStored
+from carroca.server.errors import BadCursor, NotStored, ServerError
 from carroca.server.records import Player
 from carroca.server.storage.store import Store
 from carroca.server.tournaments.state import (
@@ -31,30 +31,55 @@ from carroca.server.tournaments.state import (
 from carroca.tournament import EventSpec, to_record
 from carroca.tournament.eventrecord import dumps, embed
 
-FINISHED_LISTED = 20  # the latest events over, in the list
+PAGE = 20  # events a page of a list, unless asked for fewer (at most MAX_PAGE)
+MAX_PAGE = 50
+KINDS = ("upcoming", "live", "finished")
+SORTED_BY = {"upcoming": "starts_at", "live": "started_at", "finished": "finished_at"}
 
 
-async def listing(store: Store) -> dict[str, list[dict[str, Any]]]:
-    """Public events: upcoming (soonest first), live, and the latest finished."""
-    upcoming: list[dict[str, Any]] = []
-    live: list[dict[str, Any]] = []
+def cursor_of(item: dict[str, Any], kind: str) -> str:
+    """Where the next page of a list starts: the last item's sort value and id."""
+    return f"{item[SORTED_BY[kind]]!r}~{item['id']}"
+
+
+def parse_cursor(cursor: str | None) -> tuple[float, str] | None:
+    if not cursor:
+        return None
+    value, _, last = cursor.partition("~")
     try:
-        rows = await store.live_tournaments()
-        finished = [summary(r) for r in await store.finished_tournaments(FINISHED_LISTED)]
-    except Exception:
-        raise NotStored() from None
-    for row in rows:
-        if row["private"]:
-            continue
-        item = summary(row)
-        # Its entries' players: solo players of a duplas event are paired at the start (the
-        # odd one left out), as the director does.
-        sizes = row["sizes"]
-        running_duplas = row["status"] == "running" and EventSpec.from_dict(row["spec"]).duplas
-        item["entrants"] = sizes.count(2) + sizes.count(1) // 2 if running_duplas \
-            else len(sizes)
-        (upcoming if row["status"] == "upcoming" else live).append(item)
-    return {"upcoming": upcoming, "live": live, "finished": finished}
+        return float(value), last
+    except ValueError:
+        raise BadCursor() from None
+
+
+async def listing(store: Store, kinds: tuple[str, ...] = KINDS, limit: int = PAGE,
+                  after: str | None = None) -> dict[str, Any]:
+    """Public events, a page of each list asked for: upcoming (soonest first), live (the
+    earliest started first), finished (the latest first); `more` has each list's cursor to
+    its next page (None: no more)."""
+    out: dict[str, Any] = {"more": {}}
+    for kind in kinds:
+        try:  # one more than asked: whether there is a next page
+            rows = await store.listed_tournaments(kind, limit + 1, parse_cursor(after))
+        except ServerError:
+            raise
+        except Exception:
+            raise NotStored() from None
+        items = []
+        for row in rows[:limit]:
+            item = summary(row)
+            if kind != "finished":
+                # Its entries' players: solo players of a duplas event are paired at the
+                # start (the odd one left out), as the director does.
+                sizes = row["sizes"]
+                running_duplas = row["status"] == "running" and \
+                    EventSpec.from_dict(row["spec"]).duplas
+                item["entrants"] = sizes.count(2) + sizes.count(1) // 2 if running_duplas \
+                    else len(sizes)
+            items.append(item)
+        out[kind] = items
+        out["more"][kind] = cursor_of(items[-1], kind) if len(rows) > limit else None
+    return out
 
 
 async def events_of(store: Store, player_id: int) -> list[str]:

@@ -36,6 +36,8 @@ from carroca.server.errors import (
     AlreadyRegistered,
     EventBotsOverBudget,
     EventStarted,
+    NewcomerEventsFull,
+    NewcomersFull,
     NotCreator,
     NotRegistered,
     NotStored,
@@ -276,6 +278,15 @@ class Tournaments:
         most = self.settings.max_upcoming_tournaments_per_player
         if upcoming >= most:
             raise TooManyTournaments(upcoming, most)
+        row["by_newcomer"] = not row["private"] and await self.newcomer(player)
+        if row["by_newcomer"]:  # a flood of throwaway guests lists few events
+            most = self.settings.max_newcomer_tournaments
+            try:
+                listed = await self.store.newcomer_tournaments()
+            except Exception:
+                raise NotStored() from None
+            if listed >= most:
+                raise NewcomerEventsFull(most)
         if self.limits is not None:  # every check passed; nothing stored yet
             self.limits.tournaments_player.hit(str(player["id"]))
         row.update(owner=self.hub.node, epoch=0)
@@ -287,6 +298,33 @@ class Tournaments:
         self.events[ev.id] = ev
         self._schedule_start(ev)
         return ev
+
+    async def newcomer(self, player: Player) -> bool:
+        """A guest with fewer finished matches than `tournament_guest_matches`: a throwaway
+        name costs nothing, a played match does."""
+        least = self.settings.tournament_guest_matches
+        if player["kind"] != "guest" or least <= 0:
+            return False
+        try:
+            return await self.store.finished_matches(player["id"], least) < least
+        except Exception:
+            raise NotStored() from None
+
+    def newcomer_places(self, ev: Event) -> int:
+        """The players of a public event that may be newcomers: a share of its places (of the
+        server's largest event when it has no capacity), never fewer than the floor."""
+        size = 2 if ev.t.spec.duplas else 1
+        places = (ev.t.spec.capacity or self.settings.max_tournament_capacity) * size
+        return max(self.settings.tournament_newcomer_floor,
+                   int(places * self.settings.tournament_newcomer_share))
+
+    @staticmethod
+    def _full(ev: Event) -> bool:
+        """No place for one more player (the director says so in its own words)."""
+        capacity = ev.t.spec.capacity
+        size = 2 if ev.t.spec.duplas else 1
+        return capacity is not None and \
+            sum(len(e.players) for e in ev.t.registrations) >= capacity * size
 
     def _schedule_start(self, ev: Event) -> None:
         delay = max(0.0, ev.row["starts_at"] - time.time())
@@ -332,6 +370,13 @@ class Tournaments:
             if ev.entrant_of(player["id"]) is not None:
                 raise AlreadyRegistered()
             me = {"id": player["id"], "name": player["name"], "kind": player["kind"]}
+            if not ev.row["private"] and not self._full(ev) and await self.newcomer(player):
+                # A flood of throwaway guests takes a share of the places, never all of them.
+                most = self.newcomer_places(ev)
+                if sum(1 for e in ev.entries.values() for p in e["players"]
+                       if p.get("newcomer")) >= most:
+                    raise NewcomersFull(most)
+                me["newcomer"] = True
             rating = await rating_of(self.store, ev, player)
             if invite is not None:
                 entry = await join_dupla(self.store, ev, me, invite, rating)

@@ -1,5 +1,5 @@
 """recurring tournaments: the schedule entry and slot an event was made for (one event per
-slot, whichever node makes it), and a cancelled event's reason
+slot, whichever node makes it), a cancelled event's reason, and whether a newcomer made it
 
 Revision ID: 0012
 Revises: 0011
@@ -20,6 +20,8 @@ def upgrade() -> None:
     op.add_column("tournaments", sa.Column("schedule_key", sa.String(40), nullable=True))
     op.add_column("tournaments", sa.Column("slot", sa.String(40), nullable=True))
     op.add_column("tournaments", sa.Column("note", sa.String(300), nullable=True))
+    op.add_column("tournaments", sa.Column("by_newcomer", sa.Boolean, nullable=False,
+                                           server_default=sa.false()))
     op.create_index("ux_tournaments_schedule_slot", "tournaments", ["schedule_key", "slot"],
                     unique=True)
 
@@ -27,6 +29,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index("ux_tournaments_schedule_slot", "tournaments")
     with op.batch_alter_table("tournaments") as batch:
+        batch.drop_column("by_newcomer")
         batch.drop_column("note")
         batch.drop_column("slot")
         batch.drop_column("schedule_key")
