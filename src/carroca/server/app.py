@@ -58,6 +58,8 @@ from carroca.server.tables.ranked import RankedQueue
 from carroca.server.tables.registry import Tables
 from carroca.server.tables.reviews import Reviews
 from carroca.server.tables.upkeep import Upkeep
+from carroca.server.tournaments.schedule import Scheduler
+from carroca.server.tournaments.schedule import load as load_schedule
 from carroca.server.tournaments.service import Tournaments
 
 if TYPE_CHECKING:
@@ -193,6 +195,14 @@ def create_app(settings: Settings | None = None) -> App:
             hub.log.info("resumed %d unfinished matches, %d tournaments", resumed, events)
         loop = asyncio.get_running_loop()
         tasks = [loop.create_task(_collector_upkeep()), loop.create_task(upkeep.run())]
+        app.state.scheduler = None
+        if settings.tournament_schedule:  # the operator's recurring events
+            scheduler = Scheduler(tournaments, load_schedule(settings.tournament_schedule,
+                                                             settings),
+                                  (lambda: cluster.leased) if cluster is not None
+                                  else (lambda: True))
+            app.state.scheduler = scheduler
+            tasks.append(loop.create_task(scheduler.run(settings.tournament_schedule_seconds)))
         try:
             yield
         finally:

@@ -47,6 +47,13 @@ def problem(settings: Settings) -> str | None:
             return f"cannot reach the database {shown}: {_first_line(exc)}"
         finally:
             engine.dispose()
+    if settings.tournament_schedule:
+        from carroca.server.tournaments.schedule import ScheduleError, load
+
+        try:
+            load(settings.tournament_schedule, settings)
+        except ScheduleError as exc:
+            return str(exc)
     if settings.redis:
         return redis_problem(settings.redis)
     return None

@@ -197,6 +197,9 @@ async def stats(request: Request) -> dict[str, Any]:
         "sockets": sessions_of(request).total(),
         "bots": {"workers": hub.bots.workers, "queued": len(hub.bots.queue),
                  "decisions": dict(hub.bots.outcomes)}}
+    scheduler = request.app.state.scheduler
+    if scheduler is not None:  # the operator's recurring events: looks at it, events made here
+        out["schedule"] = {"ticks": scheduler.ticks, "made": scheduler.made}
     cluster = request.app.state.cluster
     if cluster is not None:  # what crosses Redis (bench/load.py --nodes)
         bus = cluster.bus

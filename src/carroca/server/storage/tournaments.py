@@ -116,8 +116,8 @@ class TournamentRows(Storage):
         def fn(conn: Connection) -> bool:
             insert = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
             done = conn.execute(insert(db.tournaments).values(**row).on_conflict_do_nothing(
-                index_elements=["schedule_key", "slot"]))
-            return bool(done.rowcount == 1)
+                index_elements=["schedule_key", "slot"]).returning(db.tournaments.c.id))
+            return done.first() is not None
 
         return await self.run(fn)
 

@@ -299,6 +299,20 @@ class Tournaments:
         self._schedule_start(ev)
         return ev
 
+    async def create_scheduled(self, key: str, slot: str, starts_at: float,
+                               fields: dict[str, Any]) -> bool:
+        """A recurring event's slot (`schedule.Scheduler`), made and run here unless some node
+        made it already (the database keeps one per slot): True when made here."""
+        row, t = new_event(self.settings, None, {**fields, "starts_at": starts_at})
+        row.update(owner=self.hub.node, epoch=0, schedule_key=key, slot=slot)
+        if not await self.store.insert_scheduled(row):
+            return False
+        self.hub.log.info("tournament %s made for %s, %s", row["id"], key, slot)
+        ev = Event(row, t, {}, fence=0 if self.tables.clustered else None)
+        self.events[ev.id] = ev
+        self._schedule_start(ev)
+        return True
+
     async def newcomer(self, player: Player) -> bool:
         """A guest with fewer finished matches than `tournament_guest_matches`: a throwaway
         name costs nothing, a played match does."""

@@ -68,10 +68,11 @@ class Relay(Protocol):
         the owner's ServerError, 404 when the event is not live, 503 while it changes nodes."""
 
 
-def new_event(settings: Settings, player: Player, body: dict[str, Any]
+def new_event(settings: Settings, player: Player | None, body: dict[str, Any]
               ) -> tuple[dict[str, Any], Tournament]:
     """A new event's row and director, from the fields of `POST /api/tournaments` (already
-    typed); ServerError (pt-BR) for what the server does not hold."""
+    typed), or of the operator's schedule (no `player`); ServerError (pt-BR) for what the
+    server does not hold."""
     name = " ".join(clean_text(body["name"]).split())
     if not 3 <= len(name) <= 60:
         raise BadEventName
@@ -105,7 +106,8 @@ def new_event(settings: Settings, player: Player, body: dict[str, Any]
     row = {
         "id": t.event_id, "name": name, "format": spec.format, "ruleset": spec.ruleset,
         "options": dict(spec.options), "spec": spec.to_dict(), "status": "upcoming",
-        "creator": player["id"], "created_at": now, "starts_at": float(starts_at),
+        "creator": None if player is None else player["id"], "created_at": now,
+        "starts_at": float(starts_at),
         "started_at": None, "finished_at": None, "turn_seconds": turn, "bots": bots,
         "private": bool(body.get("private")),
         "invite": secrets.token_urlsafe(6) if body.get("private") else None,
