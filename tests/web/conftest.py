@@ -29,6 +29,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         limit_guest_ip="100000/minute", limit_register_ip="100000/hour",
         limit_password_ip="100000/minute",
         limit_tables_player="100000/minute", max_connections_per_ip=0,
+        # Nor are the newcomers' share of public events (every test player is a new guest).
+        max_newcomer_tournaments=100000,
         tournament_bots=True,  # short events: bots fill the places a test does not
     )
     live = LiveServer(settings)

@@ -217,7 +217,18 @@ export function seedFor(matchId) {
 
 // ---------------------------------------------------------------------- tournaments
 
-export const tournaments = () => get("/api/tournaments");
+/**
+ * A page of each list of public events, or of one list from the cursor of the page before (`more`).
+ * @param {{ list?: string, after?: string | null, limit?: number }} page
+ */
+export const tournaments = (page = {}) => {
+  const query = new URLSearchParams();
+  if (page.list) query.set("list", page.list);
+  if (page.after) query.set("after", page.after);
+  if (page.limit) query.set("limit", String(page.limit));
+  const text = query.toString();
+  return get(`/api/tournaments${text ? `?${text}` : ""}`);
+};
 // A private event's page needs its invitation (`code`) from who is neither its creator nor an entrant.
 export const tournament = (/** @type {string} */ id, /** @type {string | null} */ code = null) => get(`/api/tournaments/${encodeURIComponent(id)}${code ? `?code=${encodeURIComponent(code)}` : ""}`);
 export const createTournament = (body) => post("/api/tournaments", body);

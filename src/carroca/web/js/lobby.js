@@ -17,7 +17,7 @@ import * as W from "./words.js";
  *   options: Record<string, boolean | number>}} RulesetInfo one ruleset of /api/rulesets
  * @typedef {{me: Player | null, rulesets: RulesetInfo[], bots: string[],
  *   socket: {connect: () => void} | null, queuedAt: number, queueTimer: number | undefined,
- *   rankFamily: string, tourneyTimer: number | undefined}} Lobby
+ *   rankFamily: string, tourneyTimer: number | undefined, tourneysMine: Set<string>}} Lobby
  */
 
 /** @type {Lobby} */
@@ -30,6 +30,7 @@ const state = {
   queueTimer: undefined,
   rankFamily: "duplas",
   tourneyTimer: undefined,
+  tourneysMine: new Set(),
 };
 
 /** The signed-in player: everything past the entry forms is drawn for them. */
@@ -760,6 +761,7 @@ function tourneyItem(t, kind) {
       "div",
       { class: "table-text" },
       h("strong", {}, t.name),
+      t.recurring ? h("span", { class: "badge recurring" }, t.recurring) : null,
       h("span", { class: "muted small" }, `${what}${t.entrants !== undefined ? ` · ${W.entrantsText(t.entrants, num)}` : ""}`),
       detail,
     ),
@@ -771,24 +773,64 @@ function tourneyItem(t, kind) {
   );
 }
 
+const TOURNEY_PAGE = 10; // events a page of each list; "Ver mais" brings the next
+/** Each list of the Torneios tab: the API's name, its element, the item's kind, what an empty list says. */
+const TOURNEY_LISTS = [
+  ["upcoming", "#tourney-upcoming", "upcoming", "Nenhum torneio marcado. Crie o seu!"],
+  ["live", "#tourney-live", "live", "Nenhum torneio em andamento."],
+  ["finished", "#tourney-done", "done", "Nenhum torneio terminado ainda."],
+];
+
+/** @param {Element} item an event's line: marked when the player is in it @param {string} id */
+function markMine(item, id) {
+  if (!state.tourneysMine.has(id)) return;
+  const text = item.querySelector(".table-text");
+  if (text) text.append(h("span", { class: "badge" }, "Inscrito"));
+}
+
+/**
+ * An event list's items, and its "Ver mais" while the server has more (`cursor`).
+ * @param {Element} host @param {string} list @param {string} kind @param {any[]} items @param {string | null} cursor
+ */
+function appendTourneys(host, list, kind, items, cursor) {
+  for (const t of items) {
+    const item = tourneyItem(t, kind);
+    markMine(item, t.id);
+    host.append(item);
+  }
+  if (!cursor) return;
+  const button = h("button", { class: "btn btn-ghost btn-small", type: "button" }, "Ver mais");
+  const more = h("li", { class: "more-item" }, button);
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      const page = await api.tournaments({ list, after: cursor, limit: TOURNEY_PAGE });
+      more.remove();
+      appendTourneys(host, list, kind, page[list], page.more[list]);
+    } catch (e) {
+      button.disabled = false;
+      toast(messageOf(e), "error");
+    }
+  });
+  host.append(more);
+}
+
 async function refreshTourneys() {
   let data;
   try {
-    data = await api.tournaments();
+    data = await api.tournaments({ limit: TOURNEY_PAGE });
   } catch (e) {
     toast(messageOf(e), "error");
     return;
   }
-  /** @param {any[]} items @param {string} kind @param {string} empty */
-  const list = (items, kind, empty) => (items.length ? items.map((t) => tourneyItem(t, kind)) : [h("li", { class: "muted" }, empty)]);
-  fill(need("#tourney-upcoming"), ...list(data.upcoming, "upcoming", "Nenhum torneio marcado. Crie o seu!"));
-  fill(need("#tourney-live"), ...list(data.live, "live", "Nenhum torneio em andamento."));
-  fill(need("#tourney-done"), ...list(data.finished.slice(0, 8), "done", "Nenhum torneio terminado ainda."));
-  need("#t-bots-field").hidden = !data.bots_allowed;
-  for (const id of data.mine || []) {
-    const item = document.querySelector(`[data-tourney="${CSS.escape(id)}"] .table-text`);
-    if (item) item.append(h("span", { class: "badge" }, "Inscrito"));
+  state.tourneysMine = new Set(data.mine || []);
+  for (const [list, selector, kind, empty] of TOURNEY_LISTS) {
+    const host = need(selector);
+    fill(host);
+    if (data[list].length) appendTourneys(host, list, kind, data[list], data.more[list]);
+    else host.append(h("li", { class: "muted" }, empty));
   }
+  need("#t-bots-field").hidden = !data.bots_allowed;
   if ((data.mine || []).length) openLobbySocket(); // taken to the table when a match starts
   clearInterval(state.tourneyTimer);
   state.tourneyTimer = setInterval(() => {

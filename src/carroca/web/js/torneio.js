@@ -22,7 +22,8 @@ import * as W from "./words.js";
  *   me: {name: string, entrant: string, partner_invite?: string | null} | null,
  *   creator: boolean, invite: string | null, rounds: Round[], standings: Standing[],
  *   podium: {entrant: string, name: string}[] | null, entrants: Entrant[],
- *   registrations: Entrant[]}} Tournament what /api/tournaments/ID answers
+ *   registrations: Entrant[], recurring: string | null, note: string | null}} Tournament what
+ *   /api/tournaments/ID answers (`recurring`: "Todo dia às 20h"; `note`: why it was cancelled)
  * @typedef {{id: string | null, code: string | null, me: {name: string} | null,
  *   data: Tournament | null, timer: number | undefined, ticker: number | undefined,
  *   socket: {connect: () => void} | null}} EventPage
@@ -133,7 +134,7 @@ function render() {
   need("#t-title").textContent = d.name;
   const length = lengthText(d);
   need("#t-what").textContent = `${d.format_name} · ${W.rulesetName(d.ruleset)} · ${length}` +
-    `${d.capacity ? ` · ${num(d.capacity)} vagas` : ""}${d.private ? " · privado" : ""}`;
+    `${d.capacity ? ` · ${num(d.capacity)} vagas` : ""}${d.private ? " · privado" : ""}${d.recurring ? ` · ${d.recurring}` : ""}`;
   renderWhen();
   renderActions();
   renderPodium();
@@ -159,7 +160,7 @@ function renderWhen() {
   else if (d.status === "running") {
     const round = d.rounds.length;
     text = d.format === "arena" ? "Ao vivo" : `Ao vivo · rodada ${round}${d.total_rounds ? ` de ${d.total_rounds}` : ""}`;
-  } else if (d.status === "cancelled") text = "Cancelado: não houve inscritos suficientes.";
+  } else if (d.status === "cancelled") text = d.note || "Cancelado: não houve inscritos suficientes.";
   else text = "Terminado";
   need("#t-when").textContent = text;
 }
