@@ -35,6 +35,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from carroca import operator_cli
 from carroca import record as rec
 from carroca.bots import BOT_LEVELS, SEARCHING_LEVELS, UnknownBot
 from carroca.bots.expert import DEFAULT_THINK_MS
@@ -1046,6 +1047,10 @@ def serve_command(
         server.run(sockets=[sock])
     if not server.started:  # the app could not start (its error is logged above)
         _fail("the server did not start", code=1)
+
+
+app.command("backup")(operator_cli.backup_command)
+app.command("restore")(operator_cli.restore_command)
 
 
 @app.command("bots")
