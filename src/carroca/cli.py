@@ -1051,6 +1051,7 @@ def serve_command(
 
 app.command("backup")(operator_cli.backup_command)
 app.command("restore")(operator_cli.restore_command)
+app.add_typer(operator_cli.admin, name="admin")
 
 
 @app.command("bots")

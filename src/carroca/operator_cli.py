@@ -1,15 +1,24 @@
-"""The operator's commands of `carroca`: `backup` and `restore` of the server's database (and,
-beside them, `admin`). They work on the database the server is configured with
-(`--database`, else `CARROCA_DATABASE`, else the default SQLite file)."""
+"""The operator's commands of `carroca`: `backup` and `restore` of the server's database, and
+`admin` (players, roles, closed accounts, live counts). They work on the database the server
+is configured with (`--database`, else `CARROCA_DATABASE`, else the default SQLite file)."""
 
 from __future__ import annotations
 
+import json
+import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.table import Table
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection
+
+T = TypeVar("T")
 
 DatabaseOption = Annotated[
     str | None,
@@ -60,3 +69,128 @@ def restore_command(
         fail(str(exc))
     held = "" if made.matches is None else f" ({made.matches} matches)"
     print(f"restored: {made.path}{held} into {database_url(database).split('@')[-1]}")
+
+
+# ---------------------------------------------------------------------- carroca admin
+
+admin = typer.Typer(
+    help="The operator's work on the server's database: players, roles, closed accounts, "
+         "live counts. Works while the servers run (SQLite or PostgreSQL).",
+    no_args_is_help=True)
+moderator = typer.Typer(help="Who moderates: add, remove, list.", no_args_is_help=True)
+admin.add_typer(moderator, name="moderator")
+
+
+def _admin(database: str | None) -> Any:
+    """A transaction on the database (migrated first, as a server's start would)."""
+    from carroca.server.storage import db
+
+    url = database_url(database)
+    try:
+        db.migrate(url)
+        return db.make_engine(url)
+    except Exception as exc:  # unreachable, wrong password, not a database
+        fail(f"cannot open the database: {exc}")
+
+
+def _do(database: str | None, fn: Callable[[Connection], T]) -> T:
+    from carroca.server.storage.admin import AdminError
+
+    engine = _admin(database)
+    try:
+        with engine.begin() as conn:
+            return fn(conn)
+    except AdminError as exc:
+        fail(str(exc))
+    finally:
+        engine.dispose()
+
+
+def _when(at: float | None) -> str:
+    return "" if at is None else time.strftime("%Y-%m-%d %H:%M", time.localtime(at))
+
+
+def _show(lines: list[Any]) -> None:
+    table = Table("id", "nickname", "kind", "created", "roles", "rated games", "closed")
+    for p in lines:
+        closed = f"{_when(p.closed_at)} ({p.closed_reason})" if p.closed_at else ""
+        table.add_row(str(p.id), escape(p.name), p.kind, _when(p.created_at),
+                      ", ".join(p.roles), str(p.rated_games), escape(closed))
+    Console(highlight=False).print(table)
+
+
+@admin.command("players")
+def players_command(
+    find: Annotated[str, typer.Argument(help="Part of a nickname (empty: every player).")] = "",
+    limit: Annotated[int, typer.Option(min=1, max=10_000)] = 50,
+    database: DatabaseOption = None,
+) -> None:
+    """Find players by nickname: their roles, ranked games and whether they are closed."""
+    from carroca.server.storage.admin import find_players
+
+    _show(_do(database, lambda conn: find_players(conn, find, limit)))
+
+
+@moderator.command("add")
+def moderator_add(name: str, database: DatabaseOption = None) -> None:
+    """Make a player a moderator."""
+    from carroca.server.storage.admin import grant
+
+    done = _do(database, lambda conn: grant(conn, name, "moderator"))
+    print(f"{name}: {'now a moderator' if done else 'a moderator already'}")
+
+
+@moderator.command("remove")
+def moderator_remove(name: str, database: DatabaseOption = None) -> None:
+    """A player moderates no more."""
+    from carroca.server.storage.admin import revoke
+
+    done = _do(database, lambda conn: revoke(conn, name, "moderator"))
+    print(f"{name}: {'no longer a moderator' if done else 'was not a moderator'}")
+
+
+@moderator.command("list")
+def moderator_list(database: DatabaseOption = None) -> None:
+    """Every moderator."""
+    from carroca.server.storage.admin import with_role
+
+    _show(_do(database, lambda conn: with_role(conn, "moderator")))
+
+
+@admin.command("close")
+def close_command(
+    name: str,
+    reason: Annotated[str, typer.Option(help="Why (kept with the account).")],
+    database: DatabaseOption = None,
+) -> None:
+    """Close an account: it cannot sign in, and its sessions and known devices are dropped."""
+    from carroca.server.storage.admin import close
+
+    dropped = _do(database, lambda conn: close(conn, name, reason))
+    print(f"{name}: closed ({dropped} sessions ended)")
+
+
+@admin.command("reopen")
+def reopen_command(name: str, database: DatabaseOption = None) -> None:
+    """Reopen a closed account (its owner signs in again)."""
+    from carroca.server.storage.admin import reopen
+
+    done = _do(database, lambda conn: reopen(conn, name))
+    print(f"{name}: {'reopened' if done else 'was not closed'}")
+
+
+@admin.command("status")
+def status_command(
+    database: DatabaseOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
+) -> None:
+    """Live counts: matches, players and events by state, the nodes whose lease is alive."""
+    from carroca.server.storage.admin import counts
+
+    figures = _do(database, counts)
+    if as_json:
+        print(json.dumps(figures, sort_keys=True))
+        return
+    for group, values in figures.items():
+        shown = ", ".join(f"{k} {v}" for k, v in sorted(values.items())) or "none"
+        print(f"{group}: {shown}")

@@ -31,6 +31,7 @@ from carroca.server.edge.headers import install_security_headers
 from carroca.server.edge.ratelimits import RateLimits
 from carroca.server.errors import NOT_STORED, RateLimited, ServerError
 from carroca.server.players.accounts import Accounts
+from carroca.server.players.closing import ClosedAccounts
 from carroca.server.realtime.fanout import Fanout, LocalFanout
 from carroca.server.realtime.protocol import explain
 from carroca.server.realtime.sessions import Sessions
@@ -194,7 +195,9 @@ def create_app(settings: Settings | None = None) -> App:
             await tournaments.resume()
             hub.log.info("resumed %d unfinished matches, %d tournaments", resumed, events)
         loop = asyncio.get_running_loop()
-        tasks = [loop.create_task(_collector_upkeep()), loop.create_task(upkeep.run())]
+        closing = ClosedAccounts(store, accounts, sessions)
+        tasks = [loop.create_task(_collector_upkeep()), loop.create_task(upkeep.run()),
+                 loop.create_task(closing.run())]
         app.state.scheduler = None
         if settings.tournament_schedule:  # the operator's recurring events
             scheduler = Scheduler(tournaments, load_schedule(settings.tournament_schedule,

@@ -134,6 +134,11 @@ class BadLogin(ServerError, status=401, code="bad_login", text="Apelido ou senha
     """A wrong password and an unknown nickname answer the same."""
 
 
+class AccountClosed(ServerError, status=403, code="account_closed",
+                    text="Esta conta foi encerrada pela administração do carroca."):
+    """Told only to whoever proved to be its owner (the right password, the guest's key)."""
+
+
 class LoginRequired(ServerError, status=401, code="login_required",
                     text="Entre como convidado ou com sua conta."):
     pass

@@ -28,6 +28,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from carroca.server.edge.ratelimits import RateLimits
 from carroca.server.errors import (
+    AccountClosed,
     BadGuestKey,
     BadLogin,
     BadName,
@@ -191,6 +192,8 @@ class Accounts:
                 stored = row["guest_key_hash"]
                 if not stored or not hmac.compare_digest(stored, token_hash(key)):
                     raise BadGuestKey
+                if row["closed_at"] is not None:
+                    raise AccountClosed
                 back = Player(id=row["id"], name=row["name"], kind="guest")
                 return back, await self._session(back), None
         new_key = secrets.token_urlsafe(32)
@@ -247,6 +250,8 @@ class Accounts:
             self.limits.login_ip.hit(ip)
             limit.hit(key)
             raise BadLogin
+        if row["closed_at"] is not None:
+            raise AccountClosed
         player = Player(id=row["id"], name=row["name"], kind=row["kind"])
         return player, await self._session(player), None if known else await self.new_device(
             player["id"])
@@ -287,6 +292,11 @@ class Accounts:
         for token in [t for t, (cached, _) in self._cache.items() if cached["id"] == player_id]:
             del self._cache[token]
         return ended
+
+    def drop_cached(self, player_ids: set[int]) -> None:
+        """Their sessions are looked up again (closed by an operator: the lookup fails)."""
+        for token in [t for t, (cached, _) in self._cache.items() if cached["id"] in player_ids]:
+            del self._cache[token]
 
     async def logout(self, token: str) -> None:
         self._cache.pop(token, None)

@@ -45,6 +45,14 @@ class Sessions:
         """The players with a socket open."""
         return {c.player["id"] for conns in self._sockets.values() for c in conns}
 
+    def end_players(self, player_ids: set[int]) -> int:
+        """Every socket of these players is closed (4401); returns how many."""
+        ended = 0
+        for session in [s for s, conns in self._sockets.items()
+                        if any(c.player["id"] in player_ids for c in conns)]:
+            ended += self.end(session)
+        return ended
+
     def end(self, session: str) -> int:
         """Logout: that sign-in's open sockets are closed (4401); returns how many."""
         conns = self._sockets.pop(session, set())

@@ -38,6 +38,9 @@ players = sa.Table(
     sa.Column("name_skeleton", sa.String(KEY_MAX), nullable=False),
     sa.Column("name_skeleton_folded", sa.String(KEY_MAX), nullable=False),
     sa.Column("skeleton_twin", sa.Integer, nullable=False, server_default="0"),
+    # Closed by an operator (`carroca admin close`): no sign-in, no session (0013).
+    sa.Column("closed_at", sa.Float),
+    sa.Column("closed_reason", sa.String(200)),
     sa.Index("ix_players_name_skeleton", "name_skeleton", "skeleton_twin", unique=True),
     sa.Index("ix_players_name_skeleton_folded", "name_skeleton_folded", "skeleton_twin",
              unique=True),
@@ -219,6 +222,40 @@ tournament_games = sa.Table(
     sa.Column("game", sa.Integer, primary_key=True),
     sa.Column("match_id", sa.String(16), sa.ForeignKey("matches.id"), nullable=False,
               unique=True),
+)
+
+
+# Roles an operator grants (`carroca admin role add NAME moderator`).
+player_roles = sa.Table(
+    "player_roles",
+    metadata,
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("role", sa.String(20), primary_key=True),
+    sa.Column("granted_at", sa.Float, nullable=False),
+)
+
+# A message of the operator's, shown in the lobby and at tables while it lasts.
+announcements = sa.Table(
+    "announcements",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("text", sa.String(280), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("expires_at", sa.Float),
+)
+
+# What `carroca admin` asks of the node running a match (end a stuck table): each node reads
+# the commands about its own tables, does them and writes when and what came of it.
+operator_commands = sa.Table(
+    "operator_commands",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("kind", sa.String(20), nullable=False),
+    sa.Column("target", sa.String(40), nullable=False),
+    sa.Column("reason", sa.String(200), nullable=False, server_default=""),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("done_at", sa.Float, index=True),
+    sa.Column("result", sa.String(200)),
 )
 
 

@@ -100,8 +100,19 @@ class PlayerRows(Storage):
                 .join(db.sessions, db.sessions.c.player_id == db.players.c.id)
                 .where(db.sessions.c.token_hash == token_hash(token))
                 .where(db.sessions.c.expires_at > time.time())
+                .where(db.players.c.closed_at.is_(None))
             ).mappings().first()
             return dict(row) if row else None
+
+        return await self.run_side(fn)
+
+    async def closed_since(self, since: float) -> tuple[set[int], float]:
+        """Players closed after `since` (an operator's `carroca admin close`), and the time to
+        ask from next."""
+        def fn(conn: Connection) -> tuple[set[int], float]:
+            rows = conn.execute(sa.select(db.players.c.id, db.players.c.closed_at)
+                                .where(db.players.c.closed_at > since)).all()
+            return {r.id for r in rows}, max([since, *(r.closed_at for r in rows)])
 
         return await self.run_side(fn)
 

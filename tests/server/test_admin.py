@@ -1,0 +1,76 @@
+"""`carroca admin` on the database a running server uses: players found, moderators added,
+listed and removed, an account closed (its sign-in refused in pt-BR, its session and socket
+ended within seconds) and reopened, the live counts."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+from tests.support.server_app import account
+from typer.testing import CliRunner
+
+from carroca.cli import app as cli_app
+from carroca.server.settings import Settings
+
+# Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
+pytestmark = pytest.mark.postgres
+
+
+def admin(settings: Settings, *args: str) -> Any:
+    result = CliRunner().invoke(cli_app, ["admin", *args, "--database", settings.database])
+    return result
+
+
+def test_moderators_are_added_listed_and_removed(client: TestClient, settings: Settings
+                                                 ) -> None:
+    account(client, "Mara")
+    assert admin(settings, "moderator", "add", "mara").output.strip() == "mara: now a moderator"
+    assert "a moderator already" in admin(settings, "moderator", "add", "MARA").output
+    listed = admin(settings, "moderator", "list")
+    assert listed.exit_code == 0 and "Mara" in listed.output and "moderator" in listed.output
+    assert "no longer a moderator" in admin(settings, "moderator", "remove", "Mara").output
+    assert "Mara" not in admin(settings, "moderator", "list").output
+    unknown = admin(settings, "moderator", "add", "Ninguem")
+    assert unknown.exit_code == 1 and "no player named" in unknown.output
+    found = admin(settings, "players", "ar")
+    assert "Mara" in found.output and "account" in found.output
+
+
+def test_a_closed_account_is_out_within_seconds_and_comes_back_when_reopened(
+        client: TestClient, settings: Settings) -> None:
+    token = account(client, "Tito", "senha-do-tito")
+    with client.websocket_connect(f"/ws?token={token}") as ws:
+        assert ws.receive_json()["type"] == "hello"
+        closed = admin(settings, "close", "Tito", "--reason", "ofensas no chat")
+        assert closed.exit_code == 0 and "closed (1 sessions ended)" in closed.output
+        with pytest.raises(WebSocketDisconnect) as ended:  # the node notices, closes it
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                ws.receive_json()
+        assert ended.value.code == 4401
+    assert client.get("/api/me", headers={"Authorization": f"Bearer {token}"}).status_code == 401
+    refused = client.post("/api/login", json={"name": "Tito", "password": "senha-do-tito"})
+    assert refused.status_code == 403
+    assert refused.json()["error"] == {
+        "code": "account_closed",
+        "message": "Esta conta foi encerrada pela administração do carroca."}
+    wrong = client.post("/api/login", json={"name": "Tito", "password": "outra-senha"})
+    assert wrong.status_code == 401  # a wrong password learns nothing of the closing
+    status = json.loads(admin(settings, "status", "--json").output)
+    assert status["players"]["closed"] == 1
+
+    assert "reopened" in admin(settings, "reopen", "Tito").output
+    again = client.post("/api/login", json={"name": "Tito", "password": "senha-do-tito"})
+    assert again.status_code == 200
+    assert json.loads(admin(settings, "status", "--json").output)["players"]["closed"] == 0
+
+
+def test_closing_needs_a_reason(client: TestClient, settings: Settings) -> None:
+    account(client, "Rui")
+    bare = admin(settings, "close", "Rui", "--reason", "  ")
+    assert bare.exit_code == 1 and "--reason" in bare.output
