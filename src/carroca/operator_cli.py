@@ -1,5 +1,5 @@
 """The operator's commands of `carroca`: `backup` and `restore` of the server's database, and
-`admin` (players, roles, closed accounts, live counts). They work on the database the server
+`admin` (players, roles, closed accounts, announcements, live counts). They work on the database the server
 is configured with (`--database`, else `CARROCA_DATABASE`, else the default SQLite file)."""
 
 from __future__ import annotations
@@ -177,6 +177,27 @@ def reopen_command(name: str, database: DatabaseOption = None) -> None:
 
     done = _do(database, lambda conn: reopen(conn, name))
     print(f"{name}: {'reopened' if done else 'was not closed'}")
+
+
+@admin.command("announce")
+def announce_command(
+    text: Annotated[str, typer.Argument(help="The message, in pt-BR (280 characters).")] = "",
+    hours: Annotated[float | None, typer.Option(min=0.01, help="Shown this long "
+                                                "(default: until --clear).")] = None,
+    clear: Annotated[bool, typer.Option("--clear", help="Take the message down.")] = False,
+    database: DatabaseOption = None,
+) -> None:
+    """A message for every player, in the lobby and at tables, within seconds on every node."""
+    from carroca.server.storage.admin import announce, clear_announcements
+
+    if clear:
+        if text:
+            fail("--clear takes no message")
+        ended = _do(database, clear_announcements)
+        print("announcement taken down" if ended else "no announcement was up")
+        return
+    number = _do(database, lambda conn: announce(conn, text, hours))
+    print(f"announcement {number} up" + (f" for {hours:g} h" if hours else " until --clear"))
 
 
 @admin.command("status")

@@ -74,3 +74,32 @@ def test_closing_needs_a_reason(client: TestClient, settings: Settings) -> None:
     account(client, "Rui")
     bare = admin(settings, "close", "Rui", "--reason", "  ")
     assert bare.exit_code == 1 and "--reason" in bare.output
+
+
+def frames_until(ws: Any, kind: str, seconds: float = 10) -> dict[str, Any]:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        frame: dict[str, Any] = ws.receive_json()
+        if frame["type"] == kind:
+            return frame["data"]  # type: ignore[no-any-return]
+    raise AssertionError(f"no {kind} frame in {seconds} s")
+
+
+def test_an_announcement_reaches_open_sockets_and_new_ones_then_comes_down(
+        client: TestClient, settings: Settings) -> None:
+    token = account(client, "Leda")
+    with client.websocket_connect(f"/ws?token={token}") as ws:
+        assert ws.receive_json()["type"] == "hello"
+        up = admin(settings, "announce", "Manutenção hoje às 23h: as mesas voltam em 5 minutos.",
+                   "--hours", "2")
+        assert up.exit_code == 0 and "up for 2 h" in up.output
+        shown = frames_until(ws, "announcement")
+        assert shown["text"] == "Manutenção hoje às 23h: as mesas voltam em 5 minutos."
+        with client.websocket_connect(f"/ws?token={token}") as late:  # opened after it went up
+            assert late.receive_json()["type"] == "hello"
+            assert late.receive_json() == {"type": "announcement", "data": shown}
+        assert "taken down" in admin(settings, "announce", "--clear").output
+        assert frames_until(ws, "announcement") == {"id": None, "text": None}
+    too_long = admin(settings, "announce", "x" * 281)
+    assert too_long.exit_code == 1 and "280 characters" in too_long.output
+    assert admin(settings, "announce").exit_code == 1  # nothing to say

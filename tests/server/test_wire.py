@@ -49,6 +49,8 @@ SAMPLES: list[tuple[wire.Data, dict[str, Any]]] = [
     (wire.Pong(), {}),
     (wire.Left(), {}),
     (wire.Muted(seats=[0, 3]), {"seats": [0, 3]}),
+    (wire.Announcement(id=4, text="Manutenção às 23h"), {"id": 4, "text": "Manutenção às 23h"}),
+    (wire.Announcement(id=None, text=None), {"id": None, "text": None}),
 ]
 
 

@@ -18,11 +18,16 @@ from carroca.server.settings import Settings
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def server_database(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The URL of the test server's database (for what an operator does beside it)."""
+    return f"sqlite:///{tmp_path_factory.mktemp('web-server') / 'carroca.db'}"
+
+
+@pytest.fixture(scope="session")
+def server(server_database: str) -> Iterator[str]:
     """The base URL of a server with fast bots and a short casual wait."""
-    db = tmp_path_factory.mktemp("web-server") / "carroca.db"
     settings = Settings(
-        database=f"sqlite:///{db}", bot_delay_ms=0, turn_seconds=60.0,
+        database=server_database, bot_delay_ms=0, turn_seconds=60.0,
         casual_wait_seconds=0.3, finished_keep_seconds=600.0, hand_pause_seconds=0.0,
         # Every test's players come from this one address: the per-address limits are for
         # the open internet (tests/security checks them), not for a room of test players.

@@ -32,6 +32,7 @@ from carroca.server.edge.ratelimits import RateLimits
 from carroca.server.errors import NOT_STORED, RateLimited, ServerError
 from carroca.server.players.accounts import Accounts
 from carroca.server.players.closing import ClosedAccounts
+from carroca.server.realtime.announcements import Announcements
 from carroca.server.realtime.fanout import Fanout, LocalFanout
 from carroca.server.realtime.protocol import explain
 from carroca.server.realtime.sessions import Sessions
@@ -170,7 +171,8 @@ def create_app(settings: Settings | None = None) -> App:
                         recently_seen=accounts.recent_players, held=tournaments.players_held)
         app.state.store, app.state.hub, app.state.limits = store, hub, limits
         app.state.tables, app.state.sessions, app.state.lobby = tables, sessions, lobby
-        app.state.sockets = Services(hub, tables, fanout, mutes, sessions)
+        announcements = Announcements(store, sessions)
+        app.state.sockets = Services(hub, tables, fanout, mutes, sessions, announcements)
         app.state.accounts, app.state.tournaments = accounts, tournaments
         app.state.upkeep = upkeep
         app.state.reviews = Reviews(store, hub.bots)
@@ -197,7 +199,7 @@ def create_app(settings: Settings | None = None) -> App:
         loop = asyncio.get_running_loop()
         closing = ClosedAccounts(store, accounts, sessions)
         tasks = [loop.create_task(_collector_upkeep()), loop.create_task(upkeep.run()),
-                 loop.create_task(closing.run())]
+                 loop.create_task(closing.run()), loop.create_task(announcements.run())]
         app.state.scheduler = None
         if settings.tournament_schedule:  # the operator's recurring events
             scheduler = Scheduler(tournaments, load_schedule(settings.tournament_schedule,

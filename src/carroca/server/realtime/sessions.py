@@ -16,6 +16,9 @@ class Socket(Protocol):
     def end_session(self) -> None:
         """Its sign-in ended: close it (4401)."""
 
+    def send(self, text: str) -> None:
+        """Queue a frame to it."""
+
 
 class Sessions:
     """The open sockets per session (a token's hash)."""
@@ -44,6 +47,10 @@ class Sessions:
     def players(self) -> set[int]:
         """The players with a socket open."""
         return {c.player["id"] for conns in self._sockets.values() for c in conns}
+
+    def sockets(self) -> list[Socket]:
+        """Every open socket of this node."""
+        return [c for conns in self._sockets.values() for c in conns]
 
     def end_players(self, player_ids: set[int]) -> int:
         """Every socket of these players is closed (4401); returns how many."""

@@ -285,8 +285,17 @@ class Muted(Data, kw_only=True):
     seats: list[int]
 
 
+class Announcement(Data, kw_only=True):
+    """The operator's message for everyone (shown in the lobby and at tables), after `hello`
+    and whenever it changes; `text` null: taken down."""
+
+    kind = "announcement"
+    id: int | None
+    text: str | None
+
+
 FRAMES: tuple[type[Data], ...] = (Hello, Owner, State, Ack, Error, ChatLine, Matched, Tournament,
-                                  Rematch, Pong, Left, Muted)
+                                  Rematch, Pong, Left, Muted, Announcement)
 
 _encode = msgspec.json.Encoder().encode
 

@@ -93,10 +93,12 @@ async def me(player: Player, request: Request) -> dict[str, Any]:
 
 @router.get("/api/session")
 async def session(player: MaybePlayer, request: Request) -> dict[str, Any]:
-    """As /api/me, but 200 {"player": null} when signed out (pages ask it on every load)."""
+    """As /api/me, but 200 {"player": null} when signed out (pages ask it on every load), with
+    the operator's announcement shown now (null: none)."""
+    announcement = request.app.state.sockets.announcements.current
     if player is None:
-        return {"player": None}
-    return await me(player, request)
+        return {"player": None, "announcement": announcement}
+    return {**await me(player, request), "announcement": announcement}
 
 @router.get("/api/players/{name}")
 async def profile(name: str, request: Request, viewer: MaybePlayer) -> dict[str, Any]:

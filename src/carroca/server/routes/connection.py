@@ -18,6 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from carroca.server import metrics, records
 from carroca.server.errors import MatchGone, ServerError
 from carroca.server.realtime import protocol, wire
+from carroca.server.realtime.announcements import Announcements
 from carroca.server.realtime.fanout import Fanout, chat_channel, player_channel, seat_channel
 from carroca.server.realtime.sessions import Sessions
 from carroca.server.tables.chat import Mutes
@@ -54,6 +55,7 @@ class Services:
     fanout: Fanout
     mutes: Mutes
     sessions: Sessions
+    announcements: Announcements | None = None
 
 
 class Connection:
@@ -371,6 +373,9 @@ async def serve_socket(
     conn.send(wire.frame(wire.Hello(
         player=wire.Player(id=player["id"], name=player["name"], kind=player["kind"]),
         node=Hub.node_name(hub.node) if hub.node else None)))
+    announcement = on.announcements.frame if on.announcements is not None else None
+    if announcement is not None:
+        conn.send(announcement)
     conn.start_reading()
     try:
         while not conn.closed:

@@ -124,6 +124,35 @@ def reopen(conn: Connection, name: str) -> bool:
     return bool(done.rowcount)
 
 
+ANNOUNCEMENT_MAX = 280
+
+
+def announce(conn: Connection, text: str, hours: float | None) -> int:
+    """A message for every player, in the lobby and at tables, until `hours` from now (None:
+    until cleared). It replaces the one before."""
+    text = " ".join(text.split())
+    if not text:
+        raise AdminError("an empty announcement: to take one down, use --clear")
+    if len(text) > ANNOUNCEMENT_MAX:
+        raise AdminError(f"an announcement fits in {ANNOUNCEMENT_MAX} characters, not {len(text)}")
+    now = time.time()
+    clear_announcements(conn)
+    made = conn.execute(db.announcements.insert().values(
+        text=text, created_at=now, expires_at=None if hours is None else now + hours * 3600))
+    key = made.inserted_primary_key
+    assert key is not None  # an insert's
+    return int(key[0])
+
+
+def clear_announcements(conn: Connection) -> int:
+    """Every announcement still shown ends now; returns how many."""
+    now = time.time()
+    done = conn.execute(db.announcements.update().where(
+        sa.or_(db.announcements.c.expires_at.is_(None), db.announcements.c.expires_at > now))
+        .values(expires_at=now))
+    return int(done.rowcount or 0)
+
+
 def counts(conn: Connection) -> dict[str, dict[str, int]]:
     """Matches, players and events by state, and the nodes whose lease is alive."""
     def by(column: Any) -> dict[str, int]:

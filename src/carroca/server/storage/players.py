@@ -116,6 +116,18 @@ class PlayerRows(Storage):
 
         return await self.run_side(fn)
 
+    async def current_announcement(self) -> tuple[int, str] | None:
+        """The operator's message shown now (`carroca admin announce`): (id, text)."""
+        def fn(conn: Connection) -> tuple[int, str] | None:
+            a = db.announcements
+            row = conn.execute(
+                sa.select(a.c.id, a.c.text)
+                .where(sa.or_(a.c.expires_at.is_(None), a.c.expires_at > time.time()))
+                .order_by(a.c.id.desc()).limit(1)).first()
+            return (int(row.id), str(row.text)) if row else None
+
+        return await self.run_side(fn)
+
     async def add_device(self, token: str, player_id: int, ttl: float) -> None:
         await self._keep_token(db.devices, token, player_id, ttl)
 

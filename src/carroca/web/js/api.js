@@ -1,6 +1,8 @@
 // @ts-check
 // The HTTP API of the server, as small async functions. Errors carry the server's pt-BR message.
 
+import { showAnnouncement } from "./announce.js";
+
 export class ApiError extends Error {
   /**
    * @param {number} status the HTTP status (0: no answer)
@@ -79,6 +81,7 @@ export async function me() {
  * page visited signed out logs no error. */
 export async function session() {
   const data = await get("/api/session");
+  if (data && data.announcement) showAnnouncement(data.announcement);
   return data && data.player ? data : null;
 }
 

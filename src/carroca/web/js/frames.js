@@ -69,6 +69,9 @@
 /** "muted": the seats whose chat lines the player no longer receives. */
 /** @typedef {import("./wire").Muted} Muted */
 
+/** "announcement": the operator's message for everyone (`text` null: taken down). */
+/** @typedef {import("./wire").Announcement} Announcement */
+
 /** "pong", "left": replies without data. */
 /** @typedef {import("./wire").Pong} Pong */
 /** @typedef {import("./wire").Left} Left */

@@ -5,6 +5,7 @@
 // on this site only).
 
 import * as api from "./api.js";
+import { showAnnouncement } from "./announce.js";
 import { dec, fill, h, need, num, param, randomSeed, sameOriginPath, toast } from "./dom.js";
 import { historyLine, localInput, modeName, playersText, seatsOf, seatsText, tourneyRequest } from "./lobby-text.js";
 import { Socket } from "./socket.js";
@@ -546,6 +547,7 @@ function openLobbySocket() {
   state.socket = new Socket({
     onFrame: (/** @type {string} */ type, /** @type {any} */ data) => {
       if (type === "matched") location.assign(`mesa.html?id=${encodeURIComponent(data.match)}`);
+      if (type === "announcement") showAnnouncement(data);
       // "Sua partida do torneio começou": an event this player is in paired them.
       if (type === "tournament" && data.match) location.assign(`mesa.html?id=${encodeURIComponent(data.match)}`);
     },

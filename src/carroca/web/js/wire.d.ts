@@ -203,6 +203,12 @@ export interface Muted {
   seats: number[];
 }
 
+/** The operator's message for everyone (shown in the lobby and at tables), after `hello` and whenever it changes; `text` null: taken down. */
+export interface Announcement {
+  id: number | null;
+  text: string | null;
+}
+
 /** A seat's observation (`Observation.to_dict()`; spectators: seat null, no hand). */
 export interface View {
   ruleset: string;
@@ -337,8 +343,13 @@ export interface MutedFrame {
   data: Muted;
 }
 
+export interface AnnouncementFrame {
+  type: "announcement";
+  data: Announcement;
+}
+
 /** Any message a client sends. */
 export type ClientMessage = ClientJoin | ClientLeave | ClientMove | ClientChat | ClientMute | ClientPing;
 
 /** Any frame the server sends. */
-export type ServerFrame = HelloFrame | OwnerFrame | StateFrame | AckFrame | ErrorFrame | ChatFrame | MatchedFrame | TournamentFrame | RematchFrame | PongFrame | LeftFrame | MutedFrame;
+export type ServerFrame = HelloFrame | OwnerFrame | StateFrame | AckFrame | ErrorFrame | ChatFrame | MatchedFrame | TournamentFrame | RematchFrame | PongFrame | LeftFrame | MutedFrame | AnnouncementFrame;

@@ -4,6 +4,7 @@
 // is dropped), its news announced (news.js), the turn clock set, and every region drawn again.
 
 import * as api from "../api.js";
+import { showAnnouncement } from "../announce.js";
 import { diff } from "../events.js";
 import { seatPlaces } from "../layout.js";
 import { need, toast } from "../dom.js";
@@ -60,6 +61,9 @@ export const onFrame = (type, data) => {
       break;
     case "tournament":
       onTourney(data);
+      break;
+    case "announcement":
+      showAnnouncement(data);
       break;
     default:
       break;
