@@ -1,6 +1,7 @@
 """The operator's commands of `carroca`: `backup` and `restore` of the server's database, and
-`admin` (players, roles, closed accounts, announcements, live counts). They work on the database the server
-is configured with (`--database`, else `CARROCA_DATABASE`, else the default SQLite file)."""
+`admin` (players, roles, closed accounts, announcements, live counts). They work on the
+database the server is configured with (`--database`, else `CARROCA_DATABASE`, else the
+default SQLite file)."""
 
 from __future__ import annotations
 

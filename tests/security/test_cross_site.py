@@ -3,6 +3,9 @@ refused; the server's own pages and programs pass.
 
 Before: a form on http://host:9000 signed a player of http://host:8000 out (`POST /api/logout`),
 and `POST /api/matches/{id}/rematch` took an empty form body: cookies do not tell ports apart.
+Then: the Origin check took `https://host` for a site served at `http://host` (and the
+reverse): another origin, which may be another server. Now the scheme must be the site's own
+(as the server is reached: `https` behind a trusted proxy that says so).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ def client(database: str) -> Iterator[TestClient]:
     {"Sec-Fetch-Site": "same-site"},
     {"Sec-Fetch-Site": "cross-site"},
     {"Origin": OWN, "Sec-Fetch-Site": "same-site"},
+    {"Origin": "https://testserver"},  # the same host, another scheme: another origin
 ])
 def test_a_foreign_page_cannot_sign_a_player_out(client: TestClient,
                                                  headers: dict[str, str]) -> None:
@@ -66,3 +70,15 @@ def test_own_pages_listed_origins_and_programs_pass(client: TestClient,
 def test_reads_are_never_refused(client: TestClient) -> None:
     assert client.get("/api/rulesets", headers={"Origin": "https://evil.example",
                                                 "Sec-Fetch-Site": "cross-site"}).status_code == 200
+
+
+def test_the_socket_refuses_the_other_scheme_too(client: TestClient) -> None:
+    from starlette.testclient import WebSocketDenialResponse
+
+    token = guest(client, "Soquete")
+    with pytest.raises(WebSocketDenialResponse) as refused, client.websocket_connect(
+            f"/ws?token={token}", headers={"Origin": "https://testserver"}):
+        pass
+    assert refused.value.status_code == 403
+    with client.websocket_connect(f"/ws?token={token}", headers={"Origin": OWN}) as ws:
+        assert ws.receive_json()["type"] == "hello"

@@ -21,13 +21,20 @@ OWN_SITE = frozenset({b"same-origin", b"none"})  # `none`: typed in the address 
 MESSAGE = "Pedido recusado: ele veio de outra página, não do carroça."
 
 
-def origin_allowed(origin: str, host: str | None, allowed: frozenset[str]) -> bool:
-    """The page's origin is the server's own (the Host it was reached by) or a listed one."""
+#: A socket's scheme as the page that opened it was served.
+PAGE_SCHEMES = {"ws": "http", "wss": "https", "http": "http", "https": "https"}
+
+
+def origin_allowed(origin: str, host: str | None, allowed: frozenset[str],
+                   scheme: str = "http") -> bool:
+    """The page's origin is the server's own (the scheme and Host it was reached by: `https`
+    behind a trusted proxy that says so) or a listed one."""
     origin = origin.strip().lower().rstrip("/")
     if origin in allowed:
         return True
-    scheme, _, rest = origin.partition("://")
-    return scheme in ("http", "https") and host is not None and rest == host.strip().lower()
+    own, _, rest = origin.partition("://")
+    return own == PAGE_SCHEMES.get(scheme, scheme) and host is not None and \
+        rest == host.strip().lower()
 
 
 class CrossSiteGuard:
@@ -44,7 +51,8 @@ class CrossSiteGuard:
         if origin is not None:
             host = headers.get(b"host")
             text = origin.decode("latin-1")
-            if not origin_allowed(text, host.decode("latin-1") if host else None, self.allowed):
+            if not origin_allowed(text, host.decode("latin-1") if host else None, self.allowed,
+                                  scope.get("scheme", "http")):
                 return True
             if text.strip().lower().rstrip("/") in self.allowed:
                 return False  # a listed origin is another site by design

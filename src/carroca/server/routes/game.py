@@ -59,7 +59,8 @@ async def socket(websocket: WebSocket, writer: FrameWriter | None = None) -> Non
     settings = settings_of(websocket)
     origin = websocket.headers.get("origin")
     if origin is not None and not origin_allowed(origin, websocket.headers.get("host"),
-                                                 allowed_origins(settings)):
+                                                 allowed_origins(settings),
+                                                 websocket.url.scheme):
         await websocket.send_denial_response(error_response(
             403, "bad_origin", "Conexão recusada: esta página não é do carroca."))
         return
