@@ -194,17 +194,8 @@ class Lobby:
                 raise BadSeats.invalid(s)
         me = seats.index("me")
         async with self.lobby_lock:  # the caps are checked and the table made in one step
-            hosted = [t for t in self.tables if t.mode == "friends"
-                      and t.status in ("waiting", "playing") and t.host_id == host["id"]]
-            others = await self.tables.elsewhere("friends", host_id=host["id"])
-            waiting = sum(1 for t in hosted if t.status == "waiting") + \
-                sum(1 for r in others if r["status"] == "waiting")
-            most = self.hub.settings.max_waiting_tables_per_player
-            if specs.count(None) and waiting >= most:
-                raise RateLimited(
-                    60, f"Você já tem {waiting} mesas esperando jogadores (o limite é {most}); "
-                    "comece ou espere uma delas.", code="too_many_tables",
-                )
+            if specs.count(None):
+                await self._below_waiting_cap(host)
             table = await self.tables.create_table(
                 host, address, spend=True, mode="friends", ruleset=ruleset, options=opts,
                 seats=specs,
@@ -321,6 +312,21 @@ class Lobby:
         return out
 
 
+    async def _below_waiting_cap(self, host: Player) -> None:
+        """Refuse (429) a friends' table that would wait for players when its host has the
+        most waiting already (on any node); called under the lobby's lock."""
+        hosted = [t for t in self.tables if t.mode == "friends"
+                  and t.status in ("waiting", "playing") and t.host_id == host["id"]]
+        others = await self.tables.elsewhere("friends", host_id=host["id"])
+        waiting = sum(1 for t in hosted if t.status == "waiting") + \
+            sum(1 for r in others if r["status"] == "waiting")
+        most = self.hub.settings.max_waiting_tables_per_player
+        if waiting >= most:
+            raise RateLimited(
+                60, f"Você já tem {waiting} mesas esperando jogadores (o limite é {most}); "
+                "comece ou espere uma delas.", code="too_many_tables",
+            )
+
     # ------------------------------------------------------------------ rematch
 
     async def rematch(
@@ -373,6 +379,9 @@ class Lobby:
                 seats.append({"bot": s["bot"], "name": s["name"]})
             else:
                 seats.append(None)
+        if table.mode == "friends" and None in seats:  # it waits for the others: capped
+            async with self.lobby_lock:
+                await self._below_waiting_cap(player)
         new = await self.tables.create_table(  # within the bot budget, as any other new table
             player, address, spend=table.mode == "friends", mode=table.mode,
             ruleset=table.ruleset.name,
