@@ -116,9 +116,10 @@ def test_a_guest_who_made_an_account_needs_the_password(
 
 def test_the_session_answers_200_when_signed_out(client: TestClient) -> None:
     r = client.get("/api/session")
-    assert r.status_code == 200 and r.json() == {"player": None}
+    assert r.status_code == 200 and r.json() == {"player": None, "announcement": None}
     sign_up(client, "Caio")
-    assert client.get("/api/session").json() == client.get("/api/me").json()
+    assert client.get("/api/session").json() == {**client.get("/api/me").json(),
+                                                  "announcement": None}
     assert client.get("/api/session").json()["player"]["name"] == "Caio"
 
 
