@@ -11,8 +11,8 @@ from contextlib import ExitStack
 
 from fastapi.testclient import TestClient
 from tests.support.server_app import guest
-from tests.support.wsplay import connect, play, run_together
 from tests.support.wsplay import auth as bearer
+from tests.support.wsplay import connect, play, run_together
 
 
 def test_a_rematch_at_the_cap_is_refused(client: TestClient) -> None:
