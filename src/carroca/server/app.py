@@ -172,7 +172,8 @@ def create_app(settings: Settings | None = None) -> App:
         app.state.store, app.state.hub, app.state.limits = store, hub, limits
         app.state.tables, app.state.sessions, app.state.lobby = tables, sessions, lobby
         announcements = Announcements(store, sessions)
-        app.state.sockets = Services(hub, tables, fanout, mutes, sessions, announcements)
+        app.state.sockets = Services(hub, tables, fanout, mutes, sessions, announcements,
+                                      tournaments)
         app.state.accounts, app.state.tournaments = accounts, tournaments
         app.state.upkeep = upkeep
         app.state.reviews = Reviews(store, hub.bots)

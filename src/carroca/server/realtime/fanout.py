@@ -26,6 +26,11 @@ def player_channel(player_id: int) -> str:
     return f"p:{player_id}"
 
 
+def event_channel(event_id: str) -> str:
+    """A tournament event's changes, for the pages watching it (`tournaments.watch`)."""
+    return f"e:{event_id}"
+
+
 class Fanout(Protocol):
     def subscribe(self, channel: str, sink: Sink) -> None: ...
 

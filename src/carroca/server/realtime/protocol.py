@@ -47,6 +47,11 @@ class MuteData(_Data):
     muted: bool
 
 
+class WatchData(_Data):
+    event: str = Field(min_length=1, max_length=32)
+    code: str | None = Field(default=None, max_length=20)  # a private event's invitation
+
+
 class EmptyData(_Data):
     pass
 
@@ -76,14 +81,25 @@ class Mute(_Data):
     data: MuteData
 
 
+class Watch(_Data):
+    type: Literal["watch"]
+    data: WatchData
+
+
+class Unwatch(_Data):
+    type: Literal["unwatch"]
+    data: EmptyData = EmptyData()
+
+
 class Ping(_Data):
     type: Literal["ping"]
     data: EmptyData = EmptyData()
 
 
-ClientMessage = Annotated[Join | Leave | Move | Chat | Mute | Ping, Field(discriminator="type")]
-CLIENT_MESSAGES: TypeAdapter[Join | Leave | Move | Chat | Mute | Ping] = TypeAdapter(ClientMessage)
-TYPES = ("join", "leave", "move", "chat", "mute", "ping")
+Message = Join | Leave | Move | Chat | Mute | Watch | Unwatch | Ping
+ClientMessage = Annotated[Message, Field(discriminator="type")]
+CLIENT_MESSAGES: TypeAdapter[Message] = TypeAdapter(ClientMessage)
+TYPES = ("join", "leave", "move", "chat", "mute", "watch", "unwatch", "ping")
 
 
 class ProtocolError(ValueError):
@@ -95,7 +111,7 @@ class ProtocolError(ValueError):
         self.message = message
 
 
-def parse(text: str) -> Join | Leave | Move | Chat | Mute | Ping:
+def parse(text: str) -> Message:
     try:  # a good message in one pass; a bad one is read again below to say what is wrong
         return CLIENT_MESSAGES.validate_json(text)
     except ValidationError:

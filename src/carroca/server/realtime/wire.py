@@ -264,6 +264,32 @@ class Tournament(Data, kw_only=True):
     game: int | UnsetType = UNSET
 
 
+class EventView(Data, kw_only=True):
+    """An event's whole page as `GET /api/tournaments/{id}` answers it: the answer to `watch`
+    (with the watcher's own `me`, `my_match`, `creator`), or on the event's channel when a
+    change has no base to be told against (without them). `version`: null for an event no node
+    runs (over: nothing more will change)."""
+
+    kind = "event"
+    event: str
+    version: int | None
+    view: dict[str, Any]
+
+
+class EventChange(Data, kw_only=True):
+    """A change of a watched event, for a page at `version - 1`: the page's fields that
+    changed (`set`), the standings' lines that changed (by `entrant`; the list is in `rank`
+    order), and per round (by `round`) its byes and the tables that changed (by `table`; a new
+    round whole). A page at another version asks again (`watch`)."""
+
+    kind = "event_change"
+    event: str
+    version: int
+    set: dict[str, Any]
+    standings: list[dict[str, Any]]
+    rounds: list[dict[str, Any]]
+
+
 class Rematch(Data, kw_only=True):
     kind = "rematch"
     match: str
@@ -295,7 +321,8 @@ class Announcement(Data, kw_only=True):
 
 
 FRAMES: tuple[type[Data], ...] = (Hello, Owner, State, Ack, Error, ChatLine, Matched, Tournament,
-                                  Rematch, Pong, Left, Muted, Announcement)
+                                  EventView, EventChange, Rematch, Pong, Left, Muted,
+                                  Announcement)
 
 _encode = msgspec.json.Encoder().encode
 

@@ -19,14 +19,22 @@ from carroca.server import metrics, records
 from carroca.server.errors import MatchGone, ServerError
 from carroca.server.realtime import protocol, wire
 from carroca.server.realtime.announcements import Announcements
-from carroca.server.realtime.fanout import Fanout, chat_channel, player_channel, seat_channel
+from carroca.server.realtime.fanout import (
+    Fanout,
+    chat_channel,
+    event_channel,
+    player_channel,
+    seat_channel,
+)
 from carroca.server.realtime.sessions import Sessions
 from carroca.server.tables.chat import Mutes
 from carroca.server.tables.hub import Hub
 from carroca.server.tables.registry import Tables
 from carroca.server.tables.table import Table
+from carroca.server.tournaments.service import Tournaments
 
 MAX_QUEUE = 256  # frames waiting for a slow client; beyond that it is dropped (it may reconnect)
+MAX_HELD = 64  # an event's changes held while its whole view is on its way (`watch`)
 MAX_INBOX = 128  # a client's messages waiting to be handled; beyond that it is closed (1008)
 # Frames a client may send: a burst, refilled at a rate (settings `socket_frame_burst` and
 # `socket_frames_per_second`: a person plays a few a second at most); beyond that the socket is
@@ -56,13 +64,15 @@ class Services:
     mutes: Mutes
     sessions: Sessions
     announcements: Announcements | None = None
+    events: Tournaments | None = None
 
 
 class Connection:
     # Slots: one of these lives as long as each open socket (a dict would add ~0.3 KiB).
     __slots__ = ("_budget", "_direct", "_flush_queued", "_inbox", "_out", "_reader", "_reading",
-                 "_refilled", "_writer", "chat_on", "chat_sink", "closed", "hub", "match_id",
-                 "on", "player", "seat", "sink", "ws")
+                 "_refilled", "_writer", "chat_on", "chat_sink", "closed", "event_held",
+                 "event_id", "event_sink", "hub", "match_id", "on", "player", "seat", "sink",
+                 "ws")
 
     def __init__(self, ws: WebSocket, player: records.Player, on: Services,
                  writer: FrameWriter | None = None) -> None:
@@ -92,9 +102,13 @@ class Connection:
         self._reading = False
         self._budget = float(on.hub.settings.socket_frame_burst) if on is not None else 0.0
         self._refilled = time.monotonic()
+        # The event watched (`watch`), and its changes held until its whole view is sent.
+        self.event_id: str | None = None
+        self.event_held: list[str] | None = None
         # Bound once: the fan-out matches sinks by identity when unsubscribing.
         self.sink = self.send
         self.chat_sink = self._chat
+        self.event_sink = self._event
 
     @property
     def table(self) -> Table | None:
@@ -128,6 +142,13 @@ class Connection:
         if muted and json.loads(payload)["data"]["seat"] in muted:
             return
         self.send(payload)
+
+    def _event(self, payload: str) -> None:
+        held = self.event_held
+        if held is None:
+            self.send(payload)
+        elif len(held) < MAX_HELD:  # beyond: the page sees a version gap and asks again
+            held.append(payload)
 
     async def _close(self, code: int) -> None:
         with contextlib.suppress(Exception):
@@ -184,6 +205,45 @@ class Connection:
         if table is not None and self.seat is not None and not fanout.listening(channel):
             self.hub.spawn(table.refresh())  # the others see the seat go quiet
         self.match_id, self.seat, self.chat_on = None, None, False
+
+    # ------------------------------------------------------------------ watching an event
+
+    async def watch(self, event_id: str, code: str | None) -> None:
+        """Follow an event's channel: its whole view first (as this player may see it: a
+        private event's refusal is the API's 404), then each change. The channel is followed
+        (in Redis too) before the view is asked for, and what it brings meanwhile is held and
+        sent after the view, so no change falls between the two; nothing of a refused event
+        reaches the socket."""
+        events = self.on.events
+        if events is None:
+            self.send(protocol.error("not_found", "Torneio não encontrado."))
+            return
+        self.unwatch()
+        channel = event_channel(event_id)
+        self.event_id, self.event_held = event_id, []
+        fanout = self.on.fanout
+        fanout.subscribe(channel, self.event_sink)
+        settled = getattr(fanout, "settled", None)
+        try:
+            if settled is not None:
+                await settled(channel)
+            view, version = await events.watched(self.player, event_id, code)
+        except ServerError as exc:
+            if self.event_id == event_id:
+                self.unwatch()
+            self.send(protocol.error(exc.code, exc.message))
+            return
+        if self.event_id != event_id:  # another watch (or unwatch) came meanwhile
+            return
+        held, self.event_held = self.event_held or [], None
+        self.send(wire.frame(wire.EventView(event=event_id, version=version, view=view)))
+        for payload in held:
+            self.send(payload)
+
+    def unwatch(self) -> None:
+        if self.event_id is not None:
+            self.on.fanout.unsubscribe(event_channel(self.event_id), self.event_sink)
+        self.event_id, self.event_held = None, None
 
     # ------------------------------------------------------------------ messages
 
@@ -253,7 +313,7 @@ class Connection:
             self.send(protocol.error("server_error", "Erro no servidor; tente de novo."))
         return None
 
-    async def handle(self, msg: protocol.ClientMessage) -> None:
+    async def handle(self, msg: protocol.Message) -> None:
         if isinstance(msg, protocol.Ping):
             self.send(wire.frame(wire.Pong()))
         elif isinstance(msg, protocol.Join):
@@ -296,6 +356,10 @@ class Connection:
                 refused = protocol.error(exc.code, exc.message)
             if refused:
                 self.send(refused)
+        elif isinstance(msg, protocol.Watch):
+            await self.watch(msg.data.event, msg.data.code)
+        elif isinstance(msg, protocol.Unwatch):
+            self.unwatch()
         elif isinstance(msg, protocol.Mute):
             if self.match_id is None:
                 self.send(protocol.error("not_joined", "Entre numa mesa antes de silenciar."))
@@ -401,4 +465,5 @@ async def serve_socket(
             sessions.closed(session, conn)
         fanout.unsubscribe(pchannel, conn.sink)
         conn.detach()
+        conn.unwatch()
         await conn.drain(1.0)

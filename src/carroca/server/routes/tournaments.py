@@ -96,8 +96,8 @@ async def event(event_id: str, request: Request, viewer: MaybePlayer,
                 code: Code = None) -> dict[str, Any]:
     """The event's page; a private event's to its creator, its entrants and whoever brings
     its invitation (`?code=`), 404 to anyone else."""
-    return await pages.page(store_of(request), event_id, viewer, code,
-                            live_of(request, event_id))
+    view, _ = await tournaments_of(request).watched(viewer, event_id, code)
+    return view
 
 @router.post("/api/tournaments/{event_id}/register")
 async def register(event_id: str, player: Player, request: Request,

@@ -121,6 +121,12 @@ class EventOwners:
 
     async def _run(self, method: str, event_id: str, args: dict[str, Any]) -> Any:
         t = self.tournaments
+        if method == "view":  # an event's page and version, for a page or a watcher elsewhere
+            who = args.get("player")
+            viewer = None if who is None else Player(
+                id=int(who["id"]), name=str(who["name"]), kind=who.get("kind", "guest"))
+            view, version = await t.watched(viewer, event_id, args.get("code"))
+            return {"view": view, "version": version}
         player = Player(id=int(args["player"]["id"]), name=str(args["player"]["name"]),
                         kind=args["player"].get("kind", "guest"))
         if method == "register":

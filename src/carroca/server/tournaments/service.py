@@ -42,6 +42,7 @@ from carroca.server.errors import (
     NotRegistered,
     NotStored,
     RegistrationClosed,
+    ServerError,
     TooManyTournaments,
 )
 from carroca.server.realtime import wire
@@ -55,6 +56,7 @@ from carroca.server.tables.hub import Hub
 from carroca.server.tables.registry import Tables
 from carroca.server.tables.table import Table
 from carroca.server.tables.tablerow import bot_seat
+from carroca.server.tournaments import pages
 from carroca.server.tournaments.entries import (
     bot_tables,
     entry_answer,
@@ -71,8 +73,10 @@ from carroca.server.tournaments.state import (
     new_event,
     no_event,
     parsed,
+    personal,
     refused,
 )
+from carroca.server.tournaments.watch import current, push
 from carroca.tournament import (
     Game,
     GameKey,
@@ -146,6 +150,10 @@ class Tournaments:
                                      extra={"event": ev.id})
                 self.drop(ev)
                 raise EventMoved from None
+            finally:  # whatever changed, its watchers hear once (nothing if nothing did)
+                if self.events.get(ev.id) is ev or ev.row["status"] in ("finished",
+                                                                        "cancelled"):
+                    push(ev, self.fanout)
 
     def drop(self, ev: Event) -> None:
         """Stop running an event here (another node has it, or will)."""
@@ -161,6 +169,30 @@ class Tournaments:
         """This node lost its lease: others may take its events any moment now."""
         for ev in list(self.events.values()):
             self.drop(ev)
+
+    # ------------------------------------------------------------------ pages
+
+    async def watched(self, viewer: Player | None, event_id: str, code: str | None = None
+                      ) -> tuple[dict[str, Any], int | None]:
+        """An event's page as `viewer` may see it (404 otherwise), and its version on the
+        event's channel: from the event itself on the node running it (asked through the
+        cluster when that is another node), from the database once no node runs it (over: its
+        version null)."""
+        ev = self._local(event_id, viewer, code)
+        if ev is not None:
+            return personal(current(ev), ev.row, ev.entries, viewer), ev.version
+        if self.relay is not None:
+            me = None if viewer is None else {
+                "id": viewer["id"], "name": viewer["name"], "kind": viewer["kind"]}
+            try:
+                answer = await self.relay.forward(event_id, "view",
+                                                  {"player": me, "code": code})
+            except ServerError as exc:
+                if exc.code not in ("not_found", "moving", "not_owner"):
+                    raise
+            else:
+                return answer["view"], answer["version"]
+        return await pages.page(self.store, event_id, viewer, code), None
 
     # ------------------------------------------------------------------ restart
 
@@ -351,7 +383,7 @@ class Tournaments:
 
     # ------------------------------------------------------------------ registering
 
-    def _local(self, event_id: str, player: Player, code: str | None = None
+    def _local(self, event_id: str, player: Player | None, code: str | None = None
                ) -> Event | None:
         """The event if this node runs it (None: another node may), as `player` may see it: a
         private one answers 404 to whom `may_see` refuses, as if it did not exist."""

@@ -64,7 +64,7 @@ class Relay(Protocol):
     (`carroca.server.tournaments.owners`)."""
 
     async def forward(self, event_id: str, method: str, args: dict[str, Any]) -> Any:
-        """`method` (`register`, `withdraw`, `start`) run by the event's owner node; raises
+        """`method` (`register`, `withdraw`, `start`, `view`) run by the event's owner node; raises
         the owner's ServerError, 404 when the event is not live, 503 while it changes nodes."""
 
 
@@ -156,6 +156,11 @@ class Event:
     fence: int | None = None  # in a cluster, the epoch its writes carry (`Fenced`)
     written: int = 0  # the director's log entries the stored record holds
     address: str | None = None  # where its creator made it from (the bot budget's count)
+    # The public view last pushed on the event's channel, what it followed from, and its
+    # version: from the microsecond this node began running it (`tournaments.watch`).
+    view: dict[str, Any] | None = None
+    view_key: tuple[Any, ...] | None = None
+    version: int = field(default_factory=lambda: int(time.time() * 1_000_000))
 
     def must_store(self) -> bool:
         """Whether the stored record lacks something a restart (or a takeover) could not find
@@ -227,17 +232,20 @@ def recurring_text(slot: str | None) -> str | None:
 
 def event_view(row: dict[str, Any], record: dict[str, Any], entries: dict[str, dict[str, Any]],
           games: dict[GameKey, str], viewer: Player | None) -> dict[str, Any]:
+    """An event's page as `viewer` sees it: the public view and their own part of it."""
+    return personal(public_view(row, record, entries, games), row, entries, viewer)
+
+
+def public_view(row: dict[str, Any], record: dict[str, Any], entries: dict[str, dict[str, Any]],
+                games: dict[GameKey, str]) -> dict[str, Any]:
+    """An event's page as anyone allowed to see it sees it: what the event's channel pushes
+    (`tournaments.watch`). Each game names its players, so a page tells its own game apart."""
     out = summary(row)
     names = {e["id"]: e["name"] for e in record["registrations"]}
     names.update({e["id"]: e["name"] for e in record["entrants"]})
-    mine = None
-    if viewer is not None:
-        mine = next((k for k, e in entries.items()
-                     if any(p.get("id") == viewer["id"] for p in e["players"])), None)
     out.update(
         options=row["options"], private=bool(row["private"]), turn_seconds=row["turn_seconds"],
         bots=row["bots"], commitment=row["commitment"],
-        creator=viewer is not None and row["creator"] == viewer["id"],
         event_seed=record["fairness"].get("event_seed"),
         registrations=[
             {"id": k, "name": e["name"], "players": [p["name"] for p in e["players"]],
@@ -250,21 +258,7 @@ def event_view(row: dict[str, Any], record: dict[str, Any], entries: dict[str, d
         standings=[{**s, "name": names.get(s["entrant"], s["entrant"])}
                    for s in record["standings"]],
     )
-    if out["creator"] and row.get("invite"):
-        out["invite"] = row["invite"]
-    me: dict[str, Any] | None = None
-    if mine is not None:
-        entry = entries[mine]
-        me = {"entrant": mine, "name": entry["name"]}
-        for e in record["entrants"]:  # a solo player of a 2v2 event plays in a formed dupla
-            if viewer is not None and viewer["name"] in e["players"]:
-                me = {"entrant": e["id"], "name": e["name"]}
-        if entry.get("partner_invite") and len(entry["players"]) == 1:
-            me["partner_invite"] = entry["partner_invite"]
-    out["me"] = me
     rounds = []
-    playing = None
-    viewer_name = viewer["name"] if viewer is not None else None
     for rnd in record["rounds"]:
         tables = []
         for tie in rnd["tables"]:
@@ -273,9 +267,7 @@ def event_view(row: dict[str, Any], record: dict[str, Any], entries: dict[str, d
                 match_id = games.get((rnd["round"], tie["table"], g["game"])) or \
                     (g.get("outcome") or {}).get("record_id")  # a played game names its match
                 played.append({"game": g["game"], "match": match_id, "sides": g["sides"],
-                               "outcome": g.get("outcome")})
-                if g.get("outcome") is None and viewer_name in g["players"]:
-                    playing = match_id
+                               "players": g["players"], "outcome": g.get("outcome")})
             tables.append({"table": tie["table"], "sides": tie["sides"],
                            "names": [names.get(s, s) for s in tie["sides"]],
                            "winner": tie["winner"], "games": played})
@@ -285,7 +277,6 @@ def event_view(row: dict[str, Any], record: dict[str, Any], entries: dict[str, d
         rounds.append(item)
     out["rounds_planned"] = out["rounds"]  # the spec's (Swiss; None: as many as needed)
     out["rounds"] = rounds
-    out["my_match"] = playing
     spec = record["event"]
     entrants = len(record["entrants"])
     if spec["format"] == "knockout" and entrants:
@@ -297,3 +288,37 @@ def event_view(row: dict[str, Any], record: dict[str, Any], entries: dict[str, d
                          for s in out["standings"][:3]]
     return out
 
+
+def personal(public: dict[str, Any], row: dict[str, Any], entries: dict[str, dict[str, Any]],
+             viewer: Player | None) -> dict[str, Any]:
+    """The public view with the viewer's own part: `creator` (and a private event's `invite`
+    for its creator), `me` (their entry, a dupla's partner invitation while it waits) and
+    `my_match` (their game being played). The web page works `me` and `my_match` out again from
+    pushed changes (`torneio-live.js`), the same way."""
+    out = dict(public)
+    out["creator"] = viewer is not None and row["creator"] == viewer["id"]
+    if out["creator"] and row.get("invite"):
+        out["invite"] = row["invite"]
+    me: dict[str, Any] | None = None
+    mine = None
+    if viewer is not None:
+        mine = next((k for k, e in entries.items()
+                     if any(p.get("id") == viewer["id"] for p in e["players"])), None)
+    if mine is not None and viewer is not None:
+        entry = entries[mine]
+        me = {"entrant": mine, "name": entry["name"]}
+        for e in public["entrants"]:  # a solo player of a 2v2 event plays in a formed dupla
+            if viewer["name"] in e["players"]:
+                me = {"entrant": e["id"], "name": e["name"]}
+        if entry.get("partner_invite") and len(entry["players"]) == 1:
+            me["partner_invite"] = entry["partner_invite"]
+    out["me"] = me
+    playing = None
+    if viewer is not None:
+        for rnd in public["rounds"]:
+            for tie in rnd["tables"]:
+                for g in tie["games"]:
+                    if g["outcome"] is None and viewer["name"] in g["players"]:
+                        playing = g["match"]
+    out["my_match"] = playing
+    return out

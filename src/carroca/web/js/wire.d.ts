@@ -56,6 +56,21 @@ export interface ClientPing {
   data?: ClientEmptyData;
 }
 
+export interface ClientUnwatch {
+  type: "unwatch";
+  data?: ClientEmptyData;
+}
+
+export interface ClientWatch {
+  type: "watch";
+  data: ClientWatchData;
+}
+
+export interface ClientWatchData {
+  event: string;
+  code?: string | null;
+}
+
 export type PlayerKind = "guest" | "account";
 
 export type Mode = "casual" | "ranked" | "friends" | "bots" | "tournament";
@@ -186,6 +201,22 @@ export interface Tournament {
   round?: number;
   table?: number;
   game?: number;
+}
+
+/** An event's whole page as `GET /api/tournaments/{id}` answers it: the answer to `watch` (with the watcher's own `me`, `my_match`, `creator`), or on the event's channel when a change has no base to be told against (without them). `version`: null for an event no node runs (over: nothing more will change). */
+export interface EventView {
+  event: string;
+  version: number | null;
+  view: Record<string, unknown>;
+}
+
+/** A change of a watched event, for a page at `version - 1`: the page's fields that changed (`set`), the standings' lines that changed (by `entrant`; the list is in `rank` order), and per round (by `round`) its byes and the tables that changed (by `table`; a new round whole). A page at another version asks again (`watch`). */
+export interface EventChange {
+  event: string;
+  version: number;
+  set: Record<string, unknown>;
+  standings: Record<string, unknown>[];
+  rounds: Record<string, unknown>[];
 }
 
 export interface Rematch {
@@ -323,6 +354,16 @@ export interface TournamentFrame {
   data: Tournament;
 }
 
+export interface EventFrame {
+  type: "event";
+  data: EventView;
+}
+
+export interface Event_changeFrame {
+  type: "event_change";
+  data: EventChange;
+}
+
 export interface RematchFrame {
   type: "rematch";
   data: Rematch;
@@ -349,7 +390,7 @@ export interface AnnouncementFrame {
 }
 
 /** Any message a client sends. */
-export type ClientMessage = ClientJoin | ClientLeave | ClientMove | ClientChat | ClientMute | ClientPing;
+export type ClientMessage = ClientJoin | ClientLeave | ClientMove | ClientChat | ClientMute | ClientWatch | ClientUnwatch | ClientPing;
 
 /** Any frame the server sends. */
-export type ServerFrame = HelloFrame | OwnerFrame | StateFrame | AckFrame | ErrorFrame | ChatFrame | MatchedFrame | TournamentFrame | RematchFrame | PongFrame | LeftFrame | MutedFrame | AnnouncementFrame;
+export type ServerFrame = HelloFrame | OwnerFrame | StateFrame | AckFrame | ErrorFrame | ChatFrame | MatchedFrame | TournamentFrame | EventFrame | Event_changeFrame | RematchFrame | PongFrame | LeftFrame | MutedFrame | AnnouncementFrame;
