@@ -1,13 +1,16 @@
 // @ts-check
-// An event's page (torneio.html?id=…): registration, entrants, live standings (polled), the
-// knockout bracket, the round's tables to watch, and the podium at the end. A player whose
-// match starts hears it on their socket (a `tournament` frame) and is taken to the table.
+// An event's page (torneio.html?id=…): registration, entrants, live standings, the knockout
+// bracket, the round's tables to watch, and the podium at the end. A signed-in player's page
+// watches the event on its socket (`watch`): the server pushes each change (torneio-live.js), so
+// nothing is polled while the socket is up; while it is down the page asks now and then. A
+// player whose match starts hears it on their socket (a `tournament` frame) and is taken there.
 // ?dupla=CODE joins a dupla as the partner; ?codigo=CODE registers in a private event. Either
 // shows a private event's page (and record) to who is neither its creator nor an entrant.
 
 import * as api from "./api.js";
 import { fill, h, need, num, param, toast } from "./dom.js";
 import { Socket } from "./socket.js";
+import { applyChange, changeFits, ownPart } from "./torneio-live.js";
 import { lengthText, roundName, tablesInPlay, tiebreak, tiesAhead } from "./torneio-text.js";
 import * as W from "./words.js";
 
@@ -25,12 +28,16 @@ import * as W from "./words.js";
  *   registrations: Entrant[], recurring: string | null, note: string | null}} Tournament what
  *   /api/tournaments/ID answers (`recurring`: "Todo dia às 20h"; `note`: why it was cancelled)
  * @typedef {{id: string | null, code: string | null, me: {name: string} | null,
- *   data: Tournament | null, timer: number | undefined, ticker: number | undefined,
- *   socket: {connect: () => void} | null}} EventPage
+ *   data: Tournament | null, version: number | null, timer: number | undefined,
+ *   ticker: number | undefined, socket: Socket | null}} EventPage
  */
 
+/** Without a socket (signed out): the page asks this often. */
 /** @type {Record<string, number>} */
 const POLL_MS = { upcoming: 5000, running: 2000 };
+/** While the socket is down (it reconnects by itself): a slow look now and then. */
+/** @type {Record<string, number>} */
+const FALLBACK_MS = { upcoming: 30000, running: 15000 };
 
 /**
  * api.tournament as it behaves (api.js is not type-checked yet: its default alone would say
@@ -48,6 +55,7 @@ const page = {
   code: param("codigo") || param("dupla"),
   me: null,
   data: null,
+  version: null,
   timer: undefined,
   ticker: undefined,
   socket: null,
@@ -99,7 +107,16 @@ function renderWho() {
 /** The player's socket: a `tournament` frame of this event naming a match is their match. */
 function listen() {
   page.socket = new Socket({
+    onHello: watch,
+    onStatus: (status) => {
+      if (status === "online") clearTimeout(page.timer);
+      else if (page.data) schedule(page.data.status);
+    },
     onFrame: (/** @type {string} */ type, /** @type {any} */ data) => {
+      if (type === "event" || type === "event_change") {
+        if (data.event === page.id) pushed(type, data);
+        return;
+      }
       if (type !== "tournament" || data.event !== page.id) return;
       if (data.match) {
         location.assign(`mesa.html?id=${encodeURIComponent(data.match)}`);
@@ -109,6 +126,47 @@ function listen() {
     },
   });
   page.socket.connect();
+}
+
+/** Follow the event's channel: the answer is the whole page, then each change. */
+function watch() {
+  if (page.id) page.socket?.send("watch", { event: page.id, ...(page.code ? { code: page.code } : {}) });
+}
+
+/**
+ * A frame of the event's channel: the whole page (the answer to `watch`, or a change with no
+ * base), or a change for the page shown; a change that does not follow asks for the page again.
+ * @param {string} type @param {any} data
+ */
+function pushed(type, data) {
+  const myName = page.me ? page.me.name : null;
+  if (type === "event") {
+    if (page.version !== null && data.version !== null && data.version <= page.version && !("creator" in data.view)) return;
+    const view = "creator" in data.view ? data.view : { ...data.view, creator: page.data?.creator ?? false, invite: page.data?.invite ?? null };
+    page.data = "creator" in data.view ? view : ownPart(view, page.data?.me ?? null, myName);
+    page.version = data.version;
+  } else {
+    if (!page.data) return;
+    const fits = changeFits(page.version, data.version);
+    if (fits === "skip") return;
+    if (fits === "resync") {
+      watch();
+      return;
+    }
+    page.data = applyChange(page.data, data, myName);
+    page.version = data.version;
+  }
+  clearTimeout(page.timer);
+  render();
+}
+
+/** The next look at the server, unless the socket brings the changes. @param {string} status */
+function schedule(status) {
+  clearTimeout(page.timer);
+  const online = page.socket !== null && page.socket.online;
+  if (online) return;
+  const wait = (page.socket ? FALLBACK_MS : POLL_MS)[status];
+  if (wait) page.timer = setTimeout(refresh, document.hidden ? wait * 3 : wait);
 }
 
 async function refresh() {
@@ -123,8 +181,7 @@ async function refresh() {
     return;
   }
   render();
-  const wait = POLL_MS[data.status];
-  if (wait) page.timer = setTimeout(refresh, document.hidden ? wait * 3 : wait);
+  schedule(data.status);
 }
 
 function render() {
