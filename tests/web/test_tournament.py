@@ -90,3 +90,35 @@ def test_a_knockout_bracket_is_drawn(new_context: Any) -> None:
     assert page.locator("#podium-list li").count() == 3
     shot(page, "tourney-bracket-1366", full_page=True)
     assert not errors, errors
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_event_page_follows_its_channel_without_polling(new_context: Any,
+                                                            viewport: dict[str, int]) -> None:
+    """A page watching a running event shows each round and result as the server pushes them:
+    its one GET of the event is the first load, whatever happens after."""
+    page = new_context(viewport).new_page()
+    errors = watch(page)
+    open_lobby_as_guest(page, unique_name("Vera"))
+    made = page.request.post("/api/tournaments", data={
+        "name": "Copa sem espera", "format": "swiss", "ruleset": "bloqueio", "rounds": 2,
+        "options": {"target": 1}, "capacity": 4, "bots": "greedy", "starts_in": 3600})
+    assert made.status == 201, made.text()
+    event_id = made.json()["id"]
+    gets: list[str] = []
+    page.on("request", lambda r: gets.append(r.url) if r.method == "GET" and
+            r.url.split("?")[0].endswith(f"/api/tournaments/{event_id}") else None)
+    page.goto(f"/torneio.html?id={event_id}")
+    page.wait_for_selector("[data-testid=tourney][data-status=upcoming][data-live=on]")
+    assert page.locator("#standings-card").is_hidden()
+    assert page.request.post(f"/api/tournaments/{event_id}/start").status == 200
+    page.wait_for_selector("[data-testid=tourney][data-status=finished]")
+    page.wait_for_selector("#podium:not([hidden]) li")
+    assert page.locator("#standings tbody tr").count() == 4
+    points = page.locator("#standings tbody tr td:nth-child(3)").all_text_contents()
+    assert sum(int(p) for p in points) == 4  # 2 rounds of 2 tables, a point a win
+    assert page.locator("#podium-list li").count() == 3
+    assert "Terminado" in (page.text_content("#t-when") or "")
+    assert len(gets) == 1, gets  # the first load; every change came on the socket
+    shot(page, f"tourney-live-{viewport['width']}", full_page=True)
+    assert not errors, errors

@@ -110,7 +110,10 @@ function listen() {
     onHello: watch,
     onStatus: (status) => {
       if (status === "online") clearTimeout(page.timer);
-      else if (page.data) schedule(page.data.status);
+      else {
+        need("#main").dataset.live = "off";
+        if (page.data) schedule(page.data.status);
+      }
     },
     onFrame: (/** @type {string} */ type, /** @type {any} */ data) => {
       if (type === "event" || type === "event_change") {
@@ -158,6 +161,7 @@ function pushed(type, data) {
   }
   clearTimeout(page.timer);
   render();
+  need("#main").dataset.live = "on"; // the page follows the event's channel
 }
 
 /** The next look at the server, unless the socket brings the changes. @param {string} status */
