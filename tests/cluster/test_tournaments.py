@@ -5,6 +5,7 @@ verifying. Events are short: `bloqueio` to a few points, greedy bots that answer
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -18,6 +19,7 @@ import pytest
 import sqlalchemy as sa
 from tests.support.cluster_players import Player, guest, post
 from tests.support.clusterproc import NO_PROXY, Cluster
+from tests.support.watchers import Watchers, check_watchers, guests, public, run_event
 from websockets.sync.client import connect
 
 from carroca.server.storage.db import normalize_url
@@ -223,3 +225,34 @@ def test_the_owner_killed_mid_round_another_node_finishes_the_event(cluster: Clu
     assert sum(s["wins"] for s in info["standings"]) == 6
     record = check_record(cluster, n2, event_id, tmp_path)
     assert record["state"] == "finished" and record["fairness"]["event_seed"]
+
+
+def test_a_thousand_watchers_on_two_nodes_get_each_change_once(
+        cluster_factory: Callable[..., Cluster]) -> None:
+    """An event run by n1, watched by 500 pages on n1 and 500 on n2: each change reaches every
+    page once, through Redis for n2's, and nothing while nothing changes; n2's own page of the
+    event (asked of n1) is the same at the end."""
+    cluster = cluster_factory(nodes=2, env={
+        "CARROCA_BOT_DELAY_MS": "0", "CARROCA_TOURNAMENT_BOTS": "true",
+        "CARROCA_MAX_SOCKETS_PER_SESSION": "200", "CARROCA_MAX_CONNECTIONS_PER_IP": "0",
+        "CARROCA_LIMIT_GUEST_IP": "1000/minute", "CARROCA_BOT_WORKERS": "1"})
+    n1, n2 = cluster.node_url(1), cluster.node_url(2)
+    tokens = guests(n1, 13, "Olheiro")
+    creator, players, watching = tokens[0], tokens[1:3], tokens[3:]
+    event_id = post(n1, creator, "/api/tournaments", {
+        "name": "Copa dos Dois Nós", "format": "swiss", "ruleset": "bloqueio",
+        "options": {"target": 1}, "rounds": 2, "capacity": 4, "starts_in": 3600,
+        "bots": "greedy"})["id"]
+    assert event_row(cluster, event_id)["owner"] is not None
+
+    async def scenario() -> tuple[dict[str, Any], Watchers]:
+        ports = {cluster.node(1).port: 500, cluster.node(2).port: 500}
+        async with Watchers(ports, watching, event_id) as watchers:
+            final = await run_event(n2, watchers, event_id, creator, players)
+            return final, watchers
+
+    final, watchers = asyncio.run(scenario())
+    games = len(games_of(final))
+    assert final["status"] == "finished" and games == 4
+    check_watchers(watchers, final, games)
+    assert public(page(n1, event_id)) == public(page(n2, event_id))

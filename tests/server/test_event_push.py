@@ -6,16 +6,14 @@ result, the end) and nothing while nothing changes, and the page their frames bu
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable
-from typing import Any
-
 from contextlib import ExitStack
+from typing import Any
 
 from fastapi.testclient import TestClient
 from tests.support.server_app import guest, settings_for
 from tests.support.serverproc import Server
-from tests.support.watchers import Watchers, public
+from tests.support.watchers import Watchers, check_watchers, guests, run_event
 from tests.support.wsplay import auth, connect
 
 from carroca.server.app import create_app
@@ -28,72 +26,9 @@ ENV = {
 }
 
 
-def guests(server: Server, count: int, prefix: str) -> list[str]:
-    with server.http() as c:
-        return [c.post("/api/guest", json={"name": f"{prefix}{i}"}).json()["token"]
-                for i in range(count)]
-
-
-def wait_status(server: Server, event_id: str, status: str, timeout: float = 120
-                ) -> dict[str, Any]:
-    end = time.monotonic() + timeout
-    with server.http() as c:
-        while time.monotonic() < end:
-            page: dict[str, Any] = c.get(f"/api/tournaments/{event_id}").json()
-            if page["status"] == status:
-                return page
-            time.sleep(0.1)
-    raise AssertionError(f"{event_id} never reached {status}")
-
-
-async def run_event(server: Server, watchers: Watchers, event_id: str, creator: str,
-                    players: list[str]) -> dict[str, Any]:
-    """Quiet while upcoming; two register and withdraw; the creator starts it, bots fill it
-    and play it to its end; quiet again. Returns the final page."""
-    def post(token: str, path: str) -> None:
-        with server.http(token) as c:
-            r = c.post(f"/api/tournaments/{event_id}/{path}", json={})
-            assert r.status_code == 200, r.text
-
-    async def call(fn: Callable[..., Any], *args: Any) -> Any:
-        return await asyncio.to_thread(fn, *args)
-
-    before = watchers.frames_seen()
-    await asyncio.sleep(1.5)
-    assert watchers.frames_seen() == before, "frames while nothing changed"
-    for token in players:
-        await call(post, token, "register")
-    for token in players:
-        await call(post, token, "withdraw")
-    await call(post, creator, "start")
-    final: dict[str, Any] = await call(wait_status, server, event_id, "finished")
-    await watchers.settle()
-    quiet = watchers.frames_seen()
-    await asyncio.sleep(1.5)
-    assert watchers.frames_seen() == quiet, "frames after the end"
-    return final
-
-
-def check_watchers(watchers: Watchers, final: dict[str, Any], games: int) -> None:
-    """Every watcher got the same changes, each once and in order, and they make the page."""
-    first = watchers.all[0]
-    pushed = first.pushed()
-    versions = [f["data"]["version"] for f in pushed]
-    assert all(f["type"] == "event_change" for f in pushed), [f["type"] for f in pushed]
-    assert versions == list(range(versions[0], versions[0] + len(versions)))
-    assert versions[0] == first.frames[0]["data"]["version"] + 1
-    # 4 registrations and withdrawals, the start with its first round, a change a result
-    # at most (a round's last result and the next pairing are one), the end with the last.
-    assert 4 + 1 + 1 <= len(pushed) <= 4 + 1 + games, len(pushed)
-    for w in watchers.all:
-        assert w.gaps == 0 and w.frames[0]["type"] == "event"
-        assert w.pushed() == pushed  # the same frames, each once
-        assert w.view is not None and public(w.view) == public(final)
-
-
 def test_a_thousand_watchers_get_each_change_once(servers: Callable[..., Server]) -> None:
     server = servers(env=ENV)
-    tokens = guests(server, 13, "Olheiro")
+    tokens = guests(server.base, 13, "Olheiro")
     creator, players, watching = tokens[0], tokens[1:3], tokens[3:]
     with server.http(creator) as c:
         r = c.post("/api/tournaments", json={
@@ -104,9 +39,9 @@ def test_a_thousand_watchers_get_each_change_once(servers: Callable[..., Server]
         event_id = r.json()["id"]
 
     async def scenario() -> tuple[dict[str, Any], Watchers]:
-        async with Watchers(server.port, watching, event_id, WATCHERS) as watchers:
+        async with Watchers({server.port: WATCHERS}, watching, event_id) as watchers:
             assert len(watchers.all) == WATCHERS
-            final = await run_event(server, watchers, event_id, creator, players)
+            final = await run_event(server.base, watchers, event_id, creator, players)
             return final, watchers
 
     final, watchers = asyncio.run(scenario())

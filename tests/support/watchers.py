@@ -8,9 +8,12 @@ import contextlib
 import copy
 import inspect
 import json
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx2
 from websockets.asyncio.client import ClientConnection, connect
 
 NO_PROXY: dict[str, Any] = {"proxy": None} if "proxy" in inspect.signature(connect).parameters \
@@ -77,20 +80,20 @@ class Watcher:
 
 @dataclass
 class Watchers:
-    """`count` sockets on `port`, signed in with `tokens` in turn, all watching `event_id`."""
+    """Sockets on each port (`{port: how many}`), signed in with `tokens` in turn, all watching
+    `event_id`."""
 
-    port: int
+    ports: dict[int, int]
     tokens: list[str]
     event_id: str
-    count: int
     code: str | None = None
     all: list[Watcher] = field(default_factory=list)
     _readers: list[asyncio.Task[None]] = field(default_factory=list)
 
     async def __aenter__(self) -> Watchers:
-        async def one(i: int) -> Watcher:
+        async def one(i: int, port: int) -> Watcher:
             token = self.tokens[i % len(self.tokens)]
-            ws = await connect(f"ws://127.0.0.1:{self.port}/ws?token={token}", open_timeout=60,
+            ws = await connect(f"ws://127.0.0.1:{port}/ws?token={token}", open_timeout=60,
                                close_timeout=1, max_size=None, **NO_PROXY)
             hello = json.loads(await asyncio.wait_for(ws.recv(), 30))
             assert hello["type"] == "hello", hello
@@ -100,9 +103,10 @@ class Watchers:
             w.take(json.loads(await asyncio.wait_for(ws.recv(), 30)))
             return w
 
-        for start in range(0, self.count, 100):  # a hundred handshakes at a time
-            self.all += await asyncio.gather(*(one(i) for i in range(
-                start, min(self.count, start + 100))))
+        places = [port for port, count in self.ports.items() for _ in range(count)]
+        for start in range(0, len(places), 100):  # a hundred handshakes at a time
+            self.all += await asyncio.gather(*(one(i, places[i]) for i in range(
+                start, min(len(places), start + 100))))
         self._readers = [asyncio.get_running_loop().create_task(w.read()) for w in self.all]
         return self
 
@@ -133,3 +137,67 @@ class Watchers:
 def public(page: dict[str, Any]) -> dict[str, Any]:
     """A page without the asker's own part."""
     return {k: v for k, v in page.items() if k not in PERSONAL}
+
+
+def guests(base: str, count: int, prefix: str) -> list[str]:
+    with httpx2.Client(base_url=base, timeout=30, trust_env=False) as c:
+        return [c.post("/api/guest", json={"name": f"{prefix}{i}"}).json()["token"]
+                for i in range(count)]
+
+
+def wait_status(base: str, event_id: str, status: str, timeout: float = 120
+                ) -> dict[str, Any]:
+    end = time.monotonic() + timeout
+    with httpx2.Client(base_url=base, timeout=30, trust_env=False) as c:
+        while time.monotonic() < end:
+            page: dict[str, Any] = c.get(f"/api/tournaments/{event_id}").json()
+            if page["status"] == status:
+                return page
+            time.sleep(0.1)
+    raise AssertionError(f"{event_id} never reached {status}")
+
+
+async def run_event(base: str, watchers: Watchers, event_id: str, creator: str,
+                    players: list[str]) -> dict[str, Any]:
+    """Quiet while upcoming; two register and withdraw; the creator starts it, bots fill it
+    and play it to its end; quiet again. Returns the final page."""
+    def post(token: str, path: str) -> None:
+        with httpx2.Client(base_url=base, timeout=30, trust_env=False,
+                           headers={"Authorization": f"Bearer {token}"}) as c:
+            r = c.post(f"/api/tournaments/{event_id}/{path}", json={})
+            assert r.status_code == 200, r.text
+
+    async def call(fn: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.to_thread(fn, *args)
+
+    before = watchers.frames_seen()
+    await asyncio.sleep(1.5)
+    assert watchers.frames_seen() == before, "frames while nothing changed"
+    for token in players:
+        await call(post, token, "register")
+    for token in players:
+        await call(post, token, "withdraw")
+    await call(post, creator, "start")
+    final: dict[str, Any] = await call(wait_status, base, event_id, "finished")
+    await watchers.settle()
+    quiet = watchers.frames_seen()
+    await asyncio.sleep(1.5)
+    assert watchers.frames_seen() == quiet, "frames after the end"
+    return final
+
+
+def check_watchers(watchers: Watchers, final: dict[str, Any], games: int) -> None:
+    """Every watcher got the same changes, each once and in order, and they make the page."""
+    first = watchers.all[0]
+    pushed = first.pushed()
+    versions = [f["data"]["version"] for f in pushed]
+    assert all(f["type"] == "event_change" for f in pushed), [f["type"] for f in pushed]
+    assert versions == list(range(versions[0], versions[0] + len(versions)))
+    assert versions[0] == first.frames[0]["data"]["version"] + 1
+    # 4 registrations and withdrawals, the start with its first round, a change a result
+    # at most (a round's last result and the next pairing are one), the end with the last.
+    assert 4 + 1 + 1 <= len(pushed) <= 4 + 1 + games, len(pushed)
+    for w in watchers.all:
+        assert w.gaps == 0 and w.frames[0]["type"] == "event"
+        assert w.pushed() == pushed  # the same frames, each once
+        assert w.view is not None and public(w.view) == public(final)
