@@ -14,6 +14,7 @@ one core and per watcher, the requests answered (poll) or frames received (push)
 the server's memory.
 
     python bench/event_watchers.py --mode push [--watchers 1000] [--seconds 30] [--json]
+        [--src DIR: another checkout's server, e.g. the code before, which polled]
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import httpx2
@@ -127,6 +129,8 @@ async def push(port: int, event_id: str, token: str, watchers: int, seconds: flo
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     os.environ.update(SETTINGS)
+    if args.src:  # another checkout's server (its `src/` first on the path), e.g. the code before
+        os.environ["PYTHONPATH"] = str(Path(args.src).resolve() / "src")
     server = Server(bot_delay_ms=0)
     try:
         server.wait_ready()
@@ -164,6 +168,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--entrants", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--interval", type=float, default=2.0, help="poll: seconds between GETs")
+    parser.add_argument("--src", help="run the server of this checkout (the code before)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     report = measure(args)

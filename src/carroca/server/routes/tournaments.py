@@ -1,5 +1,6 @@
 """Routes of tournaments: creating events, registering and withdrawing, their pages and
-records. Live standings are polled (`GET /api/tournaments/{id}`); a player hears that their
+records. Live standings are pushed to the pages watching an event (`watch` on the socket,
+`tournaments.watch`); a player hears that their
 match started by a `tournament` frame on their own socket."""
 
 from __future__ import annotations

@@ -9,9 +9,9 @@ owner's writes) and rebuilds them from their stored record and seed, as a restar
 owner learns that a game ended from the hub when the match runs on its own node, and otherwise
 from the match's row, read at the takeover and at every scan (`Tournaments.catch_up_all`): a
 result stored by any node is never lost, whichever nodes die meanwhile. Registering,
-withdrawing and starting go to the owner (`forward`, answered by `_on_event`); pages are read
-from the database on any node, and the `tournament` frames go through the fan-out to whichever
-node a player's sockets are on.
+withdrawing and starting go to the owner (`forward`, answered by `_on_event`), and so does an
+event's page (`view`: a page or a watcher on another node); the `tournament` frames and the
+event's changes (`e:<event id>`) go through the fan-out to whichever node the sockets are on.
 """
 
 from __future__ import annotations

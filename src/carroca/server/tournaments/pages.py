@@ -8,7 +8,8 @@ The list and a player's events are read from the database: the node running an e
 its record and entries at every change but a game's result, before it answers, so every node of
 a cluster lists the same. An event's page and record are read from the event itself on the node
 that runs it (`live`: it has the results of the round in play, which the stored record holds
-only from the round's next write on) and from the database on any other node
+only from the round's next write on); another node asks that one for the page
+(`Tournaments.watched`), and reads it here from the database once no node runs the event
 (docs/tournaments.md, "In a cluster").
 """
 
