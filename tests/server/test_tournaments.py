@@ -427,3 +427,30 @@ def test_a_knockout_of_best_of_three_plays_every_game_it_needs(database: str) ->
             assert len({g["match"] for g in tie["games"]}) == len(tie["games"])
         assert info["podium"][0]["entrant"] == ties[-1]["winner"]
         verify(client.get(f"/api/tournaments/{event_id}/record").json())
+
+
+def test_a_waiting_table_keeps_its_show_up_time_across_a_restart(database: str) -> None:
+    """The server stops while a game's table waits for its players; started again, the table
+    still waits, until the time it was given when it was made (stored with it), and then the
+    side that never came loses by forfeit: it is not started with its absent player left to
+    the clock."""
+    settings = fast_settings(database, tournament_show_up_seconds=8.0)
+    with TestClient(create_app(settings)) as client:
+        ana, bia = guest(client, "Ana"), guest(client, "Bia")
+        event_id = create(client, ana, rounds=1)
+        for token in (ana, bia):
+            assert client.post(f"/api/tournaments/{event_id}/register",
+                               headers=auth(token)).status_code == 200
+        assert client.post(f"/api/tournaments/{event_id}/start",
+                           headers=auth(ana)).status_code == 200
+        [match] = wait_rounds(client, event_id, 1)
+        made = time.time()
+    with TestClient(create_app(settings)) as client, ExitStack() as stack:
+        c = connect(stack, client, ana, "Ana")
+        assert c.join(str(match))["status"] == "waiting"
+        info = wait_event(client, event_id, "finished", timeout=60)
+        assert time.time() >= made + 8.0 - 1.0  # not before its time (made a little earlier)
+        [game] = info["rounds"][0]["tables"][0]["games"]
+        assert game["outcome"]["kind"] == "forfeit" and game["outcome"]["absent"] == ["Bia"]
+        assert info["standings"][0]["entrant"] == "Ana"
+        verify(client.get(f"/api/tournaments/{event_id}/record").json())

@@ -212,15 +212,18 @@ class ClusterRows(Storage):
 
         return await self.run_side(fn)
 
-    async def expire_match(self, match_id: str, epoch: int | None = None) -> bool:
-        """Close a table that is still waiting for players (it never started)."""
+    async def expire_match(self, match_id: str, epoch: int | None = None,
+                           absent: list[int] | None = None) -> bool:
+        """Close a table that is still waiting for players (it never started); `absent`: a
+        tournament's table closed at its show-up time, the teams none of whose players came."""
 
         def fn(conn: Connection) -> bool:
             query = db.matches.update().where(db.matches.c.id == match_id) \
                 .where(db.matches.c.status == "waiting")
             if epoch is not None:
                 query = query.where(db.matches.c.epoch == epoch)
-            done = conn.execute(query.values(status="expired", finished_at=time.time()))
+            done = conn.execute(query.values(status="expired", finished_at=time.time(),
+                                             absent=absent))
             return bool(done.rowcount)
 
         return await self.run(fn)

@@ -97,6 +97,10 @@ matches = sa.Table(
     # A friends' match is its players' only (record, replay, review, the public lists) until
     # its host makes it public; every other match is public.
     sa.Column("private", sa.Boolean, nullable=False, server_default=sa.false()),
+    # A tournament's table: when its players must have come (whichever node runs it keeps it),
+    # and the teams (0, 1) none of whose players came, when it closed unplayed for that.
+    sa.Column("show_up_by", sa.Float),
+    sa.Column("absent", sa.JSON),
 )
 
 # A cluster's nodes, one row per process start: a node is alive while `lease_until` (the

@@ -227,12 +227,14 @@ class TournamentRows(Storage):
         await self.run(fn)
 
     async def ended_matches(self, match_ids: list[str]) -> dict[str, dict[str, Any]]:
-        """Of these matches, those over (`finished`, with their record, or `expired`): how an
-        event's owner learns of the games played on other nodes."""
+        """Of these matches, those over (`finished`, with their record, or `expired`, with the
+        teams that never came when it closed at its show-up time): how an event's owner learns
+        of the games played on other nodes."""
 
         def fn(conn: Connection) -> dict[str, dict[str, Any]]:
             m = db.matches.c
-            rows = conn.execute(sa.select(m.id, m.status, m.record).where(m.id.in_(match_ids))
+            rows = conn.execute(sa.select(m.id, m.status, m.record, m.absent)
+                                .where(m.id.in_(match_ids))
                                 .where(m.status.in_(("finished", "expired")))).mappings()
             return {str(r["id"]): dict(r) for r in rows}
 

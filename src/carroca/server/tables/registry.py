@@ -58,9 +58,15 @@ class Directory(Protocol):
 
 class Listener(Protocol):
     """A service that follows tables it made (`carroca.server.tournaments.service`): told when one
-    finishes."""
+    finishes, or closes unplayed (`expired`; a tournament's table at its show-up time names the
+    teams that never came, `Table.absent`)."""
 
     def table_finished(self, table: Table) -> None: ...
+
+    def table_expired(self, table: Table) -> None: ...
+
+
+SHOW_UP_POLL = 0.2  # seconds between two looks at a tournament table's seats
 
 
 class Tables:
@@ -119,6 +125,12 @@ class Tables:
         """A table expired or was closed unplayed: it is gone, and its mutes with it."""
         self.remove(table)
         self._mutes.forget(table.id)
+        if table.status == "expired":
+            for listener in self._listeners:
+                try:
+                    listener.table_expired(table)
+                except Exception:
+                    self.log.exception("a listener failed on the close of match %s", table.id)
 
     def lost(self, table: Table) -> None:
         """The database refused a write of this table: another node runs it now."""
@@ -224,6 +236,8 @@ class Tables:
                 self.spawn(table.finish_stored())
             else:
                 table.schedule()
+        elif table.show_up_by is not None:  # a tournament's: its players' time goes on
+            self.spawn(self.await_players(table))
         elif not table.open_seats():  # full, stopped before the first deal
             self.spawn(self.start_table(table))
         elif table.mode == "casual":
@@ -296,6 +310,37 @@ class Tables:
                 await table.start()
                 return
             except Exception:  # logged once per outage by the store
+                await asyncio.sleep(pause)
+                pause = min(10.0, pause * 2)
+
+    async def await_players(self, table: Table) -> None:
+        """A tournament's table starts once every player came (joined it: a socket on any node
+        followed their seat), or at its show-up time (`show_up_by`, stored with the table, so
+        whichever node runs it keeps it): then a team none of whose players came makes it
+        close unplayed, that team absent (stored with it: the event records the forfeit,
+        `Listener.table_expired`); otherwise it starts, and who is missing is the clock's."""
+        humans = [seat for seat, _ in table.humans()]
+        seen: set[int] = set()
+        deadline = table.show_up_by or 0.0
+        while not table.closed and table.status == "waiting":
+            seen.update(s for s in humans if table.seat_connected(s))
+            if len(seen) == len(humans) or time.time() >= deadline:
+                break
+            await asyncio.sleep(SHOW_UP_POLL)
+        if table.closed or table.status != "waiting":
+            return
+        seats = range(len(table.seats))
+        absent = [team for team in (0, 1)
+                  if all(s in humans and s not in seen for s in seats if s % 2 == team)]
+        if not absent:
+            await self.start_table(table)
+            return
+        pause = 0.5
+        while not table.closed and table.status == "waiting":
+            try:
+                await table.expire(absent=absent)
+                return
+            except Exception:  # the database refused: logged once by the store; try again
                 await asyncio.sleep(pause)
                 pause = min(10.0, pause * 2)
 

@@ -256,16 +256,17 @@ class Table(TableRow):
         """Its host changed who may see the match: who may join its end follows."""
         self.private = private
 
-    async def expire(self, force: bool = False) -> bool:
+    async def expire(self, force: bool = False, absent: list[int] | None = None) -> bool:
         """Close a table still waiting for its players, unplayed (its time ran out, or its
         event's game was decided without it): its sockets see it expired. Returns whether the
         database has it expired. A refusal leaves it running, unless `force`d (an event's
-        game: the row stays waiting, and a restart starts it)."""
+        game: the row stays waiting, and a restart starts it). `absent`: a tournament's
+        table closed at its show-up time, the teams none of whose players came (stored)."""
         async with self._lock:
             if self.status != "waiting":
                 return False
             try:
-                stored = await self._host.store.expire_match(self.id, self.fence)
+                stored = await self._host.store.expire_match(self.id, self.fence, absent)
             except Exception:
                 if not force:
                     raise
@@ -274,6 +275,7 @@ class Table(TableRow):
                 self._host.lost(self)
                 return False
             self.status = "expired"
+            self.absent = absent
             self.publish()
             self.close()
         self._host.table_closed(self)

@@ -51,6 +51,10 @@ class TableRow:
         self.rematch_id: str | None = None  # the table of the next match with these settings
         self.rematch_by: str | None = None  # who asked for it first
         self.address: str | None = row.get("address")  # where it was made from (the bot budget)
+        # A tournament's table: when its players must have come, and the teams that did not
+        # (`Tables.await_players`).
+        self.show_up_by: float | None = row.get("show_up_by")
+        self.absent: list[int] | None = row.get("absent")
 
     @staticmethod
     def new_row(
@@ -64,6 +68,7 @@ class TableRow:
         host_id: int | None = None,
         invite: str | None = None,
         private: bool | None = None,
+        show_up_by: float | None = None,
     ) -> dict[str, Any]:
         server_seed = fair.new_server_seed()
         return {
@@ -85,6 +90,7 @@ class TableRow:
             "client_seeds": [None] * len(seats),
             "client_seed": None,
             "created_at": time.time(),
+            "show_up_by": show_up_by,
         }
 
     def answer(self, seat: int | None) -> dict[str, Any]:

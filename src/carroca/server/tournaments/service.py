@@ -9,8 +9,10 @@ record verifies against the event), and feeds the record of every finished table
 (`Tournament.record_game`). A table reports its end to `Tables`, and they to their listeners:
 no table knows of events.
 
-A game's table waits for its players (`tournament_show_up_seconds`): a side none of whose
-players came by then forfeits (`record_forfeit`); once started, a player who stops playing is
+A game's table waits for its players until its show-up time (`tournament_show_up_seconds`
+after it was made, stored with it: `Tables.await_players`, on whichever node runs it): a side
+none of whose players came by then forfeits (`record_forfeit`, heard as `table_expired`, or
+from the match's row by an owner on another node); once started, a player who stops playing is
 the turn clock's business (three timeouts in a row: the match ends by abandonment, and its
 record counts as any other). After a restart, a running event is rebuilt from its record and
 seed (`carroca.tournament.replay`), and its games go on from their matches' rows.
@@ -89,7 +91,6 @@ from carroca.tournament.eventrecord import dumps
 if TYPE_CHECKING:
     from carroca.server.edge.ratelimits import RateLimits
 
-SHOW_UP_POLL = 0.2  # seconds between two looks at a waiting game's seats
 
 
 class Tournaments:
@@ -118,6 +119,11 @@ class Tournaments:
         found = self.by_match.get(table.id)
         if found is not None:
             self._spawn(self._game_over(found[0], found[1], table.id))
+
+    def table_expired(self, table: Table) -> None:
+        found = self.by_match.get(table.id)
+        if found is not None and table.absent:  # closed at its show-up time
+            self._spawn(self._no_show(found[0], found[1], table.id, table.absent))
 
     async def players_held(self) -> set[int]:
         """The players of every upcoming or running event, whichever node runs it."""
@@ -284,8 +290,9 @@ class Tournaments:
                 game = unheard[match_id]
                 if row["status"] == "finished" and row["record"]:
                     changed |= ev.record_result(game.key, json.loads(row["record"]), match_id)
-                elif row["status"] == "expired":
-                    ev.t.record_forfeit(game.key, list(game.sides), ev.now())
+                elif row["status"] == "expired":  # the teams that never came (else both)
+                    absent = row.get("absent") or [0, 1]
+                    ev.t.record_forfeit(game.key, [game.sides[i] for i in absent], ev.now())
                     changed = True
         return changed
 
@@ -582,6 +589,7 @@ class Tournaments:
             seats=seats, turn_seconds=ev.row["turn_seconds"],
             bot_level=self.settings.autoplay_bot, seeds=(game.server_seed, game.client_seed),
             private=bool(ev.row["private"]),
+            show_up_by=time.time() + self.settings.tournament_show_up_seconds,
         )
         try:
             await self.store.add_tournament_game(ev.id, game.key, table.id, epoch=ev.fence)
@@ -593,37 +601,21 @@ class Tournaments:
         self._tell(ev, {"status": "running", "match": table.id, "round": game.key[0],
                         "table": game.key[1], "game": game.key[2]},
                    [pid for _, pid in table.humans()])
-        self._spawn(self._show_up(ev, game, table))
+        self.tables.spawn(self.tables.await_players(table))
 
-    async def _show_up(self, ev: Event, game: Game, table: Table) -> None:
-        """Start the table once every player came (joined it), or at the show-up time: then a
-        side none of whose players came forfeits, and the table is closed unplayed."""
-        seen: set[int] = set()
-        deadline = time.monotonic() + self.settings.tournament_show_up_seconds
-        humans = [seat for seat, _ in table.humans()]
-        while not table.closed:
-            seen.update(s for s in humans if table.seat_connected(s))
-            if len(seen) == len(humans) or time.monotonic() >= deadline:
-                break
-            await asyncio.sleep(SHOW_UP_POLL)
-        if table.closed or table.status != "waiting":
-            return
-        n = len(table.seats)
-        absent = [side for i, side in enumerate(game.sides)
-                  if (team := [s for s in range(n) if s % 2 == i]) and
-                  all(s in humans and s not in seen for s in team)]
-        if not absent:
-            await self.tables.start_table(table)
+    async def _no_show(self, event_id: str, key: GameKey, match_id: str,
+                       absent: list[int]) -> None:
+        """A game's table closed at its show-up time: the teams none of whose players came
+        lose it by forfeit (both: nobody wins)."""
+        ev = self.events.get(event_id)
+        if ev is None:
             return
         async with self._hold(ev):
-            if table.status != "waiting":
+            self.by_match.pop(match_id, None)
+            game = next((g for g in ev.t.pending_games() if g.key == key), None)
+            if game is None:  # decided meanwhile (a withdrawal)
                 return
-            await self._close_unplayed(table)
-            self.by_match.pop(table.id, None)
-            try:
-                ev.t.record_forfeit(game.key, absent, ev.now())
-            except TournamentError:  # withdrawn meanwhile: already decided
-                return
+            ev.t.record_forfeit(key, [game.sides[team] for team in absent], ev.now())
             await self._advance(ev)
 
     async def _game_over(self, event_id: str, key: GameKey, match_id: str) -> None:

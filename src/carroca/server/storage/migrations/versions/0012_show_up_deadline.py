@@ -1,0 +1,27 @@
+"""tournament tables: the show-up deadline carried with the table, and the teams that never came
+when it closed unplayed
+
+Revision ID: 0012
+Revises: 0011
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0012"
+down_revision = "0011"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.add_column("matches", sa.Column("show_up_by", sa.Float(), nullable=True))
+    op.add_column("matches", sa.Column("absent", sa.JSON(), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("matches") as batch:
+        batch.drop_column("absent")
+        batch.drop_column("show_up_by")
