@@ -256,3 +256,47 @@ def test_a_thousand_watchers_on_two_nodes_get_each_change_once(
     assert final["status"] == "finished" and games == 4
     check_watchers(watchers, final, games)
     assert public(page(n1, event_id)) == public(page(n2, event_id))
+
+
+def test_a_waiting_table_that_changes_nodes_keeps_its_show_up_time(
+        cluster_factory: Callable[..., Cluster], tmp_path: Path) -> None:
+    """The event's node, where its game's table waits for Ana and Bia, is SIGKILLed: the node
+    taking the table over keeps waiting until the time the table was given (not starting it at
+    once), Ana comes to it there, and Bia, who never comes, loses by forfeit."""
+    cluster = cluster_factory(env={"CARROCA_TOURNAMENT_SHOW_UP_SECONDS": "15"})
+    n1, n2 = cluster.node_url(1), cluster.node_url(2)
+    ana, bia = guest(cluster.url, "Ana"), guest(cluster.url, "Bia")
+    event_id = post(n1, ana, "/api/tournaments", {
+        "name": "Copa da Espera", "format": "swiss", "ruleset": "bloqueio",
+        "options": {"target": 1}, "rounds": 1, "starts_in": 3600})["id"]
+    for token in (ana, bia):
+        post(n1, token, f"/api/tournaments/{event_id}/register", {})
+    assert post(n1, ana, f"/api/tournaments/{event_id}/start", {})["status"] == "running"
+    [game] = games_of(page(n1, event_id))
+    match, made = game["match"], time.time()
+    assert match and match_statuses(cluster, [match]) == {match: "waiting"}
+    cluster.kill(1)
+    with connect(f"{n2.replace('http', 'ws', 1)}/ws?token={ana}", open_timeout=30,
+                 close_timeout=1, **NO_PROXY) as ws:
+        deadline = time.monotonic() + 30
+        state = None
+        while state is None:  # `moving` until a node runs the match again
+            assert time.monotonic() < deadline, "the table was never taken over"
+            ws.send(json.dumps({"type": "join", "data": {"match": match}}))
+            while True:
+                frame = json.loads(ws.recv(timeout=10))
+                if frame["type"] == "state" and frame["data"]["id"] == match:
+                    state = frame["data"]
+                    break
+                if frame["type"] == "error":
+                    time.sleep(0.3)
+                    break
+        assert state["status"] == "waiting" and time.time() < made + 15
+        nodes = iter(lambda: cluster.node_url(2 + int(time.monotonic() * 10) % 2), None)
+        info = wait_status(lambda: next(nodes), event_id, "finished", 90)
+    assert time.time() >= made + 15 - 1
+    [game] = games_of(info)
+    assert game["outcome"]["kind"] == "forfeit" and game["outcome"]["absent"] == ["Bia"]
+    assert info["standings"][0]["entrant"] == "Ana"
+    assert match_statuses(cluster, [match]) == {match: "expired"}
+    check_record(cluster, n2, event_id, tmp_path)
