@@ -454,3 +454,41 @@ def test_a_waiting_table_keeps_its_show_up_time_across_a_restart(database: str) 
         assert game["outcome"]["kind"] == "forfeit" and game["outcome"]["absent"] == ["Bia"]
         assert info["standings"][0]["entrant"] == "Ana"
         verify(client.get(f"/api/tournaments/{event_id}/record").json())
+
+
+@pytest.mark.slow  # the arena lasts its 12 s
+def test_an_arena_restarted_mid_way_loses_no_wave(database: str) -> None:
+    """An arena's waves append their log entries (`tournament_log`) instead of writing its
+    whole record again; the server stops mid-way: started again, the arena is rebuilt from
+    its record and those entries (the same waves), goes on to its end, and its record
+    verifies."""
+    settings = fast_settings(database, tournament_bots=True, bot_delay_ms=40)
+    with TestClient(create_app(settings)) as client:
+        ana = guest(client, "Ana")
+        event_id = create(client, ana, format="arena", duration=12, capacity=4, bots="greedy")
+        assert client.post(f"/api/tournaments/{event_id}/start",
+                           headers=auth(ana)).status_code == 200
+        end = time.monotonic() + 30
+        while len((page := client.get(f"/api/tournaments/{event_id}").json())["rounds"]) < 3:
+            assert time.monotonic() < end, "the arena never paired a third wave"
+            time.sleep(0.05)
+    waves = [[t["sides"] for t in w["tables"]] for w in page["rounds"]]
+    engine = sa.create_engine(normalize_url(database))
+    with engine.begin() as conn:
+        stored = json.loads(conn.execute(sa.text("SELECT record FROM tournaments WHERE id = :i"),
+                                         {"i": event_id}).scalar_one())
+        appended = [json.loads(e) if isinstance(e, str) else e for e in conn.execute(
+            sa.text("SELECT entry FROM tournament_log WHERE tournament_id = :i ORDER BY seq"),
+            {"i": event_id}).scalars()]
+    engine.dispose()
+    assert len(stored["rounds"]) == 1  # written with the start; the next waves appended
+    kept = 1 + len([e for e in appended if "pair" in e])  # (the last seen may not be yet)
+    assert [e["pair"] for e in appended if "pair" in e] == list(range(2, kept + 1))
+    assert kept >= len(waves) - 1 >= 2
+    with TestClient(create_app(settings)) as client:
+        again = client.get(f"/api/tournaments/{event_id}").json()
+        assert [[t["sides"] for t in w["tables"]] for w in again["rounds"][:kept]] == \
+            waves[:kept]
+        info = wait_event(client, event_id, "finished", timeout=60)
+        assert len(info["rounds"]) > kept
+        verify(client.get(f"/api/tournaments/{event_id}/record").json())

@@ -228,6 +228,18 @@ tournament_games = sa.Table(
               unique=True),
 )
 
+# An event's log entries written after its stored record, by their place in the director's log
+# (`seq`, from 0): an arena's waves append theirs instead of writing the whole record again; a
+# rebuild replays the record, then the entries past its own log.
+tournament_log = sa.Table(
+    "tournament_log",
+    metadata,
+    sa.Column("tournament_id", sa.String(16), sa.ForeignKey("tournaments.id"),
+              primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("entry", sa.JSON, nullable=False),
+)
+
 
 # Roles an operator grants (`carroca admin role add NAME moderator`).
 player_roles = sa.Table(

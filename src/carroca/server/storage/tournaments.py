@@ -226,6 +226,32 @@ class TournamentRows(Storage):
 
         await self.run(fn)
 
+    async def append_tournament_log(self, tournament_id: str, seq: int,
+                                    entries: list[dict[str, Any]],
+                                    epoch: int | None = None) -> None:
+        """Log entries past the stored record, from place `seq` on (an arena's wave and the
+        results before it), in one transaction with the event's fencing check."""
+
+        def fn(conn: Connection) -> None:
+            _fenced(conn, tournament_id, epoch)
+            conn.execute(db.tournament_log.insert(), [
+                {"tournament_id": tournament_id, "seq": seq + i, "entry": entry}
+                for i, entry in enumerate(entries)])
+
+        if entries:
+            await self.run(fn)
+
+    async def tournament_log(self, tournament_id: str, since: int) -> list[dict[str, Any]]:
+        """The log entries stored past the record, from place `since` on, in order."""
+
+        def fn(conn: Connection) -> list[dict[str, Any]]:
+            c = db.tournament_log.c
+            rows = conn.execute(sa.select(c.entry).where(c.tournament_id == tournament_id)
+                                .where(c.seq >= since).order_by(c.seq))
+            return [dict(r[0]) for r in rows]
+
+        return await self.run_side(fn)
+
     async def ended_matches(self, match_ids: list[str]) -> dict[str, dict[str, Any]]:
         """Of these matches, those over (`finished`, with their record, or `expired`, with the
         teams that never came when it closed at its show-up time): how an event's owner learns

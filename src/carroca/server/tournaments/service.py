@@ -3,7 +3,8 @@
 A service beside the lobby. It keeps each upcoming or running event here (`Event`: the
 director, its entries, the match of each game), stores every change (the event record as it
 stands, the seed kept apart; a game's result only with the next change, since its match's row
-holds it: `Event.must_store`), and drives the director: it starts an event at its time, pairs
+holds it: `Event.must_store`; an arena's wave appends its log entries instead,
+`Event.appendable`), and drives the director: it starts an event at its time, pairs
 each round, makes each game's match a real table (`Tables.new_table`, with the game's seeds, so its
 record verifies against the event), and feeds the record of every finished table back
 (`Tournament.record_game`). A table reports its end to `Tables`, and they to their listeners:
@@ -15,7 +16,9 @@ none of whose players came by then forfeits (`record_forfeit`, heard as `table_e
 from the match's row by an owner on another node); once started, a player who stops playing is
 the turn clock's business (three timeouts in a row: the match ends by abandonment, and its
 record counts as any other). After a restart, a running event is rebuilt from its record and
-seed (`carroca.tournament.replay`), and its games go on from their matches' rows.
+seed (`carroca.tournament.replay`) and the log entries stored past it (`Event.go_on`), and its
+games go on from their matches' rows. Every change is pushed to the pages watching the event
+(`tournaments.watch`).
 
 In a cluster an event is run by one node, its owner, as a match is (docs/tournaments.md, "In a
 cluster"): its writes carry the epoch the owner holds (`Event.fence`), a refused one (`Fenced`)
@@ -216,16 +219,19 @@ class Tournaments:
         store = self.store
         games = await store.tournament_games(row["id"])
         texts = await store.match_records(list(games.values()))
+        record = json.loads(row["record"])
+        after = await store.tournament_log(row["id"], len(record["log"]))
+        entries = {e["entrant"]: e for e in await store.entries(row["id"])}
         try:  # the match records it names by id are in their rows
-            t = replay(json.loads(row["record"]), row["seed"], resolve=parsed(texts),
-                       keep=False)
+            t = replay(record, row["seed"], resolve=parsed(texts), keep=False)
+            ev = Event(row, t, entries, games, written=len(t.log),
+                       fence=row.get("epoch", 0) if self.tables.clustered else None)
+            ev.go_on(after, parsed(texts))  # an arena's waves appended past the record
         except Exception:
             self.hub.log.exception("tournament %s could not be rebuilt", row["id"],
                                    extra={"event": row["id"]})
             return None
-        entries = {e["entrant"]: e for e in await store.entries(row["id"])}
-        ev = Event(row, t, entries, games, written=len(t.log),
-                   fence=row.get("epoch", 0) if self.tables.clustered else None)
+        ev.logged = len(t.log)
         self.events[ev.id] = ev
         for key, match_id in ev.games.items():
             self.by_match[match_id] = (ev.id, key)
@@ -570,12 +576,17 @@ class Tournaments:
         finished = t.is_finished
         if not ev.must_store():  # results only: their matches' rows hold them
             return
+        if ev.appendable():  # an arena's wave: its entries, not the whole record again
+            await self.store.append_tournament_log(ev.id, ev.logged, t.log[ev.logged:],
+                                                   epoch=ev.fence)
+            ev.logged = len(t.log)
+            return
         fields: dict[str, Any] = {"record": dumps(to_record(t))}
         if finished:
             ev.row.update(status="finished", finished_at=time.time())
             fields.update(status="finished", finished_at=ev.row["finished_at"])
         await self.store.update_tournament(ev.id, ev.fence, **fields)
-        ev.written = len(t.log)
+        ev.written = ev.logged = len(t.log)
         if finished:
             self.drop(ev)
             self._tell(ev, {"status": "finished"})

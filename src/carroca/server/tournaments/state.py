@@ -156,6 +156,7 @@ class Event:
     fence: int | None = None  # in a cluster, the epoch its writes carry (`Fenced`)
     written: int = 0  # the director's log entries the stored record holds
     address: str | None = None  # where its creator made it from (the bot budget's count)
+    logged: int = 0  # and with those appended past it (`tournament_log`): all that is stored
     # The public view last pushed on the event's channel, what it followed from, and its
     # version: from the microsecond this node began running it (`tournaments.watch`).
     view: dict[str, Any] | None = None
@@ -163,9 +164,38 @@ class Event:
     version: int = field(default_factory=lambda: int(time.time() * 1_000_000))
 
     def must_store(self) -> bool:
-        """Whether the stored record lacks something a restart (or a takeover) could not find
+        """Whether what is stored lacks something a restart (or a takeover) could not find
         again: any input since it was written but a game's result (its match's row holds it)."""
-        return any("result" not in entry for entry in self.t.log[self.written:])
+        return any("result" not in entry for entry in self.t.log[self.logged:])
+
+    def appendable(self) -> bool:
+        """Whether the entries not stored yet may be appended to the stored log instead of
+        writing the whole record: an arena's waves and the results before them, as long as the
+        event goes on (its start, forfeits, withdrawals, its close and end write the record)."""
+        return self.t.spec.format == "arena" and not self.t.is_finished and all(
+            "pair" in entry or "result" in entry for entry in self.t.log[self.logged:])
+
+    def go_on(self, entries: list[dict[str, Any]], resolve: Callable[[str], Any]) -> None:
+        """Feed the director the log entries stored past its record (`appendable`): the waves
+        paired again from the same standings and times, the results from their matches'
+        records (`resolve`, by match id)."""
+        t = self.t
+        for entry in entries:
+            at = entry.get("at")
+            if "pair" in entry:
+                rnd = t.pair_waiting(float(at or 0.0))
+                if rnd is None or rnd.number != entry["pair"]:
+                    raise ValueError(f"tournament {self.id}: wave {entry['pair']} not paired "
+                                     "again as stored")
+            else:
+                r, table, game = entry["result"]
+                match_id = self.games[(r, table, game)]
+                record = resolve(match_id)
+                if record is None:
+                    raise ValueError(f"tournament {self.id}: no record of match {match_id}")
+                t.record_game((r, table, game), record, record_id=match_id, at=at, keep=False)
+        if entries and t.log[-len(entries):] != entries:  # it wrote the same ones
+            raise ValueError(f"tournament {self.id}: its stored log does not replay")
 
     def record_result(self, key: GameKey, record: dict[str, Any], match_id: str) -> bool:
         """A game's match record, fed to the director (which keeps its id only: the match's row
