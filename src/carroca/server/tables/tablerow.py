@@ -71,7 +71,7 @@ class TableRow:
         show_up_by: float | None = None,
     ) -> dict[str, Any]:
         server_seed = fair.new_server_seed()
-        return {
+        row = {
             "id": secrets.token_urlsafe(9)[:12],
             "mode": mode,
             "ruleset": ruleset,
@@ -90,8 +90,10 @@ class TableRow:
             "client_seeds": [None] * len(seats),
             "client_seed": None,
             "created_at": time.time(),
-            "show_up_by": show_up_by,
         }
+        if show_up_by is not None:  # a tournament's table (`Tables.await_players`)
+            row["show_up_by"] = show_up_by
+        return row
 
     def answer(self, seat: int | None) -> dict[str, Any]:
         """What the lobby's routes answer a player given a seat here."""
