@@ -153,7 +153,7 @@ def wait_status(base: str, event_id: str, status: str, timeout: float = 120
             page: dict[str, Any] = c.get(f"/api/tournaments/{event_id}").json()
             if page["status"] == status:
                 return page
-            time.sleep(0.1)
+            time.sleep(0.02)  # often: a page asked for while a change is being made
     raise AssertionError(f"{event_id} never reached {status}")
 
 

@@ -189,7 +189,8 @@ class Tournaments:
         version null)."""
         ev = self._local(event_id, viewer, code)
         if ev is not None:
-            return personal(current(ev), ev.row, ev.entries, viewer), ev.version
+            view, version = current(ev)
+            return personal(view, ev.row, ev.entries, viewer), version
         if self.relay is not None:
             me = None if viewer is None else {
                 "id": viewer["id"], "name": viewer["name"], "kind": viewer["kind"]}

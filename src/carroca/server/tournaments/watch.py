@@ -32,15 +32,17 @@ def state_key(ev: Event) -> tuple[Any, ...]:
             len(ev.games), ev.row["status"], ev.row.get("started_at"))
 
 
-def current(ev: Event) -> dict[str, Any]:
-    """The event's public view as it stands (built again only when its state moved)."""
+def current(ev: Event) -> tuple[dict[str, Any], int]:
+    """The event's public view as it stands, and the version a page showing it is at. The view
+    pushed last is kept; while a change is being made (under the event's lock, before its
+    push) a fresh view is built and not kept: the page gets the change again with the next
+    version, and applying it changes nothing there (a change replaces what it names)."""
     key = state_key(ev)
-    if ev.view is None or ev.view_key != key:
-        if ev.view is not None:
-            ev.version += 1  # a change nobody was pushed: a page at the old version asks again
-        ev.view = public_view(ev.row, to_record(ev.t), ev.entries, ev.games)
-        ev.view_key = key
-    return ev.view
+    if ev.view is None:  # nobody watches (or nobody did when it last changed): kept from now
+        ev.view, ev.view_key = public_view(ev.row, to_record(ev.t), ev.entries, ev.games), key
+    elif ev.view_key != key:
+        return public_view(ev.row, to_record(ev.t), ev.entries, ev.games), ev.version
+    return ev.view, ev.version
 
 
 def push(ev: Event, fanout: Fanout) -> bool:
