@@ -155,8 +155,8 @@ class Event:
     timer: asyncio.TimerHandle | None = None  # its start, or an arena's close
     fence: int | None = None  # in a cluster, the epoch its writes carry (`Fenced`)
     written: int = 0  # the director's log entries the stored record holds
-    address: str | None = None  # where its creator made it from (the bot budget's count)
     logged: int = 0  # and with those appended past it (`tournament_log`): all that is stored
+    address: str | None = None  # where its creator made it from (the bot budget's count)
     # The public view last pushed on the event's channel, what it followed from, and its
     # version: from the microsecond this node began running it (`tournaments.watch`).
     view: dict[str, Any] | None = None
