@@ -8,7 +8,7 @@ id so that it is not delivered twice.
 
 Channels in Redis:
 
-- `t:…`, `p:…` (see `fanout`): frames for sockets, as in one process;
+- `t:…`, `p:…`, `e:…` (see `fanout`): frames for sockets, as in one process;
 - `c:all`: the cluster's control messages, JSON: `sub`/`unsub` (a node's interest in channels),
   `hello` (all of a node's interest, sent at start and after Redis came back; `ask` asks the others
   for theirs), `gone` (a node is dead: forget its interest), `owner` (a match moved to a node);

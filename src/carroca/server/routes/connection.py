@@ -16,7 +16,7 @@ from typing import Protocol
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from carroca.server import metrics, records
-from carroca.server.errors import MatchGone, ServerError
+from carroca.server.errors import EventNotFound, MatchGone, ServerError
 from carroca.server.realtime import protocol, wire
 from carroca.server.realtime.announcements import Announcements
 from carroca.server.realtime.fanout import (
@@ -215,8 +215,9 @@ class Connection:
         sent after the view, so no change falls between the two; nothing of a refused event
         reaches the socket."""
         events = self.on.events
-        if events is None:
-            self.send(protocol.error("not_found", "Torneio não encontrado."))
+        if events is None:  # no tournaments on this server
+            unknown = EventNotFound()
+            self.send(protocol.error(unknown.code, unknown.message))
             return
         self.unwatch()
         channel = event_channel(event_id)

@@ -120,6 +120,10 @@ function listen() {
         if (data.event === page.id) pushed(type, data);
         return;
       }
+      if (type === "error" && data.code === "moving") {
+        setTimeout(watch, 2000); // the event is changing servers: ask again in a moment
+        return;
+      }
       if (type !== "tournament" || data.event !== page.id) return;
       if (data.match) {
         location.assign(`mesa.html?id=${encodeURIComponent(data.match)}`);
@@ -144,9 +148,9 @@ function watch() {
 function pushed(type, data) {
   const myName = page.me ? page.me.name : null;
   if (type === "event") {
-    if (page.version !== null && data.version !== null && data.version <= page.version && !("creator" in data.view)) return;
-    const view = "creator" in data.view ? data.view : { ...data.view, creator: page.data?.creator ?? false, invite: page.data?.invite ?? null };
-    page.data = "creator" in data.view ? view : ownPart(view, page.data?.me ?? null, myName);
+    const mine = "creator" in data.view; // the answer to `watch`: with the watcher's own part
+    if (!mine && page.version !== null && data.version !== null && data.version <= page.version) return;
+    page.data = mine ? data.view : ownPart({ ...data.view, creator: page.data?.creator ?? false, invite: page.data?.invite ?? null }, page.data?.me ?? null, myName);
     page.version = data.version;
   } else {
     if (!page.data) return;
