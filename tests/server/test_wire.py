@@ -59,6 +59,8 @@ SAMPLES: list[tuple[wire.Data, dict[str, Any]]] = [
     (wire.Muted(seats=[0, 3]), {"seats": [0, 3]}),
     (wire.Announcement(id=4, text="Manutenção às 23h"), {"id": 4, "text": "Manutenção às 23h"}),
     (wire.Announcement(id=None, text=None), {"id": None, "text": None}),
+    (wire.Notice(match="m1", code="bots_simple", message="Modo simples."),
+     {"match": "m1", "code": "bots_simple", "message": "Modo simples."}),
 ]
 
 

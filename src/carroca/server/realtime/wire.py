@@ -311,6 +311,16 @@ class Muted(Data, kw_only=True):
     seats: list[int]
 
 
+class Notice(Data, kw_only=True):
+    """Something the people at table `match` should know once, in pt-BR (`code`: what, for
+    programs; `bots_simple`: its bots play the safe move, the bot service being behind)."""
+
+    kind = "notice"
+    match: str
+    code: str
+    message: str
+
+
 class Announcement(Data, kw_only=True):
     """The operator's message for everyone (shown in the lobby and at tables), after `hello`
     and whenever it changes; `text` null: taken down."""
@@ -322,7 +332,7 @@ class Announcement(Data, kw_only=True):
 
 FRAMES: tuple[type[Data], ...] = (Hello, Owner, State, Ack, Error, ChatLine, Matched, Tournament,
                                   EventView, EventChange, Rematch, Pong, Left, Muted,
-                                  Announcement)
+                                  Announcement, Notice)
 
 _encode = msgspec.json.Encoder().encode
 

@@ -48,6 +48,9 @@ from carroca.server.tables.turnclock import Timers
 
 ABANDON = "abandon"
 MIN_BACKOFF, MAX_BACKOFF = 0.5, 10.0  # a bot's retries while the database refuses its moves
+#: Told once to the people of a table whose bot played the safe move (the bot service behind).
+BOTS_SIMPLE = ("Os robôs desta mesa estão jogando no modo simples: o servidor que pensa por eles "
+               "está ocupado ou fora do ar. A partida continua normalmente.")
 
 
 class TableHost(Protocol):
@@ -114,6 +117,7 @@ class Table(TableRow):
         self._move_ids: dict[int, int] = {}
         self._chat_rate = ChatRate()
         self._backoff = 0.0  # seconds before a bot retries a move the database refused
+        self._told_simple = False  # its people know its bots fell back to the safe move
         # Between two hands: {"until": epoch seconds, "seconds"}; no clock runs, no bot moves,
         # nobody may move. In memory only: after a restart the next hand's clock simply starts.
         self.pause: records.Pause | None = None
@@ -444,6 +448,10 @@ class Table(TableRow):
         async with self._lock:
             if version == self.version and not self.closed:
                 await self._commit(seat, actions.parse(decision.action), auto=False)
+                if decision.fallback and not self._told_simple:
+                    self._told_simple = True
+                    self.notify_players(wire.Notice(match=self.id, code="bots_simple",
+                                                    message=BOTS_SIMPLE))
 
     async def _timeout(self, version: int) -> None:
         """Time ran out: the third time in a row is abandonment, otherwise a bot plays for them."""

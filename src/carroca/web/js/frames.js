@@ -69,6 +69,9 @@
 /** "muted": the seats whose chat lines the player no longer receives. */
 /** @typedef {import("./wire").Muted} Muted */
 
+/** "notice": what the people at table `match` should know once (its bots play simply). */
+/** @typedef {import("./wire").Notice} Notice */
+
 /** "announcement": the operator's message for everyone (`text` null: taken down). */
 /** @typedef {import("./wire").Announcement} Announcement */
 

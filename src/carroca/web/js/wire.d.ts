@@ -240,6 +240,13 @@ export interface Announcement {
   text: string | null;
 }
 
+/** Something the people at table `match` should know once, in pt-BR (`code`: what, for programs; `bots_simple`: its bots play the safe move, the bot service being behind). */
+export interface Notice {
+  match: string;
+  code: string;
+  message: string;
+}
+
 /** A seat's observation (`Observation.to_dict()`; spectators: seat null, no hand). */
 export interface View {
   ruleset: string;
@@ -389,8 +396,13 @@ export interface AnnouncementFrame {
   data: Announcement;
 }
 
+export interface NoticeFrame {
+  type: "notice";
+  data: Notice;
+}
+
 /** Any message a client sends. */
 export type ClientMessage = ClientJoin | ClientLeave | ClientMove | ClientChat | ClientMute | ClientWatch | ClientUnwatch | ClientPing;
 
 /** Any frame the server sends. */
-export type ServerFrame = HelloFrame | OwnerFrame | StateFrame | AckFrame | ErrorFrame | ChatFrame | MatchedFrame | TournamentFrame | EventFrame | Event_changeFrame | RematchFrame | PongFrame | LeftFrame | MutedFrame | AnnouncementFrame;
+export type ServerFrame = HelloFrame | OwnerFrame | StateFrame | AckFrame | ErrorFrame | ChatFrame | MatchedFrame | TournamentFrame | EventFrame | Event_changeFrame | RematchFrame | PongFrame | LeftFrame | MutedFrame | AnnouncementFrame | NoticeFrame;

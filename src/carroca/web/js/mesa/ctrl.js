@@ -65,6 +65,9 @@ export const onFrame = (type, data) => {
     case "announcement":
       showAnnouncement(data);
       break;
+    case "notice":
+      if (data.match === ctx.matchId) toast(data.message, "info", 9000);
+      break;
     default:
       break;
   }
