@@ -90,6 +90,7 @@ HTTP_CONCURRENCY = 16  # set-up requests in flight
 PASSWORD = "correct horse 9"
 BOTS_ENV = {  # the flood comes from one address: it must not hit the set-up limits
     "CARROCA_LIMIT_GUEST_IP": "100000/minute",
+    "CARROCA_LIMIT_SIGNUPS": "100000/minute",
     "CARROCA_CASUAL_WAIT_SECONDS": "1",
     "CARROCA_HAND_PAUSE_SECONDS": "0",  # the summary's pause between hands is no bot's time
     "CARROCA_LIMIT_TABLES_PLAYER": "100000/minute",

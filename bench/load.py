@@ -114,7 +114,8 @@ RULESET = "duplas-pontos"
 OPTIONS = {"target": 300}  # the longest duplas-pontos match: ~140 moves, minutes at human pace
 # Every simulated player comes from this machine's one address: the per-address limits meant
 # for the open internet (docs/server.md, "Limits and abuse") are lifted for the crowd.
-CROWD = {"CARROCA_LIMIT_GUEST_IP": "1000000/minute", "CARROCA_MAX_CONNECTIONS_PER_IP": "0",
+CROWD = {"CARROCA_LIMIT_GUEST_IP": "1000000/minute", "CARROCA_LIMIT_SIGNUPS": "1000000/minute",
+         "CARROCA_MAX_CONNECTIONS_PER_IP": "0",
          "CARROCA_LIMIT_TABLES_PLAYER": "1000000/minute",
          "CARROCA_BOT_TABLES_PER_ADDRESS": "1000000"}
 TURN_SECONDS = 120.0  # the longest clock: a slow server does not make the clock play for anyone

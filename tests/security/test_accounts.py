@@ -129,3 +129,34 @@ def test_unplayed_guests_and_old_sessions_expire(servers: Callable[..., Server],
     wait_until(lambda: "Passageiro" not in names(), "the unplayed guest to be removed")
     assert "Anfitriao" in names()
     guest(server, "Passageiro", "127.0.0.2")  # the name is free again
+
+
+def test_a_flood_of_newcomers_from_rotating_addresses_waits_and_regulars_come_in(
+        servers: Callable[..., Server]) -> None:
+    """Before: guests from rotating addresses behind a trusted proxy signed up at 914-1,640
+    in 10 s, each address under its own limit. After: newcomers share a budget (60 in 10 s);
+    a regular (a returning guest's key, an account's password) still signs in at once."""
+    server = servers(env={"CARROCA_FORWARDED_ALLOW_IPS": "127.0.0.1",
+                          "CARROCA_LIMIT_SIGNUPS": "20/minute"})
+    with http(server) as c:
+        back = c.post("/api/guest", json={"name": "Antiga"})
+        key = back.json()["guest_key"]
+        account_made = c.post("/api/register", json={"name": "Cliente",
+                                                     "password": "senha-secreta"})
+        assert back.status_code == account_made.status_code == 200
+        codes = []
+        for n in range(60):
+            r = c.post("/api/guest", json={"name": f"Onda{n}"},
+                       headers={"X-Forwarded-For": f"10.9.{n // 256}.{n % 256}"})
+            codes.append(r.status_code)
+        assert codes.count(200) == 18 and codes.count(429) == 42, codes  # 2 spent above
+        refused = r
+        assert error_of(refused)["code"] == "rate_limited"
+        assert "quem já jogou aqui entra normalmente" in error_of(refused)["message"]
+        assert 1 <= int(refused.headers["retry-after"]) <= 60
+        again = c.post("/api/guest", json={"name": "Antiga", "key": key},
+                       headers={"X-Forwarded-For": "10.9.9.9"})
+        assert again.status_code == 200, again.text
+        login = c.post("/api/login", json={"name": "Cliente", "password": "senha-secreta"},
+                       headers={"X-Forwarded-For": "10.9.9.10"})
+        assert login.status_code == 200, login.text

@@ -82,6 +82,7 @@ def settings_for(database: str, **kw: object) -> Settings:
         "casual_wait_seconds": 0.2, "finished_keep_seconds": 60.0, "hand_pause_seconds": 0.0,
         # Test clients are programs that play at machine speed, not people.
         "socket_frames_per_second": 0.0,
+        "limit_signups": "100000/minute",
         "commit_gap_ms": 2.0,  # nobody plays alongside most tests' tables: no wait for others
     }
     base.update(kw)

@@ -32,6 +32,7 @@ def server(server_database: str) -> Iterator[str]:
         # Every test's players come from this one address: the per-address limits are for
         # the open internet (tests/security checks them), not for a room of test players.
         limit_guest_ip="100000/minute", limit_register_ip="100000/hour",
+        limit_signups="100000/minute",
         limit_password_ip="100000/minute",
         limit_tables_player="100000/minute", max_connections_per_ip=0,
         # Nor are the newcomers' share of public events (every test player is a new guest).

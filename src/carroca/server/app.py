@@ -156,6 +156,7 @@ def create_app(settings: Settings | None = None) -> App:
             password_ip=settings.limit_password_ip,
             tournaments_player=settings.limit_tournaments_player,
             tournament_entries_player=settings.limit_tournament_entries_player,
+            signups=settings.limit_signups,
             storage=settings.redis,
         )
         admission = BotAdmission(

@@ -71,6 +71,9 @@ class Settings:
     limit_login_account: str = "50/10 minutes"  # failed logins to one account, any address
     limit_password_ip: str = "30/10 minutes"  # password checks from one address, right or wrong
     limit_guest_ip: str = "10/minute"  # guest sign-ups from one address
+    # New guests and accounts, from every address together (on every node: the windows are
+    # shared in Redis): a flood from rotating addresses waits, signing in again never does.
+    limit_signups: str = "60/10 seconds"
     limit_register_ip: str = "5/hour"  # accounts created from one address
     limit_tables_player: str = "30/10 minutes"  # friends' tables and bots-only matches created
     limit_reviews_ip: str = "10/10 minutes"  # post-game reviews started from one address

@@ -78,7 +78,8 @@ class RateLimits:
     def __init__(self, *, login_ip: str, login_account: str, guest_ip: str, register_ip: str,
                  tables_player: str, reviews_ip: str, password_ip: str = "30/10 minutes",
                  tournaments_player: str = "10/hour",
-                 tournament_entries_player: str = "30/10 minutes", storage: str = "") -> None:
+                 tournament_entries_player: str = "30/10 minutes",
+                 signups: str = "60/10 seconds", storage: str = "") -> None:
         # Redis: short timeouts, as these calls block the event loop while they wait.
         store = storage_from_string(storage, socket_timeout=0.5, socket_connect_timeout=0.5) \
             if storage else MemoryStorage()
@@ -104,6 +105,9 @@ class RateLimits:
         self.guest_ip = limit("guest-ip", guest_ip, "Muitos convidados criados deste endereço.")
         self.register_ip = limit("register-ip", register_ip,
                                  "Muitas contas criadas deste endereço.")
+        self.signups = limit("signups", signups,
+                             "Muita gente chegando ao mesmo tempo para novos apelidos (quem já "
+                             "jogou aqui entra normalmente).")
         self.tables_player = limit("tables-player", tables_player,
                                    "Você criou muitas mesas seguidas.")
         self.reviews_ip = limit("reviews-ip", reviews_ip, "Muitas análises pedidas seguidas.")

@@ -196,6 +196,7 @@ class Accounts:
                     raise AccountClosed
                 back = Player(id=row["id"], name=row["name"], kind="guest")
                 return back, await self._session(back), None
+        self.limits.signups.hit("all")  # a new player: the server's budget for newcomers
         new_key = secrets.token_urlsafe(32)
         player = await _create(self.store, name, "guest", guest_key_hash=token_hash(new_key))
         return player, await self._session(player), new_key
@@ -218,6 +219,7 @@ class Accounts:
                 if cached["id"] == player["id"]:
                     cached["kind"] = "account"
         else:
+            self.limits.signups.hit("all")
             player = await _create(self.store, name, "account", digest)
         return player, await self._session(player)
 
