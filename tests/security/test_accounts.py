@@ -12,6 +12,7 @@ import sqlite3
 from collections.abc import Callable
 
 import httpx2
+import pytest
 from tests.support.attacks import account, error_of, guest, http
 from tests.support.serverproc import Server, wait_until
 
@@ -160,3 +161,38 @@ def test_a_flood_of_newcomers_from_rotating_addresses_waits_and_regulars_come_in
         login = c.post("/api/login", json={"name": "Cliente", "password": "senha-secreta"},
                        headers={"X-Forwarded-For": "10.9.9.10"})
         assert login.status_code == 200, login.text
+
+
+@pytest.mark.slow
+def test_a_hash_flood_from_rotating_addresses_lets_new_browsers_in(
+        servers: Callable[..., Server]) -> None:
+    """Before: while wrong guesses at 12 accounts came from rotating addresses (each address
+    under its limit), 3 of 6 people signing in to their own accounts from a new browser were
+    refused as busy. After: a login to an account nobody guessed at lately waits its turn in a
+    longer queue; the flood's own requests are the ones refused."""
+    server = servers(env={"CARROCA_FORWARDED_ALLOW_IPS": "127.0.0.1",
+                          "CARROCA_LIMIT_REGISTER_IP": "1000/minute",
+                          "CARROCA_LIMIT_PASSWORD_IP": "1000/minute",  # the set-up's accounts
+                          "CARROCA_LIMIT_SIGNUPS": "1000/minute"})
+    for i in range(12):
+        account(server, f"Alvo{i}", "senha-do-alvo")
+    for i in range(6):
+        account(server, f"Gente{i}", f"senha-da-gente-{i}")
+
+    def through(n: int, name: str, password: str) -> int:
+        with http(server) as c:
+            return c.post("/api/login", json={"name": name, "password": password},
+                          headers={"X-Forwarded-For": f"10.7.{n // 256}.{n % 256}"}
+                          ).status_code
+
+    with concurrent.futures.ThreadPoolExecutor(24) as pool:
+        flood = [pool.submit(through, n, f"Alvo{n % 12}", f"chute-{n}") for n in range(48)]
+        honest = [pool.submit(through, 5000 + i, f"Gente{i}", f"senha-da-gente-{i}")
+                  for i in range(6)]  # in the middle of the flood
+        flood += [pool.submit(through, n, f"Alvo{n % 12}", f"chute-{n}")
+                  for n in range(48, 240)]
+        people = [f.result() for f in honest]
+        guesses = [f.result() for f in flood]
+    assert people == [200] * 6, people
+    assert guesses.count(429) > 0, guesses  # the flood did fill the queue
+    assert guesses.count(200) == 0

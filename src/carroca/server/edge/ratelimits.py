@@ -68,6 +68,14 @@ class Limit:
             logging.getLogger("carroca.server").warning("rate-limit storage back")
         return bool(answer)
 
+    def untouched(self, key: str) -> bool:
+        """Nothing spent by `key` in the window (False when the storage cannot say)."""
+        try:
+            stats = self.limiter.get_window_stats(self.item, self.name, key)
+        except Exception:
+            return False
+        return stats.remaining >= self.item.amount
+
     def clear(self, key: str) -> None:
         self.limiter.clear(self.item, self.name, key)
 

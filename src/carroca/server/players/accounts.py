@@ -62,6 +62,8 @@ MIN_PASSWORD = 8
 # A session looked up in the last minute is not looked up again (a logout here drops it at once;
 # on another node of a multi-node deployment it takes effect within this time).
 CACHE_SECONDS = 60.0
+#: How much longer than the usual queue a login to an account without recent failures may wait.
+CLEAN_QUEUE = 8
 CACHE_SIZE = 100_000
 
 _hasher = PasswordHasher()
@@ -158,10 +160,16 @@ class Accounts:
         await self.store.create_session(token, player["id"], ttl)
         return token
 
-    async def _hash(self, ip: str, fn: Any, *args: Any, known: bool = False) -> Any:
-        """Run an argon2 call within the bounds: a slot of two, a short queue, one per address;
-        a known device's login waits its turn instead of being refused."""
-        if self._per_ip.get(ip, 0) >= 1 or (self._waiting >= self._queue_max + 2 and not known):
+    async def _hash(self, ip: str, fn: Any, *args: Any, known: bool = False,
+                    clean: bool = False) -> Any:
+        """Run an argon2 call within the bounds: a slot of two, a short queue, one per address.
+        A known device's login waits its turn instead of being refused, and so does a login to
+        an account nobody has guessed at lately (`clean`), within a longer queue: a flood of
+        guesses from rotating addresses makes its targets' logins wait, not everyone's."""
+        if self._per_ip.get(ip, 0) >= 1:
+            raise RateLimited(1, BUSY, code="busy")
+        if self._waiting >= self._queue_max + 2 and not known and \
+                not (clean and self._waiting < CLEAN_QUEUE * (self._queue_max + 2)):
             raise RateLimited(1, BUSY, code="busy")
         self._per_ip[ip] = self._per_ip.get(ip, 0) + 1
         self._waiting += 1
@@ -245,7 +253,8 @@ class Accounts:
         if row is not None and row["password_hash"]:
             try:
                 ok = await self._hash(ip, _hasher.verify, row["password_hash"], password,
-                                      known=known)
+                                      known=known,
+                                      clean=self.limits.login_account.untouched(account))
             except (VerificationError, InvalidHashError):
                 ok = False
         if not ok or row is None:
