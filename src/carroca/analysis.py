@@ -172,8 +172,12 @@ class _Point:
     seat: int
     action: Action
     auto: bool
-    choices: int  # legal actions of the seat to move
+    legal: tuple[Action, ...]  # the seat to move's legal actions
     engine: Match
+
+    @property
+    def choices(self) -> int:
+        return len(self.legal)
 
 
 _HandSource = tuple[int, Sequence[Sequence[int]], Sequence[int], Sequence[Step], HandEnd | None]
@@ -195,8 +199,8 @@ def _hands(match: Match) -> Iterator[tuple[int, Iterator[_Point]]]:
         _, dealt, boneyard, played, end = source
         engine.deal([t for hand in dealt for t in hand] + list(boneyard))
         for i, step in enumerate(played):
-            choices = len(engine.legal_actions())
-            yield _Point(i, step.seat, step.action, step.auto, choices, engine)
+            legal = tuple(engine.legal_actions())
+            yield _Point(i, step.seat, step.action, step.auto, legal, engine)
             engine.apply(step.action, step.seat, auto=step.auto)
         if end is not None and end.kind == "abandon" and not (engine.needs_deal or engine.is_over):
             engine.abandon(end.seat if end.seat is not None else 0)
@@ -260,6 +264,7 @@ class Turn:
     index: int
     seat: int
     action: Action
+    legal: tuple[Action, ...] = ()  # what the seat could do: every rated option is one
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,7 +300,7 @@ def _walk(match: Match,
             elif point.choices < 2:
                 forced[point.seat] += 1
             else:
-                turns.append(Turn(pos, point.index, point.seat, point.action))
+                turns.append(Turn(pos, point.index, point.seat, point.action, point.legal))
                 if visit is not None:
                     visit(pos, deal_index, point)
         plans.append(HandPlan(deal_index, tuple(turns), tuple(forced), tuple(auto)))

@@ -18,14 +18,20 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
+import secrets
+from typing import Any
 
 from carroca import record
 from carroca.analysis import (
     DEFAULT_WORLDS,
+    TOP_OPTIONS,
     Decision,
     Turn,
     assemble,
     decision_from_json,
+    default_threshold,
+    judge_turn,
     plan_match,
     to_json,
 )
@@ -34,6 +40,11 @@ from carroca.botservice.jobs import REVIEW_SEED
 from carroca.server.storage.store import Store
 
 MAX_PENDING = 8  # reviews in progress at once: more waits for one of them to end
+#: More points than any hand of any ruleset is worth: a figure beyond is not a judgement.
+MOST_POINTS = 1000.0
+#: Of a review's decisions, one in this many (at least two) is judged again here, in a
+#: thread, and must come out the same: a worker's values cannot be checked otherwise.
+RECHECK_ONE_IN = 8
 #: A review's decisions wait behind every bot move; one still unanswered this long after it was
 #: asked for is given up (asked again, it starts again).
 DEADLINE_SECONDS = 600.0
@@ -49,18 +60,45 @@ class BadAnswer(ValueError):
     """A worker's judged decision does not fit the record."""
 
 
-def check(turn: Turn, text: str) -> Decision:
-    """The worker's answer for `turn`, if it judges that decision of the record."""
+def check(turn: Turn, text: str, threshold: float) -> Decision:
+    """The worker's answer for `turn`, if it judges that decision of the record, and its
+    figures hold together as the engine's judgement does (`analysis._judge`): every option is
+    a legal action of that seat there, each once, best first; the best is the top option (or
+    the one played, when as good); the loss is their difference, within the points a hand can
+    be worth; a mistake is a loss from the ruleset's threshold. What only the worlds can tell
+    (the values themselves) is recomputed for a sample (`Reviews._recheck`)."""
     try:
         decision = decision_from_json(turn.hand, json.loads(text))
     except ValueError as exc:  # JSONDecodeError included
         raise BadAnswer(f"not a judged decision: {exc}") from None
-    rated = {o.action for o in decision.options}
+    where = f"hand {turn.hand} step {turn.index}"
     if (decision.index, decision.seat, decision.played) != (turn.index, turn.seat, turn.action):
-        raise BadAnswer(f"an answer for another decision than hand {turn.hand} step {turn.index}")
-    if decision.played not in rated or decision.best not in rated or decision.loss < 0:
-        raise BadAnswer(f"an answer that does not rate what it judges (step {turn.index})")
+        raise BadAnswer(f"an answer for another decision than {where}")
+    actions = [o.action for o in decision.options]
+    values = [o.value for o in decision.options]
+    if any(a not in turn.legal for a in actions) or len(set(actions)) != len(actions) or \
+            decision.best not in turn.legal:
+        raise BadAnswer(f"an answer that rates actions the seat could not play ({where})")
+    if decision.played not in actions or decision.best not in actions or \
+            not all(abs(v) <= MOST_POINTS for v in values) or not 1 <= len(actions) <= \
+            TOP_OPTIONS + 1 or decision.worlds < 0:
+        raise BadAnswer(f"an answer that does not rate what it judges ({where})")
+    top = max(values[:TOP_OPTIONS]) if values else 0.0
+    shown = sorted(values[:TOP_OPTIONS], reverse=True) == values[:TOP_OPTIONS]
+    played = values[actions.index(decision.played)]
+    best = values[actions.index(decision.best)]
+    loss = round(best - played, 3)
+    if not shown or best < top or decision.loss != loss or \
+            decision.mistake != (loss > 0 and loss >= threshold):
+        raise BadAnswer(f"an answer whose figures do not hold together ({where})")
     return decision
+
+
+def _sample(items: list[Decision], k: int) -> list[Decision]:
+    """k of them, chosen by the node's own randomness (a worker cannot guess which)."""
+    chosen = list(items)
+    secrets.SystemRandom().shuffle(chosen)
+    return chosen[:k]
 
 
 class Reviews:
@@ -105,10 +143,12 @@ class Reviews:
         deadline = asyncio.get_running_loop().time() + DEADLINE_SECONDS
         key = f"review:{match_id}"
 
+        threshold = default_threshold(match.ruleset.name)
+
         async def judged(turn: Turn) -> Decision:
             job = ReviewJob(key=key, record=record_text, hand=turn.hand, index=turn.index,
                             deadline=deadline)
-            return check(turn, await self.bots.perform(job))
+            return check(turn, await self.bots.perform(job), threshold)
 
         # A task group: the first failure cancels the review's other jobs (dropped from the queue)
         try:
@@ -116,13 +156,29 @@ class Reviews:
                 tasks = [group.create_task(judged(turn)) for turn in turns]
         except ExceptionGroup as failures:
             raise failures.exceptions[0] from None
-        analysis = assemble(match, rec["players"], plans, [t.result() for t in tasks],
+        decisions = [t.result() for t in tasks]
+        await self._recheck(match, decisions)
+        analysis = assemble(match, rec["players"], plans, decisions,
                             seed=REVIEW_SEED, worlds=DEFAULT_WORLDS)
         text = json.dumps(to_json(analysis), separators=(",", ":"), ensure_ascii=False)
         await self.store.set_analysis(match_id, text)
         self.stored[match_id] = text
         while len(self.stored) > MAX_PENDING * 4:  # only the latest few: the database has them
             del self.stored[next(iter(self.stored))]
+
+    async def _recheck(self, match: Any, decisions: list[Decision]) -> None:
+        """Judge a random sample of the decisions again, here: the workers' answers must be
+        the engine's (a review's worlds and seed make it the same on any machine). One that
+        differs drops the whole review: its worker is not to be trusted with the rest."""
+        if not decisions:
+            return
+        count = max(2, math.ceil(len(decisions) / RECHECK_ONE_IN))
+        for d in _sample(decisions, min(count, len(decisions))):
+            again = await asyncio.to_thread(judge_turn, match, d.hand, d.index,
+                                            seed=REVIEW_SEED, worlds=DEFAULT_WORLDS)
+            if again != d:
+                raise BadAnswer(f"a worker's judgement of hand {d.hand} step {d.index} is not "
+                                "the engine's")
 
     async def close(self) -> None:
         """Stop: a review still running is abandoned (it is produced again when asked); its
