@@ -69,7 +69,7 @@ def a_consistent_lie(d: dict[str, Any]) -> dict[str, Any]:
     if not others:
         return d
     played["value"] = round(others[0]["value"] - 99.5, 3)
-    shown = sorted(others, key=lambda o: -o["value"]) + [played]
+    shown = [*sorted(others, key=lambda o: -o["value"]), played]
     best = shown[0]
     return {**d, "best": best["action"], "loss": round(best["value"] - played["value"], 3),
             "mistake": True, "options": shown}
