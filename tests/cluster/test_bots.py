@@ -26,7 +26,14 @@ from tests.support.serverproc import wait_until
 from carroca import record
 from carroca.botservice import BotService, Decision, Job, Priority, think
 from carroca.botservice.local import Decide
-from carroca.botservice.streams import GROUP, STREAMS, RedisBots, StreamWorker, worker_main
+from carroca.botservice.streams import (
+    GROUP,
+    STREAMS,
+    WORKERS,
+    RedisBots,
+    StreamWorker,
+    worker_main,
+)
 from carroca.server.tables.reviews import Reviews
 
 
@@ -65,16 +72,17 @@ def job(deadline: float = 5.0, level: str = "medium", think_ms: int | None = Non
 
 
 async def node(url: str, live: int) -> BotService:
-    """A node's bot service over the streams, once `live` workers have said they are there."""
+    """A node's bot service over the streams, once `live` workers have said they are there
+    (counted as the node's capacity once they answer: one until then)."""
     backend = RedisBots(url, "n1/test")
     service = BotService(backend)
     await service.start()
     for _ in range(200):
-        if backend.live >= live:
+        if backend.announced >= live:
             return service
         await asyncio.sleep(0.05)
         await backend.count()
-    raise AssertionError(f"{live} workers never showed up ({backend.live})")
+    raise AssertionError(f"{live} workers never showed up ({backend.announced})")
 
 
 def test_workers_on_the_streams_answer_and_are_checked(redis_url: str,
@@ -114,6 +122,31 @@ def test_a_review_over_the_streams_is_what_carroca_analyze_says(
         assert reviews.failed == {}
         return store.analyses
     assert asyncio.run(main())["m1"] == analyzed(line)
+
+
+def test_forged_heartbeats_add_no_capacity(redis_url: str,
+                                           workers: Callable[..., list[Any]]) -> None:
+    """Before: 8 fake heartbeats in `bots:workers` made a node count 10 workers and raise its
+    bot capacity. After: a worker counts once it has answered a job."""
+    workers(2)
+
+    async def main() -> tuple[int, int, int]:
+        service = await node(redis_url, 2)
+        backend = service.backend
+        assert isinstance(backend, RedisBots)
+        try:
+            with redis.Redis.from_url(redis_url) as r:
+                for i in range(8):
+                    r.zadd(WORKERS, {f"fake-{i}": time.time() + 3600})
+            for _ in range(6):  # jobs for both real workers to answer (4 at once)
+                await asyncio.gather(*(service.decide(job(think_ms=60)) for _ in range(4)))
+            await backend.count()
+            return backend.announced, backend.live, service.workers
+        finally:
+            await service.stop()
+    announced, live, capacity = asyncio.run(main())
+    assert announced == 10  # the heartbeats are there
+    assert live == capacity == 2  # but only the two that answered count
 
 
 def test_a_malicious_stream_worker_is_refused(redis_url: str,
@@ -203,8 +236,9 @@ def test_a_node_with_stream_workers_plays_a_whole_match(
                                 stderr=subprocess.STDOUT, start_new_session=True)
     try:
         with cluster.http() as http:
-            wait_until(lambda: http.get("/api/stats").json()["bots"]["workers"] == 2,
-                       "the node to count the two workers")
+            # One counts until the workers have answered (a heartbeat alone is no capacity).
+            wait_until(lambda: http.get("/api/stats").json()["bots"]["alive"] >= 1,
+                       "the node to count a worker")
             token = http.post("/api/guest", json={"name": "Nina"}).json()["token"]
             http.headers["Authorization"] = f"Bearer {token}"
             made = http.post("/api/matches", json={

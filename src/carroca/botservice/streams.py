@@ -10,7 +10,10 @@ deadline still allows. The node trusts nothing that comes back: `BotService` che
 against the seat's legal actions and falls back to the safe move at the job's deadline, so a lost
 job, a dead worker or Redis restarting costs at most that one move. Workers announce themselves
 every second (`bots:workers`, a sorted set by last heartbeat); the node counts the live ones to
-know how many jobs to have in flight and what its bot capacity is.
+know how many jobs to have in flight and what its bot capacity is, but only those it heard
+answer lately (every answer names its worker; the nodes write who answered them into
+`bots:answered` once a second): a heartbeat costs nothing to forge, an answer costs a job
+thought out. Until some worker has answered, one counts (enough to be sent jobs).
 
 Fair order is kept by each node's `FairQueue`: a node releases only as many jobs as there are
 live workers, so what waits, waits in the node's queue, round robin over its tables.
@@ -36,12 +39,14 @@ from carroca.rules import Observation
 GROUP = "workers"
 WORKERS = "bots:workers"  # sorted set: worker name -> last heartbeat (epoch seconds)
 NODES = "bots:nodes"  # sorted set: node -> last heartbeat (the nodes sharing the workers)
+ANSWERED = "bots:answered"  # sorted set: worker -> its last answer to any node (nodes write)
 JOBS_MAXLEN = 10_000  # jobs kept at most on a stream (none are left when workers run)
 STREAMS = tuple(f"bots:jobs:{p.value}" for p in Priority)
 CLAIM_IDLE_MS = 1000  # a job taken this long ago and not answered: its worker is presumed dead
 HEARTBEAT_SECONDS = 1.0
 LIVE_SECONDS = 5.0  # a worker not heard from this long is not counted
 IN_FLIGHT_SECONDS = 30.0  # the longest a job counts as busy without an answer
+ANSWERED_SECONDS = 120.0  # a worker whose last answer is older is not counted
 READ_BLOCK_MS = 500  # the node's wait for answers, between looks at whether it is stopping
 #: A consumer of the group silent this long, with no job pending, is a worker that stopped (a
 #: consumer is per process: restarts leave one each); the live workers delete it.
@@ -72,7 +77,9 @@ class RedisBots:
         self._outbox: asyncio.Queue[tuple[Work, int | None]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[Any]] = []
         self._stopping = False
-        self.live = 0  # workers heard from lately
+        self.live = 0  # workers heard from lately that answered lately
+        self.announced = 0  # workers whose heartbeat is live, answering or not
+        self._heard: set[str] = set()  # workers that answered since the last census
         self.nodes = 1  # nodes heard from lately, this one included
         self.sent = 0
 
@@ -172,6 +179,9 @@ class RedisBots:
         except (KeyError, ValueError):
             return
         self._in_flight.pop(job_id, None)
+        worker = fields.get("worker")
+        if worker and len(self._heard) < 1000:  # names are the workers': bounded anyway
+            self._heard.add(worker[:100])
         if self._answer is not None:
             self._answer(job_id, fields.get("text") or None, fields.get("error") or None)
 
@@ -179,7 +189,14 @@ class RedisBots:
         """Count the live workers and nodes now (the census does it every heartbeat)."""
         now = time.time()
         await self.redis.zadd(NODES, {self.node: now})
-        self.live = int(await self.redis.zcount(WORKERS, now - LIVE_SECONDS, "+inf"))
+        heard, self._heard = self._heard, set()
+        if heard:
+            await self.redis.zadd(ANSWERED, dict.fromkeys(heard, now))
+            await self.redis.zremrangebyscore(ANSWERED, "-inf", now - ANSWERED_SECONDS)
+        beating = set(await self.redis.zrangebyscore(WORKERS, now - LIVE_SECONDS, "+inf"))
+        answered = set(await self.redis.zrangebyscore(ANSWERED, now - ANSWERED_SECONDS, "+inf"))
+        self.announced = len(beating)
+        self.live = len(beating & answered) or min(1, len(beating))
         self.nodes = max(1, int(await self.redis.zcount(NODES, now - LIVE_SECONDS, "+inf")))
 
     async def _census(self) -> None:
@@ -293,7 +310,7 @@ class StreamWorker:
                 except Exception as exc:  # the node plays the safe move
                     text, error = "", f"{type(exc).__name__}: {exc}"
                 self.redis.xadd(str(job["reply"]), {"id": str(job["id"]), "text": text,
-                                                     "error": error},
+                                                     "error": error, "worker": self.name},
                                 maxlen=DONE_MAXLEN, approximate=True)
                 self.done += 1
         except (KeyError, ValueError, TypeError) as exc:  # a malformed job: dropped

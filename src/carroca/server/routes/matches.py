@@ -195,7 +195,8 @@ async def stats(request: Request) -> dict[str, Any]:
         "time": time.time(), "password_checks": request.app.state.accounts.hashed,
         "storage_outages": store.outage.outages,
         "sockets": sessions_of(request).total(),
-        "bots": {"workers": hub.bots.workers, "queued": len(hub.bots.queue),
+        "bots": {"workers": hub.bots.workers, "alive": hub.bots.backend.alive(),
+                 "queued": len(hub.bots.queue),
                  "decisions": dict(hub.bots.outcomes)}}
     scheduler = request.app.state.scheduler
     if scheduler is not None:  # the operator's recurring events: looks at it, events made here
