@@ -5,11 +5,13 @@ think in `carroca bots` workers playing a whole match."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -147,6 +149,50 @@ def test_forged_heartbeats_add_no_capacity(redis_url: str,
     announced, live, capacity = asyncio.run(main())
     assert announced == 10  # the heartbeats are there
     assert live == capacity == 2  # but only the two that answered count
+
+
+def test_a_consumer_that_takes_jobs_and_never_answers_delays_them_briefly(
+        redis_url: str, workers: Callable[..., list[Any]]) -> None:
+    """Before: a consumer of the jobs' group that read every job and never answered made each
+    move wait its whole deadline (a safe move at the end). After: the real worker claims
+    every job it left idle a second, all at once, not one a second: each move comes from the
+    worker, a second or so late."""
+    stop = threading.Event()
+
+    def rogue() -> None:
+        with redis.Redis.from_url(redis_url, decode_responses=True) as r:
+            while not stop.is_set():
+                with contextlib.suppress(redis.ResponseError):  # before the group exists
+                    r.xreadgroup(GROUP, "rogue", dict.fromkeys(STREAMS, ">"), count=100,
+                                 block=50)
+
+    taker = threading.Thread(target=rogue, daemon=True)
+    taker.start()
+    workers(1)
+
+    async def main() -> list[tuple[str, float]]:
+        service = await node(redis_url, 1)
+        try:
+            out = []
+            for _ in range(3):
+                found = await asyncio.gather(*(timed(service, job(deadline=4.0, think_ms=40))
+                                               for _ in range(4)))
+                out.extend(found)
+            return out
+        finally:
+            await service.stop()
+            stop.set()
+
+    decided = asyncio.run(main())
+    taker.join(timeout=5)
+    assert [source for source, _ in decided] == ["worker"] * 12, decided
+    assert max(waited for _, waited in decided) < 3.0, decided
+
+
+async def timed(service: BotService, j: Job) -> tuple[str, float]:
+    started = time.monotonic()
+    decision = await service.decide(j)
+    return decision.source, time.monotonic() - started
 
 
 def test_a_malicious_stream_worker_is_refused(redis_url: str,

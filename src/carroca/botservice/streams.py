@@ -4,9 +4,10 @@ A node sends each job it would give a local worker to a stream of its priority c
 (`bots:jobs:0` people, `:1` bots-only, `:2` reviews) with `XADD`; worker processes read them in a
 consumer group (`XREADGROUP`: each job goes to one worker), the most urgent stream first, think,
 answer on the node's own stream (`bots:done:<node>`) and acknowledge the job (`XACK`, then
-`XDEL`). A job a worker took and never acknowledged (the worker died) stays pending in the group;
-any worker claims it once it has been idle `CLAIM_IDLE_MS` (`XAUTOCLAIM`) and thinks it out if its
-deadline still allows. The node trusts nothing that comes back: `BotService` checks the move
+`XDEL`). A job a worker took and never acknowledged (the worker died, or takes jobs and never
+answers) stays pending in the group; any worker claims it once it has been idle `CLAIM_IDLE_MS`
+(`XPENDING`, `XCLAIM`) and thinks it out if its deadline still allows; that consumer is then
+known to let jobs sit, and its jobs are claimed once `THIEF_IDLE_MS` old. The node trusts nothing that comes back: `BotService` checks the move
 against the seat's legal actions and falls back to the safe move at the job's deadline, so a lost
 job, a dead worker or Redis restarting costs at most that one move. Workers announce themselves
 every second (`bots:workers`, a sorted set by last heartbeat); the node counts the live ones to
@@ -43,6 +44,10 @@ ANSWERED = "bots:answered"  # sorted set: worker -> its last answer to any node 
 JOBS_MAXLEN = 10_000  # jobs kept at most on a stream (none are left when workers run)
 STREAMS = tuple(f"bots:jobs:{p.value}" for p in Priority)
 CLAIM_IDLE_MS = 1000  # a job taken this long ago and not answered: its worker is presumed dead
+CLAIM_COUNT = 32  # jobs claimed at once per stream (each still thought out only in its time)
+THIEF_IDLE_MS = 100  # a job of a consumer known to let jobs sit is claimed this old
+THIEF_BLOCK_MS = 50  # the wait for new jobs while such a consumer is about
+THIEF_SECONDS = 60.0  # how long a consumer stays known as one after it was last seen at it
 HEARTBEAT_SECONDS = 1.0
 LIVE_SECONDS = 5.0  # a worker not heard from this long is not counted
 IN_FLIGHT_SECONDS = 30.0  # the longest a job counts as busy without an answer
@@ -237,6 +242,10 @@ class StreamWorker:
         self._beat = 0.0
         self._claimed = 0.0
         self._swept = 0.0
+        # Consumers that took jobs and let them sit (a dead worker, or one that takes and never
+        # answers): their jobs are claimed as soon as they are a moment old, and this worker
+        # waits for jobs only briefly while one is known, to look again.
+        self._thieves: dict[str, float] = {}  # consumer -> when last seen sitting on a job
         self.done = 0
 
     def ensure_groups(self) -> None:
@@ -278,25 +287,51 @@ class StreamWorker:
         most urgent stream; else what arrives within `block_ms` (the wait on every stream may
         bring one job of each: all are this worker's then, and are taken in order)."""
         now = time.monotonic()
-        if now - self._claimed >= CLAIM_IDLE_MS / 1000:
+        for name, seen in list(self._thieves.items()):
+            if now - seen > THIEF_SECONDS:
+                del self._thieves[name]
+        if self._thieves or now - self._claimed >= CLAIM_IDLE_MS / 1000:
             self._claimed = now
-            for stream in STREAMS:
-                claimed = self.redis.xautoclaim(stream, GROUP, self.name, CLAIM_IDLE_MS,
-                                                start_id="0-0", count=1)
-                if claimed and claimed[1]:
-                    entry_id, fields = claimed[1][0]
-                    log.warning("claimed job %s of a worker that stopped answering", entry_id)
-                    return [(stream, entry_id, fields)]
+            claimed_jobs = self._claim()
+            if claimed_jobs:
+                return claimed_jobs
         for stream in STREAMS:  # the most urgent class first, without waiting
             found = self.redis.xreadgroup(GROUP, self.name, {stream: ">"}, count=1)
             if found:
                 _, entries = found[0]
                 return [(stream, entries[0][0], entries[0][1])]
+        if self._thieves:  # look again soon: new jobs may go to them first
+            block_ms = min(block_ms, THIEF_BLOCK_MS)
         found = self.redis.xreadgroup(GROUP, self.name, dict.fromkeys(STREAMS, ">"), count=1,
                                       block=block_ms) or []
         jobs = [(stream, entry_id, fields) for stream, entries in found
                 for entry_id, fields in entries]
         return sorted(jobs, key=lambda j: STREAMS.index(j[0]))
+
+    def _claim(self) -> list[tuple[str, str, dict[str, str]]]:
+        """The jobs other consumers let sit: every one idle `CLAIM_IDLE_MS`, and a known
+        thief's once `THIEF_IDLE_MS` old; their consumers are thieves from now on."""
+        now = time.monotonic()
+        jobs = []
+        for stream in STREAMS:
+            pending = self.redis.xpending_range(stream, GROUP, "-", "+", CLAIM_COUNT,
+                                                idle=THIEF_IDLE_MS)
+            ids = []
+            for entry in pending or ():
+                owner = entry["consumer"]
+                if owner == self.name:
+                    continue
+                if owner in self._thieves or entry["time_since_delivered"] >= CLAIM_IDLE_MS:
+                    self._thieves[owner] = now
+                    ids.append(entry["message_id"])
+            if ids:
+                for entry_id, fields in self.redis.xclaim(stream, GROUP, self.name,
+                                                          THIEF_IDLE_MS, ids) or ():
+                    if fields:  # an entry deleted meanwhile comes back empty
+                        jobs.append((stream, entry_id, fields))
+        if jobs:
+            log.warning("claimed %d jobs another consumer let sit", len(jobs))
+        return jobs
 
     def handle(self, stream: str, entry_id: str, fields: dict[str, str]) -> None:
         try:
