@@ -326,3 +326,57 @@ def test_the_consumers_of_stopped_workers_are_deleted(redis_url: str) -> None:
     assert live.sweep_consumers(idle_ms=20) == [f"{stream}:stopped"]
     names = {c["name"] for c in client.xinfo_consumers(stream, GROUP)}
     assert names == {"died-thinking", "live"}
+
+
+ACL_FILE = Path(__file__).resolve().parents[2] / "deploy" / "redis" / "users.acl"
+
+
+def acl_users(redis_url: str) -> dict[str, str]:
+    """The users of deploy/redis/users.acl created on the test's Redis, each with a password
+    of its own; their URLs by name."""
+    urls = {}
+    with redis.Redis.from_url(redis_url) as admin:
+        for line in ACL_FILE.read_text().splitlines():
+            if not line.startswith("user "):
+                continue
+            _, name, *rules = line.split()
+            password = f"senha-{name}"
+            rules = [f">{password}" if r.startswith(">") else r for r in rules]
+            admin.execute_command("ACL", "SETUSER", name, "reset", *rules)
+            urls[name] = redis_url.replace("redis://", f"redis://{name}:{password}@", 1)
+    return urls
+
+
+def test_workers_and_nodes_with_the_least_rights(redis_url: str) -> None:
+    """A node and a worker each with its user of deploy/redis/users.acl: a move is thought out
+    and answered, and the worker's user is refused what is not a worker's."""
+    urls = acl_users(redis_url)
+    try:
+        ctx = multiprocessing.get_context("spawn")
+        proc = ctx.Process(target=worker_main, args=(urls["carroca-bots"], "w-acl", 0),
+                           daemon=True)
+        proc.start()
+
+        async def main() -> Decision:
+            service = await node(urls["carroca-node"], 1)
+            try:
+                return await service.decide(job(think_ms=40))
+            finally:
+                await service.stop()
+
+        assert asyncio.run(main()).source == "worker"
+        with redis.Redis.from_url(urls["carroca-bots"]) as worker:
+            for attempt in (lambda: worker.zadd("bots:answered", {"w-acl": time.time()}),
+                            lambda: worker.publish("p:1", "{}"),
+                            lambda: worker.set("LIMITS:x", 1),
+                            lambda: worker.zadd("bots:nodes", {"n9": time.time()}),
+                            lambda: worker.flushdb()):
+                with pytest.raises(redis.exceptions.NoPermissionError):
+                    attempt()
+        proc.kill()
+        proc.join(timeout=10)
+    finally:
+        with redis.Redis.from_url(redis_url) as admin:
+            for name in ("carroca-bots", "carroca-node"):
+                admin.execute_command("ACL", "DELUSER", name)
+
