@@ -7,9 +7,10 @@ answer on the node's own stream (`bots:done:<node>`) and acknowledge the job (`X
 `XDEL`). A job a worker took and never acknowledged (the worker died, or takes jobs and never
 answers) stays pending in the group; any worker claims it once it has been idle `CLAIM_IDLE_MS`
 (`XPENDING`, `XCLAIM`) and thinks it out if its deadline still allows; that consumer is then
-known to let jobs sit, and its jobs are claimed once `THIEF_IDLE_MS` old. The node trusts nothing that comes back: `BotService` checks the move
-against the seat's legal actions and falls back to the safe move at the job's deadline, so a lost
-job, a dead worker or Redis restarting costs at most that one move. Workers announce themselves
+known to let jobs sit, and its jobs are claimed once `THIEF_IDLE_MS` old. The node trusts
+nothing that comes back: `BotService` checks the move against the seat's legal actions and
+falls back to the safe move at the job's deadline, so a lost job, a dead worker or Redis
+restarting costs at most that one move. Workers announce themselves
 every second (`bots:workers`, a sorted set by last heartbeat); the node counts the live ones to
 know how many jobs to have in flight and what its bot capacity is, but only those it heard
 answer lately (every answer names its worker; the nodes write who answered them into

@@ -138,28 +138,29 @@ def unwatch(read: Reader) -> None:
         NODE.read = None
 
 
-def gauge(name: str, text: str, value: float | None = None,
-          labels: dict[tuple[str, ...], float] | None = None,
-          names: tuple[str, ...] = ()) -> GaugeMetricFamily:
-    """A gauge family: one value, or one per label tuple."""
+def _family(kind: type[GaugeMetricFamily] | type[CounterMetricFamily], name: str, text: str,
+            value: float | None, labels: dict[tuple[str, ...], float] | None,
+            names: tuple[str, ...]) -> Metric:
     if labels is None:
-        return GaugeMetricFamily(name, text, value=value)
-    family = GaugeMetricFamily(name, text, labels=list(names))
+        return kind(name, text, value=value)
+    family = kind(name, text, labels=list(names))
     for key, v in sorted(labels.items()):
         family.add_metric(list(key), v)
     return family
+
+
+def gauge(name: str, text: str, value: float | None = None,
+          labels: dict[tuple[str, ...], float] | None = None,
+          names: tuple[str, ...] = ()) -> Metric:
+    """A gauge family: one value, or one per label tuple."""
+    return _family(GaugeMetricFamily, name, text, value, labels, names)
 
 
 def counter(name: str, text: str, value: float | None = None,
             labels: dict[tuple[str, ...], float] | None = None,
-            names: tuple[str, ...] = ()) -> CounterMetricFamily:
+            names: tuple[str, ...] = ()) -> Metric:
     """A counter family read from a running total the node keeps anyway."""
-    if labels is None:
-        return CounterMetricFamily(name, text, value=value)
-    family = CounterMetricFamily(name, text, labels=list(names))
-    for key, v in sorted(labels.items()):
-        family.add_metric(list(key), v)
-    return family
+    return _family(CounterMetricFamily, name, text, value, labels, names)
 
 
 def tally(items: Iterable[tuple[str, ...]]) -> dict[tuple[str, ...], float]:
