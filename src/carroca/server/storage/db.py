@@ -260,21 +260,6 @@ announcements = sa.Table(
     sa.Column("expires_at", sa.Float),
 )
 
-# What `carroca admin` asks of the node running a match (end a stuck table): each node reads
-# the commands about its own tables, does them and writes when and what came of it.
-operator_commands = sa.Table(
-    "operator_commands",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("kind", sa.String(20), nullable=False),
-    sa.Column("target", sa.String(40), nullable=False),
-    sa.Column("reason", sa.String(200), nullable=False, server_default=""),
-    sa.Column("created_at", sa.Float, nullable=False),
-    sa.Column("done_at", sa.Float, index=True),
-    sa.Column("result", sa.String(200)),
-)
-
-
 def normalize_url(url: str) -> str:
     """Plain `postgresql://` URLs use psycopg 3, the driver the project installs."""
     if url.startswith("postgres://"):

@@ -1,5 +1,4 @@
-"""the operator's tools: players' roles, closed accounts, announcements, and commands for the
-node that runs a match (`carroca admin`)
+"""the operator's tools: players' roles, closed accounts and announcements (`carroca admin`)
 
 Revision ID: 0013
 Revises: 0012
@@ -32,20 +31,9 @@ def upgrade() -> None:
         sa.Column("created_at", sa.Float, nullable=False),
         sa.Column("expires_at", sa.Float, nullable=True),
     )
-    op.create_table(
-        "operator_commands",
-        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-        sa.Column("kind", sa.String(20), nullable=False),
-        sa.Column("target", sa.String(40), nullable=False),
-        sa.Column("reason", sa.String(200), nullable=False, server_default=""),
-        sa.Column("created_at", sa.Float, nullable=False),
-        sa.Column("done_at", sa.Float, nullable=True, index=True),
-        sa.Column("result", sa.String(200), nullable=True),
-    )
 
 
 def downgrade() -> None:
-    op.drop_table("operator_commands")
     op.drop_table("announcements")
     op.drop_table("player_roles")
     with op.batch_alter_table("players") as batch:
