@@ -180,7 +180,7 @@ def test_a_hash_flood_from_rotating_addresses_lets_new_browsers_in(
         account(server, f"Gente{i}", f"senha-da-gente-{i}")
 
     def through(n: int, name: str, password: str) -> int:
-        with http(server) as c:
+        with http(server, timeout=120) as c:  # a login waits its turn, on a busy machine
             return c.post("/api/login", json={"name": name, "password": password},
                           headers={"X-Forwarded-For": f"10.7.{n // 256}.{n % 256}"}
                           ).status_code

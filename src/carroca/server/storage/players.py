@@ -114,7 +114,7 @@ class PlayerRows(Storage):
                                 .where(db.players.c.closed_at > since)).all()
             return {r.id for r in rows}, max([since, *(r.closed_at for r in rows)])
 
-        return await self.run_side(fn)
+        return await self.run_side(fn, track=False)  # polled: see `run`
 
     async def current_announcement(self) -> tuple[int, str] | None:
         """The operator's message shown now (`carroca admin announce`): (id, text)."""
@@ -126,7 +126,7 @@ class PlayerRows(Storage):
                 .order_by(a.c.id.desc()).limit(1)).first()
             return (int(row.id), str(row.text)) if row else None
 
-        return await self.run_side(fn)
+        return await self.run_side(fn, track=False)  # polled: see `run`
 
     async def add_device(self, token: str, player_id: int, ttl: float) -> None:
         await self._keep_token(db.devices, token, player_id, ttl)

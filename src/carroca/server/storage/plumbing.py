@@ -176,8 +176,11 @@ class Storage:
     # ------------------------------------------------------------------ plumbing
 
     async def run(self, fn: Callable[[Connection], T],
-                  pool: ThreadPoolExecutor | None = None) -> T:
-        """Run `fn(conn)` in one transaction on the database thread (or on `pool`)."""
+                  pool: ThreadPoolExecutor | None = None, track: bool = True) -> T:
+        """Run `fn(conn)` in one transaction on the database thread (or on `pool`). `track`:
+        its failure or success opens or closes an outage in the log; a periodic read of the
+        node's own (every few seconds) does not, or a write lock that lets reads through would
+        be logged as an outage ending and starting again each time."""
 
         def job() -> T:
             with self.engine.begin() as conn:
@@ -188,14 +191,16 @@ class Storage:
         except Fenced:  # the database answered: a refusal, not an outage
             raise
         except Exception as exc:
-            self.outage.failed(exc)
+            if track:
+                self.outage.failed(exc)
             raise
-        self.outage.succeeded()
+        if track:
+            self.outage.succeeded()
         return result
 
-    async def run_side(self, fn: Callable[[Connection], T]) -> T:
+    async def run_side(self, fn: Callable[[Connection], T], track: bool = True) -> T:
         """Work that needs no order with the matches' writes (see `__init__`)."""
-        return await self.run(fn, self._side)
+        return await self.run(fn, self._side, track)
 
     async def run_lease(self, fn: Callable[[Connection], T]) -> T:
         return await self.run(fn, self._lease)
