@@ -225,7 +225,10 @@ def test_registration_rules_and_withdrawal(database: str) -> None:
         lonely = create(client, caio)
         client.post(f"/api/tournaments/{lonely}/register", headers=auth(caio))
         client.post(f"/api/tournaments/{lonely}/start", headers=auth(caio))
-        assert client.get(f"/api/tournaments/{lonely}").json()["status"] == "cancelled"
+        page = client.get(f"/api/tournaments/{lonely}").json()
+        assert page["status"] == "cancelled"
+        # who had registered is still told (the page lists them: the event never had entrants)
+        assert [e["id"] for e in page["registrations"]] == ["Caio"] and page["entrants"] == []
         assert client.get("/api/tournaments/nada").status_code == 404
 
 
@@ -492,3 +495,26 @@ def test_an_arena_restarted_mid_way_loses_no_wave(database: str) -> None:
         info = wait_event(client, event_id, "finished", timeout=60)
         assert len(info["rounds"]) > kept
         verify(client.get(f"/api/tournaments/{event_id}/record").json())
+
+
+def test_the_standings_say_what_decided_lines_level_on_every_number(database: str) -> None:
+    """A Suíço of eight bots and one round of Clássico to one hand: every winner scores 1 to 0,
+    so the four winners are level on points, Buchholz and points difference, and so are the
+    four losers; what orders them is told on each line below another (the seed: no two met).
+    The list tells each event's options (the ruleset's summary says what it is played to)."""
+    settings = fast_settings(database, tournament_bots=True, bot_delay_ms=0)
+    with TestClient(create_app(settings)) as client:
+        ana = guest(client, "Ana")
+        event_id = create(client, ana, ruleset="classico", options={"hands_to_win": 1},
+                          rounds=1, capacity=8, bots="greedy")
+        listed = client.get("/api/tournaments").json()["upcoming"]
+        assert next(e for e in listed if e["id"] == event_id)["options"] == {"hands_to_win": 1}
+        assert client.post(f"/api/tournaments/{event_id}/start",
+                           headers=auth(ana)).status_code == 200
+        info = wait_event(client, event_id, "finished", timeout=60)
+        lines = info["standings"]
+        assert [(s["points"], s["buchholz"], s["difference"]) for s in lines] == \
+            [(1, 0, 1)] * 4 + [(0, 1, -1)] * 4
+        decided = [s.get("decided") for s in lines]
+        assert decided[0] is None and decided[4] is None  # the points tell these
+        assert all(d in ("rating", "lot") for d in decided[1:4] + decided[5:]), decided

@@ -17,7 +17,7 @@ from carroca.tournament import (
 )
 from carroca.tournament.results import Meeting
 from carroca.tournament.seeds import client_seed, match_seed, offline_seed
-from carroca.tournament.standings import swiss_standings
+from carroca.tournament.standings import decided_by, swiss_standings
 
 
 def _swiss(n: int = 16, rounds: int = 4, seed: str = "7") -> Tournament:
@@ -119,3 +119,37 @@ def test_direct_encounter_breaks_a_tie_before_the_seed() -> None:
     assert (first.entrant, second.entrant) == ("b", "a")
     assert (first.points, first.buchholz, first.difference) == (2, 3, 10)
     assert (second.points, second.buchholz, second.difference) == (2, 3, 10)
+
+
+def test_what_decided_a_line_level_on_every_number_shown() -> None:
+    def line(e: str, points: int, buchholz: int, difference: int) -> dict[str, object]:
+        return {"rank": 0, "entrant": e, "points": points, "buchholz": buchholz,
+                "difference": difference}
+
+    lines = [line("b", 2, 3, 10), line("a", 2, 3, 10), line("x", 1, 4, 0),
+             line("y", 0, 2, -10), line("z", 0, 2, -10), line("w", 0, 2, -10)]
+    ratings = {"b": None, "a": None, "x": None, "y": 1500, "z": 1400, "w": 1400}
+    beaten = [("b", "a"), ("a", "x"), ("x", "b")]
+    # b beat a: the direct encounter; y, z and w met no one of theirs: the seed, by the rating
+    # (y above z) or, ratings equal, by the draw of lots (z above w)
+    assert decided_by("swiss", lines, ratings, beaten) == \
+        [None, "direct", None, None, "rating", "lot"]
+    # level, each beat one of the other two: the direct encounter does not part them
+    three = [line("p", 1, 1, 0), line("q", 1, 1, 0), line("r", 1, 1, 0)]
+    circle = [("p", "q"), ("q", "r"), ("r", "p")]
+    assert decided_by("swiss", three, {}, circle) == [None, "lot", "lot"]
+
+
+def test_what_decided_a_knockout_and_an_arena() -> None:
+    final = [{"rank": 1, "entrant": "a", "reached": 2}, {"rank": 2, "entrant": "b", "reached": 2},
+             {"rank": 3, "entrant": "c", "reached": 1}, {"rank": 4, "entrant": "d", "reached": 1}]
+    assert decided_by("knockout", final, {}, [("a", "c"), ("b", "d"), ("a", "b")], "a") == \
+        [None, "final", None, "lot"]
+    # before the final is decided there is no champion: the seed orders the finalists
+    assert decided_by("knockout", final, {}, [("a", "c"), ("b", "d")]) == \
+        [None, "lot", None, "lot"]
+    arena = [{"rank": 1, "entrant": "a", "points": 4, "wins": 2, "difference": 5},
+             {"rank": 2, "entrant": "b", "points": 4, "wins": 2, "difference": 5},
+             {"rank": 3, "entrant": "c", "points": 4, "wins": 2, "difference": 3}]
+    assert decided_by("arena", arena, {"a": 1600, "b": 1500}, [("b", "a")]) == \
+        [None, "rating", None]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from carroca.tournament.results import Meeting
 
@@ -162,3 +162,53 @@ def arena_points(meetings: Sequence[Meeting]) -> tuple[int, int]:
         else:
             streak = 0
     return points, streak
+
+
+#: What put a line below the one above it when the two are level on every number the standings
+#: show (`decided_by`): the direct encounter (Suíço), the final (the champion, Mata-mata), or
+#: the seed order, told as the rating or the draw of lots that made it.
+Decider = Literal["direct", "final", "rating", "lot"]
+
+#: The numbers each format's standings show, in the order they rank (the points first).
+SHOWN: Final[dict[str, tuple[str, ...]]] = {
+    "swiss": ("points", "buchholz", "difference"),
+    "knockout": ("reached",),
+    "arena": ("points", "wins", "difference"),
+}
+
+
+def decided_by(fmt: str, lines: Sequence[Mapping[str, Any]],
+               ratings: Mapping[str, int | None],
+               beaten: Sequence[tuple[str, str]], champion: str | None = None
+               ) -> list[Decider | None]:
+    """For each line of the standings (`Standing.to_dict()`, in rank order), what put it below
+    the line above when both are level on every number `SHOWN` for the format: None for the
+    first line and wherever a shown number differs. `ratings`: each entrant's seed rating (None
+    unrated); `beaten`: a (winner, loser) pair per tie played on the table (not a bye, not a
+    forfeit), as the direct encounter counts them; `champion`: a finished knockout's winner."""
+    shown = SHOWN.get(fmt, ())
+
+    def level_key(line: Mapping[str, Any]) -> tuple[Any, ...]:
+        return tuple(line.get(k) for k in shown)
+
+    out: list[Decider | None] = [None] * len(lines)
+    for i in range(1, len(lines)):
+        above, below = lines[i - 1], lines[i]
+        if level_key(above) != level_key(below):
+            continue
+        if fmt == "knockout" and above["entrant"] == champion:
+            out[i] = "final"
+            continue
+        if fmt == "swiss":
+            group = {line["entrant"] for line in lines if level_key(line) == level_key(below)}
+
+            def direct(e: str, group: set[str] = group) -> int:
+                return sum(1 for w, lost in beaten if w == e and lost in group)
+
+            if direct(above["entrant"]) != direct(below["entrant"]):
+                out[i] = "direct"
+                continue
+        same = ratings.get(above["entrant"]) == ratings.get(below["entrant"])
+        out[i] = "lot" if same else "rating"
+    return out
+

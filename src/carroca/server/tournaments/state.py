@@ -41,6 +41,7 @@ from carroca.tournament import (
 )
 from carroca.tournament.eventrecord import dumps
 from carroca.tournament.knockout import rounds_needed
+from carroca.tournament.standings import decided_by
 
 log = logging.getLogger("carroca.server")
 MAX_AHEAD = 30 * 24 * 3600.0  # an event starts within 30 days
@@ -245,7 +246,8 @@ def summary(row: dict[str, Any]) -> dict[str, Any]:
             "format_name": FORMAT_NAMES.get(row["format"], row["format"]),
             "ruleset": row["ruleset"], "status": row["status"], "starts_at": row["starts_at"],
             "started_at": row["started_at"], "finished_at": row["finished_at"],
-            "rounds": spec.get("rounds"), "best_of": spec.get("best_of"),
+            "options": row["options"], "rounds": spec.get("rounds"),
+            "best_of": spec.get("best_of"),
             "duration": spec.get("duration"), "capacity": spec.get("capacity"),
             "bots": row.get("bots"), "recurring": recurring_text(row.get("slot")),
             "note": row.get("note")}
@@ -258,6 +260,29 @@ def recurring_text(slot: str | None) -> str | None:
         return None
     hour, minute = slot.split("T", 1)[1][:5].split(":")
     return f"Todo dia às {int(hour)}h{minute if minute != '00' else ''}"
+
+
+def standings_view(record: dict[str, Any], names: dict[str, str], finished: bool
+                   ) -> list[dict[str, Any]]:
+    """The record's standings, each line with its entrant's name and, where it is level with
+    the line above on every number shown, what `decided_by` put it below."""
+    lines = record["standings"]
+    ratings = {e["id"]: e.get("rating") for e in record["entrants"]}
+    beaten = [(tie["winner"], next(s for s in tie["sides"] if s != tie["winner"]))
+              for rnd in record["rounds"] for tie in rnd["tables"]
+              if tie["winner"] is not None and len(set(tie["sides"])) == 2
+              and not any((g.get("outcome") or {}).get("kind") == "forfeit"
+                          for g in tie["games"])]
+    fmt = record["event"]["format"]
+    champion = lines[0]["entrant"] if finished and fmt == "knockout" and lines else None
+    out = []
+    for line, why in zip(lines, decided_by(fmt, lines, ratings, beaten, champion),
+                         strict=True):
+        item = {**line, "name": names.get(line["entrant"], line["entrant"])}
+        if why is not None:
+            item["decided"] = why
+        out.append(item)
+    return out
 
 
 def event_view(row: dict[str, Any], record: dict[str, Any], entries: dict[str, dict[str, Any]],
@@ -285,8 +310,7 @@ def public_view(row: dict[str, Any], record: dict[str, Any], entries: dict[str, 
         entrants=[{"id": e["id"], "name": e["name"], "seed": e["seed"],
                    "players": e["players"]} for e in record["entrants"]],
         left_out=record.get("left_out", []),
-        standings=[{**s, "name": names.get(s["entrant"], s["entrant"])}
-                   for s in record["standings"]],
+        standings=standings_view(record, names, finished=row["status"] == "finished"),
     )
     rounds = []
     for rnd in record["rounds"]:
