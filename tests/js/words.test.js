@@ -63,3 +63,41 @@ test("the time before an event starts", () => {
   assert.equal(W.entrantsText(0), "0 inscritos");
   assert.equal(W.entrantsText(1200, (n) => n.toLocaleString("pt-BR")), "1.200 inscritos");
 });
+
+test("a ruleset's summary reads the match's own options, not the ruleset's defaults", () => {
+  assert.equal(W.matchLength({ target: 20 }), "até 20 pontos");
+  assert.equal(W.matchLength({ target: 1 }), "até 1 ponto");
+  assert.equal(W.matchLength({ hands_to_win: 3 }), "3 mãos para vencer");
+  assert.equal(W.matchLength({ hands_to_win: 1 }), "1 mão para vencer");
+  assert.equal(W.matchLength({}), "");
+  assert.equal(W.rulesSummary("mano-a-mano", { target: 20 }), "1 contra 1 com compra: quem bate leva os pontos da mão do outro; até 20 pontos.");
+  assert.equal(W.rulesetWithLength("mano-a-mano", { target: 20 }), "Mano a Mano até 20 pontos");
+  assert.equal(W.rulesetWithLength("classico", { hands_to_win: 2 }), "Clássico, 2 mãos para vencer");
+  assert.equal(W.rulesetWithLength("classico", {}), "Clássico");
+  // every option that changes the game is said, for every ruleset
+  const defaults = {
+    "duplas-pontos": { target: 200, pass_points: 20, galo_points: 50, always_six_six: false },
+    "duplas-torneio": { target: 100, count_partner: true, capicu_bonus: 0 },
+    "mano-a-mano": { target: 50 },
+    classico: { hands_to_win: 2 },
+    bloqueio: { target: 6 },
+    pontos: { target: 100, hand_end_pips: false },
+  };
+  for (const [name, options] of Object.entries(defaults)) {
+    const text = W.rulesSummary(name, options);
+    assert.ok(text.endsWith(`; ${W.matchLength(options)}.`), text);
+    assert.ok(!/até \d+/.test(W.rulesText(name, options)), `${name}: the rules say no length of their own`);
+  }
+  assert.equal(W.rulesText("duplas-pontos", defaults["duplas-pontos"]), "2 contra 2 em cruz: pontos nas pontas (múltiplos de 5), passe, galo, garagem");
+  assert.equal(
+    W.rulesText("duplas-pontos", { pass_points: 0, galo_points: 0, always_six_six: true }),
+    "2 contra 2 em cruz: pontos nas pontas (múltiplos de 5), garagem; toda mão sai com a carroça de sena",
+  );
+  assert.match(W.rulesText("duplas-torneio", defaults["duplas-torneio"]), /quem bate leva as pedras das outras três mãos/);
+  assert.equal(
+    W.rulesText("duplas-torneio", { count_partner: false, capicu_bonus: 25 }),
+    "2 contra 2 de torneio: quem bate leva as pedras dos adversários; no trancado, a dupla mais leve leva todas; capicú vale mais 25",
+  );
+  assert.match(W.rulesText("pontos", { hand_end_pips: true }), /quem bate soma as pedras do outro/);
+  assert.equal(W.rulesText("truco", {}), "");
+});

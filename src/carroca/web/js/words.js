@@ -166,3 +166,70 @@ export function startsText(startsAt) {
 
 /** "1 inscrito", "2 inscritos". @param {number} n @param {(n: number) => string} [format] */
 export const entrantsText = (n, format = String) => `${format(n)} ${n === 1 ? "inscrito" : "inscritos"}`;
+
+/**
+ * What a match is played to, from its own options: "até 20 pontos", "2 mãos para vencer" (a
+ * tournament or a friends' table may change the ruleset's default).
+ * @param {Record<string, unknown> | null | undefined} options
+ */
+export function matchLength(options) {
+  const o = options || {};
+  if (typeof o.target === "number") return `até ${o.target} ${o.target === 1 ? "ponto" : "pontos"}`;
+  if (typeof o.hands_to_win === "number") return `${o.hands_to_win} ${o.hands_to_win === 1 ? "mão" : "mãos"} para vencer`;
+  return "";
+}
+
+/**
+ * How a ruleset is played with these options, in one line, without what the match is played to
+ * (matchLength says it): every option that changes the game is read, none assumed.
+ * @param {string} ruleset
+ * @param {Record<string, unknown> | null | undefined} options
+ */
+export function rulesText(ruleset, options) {
+  const o = options || {};
+  if (ruleset === "duplas-pontos") {
+    const scores = ["pontos nas pontas (múltiplos de 5)"];
+    if (o.pass_points !== 0) scores.push("passe");
+    if (o.galo_points !== 0) scores.push("galo");
+    scores.push("garagem");
+    const opening = o.always_six_six ? "; toda mão sai com a carroça de sena" : "";
+    return `2 contra 2 em cruz: ${scores.join(", ")}${opening}`;
+  }
+  if (ruleset === "duplas-torneio") {
+    const taken = o.count_partner === false ? "as pedras dos adversários" : "as pedras das outras três mãos";
+    const capicu = typeof o.capicu_bonus === "number" && o.capicu_bonus > 0 ? `; capicú vale mais ${o.capicu_bonus}` : "";
+    return `2 contra 2 de torneio: quem bate leva ${taken}; no trancado, a dupla mais leve leva todas${capicu}`;
+  }
+  if (ruleset === "mano-a-mano") return "1 contra 1 com compra: quem bate leva os pontos da mão do outro";
+  if (ruleset === "classico") return "1 contra 1 com compra: cada mão vencida vale 1";
+  if (ruleset === "bloqueio") return "1 contra 1 sem compra: a batida vale de 1 a 4 conforme a pedra";
+  if (ruleset === "pontos") {
+    const end = o.hand_end_pips ? "; quem bate soma as pedras do outro (múltiplo de 5)" : "";
+    return `1 contra 1 com compra: pontos nas pontas, múltiplos de 5${end}`;
+  }
+  return "";
+}
+
+/**
+ * A ruleset's one-line summary for a match with these options: "1 contra 1 com compra: …; até
+ * 20 pontos." (the lobby's ruleset cards, with the defaults).
+ * @param {string} ruleset
+ * @param {Record<string, unknown> | null | undefined} options
+ */
+export function rulesSummary(ruleset, options) {
+  const rules = rulesText(ruleset, options);
+  const length = matchLength(options);
+  return rules && length ? `${rules}; ${length}.` : `${rules || length}${rules || length ? "." : ""}`;
+}
+
+/**
+ * A ruleset with what its match is played to: "Mano a Mano até 20 pontos", "Clássico, 2 mãos
+ * para vencer" (an event's line in the lobby, its page and its invitation).
+ * @param {string} ruleset
+ * @param {Record<string, unknown> | null | undefined} options
+ */
+export function rulesetWithLength(ruleset, options) {
+  const length = matchLength(options);
+  if (!length) return rulesetName(ruleset);
+  return length.startsWith("até") ? `${rulesetName(ruleset)} ${length}` : `${rulesetName(ruleset)}, ${length}`;
+}

@@ -2,8 +2,7 @@
 // "Nós e Eles": the score in the top bar, the scoreboard of the hand's summary and of the end,
 // and the side panel's log of every point scored, hand by hand, with the match's facts.
 
-import * as api from "../api.js";
-import { $, fill, h, need } from "../dom.js";
+import { fill, h, need } from "../dom.js";
 import * as W from "../words.js";
 import { ctx, current, isUs, myTeam, sideOf, teamLabel } from "./state.js";
 
@@ -54,33 +53,24 @@ export function scoreBoard(score, attrs = {}, labels = null, first = null) {
   );
 }
 
-/** The match's facts in the side panel: ruleset, target, kind of match. */
+/** The match's facts in the side panel: ruleset, what it is played to, kind of match, and how
+ * it is played, all read from the match's own options (a tournament or a friends' table may
+ * change the ruleset's defaults). */
 export function renderFacts() {
   const st = current();
   const opts = st.options || {};
   /** @type {(HTMLElement | string)[]} */
   const facts = [h("strong", {}, W.rulesetName(st.ruleset))];
-  if (opts.target) facts.push(`até ${opts.target} pontos`);
-  if (opts.hands_to_win) facts.push(`${opts.hands_to_win} mãos para vencer`);
+  const length = W.matchLength(opts);
+  if (length) facts.push(length);
   /** Every kind of table has its words (tsc checks the list against the server's modes). @type {Record<import("../wire").Mode, string>} */
   const modes = { casual: "casual", ranked: "ranqueada", friends: "com amigos", bots: "só bots", tournament: "de torneio" };
   const mode = modes[st.mode] ?? st.mode;
   facts.push(`partida ${mode}`);
   fill(need("#match-facts"), ...facts.flatMap((f, i) => (i ? [" · ", f] : [f])));
   need("#match-facts").append(" ", h("a", { class: "btn btn-ghost btn-small", href: `regras.html#${st.ruleset}` }, "Regras desta modalidade"));
-  describeRuleset(st.ruleset);
-}
-
-/**
- * The ruleset's one-line description under the facts (from /api/rulesets, fetched once).
- * @param {string} name
- */
-async function describeRuleset(name) {
-  if (!ctx.rulesets) ctx.rulesets = api.rulesets().catch(() => []);
-  const found = (await ctx.rulesets).find((r) => r.name === name);
-  if (found && found.description && !$("#match-facts .facts-desc")) {
-    need("#match-facts").append(h("span", { class: "facts-desc" }, found.description));
-  }
+  const rules = W.rulesText(st.ruleset, opts);
+  if (rules) need("#match-facts").append(h("span", { class: "facts-desc" }, `${rules}.`));
 }
 
 /** The log: the current hand's points as they come, then every hand's, the newest first. */

@@ -58,11 +58,9 @@ import * as W from "../words.js";
  * @property {number} [followedAt] when a node was last followed (Date.now())
  * @property {ReturnType<typeof setTimeout>} [rejoin]
  * @property {number} [lastMoveId]
- * @property {ReturnType<typeof setTimeout>} [copiedTimer]
  * @property {import("../frames.js").Tournament | null} [tourneyNext] this player's next game
  *   of the event
  * @property {import("../frames.js").Tournament | null} [tourneyOver] the event is over
- * @property {Promise<{name: string, description?: string}[]>} [rulesets] from /api/rulesets
  */
 
 /** @type {Ctx} */
