@@ -6,7 +6,7 @@
 import { h, need } from "../dom.js";
 import { ctx, isUs } from "./state.js";
 
-export const NOTICE_MS = 4000; // how long a notice (an error, "Convite copiado!") stays
+export const NOTICE_MS = 4000; // how long a notice (an error, a reconnection) stays
 
 /**
  * Every announcement goes to a list that screen readers read (banners fade away).

@@ -3,10 +3,11 @@
 // closed before it filled, and a table that cannot be opened.
 
 import { avatarSVG } from "../avatar.js";
-import { copyText, fill, h, need } from "../dom.js";
+import { fill, h, need } from "../dom.js";
+import { inviteBox } from "../invite.js";
 import * as W from "../words.js";
-import { clearNotices, NOTICE_MS } from "./notices.js";
-import { ctx, current } from "./state.js";
+import { clearNotices } from "./notices.js";
+import { current } from "./state.js";
 
 /**
  * @param {string} message
@@ -71,6 +72,7 @@ function waitingCard() {
       p ? (i === st.seat ? "Você" : W.seatName(p, i)) : "Lugar vago",
     ),
   );
+  /** @type {HTMLElement[]} */
   const parts = [
     h("h2", {}, "Esperando jogadores"),
     h("ul", { class: "waiting-seats" }, ...seats),
@@ -79,57 +81,7 @@ function waitingCard() {
     const link = `${location.origin}/?convite=${encodeURIComponent(st.invite)}`;
     parts.push(
       h("p", {}, "Mande este convite para quem vai jogar com você:"),
-      h(
-        "div",
-        { class: "invite" },
-        h("input", {
-          readonly: true,
-          value: link,
-          "aria-label": "Link do convite",
-          "data-testid": "invite-link",
-          onfocus: (ev) => ev.target.select(),
-        }),
-        h(
-          "button",
-          {
-            class: "btn btn-primary",
-            type: "button",
-            // Said by the button itself, in the waiting room: no notice left over the seats
-            // when the game starts.
-            onclick: async () => {
-              const said = need("#invite-copied");
-              said.textContent = (await copyText(link)) ? "Convite copiado!" : "Copie o link do campo.";
-              clearTimeout(ctx.copiedTimer);
-              ctx.copiedTimer = setTimeout(() => {
-                if (said.isConnected) said.textContent = "";
-              }, NOTICE_MS);
-            },
-          },
-          "Copiar",
-        ),
-        h(
-          "a",
-          {
-            class: "btn btn-secondary",
-            href: `https://wa.me/?text=${encodeURIComponent(`Bora jogar dominó? Senta na minha mesa: ${link}`)}`,
-            target: "_blank",
-            rel: "noopener",
-          },
-          "WhatsApp",
-        ),
-        navigator.share
-          ? h(
-              "button",
-              {
-                class: "btn btn-secondary",
-                type: "button",
-                onclick: () => navigator.share({ title: "Bora jogar dominó?", url: link }).catch(() => {}),
-              },
-              "Compartilhar",
-            )
-          : null,
-      ),
-      h("p", { class: "invite-copied", id: "invite-copied", role: "status", "data-testid": "copied" }),
+      ...inviteBox({ link, message: "Bora jogar dominó? Senta na minha mesa:", title: "Bora jogar dominó?" }),
     );
   } else if (st.mode === "casual") {
     parts.push(h("p", { class: "muted" }, "Se ninguém chegar em alguns segundos, bots completam a mesa."));
