@@ -1,20 +1,23 @@
 // @ts-check
 // What an event's page says about the event (js/torneio-text.js): its length, the names of a
-// bracket's rounds, the standings' tiebreak and the tables in play.
+// bracket's rounds, the standings' tiebreaks and what decided a tie, and the tables in play.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
+  decidedText,
   lengthText,
   roundName,
+  signed,
   tablesInPlay,
-  tiebreak,
+  tiebreaks,
   tiesAhead,
 } from "../../src/carroca/web/js/torneio-text.js";
 
 test("an event's length, by its format", () => {
   assert.equal(lengthText({ format: "swiss", total_rounds: 5, rounds_planned: 4 }), "5 rodadas");
   assert.equal(lengthText({ format: "swiss", total_rounds: null, rounds_planned: 4 }), "4 rodadas");
+  assert.equal(lengthText({ format: "swiss", total_rounds: 1, rounds_planned: 1 }), "1 rodada");
   assert.equal(lengthText({ format: "swiss", total_rounds: null, rounds_planned: null }), "rodadas até sobrar um só no topo");
   assert.equal(lengthText({ format: "knockout", best_of: 3 }), "melhor de 3");
   assert.equal(lengthText({ format: "knockout", best_of: 1 }), "jogo único");
@@ -31,10 +34,25 @@ test("a bracket's rounds are named from the final back, and drawn empty until pa
 
 const ROW = { entrant: "e1", name: "Ana", rank: 1, points: 6, wins: 2, losses: 0, buchholz: 9, reached: 3, difference: 40 };
 
-test("the standings' tiebreak column follows the format", () => {
-  assert.deepEqual([tiebreak("swiss").label, tiebreak("swiss").value(ROW)], ["Buchholz", 9]);
-  assert.deepEqual([tiebreak("knockout").label, tiebreak("knockout").value(ROW)], ["Rodada", 3]);
-  assert.deepEqual([tiebreak("arena").label, tiebreak("arena").value(ROW)], ["Saldo", 40]);
+test("the standings show every tiebreak of the format, with the legend of the whole order", () => {
+  const swiss = tiebreaks("swiss");
+  assert.deepEqual(swiss.columns.map((c) => [c.short, c.value(ROW)]), [["Buch.", 9], ["Saldo", 40]]);
+  assert.equal(swiss.legend, "Desempate: Buchholz, saldo de pontos, confronto direto, rating e sorteio.");
+  const knockout = tiebreaks("knockout");
+  assert.deepEqual(knockout.columns.map((c) => [c.label, c.value(ROW)]), [["Rodada alcançada", 3]]);
+  assert.match(knockout.legend, /campeão.*rodada alcançada.*rating e sorteio/);
+  const arena = tiebreaks("arena");
+  assert.deepEqual(arena.columns.map((c) => [c.label, c.value(ROW)]), [["Saldo de pontos", 40]]);
+  assert.equal(arena.legend, "Desempate: vitórias, saldo de pontos, rating e sorteio.");
+  assert.deepEqual([signed(30), signed(-10), signed(0)], ["+30", "−10", "0"]);
+});
+
+test("what put a line below one level with it on every number shown", () => {
+  assert.equal(decidedText("direct", "Ana"), "atrás de Ana no confronto direto");
+  assert.equal(decidedText("lot", "Ana"), "atrás de Ana no sorteio");
+  assert.equal(decidedText("rating", "Ana"), "atrás de Ana pelo rating");
+  assert.equal(decidedText("final", "Ana"), "perdeu a final para Ana");
+  assert.equal(decidedText(undefined, "Ana"), "");
 });
 
 /**

@@ -9,9 +9,10 @@
 
 import * as api from "./api.js";
 import { fill, h, need, num, param, toast } from "./dom.js";
+import { inviteBox } from "./invite.js";
 import { Socket } from "./socket.js";
 import { applyChange, changeFits, ownPart } from "./torneio-live.js";
-import { lengthText, roundName, tablesInPlay, tiebreak, tiesAhead } from "./torneio-text.js";
+import { decidedText, lengthText, roundName, signed, tablesInPlay, tiebreaks, tiesAhead } from "./torneio-text.js";
 import * as W from "./words.js";
 
 /**
@@ -19,7 +20,7 @@ import * as W from "./words.js";
  * @typedef {import("./torneio-text.js").Round} Round
  * @typedef {{id: string, name: string, waiting_partner?: boolean}} Entrant
  * @typedef {{id: string, name: string, status: string, format: string, format_name: string,
- *   ruleset: string, starts_at: number, total_rounds: number | null, rounds_planned: number | null,
+ *   ruleset: string, options: Record<string, unknown>, starts_at: number, total_rounds: number | null, rounds_planned: number | null,
  *   best_of: number, duration: number | null, capacity: number | null, private: boolean,
  *   commitment: string, event_seed: string | null, my_match: string | null,
  *   me: {name: string, entrant: string, partner_invite?: string | null} | null,
@@ -198,7 +199,7 @@ function render() {
   document.title = `${d.name} · Torneio · Carroça`;
   need("#t-title").textContent = d.name;
   const length = lengthText(d);
-  need("#t-what").textContent = `${d.format_name} · ${W.rulesetName(d.ruleset)} · ${length}` +
+  need("#t-what").textContent = `${eventWhat(d)} · ${length}` +
     `${d.capacity ? ` · ${num(d.capacity)} vagas` : ""}${d.private ? " · privado" : ""}${d.recurring ? ` · ${d.recurring}` : ""}`;
   renderWhen();
   renderActions();
@@ -263,6 +264,22 @@ function button(label, action, kind = "btn-primary", id = null) {
   return b;
 }
 
+/** "Suíço · Mano a Mano até 20 pontos": the event's format and ruleset, with what its matches
+ * are played to (from the event's options). @param {Tournament} d */
+const eventWhat = (d) => `${d.format_name} · ${W.rulesetWithLength(d.ruleset, d.options)}`;
+
+/**
+ * An invitation to send, as a friends' table sends its own (invite.js).
+ * @param {string} say @param {string} id @param {string} link @param {string} message
+ */
+function invitation(say, id, link, message) {
+  // The page is drawn again at every update: the invitation stays the same element (its
+  // "Convite copiado!" and the field's selection with it).
+  const drawn = document.getElementById(id);
+  if (drawn && drawn.dataset.link === link) return drawn;
+  return h("div", { class: "t-invite", id, dataset: { link } }, h("p", { class: "small" }, say), ...inviteBox({ link, message, title: "Torneio de dominó", id }));
+}
+
 function renderActions() {
   const d = shown();
   const host = need("#t-actions");
@@ -287,14 +304,14 @@ function renderActions() {
       items.push(button("Sair do torneio", () => api.withdrawTournament(d.id), "btn-ghost", "btn-withdraw"));
       if (d.me.partner_invite) {
         const link = `${location.origin}/torneio.html?id=${encodeURIComponent(d.id)}&dupla=${encodeURIComponent(d.me.partner_invite)}`;
-        items.push(h("p", { class: "small" }, "Mande ao seu parceiro: ", h("a", { href: link }, link)));
+        items.push(invitation("Mande ao seu parceiro:", "partner-invite", link, `Bora fazer dupla no torneio ${d.name} (${eventWhat(d)})? Entra pelo link:`));
       }
     }
     if (d.creator) {
       items.push(button("Começar agora", () => api.startTournament(d.id), "btn-secondary", "btn-start"));
       if (d.invite) {
         const link = `${location.origin}/torneio.html?id=${encodeURIComponent(d.id)}&codigo=${encodeURIComponent(d.invite)}`;
-        items.push(h("p", { class: "small" }, "Convite do torneio: ", h("a", { href: link }, link)));
+        items.push(invitation("Convite do torneio:", "t-invite", link, `Bora jogar o torneio ${d.name} (${eventWhat(d)})? Inscreva-se pelo link:`));
       }
     }
   } else if (d.status === "running" && d.me && !d.standings.find((s) => s.entrant === d.me?.entrant)?.withdrawn) {
@@ -377,33 +394,65 @@ function renderRound() {
   );
 }
 
+/** The standings: points, wins and losses, then every number that orders equal points, with
+ * the legend of the whole order; a line level with the one above on all of them says what put
+ * it below. On a phone the wins and losses move under the name (css: .wide-col). */
 function renderStandings() {
   const d = shown();
   const card = need("#standings-card");
   card.hidden = !d.standings.length;
   if (card.hidden) return;
-  const order = tiebreak(d.format);
-  need("#tiebreak-head").textContent = order.label;
+  const order = tiebreaks(d.format);
+  /** @param {string} short @param {string} label @param {string} [cls] */
+  const head = (short, label, cls = "") => h("th", { scope: "col", class: cls, title: label }, h("abbr", { title: label }, short));
   fill(
-    need("#standings tbody"),
-    ...d.standings.map((s) =>
-      h(
-        "tr",
-        { class: d.me && d.me.entrant === s.entrant ? "me" : "", dataset: { entrant: s.entrant } },
-        h("td", {}, `${s.rank}º`),
-        h("th", { scope: "row" }, s.name, s.withdrawn ? h("span", { class: "muted small" }, " (saiu)") : null),
-        h("td", {}, num(s.points)),
-        h("td", {}, num(s.wins)),
-        h("td", {}, num(s.losses)),
-        h("td", {}, order.value(s) ?? "–"),
-      ),
+    need("#standings thead"),
+    h(
+      "tr",
+      {},
+      h("th", { scope: "col" }, "#"),
+      h("th", { scope: "col" }, "Nome"),
+      head("Pts", "Pontos"),
+      head("V", "Vitórias", "wide-col"),
+      head("D", "Derrotas", "wide-col"),
+      ...order.columns.map((c) => head(c.short, c.label)),
     ),
   );
+  fill(
+    need("#standings tbody"),
+    ...d.standings.map((s, i) => {
+      const why = decidedText(s.decided, i ? d.standings[i - 1].name : "");
+      return h(
+        "tr",
+        { class: d.me && d.me.entrant === s.entrant ? "me" : "", dataset: { entrant: s.entrant, decided: s.decided } },
+        h("td", {}, `${s.rank}º`),
+        h(
+          "th",
+          { scope: "row" },
+          h("span", { class: "st-name" }, s.name),
+          s.withdrawn ? h("span", { class: "muted small" }, " (saiu)") : null,
+          h("span", { class: "st-sub phone-col muted small" }, `${num(s.wins)} V · ${num(s.losses)} D`),
+          why ? h("span", { class: "st-why small" }, why) : null,
+        ),
+        h("td", {}, num(s.points)),
+        h("td", { class: "wide-col" }, num(s.wins)),
+        h("td", { class: "wide-col" }, num(s.losses)),
+        ...order.columns.map((c) => {
+          const v = c.value(s);
+          return h("td", {}, v === undefined ? "–" : c.signed ? signed(v) : num(v));
+        }),
+      );
+    }),
+  );
+  need("#tiebreak-legend").textContent = order.legend;
 }
 
 function renderEntrants() {
   const d = shown();
-  const list = d.status === "upcoming" ? d.registrations : d.entrants.map((e) => ({ ...e, waiting_partner: false }));
+  // Before the start, and in an event cancelled at its start (it never had entrants), the list
+  // is who registered.
+  const registered = d.status === "upcoming" || d.status === "cancelled";
+  const list = registered ? d.registrations : d.entrants.map((e) => ({ ...e, waiting_partner: false }));
   fill(
     need("#entrants"),
     ...(list.length
