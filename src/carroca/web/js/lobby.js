@@ -747,7 +747,7 @@ async function sitCasual(ruleset, botLevel, match) {
 
 /** @param {any} t an event of /api/tournaments @param {string} kind */
 function tourneyItem(t, kind) {
-  const what = `${t.format_name} · ${W.rulesetName(t.ruleset)}`;
+  const what = `${t.format_name} · ${W.rulesetWithLength(t.ruleset, t.options)}`;
   let detail;
   if (kind === "upcoming") {
     detail = h("span", { class: "small countdown", dataset: { startsAt: t.starts_at } }, W.startsText(t.starts_at));
@@ -758,7 +758,7 @@ function tourneyItem(t, kind) {
   }
   return h(
     "li",
-    { class: "table-item", dataset: { tourney: t.id } },
+    { class: "table-item tourney-item", dataset: { tourney: t.id } },
     h(
       "div",
       { class: "table-text" },
