@@ -361,7 +361,7 @@ function renderPlay() {
             "span",
             { class: "rs-text", "aria-hidden": "true" },
             h("span", { class: "rs-name" }, W.rulesetName(rs.name), h("span", { class: "rs-seats" }, seatsText(rs))),
-            h("span", { class: "rs-desc", id: `rs-desc-${rs.name}` }, rs.description),
+            h("span", { class: "rs-desc", id: `rs-desc-${rs.name}` }, W.rulesSummary(rs.name, rs.options)),
           ),
         ),
         h(
@@ -399,7 +399,8 @@ function chosenRuleset() {
 /** The big button plays the chosen ruleset, and says which. @param {string} name */
 function choose(name) {
   savePrefs({ ruleset: name });
-  need("#rs-about").textContent = state.rulesets.find((rs) => rs.name === name)?.description ?? "";
+  const rs = state.rulesets.find((r) => r.name === name);
+  need("#rs-about").textContent = rs ? W.rulesSummary(rs.name, rs.options) : "";
   need("#casual-what").textContent = `${W.rulesetName(name)} · ${seatsOf(name) === 4 ? "2 contra 2" : "1 contra 1"}`;
 }
 
