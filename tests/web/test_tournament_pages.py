@@ -50,7 +50,7 @@ def test_a_tournament_table_states_the_rules_of_its_own_match(
         ("mano-a-mano", {"target": 20}, "até 20 pontos",
          "quem bate leva os pontos da mão do outro", "até 50"),
         ("duplas-torneio", {"target": 50, "count_partner": False}, "até 50 pontos",
-         "quem bate leva as pedras dos adversários", "até 100"),
+         "quem bate leva os pontos das mãos dos adversários", "até 100"),
         ("classico", {"hands_to_win": 3}, "3 mãos para vencer", "cada mão vencida vale 1",
          "melhor de 3"),
         ("duplas-pontos", {"target": 100, "pass_points": 0}, "até 100 pontos",

@@ -196,9 +196,9 @@ export function rulesText(ruleset, options) {
     return `2 contra 2 em cruz: ${scores.join(", ")}${opening}`;
   }
   if (ruleset === "duplas-torneio") {
-    const taken = o.count_partner === false ? "as pedras dos adversários" : "as pedras das outras três mãos";
-    const capicu = typeof o.capicu_bonus === "number" && o.capicu_bonus > 0 ? `; capicú vale mais ${o.capicu_bonus}` : "";
-    return `2 contra 2 de torneio: quem bate leva ${taken}; no trancado, a dupla mais leve leva todas${capicu}`;
+    const taken = o.count_partner === false ? "das mãos dos adversários" : "das outras três mãos";
+    const capicu = typeof o.capicu_bonus === "number" && o.capicu_bonus > 0 ? `trancado; capicú vale mais ${o.capicu_bonus}` : "trancado e capicú";
+    return `2 contra 2 de torneio: quem bate leva os pontos ${taken}; ${capicu}`;
   }
   if (ruleset === "mano-a-mano") return "1 contra 1 com compra: quem bate leva os pontos da mão do outro";
   if (ruleset === "classico") return "1 contra 1 com compra: cada mão vencida vale 1";
