@@ -714,7 +714,7 @@ class PlaySession:
     def _intro(self) -> None:
         rs = self.match.ruleset
         body = Text()
-        body.append(rs.summary + "\n")
+        body.append(rs.summary_of(self.match.options) + "\n")
         opts = ", ".join(
             f"{k}={('sim' if v else 'não') if isinstance(v, bool) else v}"
             for k, v in vars_of(self.match).items()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from tests.support.scripted import assert_refused, deal, legal, order_from_hands, play, seats
 
-from carroca.rules import IllegalMove, InvalidTile, Match
+from carroca.rules import RULESETS, IllegalMove, InvalidTile, Match, get_ruleset
 
 HANDS_2V2 = seats(
     "6-6 0-0 0-1 0-2 0-3 0-4 0-5",
@@ -83,3 +83,14 @@ def test_assert_refused_detects_acceptance() -> None:
     m = deal(Match("duplas-pontos"), HANDS_2V2)
     with pytest.raises(AssertionError):
         assert_refused(m, "6-6", IllegalMove)
+
+
+def test_a_rulesets_summary_ends_with_the_matchs_own_length() -> None:
+    for rs in RULESETS.values():  # the defaults: the summary as written
+        assert rs.summary_of(rs.default_options) == rs.summary
+    mano = get_ruleset("mano-a-mano")
+    assert mano.summary_of(mano.make_options({"target": 20})).endswith(
+        "da mão do outro, até 20.")
+    classico = get_ruleset("classico")
+    assert classico.summary_of(classico.make_options({"hands_to_win": 3})).endswith(
+        "cada mão vale 1, melhor de 5.")

@@ -431,6 +431,16 @@ class Ruleset:
             opts = _DEFAULTS[self.name] = self.options_type()
         return opts
 
+    def summary_of(self, options: Options) -> str:
+        """`summary` for a match with these options: the length it ends with ("até 200",
+        "melhor de 3") is the match's, which a tournament or a friends' table may change."""
+        rules, _ = self.summary.rstrip(".").rsplit(", ", 1)
+        if isinstance(options, ClassicoOptions):
+            length = f"melhor de {2 * options.hands_to_win - 1}"
+        else:
+            length = f"até {options.target}"
+        return f"{rules}, {length}."
+
     def option_names(self) -> list[str]:
         return [f.name for f in dataclasses.fields(self.options_type)]
 
