@@ -181,6 +181,37 @@ def test_the_standings_show_every_tiebreak_and_what_decided(
     assert not errors, errors
 
 
+@VIEWPORTS
+def test_a_knockouts_standings_tell_the_final_and_the_round_reached(
+        new_context: Any, viewport: dict[str, int]) -> None:
+    """A Mata-mata of four bots: the round reached is the column, the legend tells the order,
+    the finalist is below the champion for the final, and the two out in the semifinals by
+    the seed."""
+    page = new_context(viewport).new_page()
+    errors = watch(page)
+    open_lobby_as_guest(page, unique_name("Edu"))
+    event = create_event(page, name="Mata-mata dos empates", format="knockout",
+                         ruleset="bloqueio", options={"target": 1}, capacity=4, bots="greedy")
+    assert page.request.post(f"/api/tournaments/{event['id']}/start").status == 200
+    page.goto(f"/torneio.html?id={event['id']}")
+    page.wait_for_selector("[data-testid=tourney][data-status=finished]", timeout=60_000)
+    heads = page.locator("#standings thead th").evaluate_all(
+        "(els) => els.map((e) => e.textContent)")
+    assert heads == ["#", "Nome", "Pts", "V", "D", "Rodada"]
+    assert page.inner_text("#tiebreak-legend") == \
+        "Ordem: o campeão, depois a última rodada alcançada; empate: rating e sorteio."
+    rows = page.locator("#standings tbody tr")
+    names = [rows.nth(i).locator(".st-name").inner_text() for i in range(4)]
+    reached = [rows.nth(i).locator("td").last.inner_text() for i in range(4)]
+    assert reached == ["2", "2", "1", "1"]
+    assert [rows.nth(i).get_attribute("data-decided") for i in range(4)] == \
+        [None, "final", None, "lot"]
+    assert rows.nth(1).locator(".st-why").inner_text() == f"perdeu a final para {names[0]}"
+    assert rows.nth(3).locator(".st-why").inner_text() == f"atrás de {names[2]} no sorteio"
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    assert not errors, errors
+
+
 # ---------------------------------------------------------------------- 7. a cancelled event
 
 
