@@ -270,7 +270,7 @@ def test_a_private_event_and_a_dupla_invite_with_copy_and_whatsapp(
     page.goto(f"/torneio.html?id={event['id']}")
     box = "#t-invite"
     page.wait_for_selector(f"{box} [data-testid=t-invite-link]")
-    link = page.locator("[data-testid=t-invite-link]").input_value()
+    link = page.get_by_label("Link do convite do torneio").input_value()
     assert f"codigo={event['invite']}" in link
     assert copied(page, box, "t-invite-copied") == f"Convite copiado!|{link}"
     text = whatsapp_text(page, box)
@@ -280,7 +280,7 @@ def test_a_private_event_and_a_dupla_invite_with_copy_and_whatsapp(
     page.click("#btn-register-dupla")
     partner_box = "#partner-invite"
     page.wait_for_selector(f"{partner_box} [data-testid=partner-invite-link]")
-    partner_link = page.locator("[data-testid=partner-invite-link]").input_value()
+    partner_link = page.get_by_label("Link do convite do parceiro").input_value()
     assert "dupla=" in partner_link
     assert copied(page, partner_box, "partner-invite-copied") == \
         f"Convite copiado!|{partner_link}"

@@ -271,13 +271,14 @@ const eventWhat = (d) => `${d.format_name} · ${W.rulesetWithLength(d.ruleset, d
 /**
  * An invitation to send, as a friends' table sends its own (invite.js).
  * @param {string} say @param {string} id @param {string} link @param {string} message
+ * @param {string} label the field's name, to a screen reader
  */
-function invitation(say, id, link, message) {
+function invitation(say, id, link, message, label) {
   // The page is drawn again at every update: the invitation stays the same element (its
   // "Convite copiado!" and the field's selection with it).
   const drawn = document.getElementById(id);
   if (drawn && drawn.dataset.link === link) return drawn;
-  return h("div", { class: "t-invite", id, dataset: { link } }, h("p", { class: "small" }, say), ...inviteBox({ link, message, title: "Torneio de dominó", id }));
+  return h("div", { class: "t-invite", id, dataset: { link } }, h("p", { class: "small" }, say), ...inviteBox({ link, message, title: "Torneio de dominó", label, id }));
 }
 
 function renderActions() {
@@ -304,14 +305,14 @@ function renderActions() {
       items.push(button("Sair do torneio", () => api.withdrawTournament(d.id), "btn-ghost", "btn-withdraw"));
       if (d.me.partner_invite) {
         const link = `${location.origin}/torneio.html?id=${encodeURIComponent(d.id)}&dupla=${encodeURIComponent(d.me.partner_invite)}`;
-        items.push(invitation("Mande ao seu parceiro:", "partner-invite", link, `Bora fazer dupla no torneio ${d.name} (${eventWhat(d)})? Entra pelo link:`));
+        items.push(invitation("Mande ao seu parceiro:", "partner-invite", link, `Bora fazer dupla no torneio ${d.name} (${eventWhat(d)})? Entra pelo link:`, "Link do convite do parceiro"));
       }
     }
     if (d.creator) {
       items.push(button("Começar agora", () => api.startTournament(d.id), "btn-secondary", "btn-start"));
       if (d.invite) {
         const link = `${location.origin}/torneio.html?id=${encodeURIComponent(d.id)}&codigo=${encodeURIComponent(d.invite)}`;
-        items.push(invitation("Convite do torneio:", "t-invite", link, `Bora jogar o torneio ${d.name} (${eventWhat(d)})? Inscreva-se pelo link:`));
+        items.push(invitation("Convite do torneio:", "t-invite", link, `Bora jogar o torneio ${d.name} (${eventWhat(d)})? Inscreva-se pelo link:`, "Link do convite do torneio"));
       }
     }
   } else if (d.status === "running" && d.me && !d.standings.find((s) => s.entrant === d.me?.entrant)?.withdrawn) {
