@@ -74,6 +74,22 @@ def test_a_tournament_table_states_the_rules_of_its_own_match(
         page.close()
 
 
+@VIEWPORTS
+def test_a_friends_tables_invitation_tells_the_match_it_invites_to(
+        new_context: Any, viewport: dict[str, int]) -> None:
+    """The waiting room's WhatsApp message names the ruleset with the table's own length."""
+    script = Script("mano-a-mano", "convite-regras", options={"target": 20})
+    waiting = script.state(status="waiting", view=None, invite="CONVITE2", mode="friends",
+                           players=[script.players[0], None], clock=None)
+    page, errors = script.open_page(new_context(viewport), [waiting])
+    link = page.get_by_label("Link do convite").input_value()
+    text = whatsapp_text(page, ".waiting-card")
+    assert text == ("Bora jogar dominó? Mano a Mano até 20 pontos: senta na minha mesa pelo"
+                    f" link {link}")
+    assert page.locator(".waiting-card button:has-text('Copiar')").is_visible()
+    assert not errors, errors
+
+
 # ---------------------------------------------------------------------- 4. the Torneios tab
 
 

@@ -81,7 +81,11 @@ function waitingCard() {
     const link = `${location.origin}/?convite=${encodeURIComponent(st.invite)}`;
     parts.push(
       h("p", {}, "Mande este convite para quem vai jogar com você:"),
-      ...inviteBox({ link, message: "Bora jogar dominó? Senta na minha mesa:", title: "Bora jogar dominó?" }),
+      ...inviteBox({
+        link,
+        message: `Bora jogar dominó? ${W.rulesetWithLength(st.ruleset, st.options)}: senta na minha mesa pelo link`,
+        title: "Bora jogar dominó?",
+      }),
     );
   } else if (st.mode === "casual") {
     parts.push(h("p", { class: "muted" }, "Se ninguém chegar em alguns segundos, bots completam a mesa."));
