@@ -20,7 +20,8 @@ import * as W from "./words.js";
  * @typedef {import("./torneio-text.js").Round} Round
  * @typedef {{id: string, name: string, waiting_partner?: boolean}} Entrant
  * @typedef {{id: string, name: string, status: string, format: string, format_name: string,
- *   ruleset: string, options: Record<string, unknown>, starts_at: number, total_rounds: number | null, rounds_planned: number | null,
+ *   ruleset: string, options: Record<string, unknown>, starts_at: number,
+ *   total_rounds: number | null, rounds_planned: number | null,
  *   best_of: number, duration: number | null, capacity: number | null, private: boolean,
  *   commitment: string, event_seed: string | null, my_match: string | null,
  *   me: {name: string, entrant: string, partner_invite?: string | null} | null,
