@@ -176,6 +176,35 @@ def test_a_player_who_never_shows_forfeits_and_the_event_goes_on(database: str) 
         verify(client.get(f"/api/tournaments/{event_id}/record").json())
 
 
+def test_a_socket_opened_after_the_pairing_hears_of_the_game(database: str) -> None:
+    """The `tournament` frame of a pairing goes to the sockets open then: one opened later (a
+    page loading between two others) hears of the game right after its hello, as long as the
+    game is not over."""
+    settings = fast_settings(database, tournament_show_up_seconds=1.0)
+    with TestClient(create_app(settings)) as client, ExitStack() as stack:
+        ana, bia = guest(client, "Ana"), guest(client, "Bia")
+        event_id = create(client, ana, rounds=1)
+        for token in (ana, bia):
+            client.post(f"/api/tournaments/{event_id}/register", headers=auth(token))
+        client.post(f"/api/tournaments/{event_id}/start", headers=auth(ana))
+        match_id = wait_event(client, event_id, "running")["rounds"][0]["tables"][0][
+            "games"][0]["match"]
+        late = connect(stack, client, ana, "Ana")  # nobody's socket was open at the pairing
+        told = late.until_type("tournament", timeout=5)["data"]
+        assert told == {"event": event_id, "name": "Copa do Teste", "status": "running",
+                        "match": match_id, "round": 1, "table": 1, "game": 1}
+        state = late.join(match_id)
+        assert state["status"] == "waiting"
+        closed = late.until(lambda f: f["type"] == "state" and f["data"]["status"] == "expired")
+        assert closed["data"]["id"] == match_id
+        info = wait_event(client, event_id, "finished")
+        outcome = info["rounds"][0]["tables"][0]["games"][0]["outcome"]
+        assert outcome["kind"] == "forfeit" and outcome["absent"] == ["Bia"]
+        # The game is over: a socket opened now hears of nothing.
+        again = connect(stack, client, ana, "Ana")
+        assert not [f for f in again.ping() if f["type"] == "tournament"]
+
+
 def test_registration_rules_and_withdrawal(database: str) -> None:
     with TestClient(create_app(fast_settings(database))) as client:
         ana, bia, caio = (guest(client, n) for n in ("Ana", "Bia", "Caio"))

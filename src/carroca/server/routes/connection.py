@@ -441,6 +441,9 @@ async def serve_socket(
     announcement = on.announcements.frame if on.announcements is not None else None
     if announcement is not None:
         conn.send(announcement)
+    if on.events is not None:  # the player's event games waiting for them, told again
+        for greeting in on.events.games_waiting(player["id"]):
+            conn.send(greeting)
     conn.start_reading()
     try:
         while not conn.closed:

@@ -647,3 +647,22 @@ class Tournaments:
         frame = wire.frame(wire.Tournament(event=ev.id, name=ev.row["name"], **data))
         for pid in ev.player_ids() if players is None else players:
             self.fanout.publish(player_channel(pid), frame)
+
+    def games_waiting(self, player_id: int) -> list[str]:
+        """The `tournament` frames of the player's games not over yet, in the events run here:
+        said again to every socket of theirs that says hello, since a frame published while
+        none was open (a page loading, a phone asleep) reached nobody."""
+        frames = []
+        for ev in self.events.values():
+            if ev.row["status"] != "running":
+                continue
+            for game in ev.t.pending_games():
+                match_id = ev.games.get(game.key)
+                table = self.tables.get(match_id) if match_id is not None else None
+                if table is None or table.status not in ("waiting", "playing") or \
+                        player_id not in (pid for _, pid in table.humans()):
+                    continue
+                frames.append(wire.frame(wire.Tournament(
+                    event=ev.id, name=ev.row["name"], status="running", match=table.id,
+                    round=game.key[0], table=game.key[1], game=game.key[2])))
+        return frames
