@@ -12,6 +12,7 @@ import {
   tablesInPlay,
   tiebreaks,
   tiesAhead,
+  verdict,
 } from "../../src/carroca/web/js/torneio-text.js";
 
 test("an event's length, by its format", () => {
@@ -77,4 +78,69 @@ test("the tables to watch: the last round's, or an arena's ties still being play
   const arena = tablesInPlay({ format: "arena", rounds: [first, second, { round: 3, tables: [tie(4, null, ["win"])], byes: [] }] });
   assert.equal(arena.round, null);
   assert.deepEqual(arena.ties.map((t) => t.table), [2]);
+});
+
+/**
+ * A knockout of four as /api/tournaments/ID answers it: Ana beat Bia by W.O. (Bia never came),
+ * Caio and Duda still play; `over` adds the final.
+ * @param {{other?: string | null, final?: any, status?: string, myMatch?: string | null, me?: string}} [o]
+ */
+function knockout(o = {}) {
+  const wo = { kind: "forfeit", winner: 0, absent: ["Bia"], score: [0, 0] };
+  const semis = {
+    round: 1,
+    tables: [
+      { table: 1, sides: ["Ana", "Bia"], winner: "Ana", games: [{ game: 1, match: "m1", sides: ["Ana", "Bia"], outcome: wo }] },
+      { table: 2, sides: ["Caio", "Duda"], winner: o.other ?? null, games: [{ game: 1, match: "m2", sides: ["Caio", "Duda"], outcome: o.other ? { kind: "played", winner: 0 } : null }] },
+    ],
+  };
+  const rounds = o.final ? [semis, { round: 2, tables: [o.final] }] : [semis];
+  const names = ["Ana", "Bia", "Caio", "Duda"];
+  return {
+    format: "knockout",
+    status: o.status ?? "running",
+    total_rounds: 2,
+    rounds,
+    me: { entrant: o.me ?? "Ana" },
+    my_match: o.myMatch ?? null,
+    podium: o.status === "finished" ? [{ entrant: o.final.winner }] : null,
+    standings: names.map((n, i) => ({ entrant: n, rank: i + 1 })),
+    entrants: names.map((n) => ({ id: n, players: [n] })),
+  };
+}
+
+test("a W.O. won says so, and what comes next in the bracket", () => {
+  const v = verdict(knockout(), "m1");
+  assert.equal(v?.title, "Você venceu por W.O.");
+  assert.equal(v?.why, "Seu adversário não veio.");
+  assert.equal(v?.next, "A final começa quando a outra semifinal terminar.");
+  assert.equal(v?.kind, "won");
+  assert.equal(v?.nextMatch, null);
+  const ready = verdict(knockout({ other: "Caio", myMatch: "m3" }), "m1");
+  assert.equal(ready?.next, "Sua próxima partida já começou.");
+  assert.equal(ready?.nextMatch, "m3");
+});
+
+test("the absent one lost by W.O. and is out; nothing is said of a game not decided", () => {
+  const v = verdict(knockout({ me: "Bia" }), "m1");
+  assert.equal(v?.title, "Você perdeu por W.O.");
+  assert.equal(v?.why, "Você não chegou à mesa a tempo.");
+  assert.equal(v?.next, "Você foi eliminado na semifinal.");
+  assert.equal(v?.kind, "out");
+  assert.equal(verdict(knockout({ me: "Caio" }), "m2"), null);
+  assert.equal(verdict(knockout({ me: "Caio" }), null), null, "no game of theirs decided yet");
+  assert.equal(verdict({ ...knockout(), me: null }, "m1"), null, "a spectator");
+});
+
+test("the final decides the champion and the one eliminated in it", () => {
+  const final = { table: 1, sides: ["Ana", "Caio"], winner: "Caio", games: [{ game: 1, match: "m3", sides: ["Ana", "Caio"], outcome: { kind: "played", winner: 1 } }] };
+  const over = { other: "Caio", final, status: "finished" };
+  assert.equal(verdict(knockout({ ...over, me: "Caio" }), "m3")?.next, "Você é o campeão do torneio!");
+  assert.equal(verdict(knockout({ ...over, me: "Caio" }), "m3")?.kind, "champion");
+  const lost = verdict(knockout(over), "m3");
+  assert.equal(lost?.title, "Você perdeu");
+  assert.equal(lost?.next, "Você foi eliminado na final. O torneio terminou.");
+  assert.equal(verdict(knockout(over), null)?.next, lost?.next, "the latest game decided");
+  const duda = verdict(knockout({ ...over, me: "Duda" }), "m2");
+  assert.equal(duda?.next, "Você foi eliminado na semifinal. O torneio terminou.");
 });

@@ -38,6 +38,25 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 768}
 
 
+def web_settings(database: str, **overrides: Any) -> Settings:
+    """The browser tests' server: fast bots, a short casual wait, a turn clock of 60 s."""
+    fields: dict[str, Any] = dict(
+        database=database, bot_delay_ms=0, turn_seconds=60.0,
+        casual_wait_seconds=0.3, finished_keep_seconds=600.0, hand_pause_seconds=0.0,
+        # Every test's players come from this one address: the per-address limits are for
+        # the open internet (tests/security checks them), not for a room of test players.
+        limit_guest_ip="100000/minute", limit_register_ip="100000/hour",
+        limit_signups="100000/minute",
+        limit_password_ip="100000/minute",
+        limit_tables_player="100000/minute", max_connections_per_ip=0,
+        # Nor are the newcomers' share of public events (every test player is a new guest).
+        max_newcomer_tournaments=100000,
+        tournament_bots=True,  # short events: bots fill the places a test does not
+    )
+    fields.update(overrides)
+    return Settings(**fields)
+
+
 class LiveServer:
     """The app served by uvicorn in a background thread."""
 

@@ -12,9 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.support.browser import PHONE, LiveServer, watch
-
-from carroca.server.settings import Settings
+from tests.support.browser import PHONE, LiveServer, watch, web_settings
 
 
 @pytest.fixture(scope="session")
@@ -26,20 +24,7 @@ def server_database(tmp_path_factory: pytest.TempPathFactory) -> str:
 @pytest.fixture(scope="session")
 def server(server_database: str) -> Iterator[str]:
     """The base URL of a server with fast bots and a short casual wait."""
-    settings = Settings(
-        database=server_database, bot_delay_ms=0, turn_seconds=60.0,
-        casual_wait_seconds=0.3, finished_keep_seconds=600.0, hand_pause_seconds=0.0,
-        # Every test's players come from this one address: the per-address limits are for
-        # the open internet (tests/security checks them), not for a room of test players.
-        limit_guest_ip="100000/minute", limit_register_ip="100000/hour",
-        limit_signups="100000/minute",
-        limit_password_ip="100000/minute",
-        limit_tables_player="100000/minute", max_connections_per_ip=0,
-        # Nor are the newcomers' share of public events (every test player is a new guest).
-        max_newcomer_tournaments=100000,
-        tournament_bots=True,  # short events: bots fill the places a test does not
-    )
-    live = LiveServer(settings)
+    live = LiveServer(web_settings(server_database))
     live.start()
     try:
         yield live.url

@@ -15,6 +15,15 @@ ON_TABLE = """() => location.pathname.endsWith('/mesa.html') ||
     Boolean(document.querySelector('#btn-my-match'))"""
 
 
+FIRST_LINK = """() => document.querySelector(
+    '#end-dialog[open] .end-links > :first-child')?.textContent"""
+
+
+def first_link(page: Any, text: str) -> None:
+    """The end dialog's first (main) action reads `text`."""
+    page.wait_for_function(f"() => ({FIRST_LINK})() === {text!r}")
+
+
 def to_my_table(page: Any) -> str:
     """From the event page: taken to the table by the socket (or by the link polling shows)."""
     page.wait_for_function(ON_TABLE)
@@ -59,12 +68,13 @@ def test_from_registration_to_the_podium(new_context: Any, viewport: dict[str, i
 
     first = to_my_table(page)
     play_to_end(page)
-    page.wait_for_selector("#tourney-next a:has-text('Ir para a mesa')")
-    page.click("#tourney-next a")
+    # The next round's table comes first in the end dialog, and takes the player there.
+    first_link(page, "Ir para a próxima partida")
     page.wait_for_url(lambda url: url.startswith(first.split("?")[0]) and url != first)
     play_to_end(page)
-    page.wait_for_selector("#tourney-next a:has-text('Ver o pódio')")
-    page.click("#tourney-next a")
+    page.wait_for_selector("#tourney-next:has-text('O torneio terminou')")
+    first_link(page, "Voltar ao torneio")
+    page.click("#btn-tourney")
     page.wait_for_selector("[data-testid=tourney][data-status=finished]")
     page.wait_for_selector("#podium:not([hidden]) li")
     assert page.locator("#podium-list li").count() == 3
@@ -123,4 +133,52 @@ def test_the_event_page_follows_its_channel_without_polling(new_context: Any,
     assert "Terminado" in (page.text_content("#t-when") or "")
     assert len(gets) == 1, gets  # the first load; every change came on the socket
     shot(page, f"tourney-live-{viewport['width']}", full_page=True)
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_end_of_a_knockout_match_leads_on_in_the_event(
+        new_context: Any, viewport: dict[str, int]) -> None:
+    """At a tournament's table the end dialog's first action is the event: the next table
+    when it is ready (and the player is taken there), else the event; a knockout's loser reads
+    that they are out, its champion that they won it. Within the phone's screen, unscrolled."""
+    page = new_context(viewport).new_page()
+    errors = watch(page)
+    me = unique_name("Rita")
+    open_lobby_as_guest(page, me)
+    made = page.request.post("/api/tournaments", data={
+        "name": f"Copa {me}", "format": "knockout", "ruleset": "bloqueio",
+        "options": {"target": 1}, "capacity": 4, "bots": "greedy", "starts_in": 3600})
+    assert made.status == 201, made.text()
+    event_id = made.json()["id"]
+    assert page.request.post(f"/api/tournaments/{event_id}/register").ok
+    page.goto(f"/torneio.html?id={event_id}")
+    page.click("#btn-start")
+    page.wait_for_url("**/mesa.html?id=*")
+    semi = page.url
+    rounds = 2
+    for reached in range(1, rounds + 1):
+        play_to_end(page)
+        page.wait_for_selector("#tourney-next[data-kind]:not([data-kind=''])")
+        kind = page.get_attribute("#tourney-next", "data-kind")
+        said = page.text_content("#tourney-next") or ""
+        main = page.locator("#end-dialog .end-links > :first-child")
+        box = main.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= viewport["height"], box
+        shot(page, f"tourney-end-{reached}-{viewport['width']}")
+        if kind == "out":
+            stage = "semifinal" if reached == 1 else "final"
+            assert f"Você foi eliminado na {stage}." in said, said
+            first_link(page, "Voltar ao torneio")
+            break
+        if reached == rounds:
+            assert kind == "champion" and "Você é o campeão do torneio!" in said, said
+            first_link(page, "Voltar ao torneio")
+            break
+        assert kind == "won", said
+        first_link(page, "Ir para a próxima partida")
+        page.wait_for_selector("#tourney-next #next-in:has-text('Indo para a mesa em')")
+        page.wait_for_url(lambda url: url != semi)  # the count ends at the final's table
+    page.click("#btn-tourney")
+    page.wait_for_selector("[data-testid=tourney][data-status=finished] #my-verdict")
     assert not errors, errors

@@ -32,6 +32,8 @@ const SHELL = [
   "/js/pwa.js",
   "/js/socket.js",
   "/js/tiles.js",
+  "/js/tourneys.js",
+  "/js/tourney-call.js",
   "/js/words.js",
   "/js/table-words.js",
 ];

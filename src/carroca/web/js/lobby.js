@@ -10,6 +10,7 @@ import { dec, fill, h, need, num, param, randomSeed, sameOriginPath, toast } fro
 import { historyLine, localInput, modeName, playersText, seatsOf, seatsText, tourneyRequest } from "./lobby-text.js";
 import { Socket } from "./socket.js";
 import { tileSVG } from "./tiles.js";
+import { callToTable } from "./tourneys.js";
 import * as W from "./words.js";
 
 /**
@@ -550,7 +551,7 @@ function openLobbySocket() {
       if (type === "matched") location.assign(`mesa.html?id=${encodeURIComponent(data.match)}`);
       if (type === "announcement") showAnnouncement(data);
       // "Sua partida do torneio começou": an event this player is in paired them.
-      if (type === "tournament" && data.match) location.assign(`mesa.html?id=${encodeURIComponent(data.match)}`);
+      if (type === "tournament") callToTable(data);
     },
   });
   state.socket.connect();

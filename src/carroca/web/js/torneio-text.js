@@ -103,3 +103,99 @@ export function tablesInPlay(d) {
   const round = d.rounds[d.rounds.length - 1];
   return round ? { round, ties: round.tables } : { round: null, ties: [] };
 }
+
+/**
+ * The part of an event's page that says where a player stands (`verdict`).
+ * @typedef {{game: number, match: string | null, sides: string[], outcome: any}} VerdictGame
+ * @typedef {{table: number, sides: string[], winner: string | null, games: VerdictGame[]}} VerdictTie
+ * @typedef {{format: string, status: string, total_rounds?: number | null,
+ *   rounds: {round: number, tables: VerdictTie[]}[], me: {entrant: string} | null,
+ *   my_match: string | null, podium?: {entrant: string}[] | null,
+ *   standings: {entrant: string, rank: number}[], entrants: {id: string, players: string[]}[]}} VerdictEvent
+ * @typedef {object} Verdict what a player's game came to, and what comes next for them
+ * @property {string} title "Você venceu por W.O.", "Você perdeu por W.O.", "Você venceu", …
+ * @property {string} why a W.O.'s reason ("Seu adversário não veio."), or ""
+ * @property {string} next what comes next ("A final começa quando a outra semifinal terminar.")
+ * @property {"won" | "lost" | "out" | "champion" | "over" | "none"} kind
+ * @property {boolean} wo decided by a no-show (W.O.)
+ * @property {string | null} nextMatch the player's next table, when it is ready
+ */
+
+/** "Final" -> "na final", "Quartas" -> "nas quartas de final". @param {string} name */
+const inRound = (name) => (name === "Quartas" ? "nas quartas de final" : `na ${name.toLowerCase()}`);
+
+/** "Final" -> "A final começa", "Quartas" -> "As quartas de final começam". @param {string} name */
+const roundStarts = (name) => (name === "Quartas" ? "As quartas de final começam" : `A ${name.toLowerCase()} começa`);
+
+/**
+ * What the player's game at `match` came to (or, without `match`, their latest decided game),
+ * and what comes next for them: said on the table a no-show closed (a W.O.), at the end of a
+ * match, and on the event's page. Null while there is nothing to say (not one of their games,
+ * or its result not in yet).
+ * @param {VerdictEvent} d the event as /api/tournaments/ID answers
+ * @param {string | null} match
+ * @returns {Verdict | null}
+ */
+export function verdict(d, match) {
+  const me = d.me ? d.me.entrant : null;
+  if (!me) return null;
+  /** @type {{round: number, tie: VerdictTie, game: VerdictGame} | null} */
+  let found = null;
+  for (const rnd of d.rounds) {
+    for (const tie of rnd.tables) {
+      if (!tie.sides.includes(me)) continue;
+      for (const game of tie.games) {
+        if (match ? game.match === match : game.outcome) found = { round: rnd.round, tie, game };
+      }
+    }
+  }
+  if (!found || !found.game.outcome) return null;
+  const { round, tie, game } = found;
+  const outcome = game.outcome;
+  const wo = outcome.kind === "forfeit";
+  const won = outcome.winner !== null && outcome.winner !== undefined && game.sides[outcome.winner] === me;
+  const dupla = (d.entrants.find((e) => e.id === me)?.players.length ?? 1) > 1;
+  const title = wo ? (won ? "Você venceu por W.O." : "Você perdeu por W.O.") : won ? "Você venceu" : "Você perdeu";
+  const why = !wo ? "" : won ? (dupla ? "A dupla adversária não veio." : "Seu adversário não veio.") : "Você não chegou à mesa a tempo.";
+  const nextMatch = d.my_match && d.my_match !== match ? d.my_match : null;
+  const total = d.total_rounds || d.rounds.length;
+  /** @type {Verdict["kind"]} */
+  let kind = won ? "won" : "lost";
+  let next;
+  if (d.status === "finished") {
+    const champion = d.podium?.[0]?.entrant === me;
+    const rank = d.standings.find((s) => s.entrant === me)?.rank;
+    if (champion) {
+      kind = "champion";
+      next = "Você é o campeão do torneio!";
+    } else if (d.format === "knockout" && tie.winner && tie.winner !== me) {
+      kind = "out";
+      next = `Você foi eliminado ${inRound(roundName(total, round))}. O torneio terminou.`;
+    } else {
+      kind = "over";
+      next = rank ? `O torneio terminou: você ficou em ${rank}º lugar.` : "O torneio terminou.";
+    }
+  } else if (nextMatch) {
+    next = "Sua próxima partida já começou.";
+  } else if (d.format === "knockout") {
+    if (tie.winner && tie.winner !== me) {
+      kind = "out";
+      next = `Você foi eliminado ${inRound(roundName(total, round))}.`;
+    } else if (!tie.winner) {
+      next = "O próximo jogo do confronto começa em instantes.";
+    } else {
+      const here = d.rounds.find((r) => r.round === round);
+      const others = here ? here.tables.filter((t) => t !== tie && !t.winner).length : 0;
+      const starts = roundStarts(roundName(total, round + 1));
+      if (!others) next = `${starts} em instantes.`;
+      else if (others === 1 && roundName(total, round) === "Semifinal") next = `${starts} quando a outra semifinal terminar.`;
+      else if (others === 1) next = `${starts} quando o outro confronto da rodada terminar.`;
+      else next = `${starts} quando os outros ${others} confrontos da rodada terminarem.`;
+    }
+  } else if (d.format === "swiss") {
+    next = round >= total ? "Era a última rodada: o resultado sai quando as outras mesas terminarem." : "A próxima rodada começa quando as outras mesas terminarem.";
+  } else {
+    next = "A próxima partida começa assim que outro jogador ficar livre.";
+  }
+  return { title, why, next, kind, wo, nextMatch };
+}

@@ -12,7 +12,8 @@ import { fill, h, need, num, param, toast } from "./dom.js";
 import { inviteBox } from "./invite.js";
 import { Socket } from "./socket.js";
 import { applyChange, changeFits, ownPart } from "./torneio-live.js";
-import { decidedText, lengthText, roundName, signed, tablesInPlay, tiebreaks, tiesAhead } from "./torneio-text.js";
+import { decidedText, lengthText, roundName, signed, tablesInPlay, tiebreaks, tiesAhead, verdict } from "./torneio-text.js";
+import { callToTable } from "./tourneys.js";
 import * as W from "./words.js";
 
 /**
@@ -126,12 +127,9 @@ function listen() {
         setTimeout(watch, 2000); // the event is changing servers: ask again in a moment
         return;
       }
-      if (type !== "tournament" || data.event !== page.id) return;
-      if (data.match) {
-        location.assign(`mesa.html?id=${encodeURIComponent(data.match)}`);
-      } else {
-        refresh();
-      }
+      if (type !== "tournament") return;
+      if (data.match) callToTable(data); // this event's game, or another event's
+      else if (data.event === page.id) refresh();
     },
   });
   page.socket.connect();
@@ -216,7 +214,25 @@ function render() {
     d.event_seed ? " · a semente já foi revelada: confira com carroca verify." : " · a semente é revelada no fim.",
   );
   if (d.my_match) showMyMatch(d.my_match);
-  else need("#my-match").hidden = true;
+  else showMyVerdict(d);
+}
+
+/**
+ * Where the player stands, from their latest game decided: a W.O. won or lost, eliminated,
+ * champion, and what comes next.
+ * @param {Tournament} d
+ */
+function showMyVerdict(d) {
+  const box = need("#my-match");
+  const v = d.status === "running" || d.status === "finished" ? verdict(/** @type {any} */ (d), null) : null;
+  box.hidden = !v;
+  if (!v) return;
+  box.dataset.kind = v.kind;
+  fill(
+    box,
+    h("strong", { id: "my-verdict" }, v.wo ? `${v.title} ${v.why}` : v.kind === "champion" ? v.next : v.title),
+    v.kind === "champion" ? null : h("span", { id: "my-next" }, v.next),
+  );
 }
 
 function renderWhen() {
@@ -236,6 +252,7 @@ function renderWhen() {
 function showMyMatch(match) {
   const box = need("#my-match");
   box.hidden = false;
+  box.dataset.kind = "match";
   fill(
     box,
     h("strong", {}, "Sua partida do torneio começou"),
@@ -355,7 +372,12 @@ function renderBracket() {
         "div",
         { class: "tie", dataset: { round: r, table: t.table } },
         ...t.sides.map((side, i) =>
-          h("div", { class: `side ${t.winner === side ? "won" : t.winner ? "lost" : ""}` }, t.names[i]),
+          h(
+            "div",
+            { class: `side ${t.winner === side ? "won" : t.winner ? "lost" : ""}` },
+            t.names[i],
+            t.winner === side && byForfeit(t) ? h("span", { class: "wo-tag", title: "Venceu por W.O.: o adversário não veio" }, "W.O.") : null,
+          ),
         ),
       ),
     );
@@ -365,6 +387,9 @@ function renderBracket() {
   }
   fill(need("#bracket"), ...columns);
 }
+
+/** A tie decided by a no-show. @param {import("./torneio-text.js").Tie} t */
+const byForfeit = (t) => t.games.some((g) => g.outcome && g.outcome.kind === "forfeit");
 
 /** @param {string} entrant */
 function nameOf(entrant) {
@@ -387,7 +412,7 @@ function renderRound() {
       return h(
         "li",
         { class: "table-item" },
-        h("div", { class: "table-text" }, h("strong", {}, `${t.names[0]} × ${t.names[1]}`), h("span", { class: "muted small" }, t.winner ? `Venceu ${nameOf(t.winner)}` : live ? "Em jogo" : "Terminada")),
+        h("div", { class: "table-text" }, h("strong", {}, `${t.names[0]} × ${t.names[1]}`), h("span", { class: "muted small" }, t.winner ? `Venceu ${nameOf(t.winner)}${byForfeit(t) ? " por W.O." : ""}` : live ? "Em jogo" : "Terminada")),
         game && game.match
           ? h("a", { class: "btn btn-ghost btn-small", href: live ? `mesa.html?id=${encodeURIComponent(game.match)}` : `replay.html?id=${encodeURIComponent(game.match)}` }, live ? "Assistir" : "Replay")
           : null,

@@ -7,10 +7,10 @@ import * as api from "../api.js";
 import { showAnnouncement } from "../announce.js";
 import { diff } from "../events.js";
 import { seatPlaces } from "../layout.js";
-import { need, toast } from "../dom.js";
+import { need } from "../dom.js";
 import * as W from "../words.js";
 import { onChat, renderMutes, uncoverTheHand } from "./chat.js";
-import { offerRematch, renderTourneyNext } from "./end-links.js";
+import { offerRematch } from "./end-links.js";
 import { renderEnd, showFinishedFromApi } from "./end.js";
 import { renderFive, renderPlay } from "./hand.js";
 import { handleEvents, playSounds, rememberHand, slideFrom } from "./news.js";
@@ -22,6 +22,7 @@ import { renderSeatsLive, tick } from "./seats.js";
 import { ctx, current, isMyTurn, myTeam } from "./state.js";
 import { closeSummary, showSummary } from "./summary.js";
 import { renderBoard, renderTableInfo } from "./table.js";
+import { onTourney, tourneyState } from "./tourney.js";
 
 /** @typedef {import("../frames.js").State} State */
 
@@ -144,6 +145,7 @@ function onState(data) {
     ? { seconds: data.pause.seconds, deadline: performance.now() + data.pause.remaining_ms }
     : null;
   const first = !prev;
+  tourneyState(prev, data);
   if (first || prev.players.some((p, i) => JSON.stringify(p) !== JSON.stringify(data.players[i]))) {
     setupSeats();
   }
@@ -263,15 +265,4 @@ function render(from = null) {
   renderEnd();
   renderLog();
   tick();
-}
-
-/** A `tournament` frame: this player's next match of the event started (one tap takes them
- * there: the end of this match stays readable), or the event is over.
- * @param {import("../frames.js").Tournament} data
- */
-function onTourney(data) {
-  if (data.match && data.match !== ctx.matchId) ctx.tourneyNext = data;
-  if (data.status === "finished") ctx.tourneyOver = data;
-  renderTourneyNext();
-  if (ctx.tourneyNext && !need("#end-dialog", HTMLDialogElement).open) toast("Sua partida do torneio começou.", "ok");
 }

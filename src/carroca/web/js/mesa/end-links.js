@@ -1,12 +1,13 @@
 // @ts-check
 // Where the end of a match leads: a rematch (asked, or offered by another player), the replay
-// and the shuffle's check, the event's next game or its podium, and who may see a friends'
-// match ("Tornar partida pública").
+// and the shuffle's check, the event (tourney.js says what the match meant in it), and who may
+// see a friends' match ("Tornar partida pública").
 
 import * as api from "../api.js";
 import { ApiError } from "../api.js";
 import { $, fill, h, randomSeed } from "../dom.js";
 import { ctx } from "./state.js";
+import { eventOf, tourneyButton } from "./tourney.js";
 
 /** @typedef {import("../frames.js").State} State */
 
@@ -16,19 +17,31 @@ import { ctx } from "./state.js";
  * @property {string} status
  * @property {string} ruleset
  * @property {string} mode
+ * @property {string | null} [client_seed] a tournament's table: "<event id>:round.table.game"
  * @property {(string | null)[]} players
  * @property {number[] | null} [score]
  * @property {boolean} [public] a friends' match shown to everyone
  * @property {boolean} [host] the viewer made the table
  */
 
-/** The end dialog's links: play again, the replay, the shuffle's check, back to the event. */
+/** The end dialog's links: play again, the replay, the shuffle's check; at a tournament's
+ * table the event (or its next table) first. */
 export function endLinks() {
   const id = encodeURIComponent(ctx.matchId);
   const st = ctx.state;
   // A rematch (same ruleset, options and seats) for who played at a casual or friends' table.
   const rematch = Boolean(st && st.seat !== null && (st.mode === "casual" || st.mode === "friends"));
-  const tourney = tourneyOf(st);
+  if (eventOf()) {
+    // A tournament's table: the event first (the next table when it is ready), on a phone too.
+    return h(
+      "div",
+      { class: "end-links" },
+      tourneyButton(),
+      h("a", { class: "btn btn-secondary", href: `replay.html?id=${id}` }, "Ver o replay"),
+      h("a", { class: "btn btn-secondary", href: `justo.html?id=${id}` }, "Conferir o embaralhamento"),
+      h("a", { class: "btn btn-ghost", href: "/" }, "Voltar ao salão"),
+    );
+  }
   return h(
     "div",
     { class: "end-links" },
@@ -42,9 +55,6 @@ export function endLinks() {
     h("a", { class: "btn btn-secondary", href: `replay.html?id=${id}` }, "Ver o replay"),
     h("a", { class: "btn btn-secondary", href: `justo.html?id=${id}` }, "Conferir o embaralhamento"),
     rematch ? h("a", { class: "btn btn-ghost", href: "/" }, "Voltar ao salão") : null,
-    tourney
-      ? h("a", { class: "btn btn-secondary", id: "btn-tourney", href: `torneio.html?id=${encodeURIComponent(tourney)}` }, "Voltar ao torneio")
-      : null,
   );
 }
 
@@ -152,42 +162,4 @@ export async function renderPrivacy() {
   const slot = $("#end-privacy");
   const control = privacyControl(info);
   if (slot && control) slot.replaceWith(control);
-}
-
-/**
- * The event of a tournament's table: its client seed is "<event id>:round.table.game".
- * @param {State | null} st
- * @returns {string | null}
- */
-function tourneyOf(st) {
-  return st && st.mode === "tournament" && st.client_seed ? st.client_seed.split(":")[0] : null;
-}
-
-/** The event's next game for this player, or its end, at the top of the end dialog. */
-export function renderTourneyNext() {
-  const host = $("#end-body");
-  if (!host) return;
-  const old = $("#tourney-next");
-  if (old) old.remove();
-  const next = ctx.tourneyNext;
-  const over = ctx.tourneyOver;
-  if (next) {
-    host.prepend(
-      h(
-        "div",
-        { class: "notice notice-invite", id: "tourney-next", role: "status" },
-        h("strong", {}, "Sua partida do torneio começou"),
-        h("a", { class: "btn btn-primary", href: `mesa.html?id=${encodeURIComponent(String(next.match))}` }, "Ir para a mesa"),
-      ),
-    );
-  } else if (over) {
-    host.prepend(
-      h(
-        "div",
-        { class: "notice", id: "tourney-next", role: "status" },
-        h("strong", {}, "O torneio terminou"),
-        h("a", { class: "btn btn-primary", href: `torneio.html?id=${encodeURIComponent(over.event)}` }, "Ver o pódio"),
-      ),
-    );
-  }
 }

@@ -7,12 +7,13 @@ import * as api from "../api.js";
 import { avatarSVG } from "../avatar.js";
 import { dec, fill, h, need, signed } from "../dom.js";
 import * as W from "../words.js";
-import { endLinks, privacyControl, renderPrivacy, renderRematchOffer, renderTourneyNext } from "./end-links.js";
+import { endLinks, privacyControl, renderPrivacy, renderRematchOffer } from "./end-links.js";
 import { clearBanner } from "./notices.js";
 import { showFatal } from "./overlay.js";
 import { scoreBoard } from "./scores.js";
 import { ctx, current, nameOf, sideOf } from "./state.js";
 import { closeSummary, decisive, handPoints, revealedHands } from "./summary.js";
+import { renderVerdict, tourneyFromApi } from "./tourney.js";
 
 /** The end dialog, once, when the state says the match is over. */
 export function renderEnd() {
@@ -81,7 +82,7 @@ export function renderEnd() {
   fill(need("#end-body"), ...body);
   renderRematchOffer();
   renderPrivacy();
-  renderTourneyNext();
+  renderVerdict();
   const dialog = need("#end-dialog", HTMLDialogElement);
   // A moment for the last tile to land on the table, then the end.
   setTimeout(() => {
@@ -159,6 +160,7 @@ export async function showFinishedFromApi() {
     showFatal("Partida não encontrada ou já encerrada.");
     return;
   }
+  if (tourneyFromApi(info)) return; // an event's table closed by a no-show: its W.O.
   if (info.status !== "finished") {
     showFatal("Esta partida não está aberta neste servidor agora.");
     return;

@@ -6,8 +6,9 @@ import { avatarSVG } from "../avatar.js";
 import { fill, h, need } from "../dom.js";
 import { inviteBox } from "../invite.js";
 import * as W from "../words.js";
-import { clearNotices } from "./notices.js";
-import { current } from "./state.js";
+import { clearNotices, NOTICE_MS } from "./notices.js";
+import { ctx, current } from "./state.js";
+import { woCard } from "./tourney.js";
 
 /**
  * @param {string} message
@@ -38,9 +39,14 @@ export function renderOverlay() {
     return;
   }
   if (st.status === "expired") {
-    // A friends' table nobody completed in time: the server closed it.
+    // A friends' table nobody completed in time: the server closed it. A tournament's table is
+    // closed when a side did not come: a W.O. (tourney.js).
     overlay.hidden = false;
     overlay.dataset.kind = "expired";
+    if (st.mode === "tournament") {
+      fill(overlay, woCard());
+      return;
+    }
     fill(
       overlay,
       h(
