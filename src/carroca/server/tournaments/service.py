@@ -656,7 +656,13 @@ class Tournaments:
         for ev in self.events.values():
             if ev.row["status"] != "running":
                 continue
+            names = {p["name"] for e in ev.entries.values() for p in e["players"]
+                     if p.get("id") == player_id}
+            if not names:
+                continue
             for game in ev.t.pending_games():
+                if names.isdisjoint(game.players):
+                    continue
                 match_id = ev.games.get(game.key)
                 table = self.tables.get(match_id) if match_id is not None else None
                 if table is None or table.status not in ("waiting", "playing") or \
