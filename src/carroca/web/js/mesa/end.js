@@ -13,7 +13,7 @@ import { showFatal } from "./overlay.js";
 import { scoreBoard } from "./scores.js";
 import { ctx, current, nameOf, sideOf } from "./state.js";
 import { closeSummary, decisive, handPoints, revealedHands } from "./summary.js";
-import { renderVerdict, tourneyFromApi } from "./tourney.js";
+import { calledEarly, renderVerdict, tourneyFromApi } from "./tourney.js";
 
 /** The end dialog, once, when the state says the match is over. */
 export function renderEnd() {
@@ -152,6 +152,7 @@ function celebration() {
 
 /** The table is not open here (it is over): the match's final score, from the API. */
 export async function showFinishedFromApi() {
+  calledEarly(); // no match in play here: a call to the player's next table takes them there
   /** @type {import("./end-links.js").MatchInfo} */
   let info;
   try {

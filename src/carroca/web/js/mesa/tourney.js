@@ -22,8 +22,17 @@ const LOOKS = 15; // looks at the event for the game's result, a second apart
 
 /** @type {{verdict: Verdict | null, looks: ReturnType<typeof setTimeout> | undefined,
  *   counter: ReturnType<typeof setInterval> | undefined, goAt: number, stay: boolean,
- *   event: string | null}} */
-const here = { verdict: null, looks: undefined, counter: undefined, goAt: 0, stay: false, event: null };
+ *   event: string | null, early: Tournament | null, noTable: boolean}} */
+const here = {
+  verdict: null,
+  looks: undefined,
+  counter: undefined,
+  goAt: 0,
+  stay: false,
+  event: null,
+  early: null, // a call that came before the table's first state
+  noTable: false, // the table could not be joined: no state will come
+};
 
 /**
  * The event of a tournament's table: its client seed is "<event id>:round.table.game". From
@@ -65,6 +74,7 @@ const eventHref = (event) => `torneio.html?id=${encodeURIComponent(event)}`;
  * @param {State} st
  */
 export function tourneyState(prev, st) {
+  calledEarly();
   if (st.mode !== "tournament") return;
   if (st.seat !== null) markTaken(st.id);
   const ended = st.status === "expired" || st.status === "finished";
@@ -75,6 +85,17 @@ export function tourneyState(prev, st) {
     if (st.status === "finished" && st.seat !== null) countDown();
     else goToTable(next.match);
   }
+}
+
+/** A call to a table that came before this table's first state (a socket's hello comes
+ * first): now it is known whether a match is in play here (none when the table could not be
+ * joined: the server no longer holds it). */
+export function calledEarly() {
+  if (!ctx.state) here.noTable = true;
+  const early = here.early;
+  here.early = null;
+  if (early?.match && !ctx.state) goToTable(early.match);
+  else if (early) nextTable(early);
 }
 
 /**
@@ -129,6 +150,10 @@ export function onTourney(data) {
 function nextTable(data) {
   if (!data.match) return;
   const st = ctx.state;
+  if (!st && ctx.matchId && !here.noTable) {
+    here.early = data;
+    return;
+  }
   const seated = Boolean(st && st.seat !== null);
   ctx.tourneyNext = data;
   if (seated && st?.status === "playing") {
