@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tests.support.browser import DESKTOP, PHONE, shot, unique_name, watch
-from tests.support.webplay import open_lobby_as_guest, play_to_end
+from tests.support.webplay import TABLE, create_friends_table, open_lobby_as_guest, play_to_end
 
 ON_TABLE = """() => location.pathname.endsWith('/mesa.html') ||
     Boolean(document.querySelector('#btn-my-match'))"""
@@ -72,7 +72,10 @@ def test_from_registration_to_the_podium(new_context: Any, viewport: dict[str, i
     first_link(page, "Ir para a próxima partida")
     page.wait_for_url(lambda url: url.startswith(first.split("?")[0]) and url != first)
     play_to_end(page)
-    page.wait_for_selector("#tourney-next:has-text('O torneio terminou')")
+    # Over: the champion is told so, anyone else their place.
+    page.wait_for_selector("#tourney-next[data-kind=champion], #tourney-next[data-kind=over]")
+    said = page.text_content("#tourney-next") or ""
+    assert "Você é o campeão do torneio!" in said or "O torneio terminou: você ficou em" in said
     first_link(page, "Voltar ao torneio")
     page.click("#btn-tourney")
     page.wait_for_selector("[data-testid=tourney][data-status=finished]")
@@ -181,4 +184,59 @@ def test_the_end_of_a_knockout_match_leads_on_in_the_event(
         page.wait_for_url(lambda url: url != semi)  # the count ends at the final's table
     page.click("#btn-tourney")
     page.wait_for_selector("[data-testid=tourney][data-status=finished] #my-verdict")
+    assert not errors, errors
+
+
+def knockout_with_bots(page: Any, name: str) -> str:
+    """A knockout of four made and entered by the page's player, bots in the other places."""
+    made = page.request.post("/api/tournaments", data={
+        "name": f"Copa {name}", "format": "knockout", "ruleset": "bloqueio",
+        "options": {"target": 1}, "capacity": 4, "bots": "greedy", "starts_in": 3600})
+    assert made.status == 201, made.text()
+    event_id = str(made.json()["id"])
+    assert page.request.post(f"/api/tournaments/{event_id}/register").ok
+    return event_id
+
+
+@pytest.mark.parametrize(("viewport", "where"), [
+    (PHONE, "/regras.html"), (DESKTOP, "/replay.html?id=nenhuma"),
+], ids=["phone-rules", "desktop-replay"])
+def test_a_page_without_a_table_takes_the_player_to_theirs(
+        new_context: Any, viewport: dict[str, int], where: str) -> None:
+    """Pages with no socket of their own open one for a player with an event: paired while
+    reading the rules or a replay, they are taken to their table."""
+    page = new_context(viewport).new_page()
+    errors = watch(page)
+    me = unique_name("Lia")
+    open_lobby_as_guest(page, me)
+    event_id = knockout_with_bots(page, me)
+    page.goto(where)
+    page.wait_for_load_state("networkidle")
+    assert page.request.post(f"/api/tournaments/{event_id}/start").ok
+    page.wait_for_url("**/mesa.html?id=*")
+    page.wait_for_selector(f"{TABLE}[data-mode=tournament]:not([data-seat=''])")
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_mid_match_a_banner_calls_the_player_to_their_table(
+        new_context: Any, viewport: dict[str, int]) -> None:
+    """In a match in play elsewhere the player is not pulled away: a banner at the top, with
+    the table's link, calls them."""
+    page = new_context(viewport).new_page()
+    errors = watch(page)
+    me = unique_name("Gil")
+    open_lobby_as_guest(page, me)
+    event_id = knockout_with_bots(page, me)
+    create_friends_table(page, "bloqueio", ["bot:greedy"])
+    page.wait_for_selector(f"{TABLE}[data-status=playing]")
+    casual = page.url
+    assert page.request.post(f"/api/tournaments/{event_id}/start").ok
+    page.wait_for_selector("#tourney-call a:has-text('Ir para a mesa')")
+    assert page.url == casual
+    shot(page, f"tourney-call-{viewport['width']}")
+    page.click("#tourney-call a")
+    page.wait_for_url("**/mesa.html?id=*")
+    assert page.url != casual
+    page.wait_for_selector(f"{TABLE}[data-mode=tournament]:not([data-seat=''])")
     assert not errors, errors
