@@ -1,6 +1,9 @@
 """A tournament in the browser, on a phone and on a desktop: a player creates an event from the
 lobby's Torneios tab, registers, starts it (bots fill the other places), is taken to each of
-their tables, plays them, and sees the podium; a knockout's bracket is drawn."""
+their tables, plays them, and sees the podium; a knockout's bracket is drawn; the end dialog of
+an event's match leads on in the event (the next table, else the event; out, or champion); a
+player reading another page is taken to their table, one in a match in play called by a
+banner. (A no-show: test_tournament_noshow.py.)"""
 
 from __future__ import annotations
 

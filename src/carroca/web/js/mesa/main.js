@@ -8,8 +8,9 @@
 // the socket's frames into changes of it, and a small view per region of the page draws it —
 // the seats and the clock (seats.js), the board (table.js), the hand (hand.js), "Nós e Eles"
 // (scores.js), the side panel and its chat (chat.js), the hand's summary (summary.js), the end
-// of the match (end.js, end-links.js), the waiting room (overlay.js), banners and notices
-// (notices.js). This module starts it all.
+// of the match (end.js, end-links.js), what a tournament's table meant in its event and where it
+// leads (tourney.js), the waiting room (overlay.js), banners and notices (notices.js). This
+// module starts it all.
 
 import * as api from "../api.js";
 import { ApiError } from "../api.js";

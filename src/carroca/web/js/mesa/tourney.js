@@ -121,7 +121,7 @@ async function lookAtEvent(tries) {
     renderVerdict();
     return;
   }
-  if (d && !d.me) return; // a spectator: nothing of theirs to say
+  if (d && (!d.me || ctx.state?.seat === null)) return; // watching: nothing of theirs to say
   if (tries > 1) here.looks = setTimeout(() => lookAtEvent(tries - 1), 1000);
 }
 
