@@ -312,8 +312,12 @@ def test_a_running_event_survives_a_restart(database: str) -> None:
         for rnd in page["rounds"][1:]:  # Ana's waiting match, on the rebuilt table
             for t in rnd["tables"]:
                 if "Ana" in t["sides"] and t["games"][-1]["outcome"] is None:
-                    done.add(t["games"][-1]["match"])
-                    play_match(c, t["games"][-1]["match"], random_chooser(2))
+                    waiting = t["games"][-1]["match"]
+                    done.add(waiting)
+                    # the rebuilt event tells her socket of it, as it says hello
+                    c.until(lambda f, m=waiting: f["type"] == "tournament"  # type: ignore[misc]
+                            and f["data"].get("match") == m, timeout=5)
+                    play_match(c, waiting, random_chooser(2))
         played = play_event(c, event_id, random_chooser(3), done)
         info = wait_event(client, event_id, "finished")
         assert len(info["rounds"]) == 3 and played <= 1

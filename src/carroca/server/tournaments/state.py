@@ -233,6 +233,11 @@ class Event:
     def player_ids(self) -> set[int]:
         return {p["id"] for e in self.entries.values() for p in e["players"] if "id" in p}
 
+    def ids_by_name(self) -> dict[str, int]:
+        """Each person's id by the name the director knows them by (bots have none)."""
+        return {p["name"]: p["id"] for e in self.entries.values() for p in e["players"]
+                if "id" in p}
+
     def now(self) -> float | None:
         """Arena: seconds since the start (never back in time); other formats: None."""
         if self.t.spec.format != "arena":
