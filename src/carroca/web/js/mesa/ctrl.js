@@ -7,7 +7,7 @@ import * as api from "../api.js";
 import { showAnnouncement } from "../announce.js";
 import { diff } from "../events.js";
 import { seatPlaces } from "../layout.js";
-import { need } from "../dom.js";
+import { need, toast } from "../dom.js";
 import * as W from "../words.js";
 import { onChat, renderMutes, uncoverTheHand } from "./chat.js";
 import { offerRematch } from "./end-links.js";
