@@ -90,18 +90,19 @@ def batch_committed(moves: int, seconds: float) -> None:
 
 
 def refused(rule: str) -> None:
-    if _on:
-        child = _refusals.get(rule)
-        if child is None:
-            child = _refusals[rule] = REFUSALS.labels(rule)
-        child.inc()
+    _count(REFUSALS, _refusals, rule)
 
 
 def error(code: str) -> None:
+    _count(ERRORS, _errors, code)
+
+
+def _count(counter: PromCounter, children: dict[str, Any], label: str) -> None:
+    """One more for `label` (its child kept: `labels()` costs a lookup and a lock)."""
     if _on:
-        child = _errors.get(code)
+        child = children.get(label)
         if child is None:
-            child = _errors[code] = ERRORS.labels(code)
+            child = children[label] = counter.labels(label)
         child.inc()
 
 
