@@ -5,7 +5,6 @@ verifying. Events are short: `bloqueio` to a few points, greedy bots that answer
 
 from __future__ import annotations
 
-import asyncio
 import json
 import subprocess
 import sys
@@ -19,7 +18,7 @@ import pytest
 import sqlalchemy as sa
 from tests.support.cluster_players import Player, guest, post
 from tests.support.clusterproc import NO_PROXY, Cluster
-from tests.support.watchers import Watchers, check_watchers, guests, public, run_event
+from tests.support.watchers import Watchers, check_watchers, guests, public, run_apart, run_event
 from websockets.sync.client import connect
 
 from carroca.server.storage.db import normalize_url
@@ -251,7 +250,7 @@ def test_a_thousand_watchers_on_two_nodes_get_each_change_once(
             final = await run_event(n2, watchers, event_id, creator, players)
             return final, watchers
 
-    final, watchers = asyncio.run(scenario())
+    final, watchers = run_apart(scenario())
     games = len(games_of(final))
     assert final["status"] == "finished" and games == 4
     check_watchers(watchers, final, games)

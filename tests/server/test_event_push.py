@@ -5,7 +5,6 @@ result, the end) and nothing while nothing changes, and the page their frames bu
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from contextlib import ExitStack
 from typing import Any
@@ -13,7 +12,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from tests.support.server_app import guest, settings_for
 from tests.support.serverproc import Server
-from tests.support.watchers import Watchers, check_watchers, guests, run_event
+from tests.support.watchers import Watchers, check_watchers, guests, run_apart, run_event
 from tests.support.wsplay import auth, connect
 
 from carroca.server.app import create_app
@@ -44,7 +43,7 @@ def test_a_thousand_watchers_get_each_change_once(servers: Callable[..., Server]
             final = await run_event(server.base, watchers, event_id, creator, players)
             return final, watchers
 
-    final, watchers = asyncio.run(scenario())
+    final, watchers = run_apart(scenario())
     games = sum(len(t["games"]) for r in final["rounds"] for t in r["tables"])
     assert final["status"] == "finished" and games == 4  # 2 rounds of 2 tables
     check_watchers(watchers, final, games)

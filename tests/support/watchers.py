@@ -9,16 +9,25 @@ import copy
 import inspect
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx2
 from websockets.asyncio.client import ClientConnection, connect
 
 NO_PROXY: dict[str, Any] = {"proxy": None} if "proxy" in inspect.signature(connect).parameters \
     else {}
+T = TypeVar("T")
 PERSONAL = ("me", "my_match", "creator", "invite")  # a page's own part, not pushed
+
+
+def run_apart(coro: Coroutine[Any, Any, T]) -> T:
+    """`asyncio.run(coro)` on a thread of its own: in a test process whose main thread already
+    runs an event loop (the session's Playwright browser does), `asyncio.run` there refuses."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def apply_change(view: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
