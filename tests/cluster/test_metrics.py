@@ -127,6 +127,8 @@ def test_two_nodes_tell_prometheus_what_the_test_did(two_nodes: Cluster,
                                            "seats": ["me", "bot:greedy"]})
     ana = Player(two_nodes, token, made["id"], base=n2)  # her socket on the other node
     play([ana], lambda: ana.finished, 60)
+    # The last move's ack may come after the state that ends the match: read it too.
+    play([ana], lambda: ana.pending is None, 10)
     ana.close()
     assert ana.errors == [] and ana.acked
     after = [scrape(n1), scrape(n2)]
