@@ -592,11 +592,11 @@ class Tournaments:
             return
         fields: dict[str, Any] = {"record": dumps(to_record(t))}
         if finished:
-            ev.row.update(status="finished", finished_at=time.time())
-            fields.update(status="finished", finished_at=ev.row["finished_at"])
+            fields.update(status="finished", finished_at=time.time())
         await self.store.update_tournament(ev.id, ev.fence, **fields)
         ev.written = ev.logged = len(t.log)
-        if finished:
+        if finished:  # said finished once stored, and its bots' tables given back at once
+            ev.row.update(status="finished", finished_at=fields["finished_at"])
             self.drop(ev)
             self._tell(ev, {"status": "finished"})
 
