@@ -180,6 +180,52 @@ def reopen_command(name: str, database: DatabaseOption = None) -> None:
     print(f"{name}: {'reopened' if done else 'was not closed'}")
 
 
+def _ago(at: float | None) -> str:
+    if at is None:
+        return "-"
+    seconds = max(0, int(time.time() - at))
+    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}" if seconds >= 3600 \
+        else f"{seconds // 60}m{seconds % 60:02d}"
+
+
+@admin.command("tables")
+def tables_command(
+    stale: Annotated[float, typer.Option(min=0, help="Only tables with no move for this many "
+                                         "seconds.")] = 0,
+    limit: Annotated[int, typer.Option(min=1, max=10_000)] = 50,
+    database: DatabaseOption = None,
+) -> None:
+    """Tables waiting or in play, the quietest first: a stuck one is at the top."""
+    from carroca.server.storage.admin import live_tables
+
+    lines = _do(database, lambda conn: live_tables(conn, limit, stale))
+    table = Table()
+    table.add_column("id", no_wrap=True)  # what `end` takes: never cut
+    for name in ("mode", "ruleset", "status", "players", "moves", "quiet for", "node"):
+        table.add_column(name, overflow="fold")
+    for t in lines:
+        node = "" if t.owner is None else f"{t.owner}{'' if t.owner_alive else ' (down)'}"
+        table.add_row(t.id, t.mode, t.ruleset, t.status, escape("\n".join(t.players)),
+                      str(t.moves), _ago(t.last_move_at or t.created_at), escape(node))
+    Console(highlight=False).print(table)
+
+
+@admin.command("end")
+def end_command(
+    table_id: Annotated[str, typer.Argument(metavar="TABLE", help="The table's id (see "
+                                            "`carroca admin tables`).")],
+    reason: Annotated[str, typer.Option(help="Why, in pt-BR: its players read it.")],
+    database: DatabaseOption = None,
+) -> None:
+    """End a stuck table, unfinished: no result, no rating change, its moves kept. Its
+    players are told why within seconds, on whichever node runs it. A tournament's table is
+    refused (its event decides its games)."""
+    from carroca.server.storage.admin import end_table
+
+    was = _do(database, lambda conn: end_table(conn, table_id, reason))
+    print(f"{table_id}: ended (it was {was})")
+
+
 @admin.command("announce")
 def announce_command(
     text: Annotated[str, typer.Argument(help="The message, in pt-BR (280 characters).")] = "",

@@ -1,6 +1,6 @@
 """`carroca admin` on the database a running server uses: players found, moderators added,
 listed and removed, an account closed (its sign-in refused in pt-BR, its session and socket
-ended within seconds) and reopened, the live counts."""
+ended within seconds) and reopened, a stuck table listed and ended, the live counts."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from tests.support.server_app import account
+from tests.support.server_app import account, guest, settings_for
+from tests.support.wsplay import auth, recv, send
 from typer.testing import CliRunner
 
 from carroca.cli import app as cli_app
@@ -19,6 +20,11 @@ from carroca.server.settings import Settings
 
 # Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
 pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture
+def settings(database: str) -> Settings:
+    return settings_for(database, operator_poll_seconds=0.2)  # the node reads admin's soon
 
 
 def admin(settings: Settings, *args: str) -> Any:
@@ -103,3 +109,47 @@ def test_an_announcement_reaches_open_sockets_and_new_ones_then_comes_down(
     too_long = admin(settings, "announce", "x" * 281)
     assert too_long.exit_code == 1 and "280 characters" in too_long.output
     assert admin(settings, "announce").exit_code == 1  # nothing to say
+
+
+def test_a_stuck_table_is_ended_unfinished_and_its_players_told_why(
+        client: TestClient, settings: Settings) -> None:
+    token = guest(client, "Nina")
+    made = client.post("/api/tables", headers=auth(token), json={
+        "ruleset": "duplas-pontos", "seats": ["me", "bot:greedy", "bot:greedy", "bot:greedy"]})
+    assert made.status_code == 201, made.text
+    match_id = made.json()["id"]
+    with client.websocket_connect(f"/ws?token={token}") as ws:
+        assert recv(ws)["type"] == "hello"
+        send(ws, "join", {"match": match_id})
+        while True:  # one move of ours, stored, then the table sits on our turn
+            state = frames_until(ws, "state")
+            if state["status"] == "playing" and state["view"]["turn"] == 0 \
+                    and state["view"]["legal"]:
+                send(ws, "move", {"id": 0, "action": state["view"]["legal"][0]})
+                assert frames_until(ws, "ack")["id"] == 0
+                break
+        listed = admin(settings, "tables")
+        assert listed.exit_code == 0 and match_id in listed.output and "Nina" in listed.output
+        assert match_id not in admin(settings, "tables", "--stale", "3600").output
+
+        ended = admin(settings, "end", match_id, "--reason", "mesa travada, desculpe")
+        assert ended.exit_code == 0 and f"{match_id}: ended (it was playing)" in ended.output
+        while True:  # the node notices within seconds and tells the table's sockets
+            state = frames_until(ws, "state")
+            if state["status"] == "expired":
+                break
+        assert state["ended"] == "mesa travada, desculpe"
+        send(ws, "move", {"id": 1, "action": "pass"})
+        refused = frames_until(ws, "error")
+        assert refused["id"] == 1  # nothing runs there any more
+
+    info = client.get(f"/api/matches/{match_id}").json()
+    assert info["status"] == "expired" and info["result"] is None
+    assert "server_seed" not in info
+    assert match_id not in admin(settings, "tables").output
+    again = admin(settings, "end", match_id, "--reason", "de novo")
+    assert again.exit_code == 1 and "expired already" in again.output
+    unknown = admin(settings, "end", "nada", "--reason", "x")
+    assert unknown.exit_code == 1 and "no table 'nada'" in unknown.output
+    bare = admin(settings, "end", match_id, "--reason", " ")
+    assert bare.exit_code == 1 and "--reason" in bare.output

@@ -54,6 +54,7 @@ from carroca.server.storage.db import migrate
 from carroca.server.storage.store import Store
 from carroca.server.tables.botbudget import BotAdmission
 from carroca.server.tables.chat import Mutes
+from carroca.server.tables.ending import EndedTables
 from carroca.server.tables.hub import Hub
 from carroca.server.tables.lobby import Lobby
 from carroca.server.tables.ranked import RankedQueue
@@ -172,7 +173,7 @@ def create_app(settings: Settings | None = None) -> App:
                         recently_seen=accounts.recent_players, held=tournaments.players_held)
         app.state.store, app.state.hub, app.state.limits = store, hub, limits
         app.state.tables, app.state.sessions, app.state.lobby = tables, sessions, lobby
-        announcements = Announcements(store, sessions)
+        announcements = Announcements(store, sessions, settings.operator_poll_seconds)
         app.state.sockets = Services(hub, tables, fanout, mutes, sessions, announcements,
                                       tournaments)
         app.state.accounts, app.state.tournaments = accounts, tournaments
@@ -184,6 +185,8 @@ def create_app(settings: Settings | None = None) -> App:
             return routes_metrics.node_figures(app.state)
 
         metrics.watch(figures)
+        ending = EndedTables(store, tables, settings.operator_poll_seconds)
+        await ending.check()  # where the log stands, before any table is run here
         if cluster is not None:
             from carroca.server.tournaments.owners import EventOwners
 
@@ -199,9 +202,10 @@ def create_app(settings: Settings | None = None) -> App:
             await tournaments.resume()
             hub.log.info("resumed %d unfinished matches, %d tournaments", resumed, events)
         loop = asyncio.get_running_loop()
-        closing = ClosedAccounts(store, accounts, sessions)
+        closing = ClosedAccounts(store, accounts, sessions, settings.operator_poll_seconds)
         tasks = [loop.create_task(_collector_upkeep()), loop.create_task(upkeep.run()),
-                 loop.create_task(closing.run()), loop.create_task(announcements.run())]
+                 loop.create_task(closing.run()), loop.create_task(announcements.run()),
+                 loop.create_task(ending.run())]
         app.state.scheduler = None
         if settings.tournament_schedule:  # the operator's recurring events
             scheduler = Scheduler(tournaments, load_schedule(settings.tournament_schedule,

@@ -94,6 +94,9 @@ class Settings:
     max_waiting_tables_per_player: int = 3  # friends' tables waiting for players
     waiting_table_minutes: float = 30.0  # a friends' table still waiting then is closed
     purge_seconds: float = 60.0  # how often expired tables, guests and sessions are cleaned
+    # How often a node reads what `carroca admin` wrote: closed accounts, ended tables, the
+    # announcement.
+    operator_poll_seconds: float = 2.0
     ranked_requires_account: bool = True
     ranked_min_moves: int = 6  # an abandonment before the side made this many moves is unrated
 

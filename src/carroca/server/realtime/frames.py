@@ -97,6 +97,7 @@ class Stateful(Protocol):
     client_seeds: Any
     client_seed: str | None
     server_seed: str
+    ended_reason: str | None
     version: int
     turn_seconds: float
     clock: records.Clock | None
@@ -146,6 +147,7 @@ def shared_state(table: Stateful, view: dict[str, Any] | None) -> wire.State:
         pause=pause,
         chat=table.mode in ("casual", "friends"),
         server_seed=table.server_seed if table.status == "finished" else UNSET,
+        ended=table.ended_reason or UNSET,
         view=view,
     )
 

@@ -211,6 +211,7 @@ class State(Data, kw_only=True):
     pause: Pause | None
     chat: bool
     server_seed: str | UnsetType = UNSET  # once finished
+    ended: str | UnsetType = UNSET  # ended unfinished by an operator: why (then `expired`)
     # a `View`, as the engine's observation writes it (a dict: not copied into a Struct at every
     # move); always sent: unset only while a frame is built, as `seat`
     view: dict[str, Any] | UnsetType | None = UNSET

@@ -124,6 +124,73 @@ def reopen(conn: Connection, name: str) -> bool:
     return bool(done.rowcount)
 
 
+@dataclass(frozen=True)
+class TableLine:
+    id: str
+    mode: str
+    ruleset: str
+    status: str
+    players: tuple[str, ...]
+    created_at: float
+    last_move_at: float | None  # None: no move yet
+    moves: int
+    owner: str | None  # the node running it, in a cluster (None: a single server's)
+    owner_alive: bool
+
+
+LIVE = ("waiting", "playing")
+
+
+def live_tables(conn: Connection, limit: int = 100, stale: float = 0.0) -> list[TableLine]:
+    """Tables waiting or in play, the quietest first (the longest since their last move, or
+    since they were made): a stuck table is at the top. `stale`: only those quiet this many
+    seconds."""
+    m, mv, n = db.matches.c, db.moves.c, db.nodes.c
+    last = sa.select(mv.match_id, sa.func.max(mv.at).label("last"),
+                     sa.func.count().label("moves")).group_by(mv.match_id).subquery()
+    quiet_since = sa.func.coalesce(last.c.last, m.created_at)
+    query = (sa.select(m.id, m.mode, m.ruleset, m.status, m.seats, m.created_at, m.owner,
+                       last.c.last, last.c.moves, n.lease_until)
+             .select_from(db.matches.outerjoin(last, last.c.match_id == m.id)
+                          .outerjoin(db.nodes, n.id == m.owner))
+             .where(m.status.in_(LIVE)).order_by(quiet_since, m.id).limit(limit))
+    if stale > 0:
+        query = query.where(quiet_since <= time.time() - stale)
+    now = time.time()
+    return [TableLine(r.id, r.mode, r.ruleset, r.status,
+                      tuple(s["name"] if s else "-" for s in r.seats), r.created_at, r.last,
+                      int(r.moves or 0), r.owner,
+                      r.lease_until is not None and r.lease_until > now)
+            for r in conn.execute(query)]
+
+
+def end_table(conn: Connection, match_id: str, reason: str) -> str:
+    """End a table waiting or in play, unfinished: no result and no rating change, the moves
+    kept; its players are told why. The node running it closes it within seconds
+    (`tables.ending`), and its epoch is raised so that no write of that node lands after this
+    one. A tournament's table is refused: its event decides its games. Returns the status it
+    had."""
+    reason = " ".join(reason.split())
+    if not reason:
+        raise AdminError("say why (--reason): the players are told")
+    m = db.matches.c
+    row = conn.execute(sa.select(m.status, m.mode).where(m.id == match_id)).first()
+    if row is None:
+        raise AdminError(f"no table {match_id!r}")
+    if row.status not in LIVE:
+        raise AdminError(f"table {match_id} is {row.status} already")
+    if row.mode == "tournament":
+        raise AdminError(f"table {match_id} is a tournament's: its event decides its games")
+    now = time.time()
+    done = conn.execute(db.matches.update().where(m.id == match_id, m.status == row.status)
+                        .values(status="expired", finished_at=now, ended_reason=reason[:200],
+                                epoch=m.epoch + 1))
+    if not done.rowcount:  # it moved on meanwhile
+        raise AdminError(f"table {match_id} changed meanwhile: try again")
+    conn.execute(db.table_ends.insert().values(match_id=match_id, reason=reason[:200], at=now))
+    return str(row.status)
+
+
 ANNOUNCEMENT_MAX = 280
 
 

@@ -228,6 +228,20 @@ class ClusterRows(Storage):
 
         return await self.run(fn)
 
+    async def ended_after(self, last: int | None) -> tuple[list[tuple[str, str]], int]:
+        """Tables an operator ended (`carroca admin end`) after entry `last` of their log, as
+        (match id, reason), and the entry to ask from next. None: only where the log stands
+        now (a node that starts has nothing of the ones before to close)."""
+        def fn(conn: Connection) -> tuple[list[tuple[str, str]], int]:
+            e = db.table_ends.c
+            if last is None:
+                return [], int(conn.execute(sa.select(sa.func.max(e.id))).scalar() or 0)
+            rows = conn.execute(sa.select(e.id, e.match_id, e.reason).where(e.id > last)
+                                .order_by(e.id)).all()
+            return [(r.match_id, r.reason) for r in rows], max([last, *(r.id for r in rows)])
+
+        return await self.run_side(fn, track=False)  # polled: see `run`
+
     async def purge(self, guests_before: float, keep: set[int]) -> tuple[int, int]:
         """Drop expired sessions, and guests created before `guests_before` who never finished a
         match (their names free up), except the players in `keep` (seated at live tables).

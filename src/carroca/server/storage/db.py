@@ -101,6 +101,8 @@ matches = sa.Table(
     # and the teams (0, 1) none of whose players came, when it closed unplayed for that.
     sa.Column("show_up_by", sa.Float),
     sa.Column("absent", sa.JSON),
+    # Ended by an operator (`carroca admin end`), unfinished: why, as the players are told.
+    sa.Column("ended_reason", sa.String(200)),
 )
 
 # A cluster's nodes, one row per process start: a node is alive while `lease_until` (the
@@ -259,6 +261,17 @@ announcements = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("expires_at", sa.Float),
 )
+
+# Tables ended by an operator, in order: each node closes those it runs (`tables.ending`).
+table_ends = sa.Table(
+    "table_ends",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("match_id", sa.String(16), sa.ForeignKey("matches.id"), nullable=False),
+    sa.Column("reason", sa.String(200), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
 
 def normalize_url(url: str) -> str:
     """Plain `postgresql://` URLs use psycopg 3, the driver the project installs."""

@@ -285,6 +285,19 @@ class Table(TableRow):
         self._host.table_closed(self)
         return stored
 
+    async def end_by_operator(self, reason: str) -> bool:
+        """An operator ended this table (`carroca admin end`, straight on the database: the
+        row is expired already, under a raised epoch): stop running it here, once any move in
+        flight is stored, and show its sockets why. False when it had ended already."""
+        async with self._lock:
+            if self.closed or self.status not in ("waiting", "playing"):
+                return False
+            self.status, self.ended_reason = "expired", reason
+            self.publish()
+            self.close()
+        self._host.table_closed(self)
+        return True
+
     async def rematch(self, player: Player, find: Callable[[str], Table | None],
                       make: Callable[[], Awaitable[Table]]) -> Table:
         """The next match with this finished table's settings, made once (`make`) even when

@@ -55,6 +55,7 @@ class TableRow:
         # (`Tables.await_players`).
         self.show_up_by: float | None = row.get("show_up_by")
         self.absent: list[int] | None = row.get("absent")
+        self.ended_reason: str | None = row.get("ended_reason")  # `end_by_operator`
 
     @staticmethod
     def new_row(

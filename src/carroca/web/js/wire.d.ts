@@ -128,6 +128,7 @@ export interface State {
   pause: Pause | null;
   chat: boolean;
   server_seed?: string;
+  ended?: string;
   view: View | null;
   seat: number | null;
   last_move_id?: number | null;

@@ -97,6 +97,7 @@ function turnMessage() {
   const v = st.view;
   if (st.status === "waiting") return "Esperando jogadores…";
   if (st.status === "finished") return "Partida encerrada.";
+  if (st.ended) return `Mesa encerrada pela administração: ${st.ended}`;
   if (st.status === "expired") return st.mode === "tournament" ? "Mesa encerrada: partida decidida por W.O." : "Mesa encerrada: ninguém completou a mesa a tempo.";
   if (!v) return "";
   if (ctx.pause) return "Fim da mão. A próxima começa em instantes…";

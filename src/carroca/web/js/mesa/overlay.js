@@ -43,6 +43,21 @@ export function renderOverlay() {
     // closed when a side did not come: a W.O. (tourney.js).
     overlay.hidden = false;
     overlay.dataset.kind = "expired";
+    if (st.ended) {
+      // An operator ended it, unfinished: nobody wins and no rating changes.
+      fill(
+        overlay,
+        h(
+          "div",
+          { class: "overlay-card waiting-card", "data-kind": "ended" },
+          h("h2", {}, "Mesa encerrada pela administração"),
+          h("p", {}, st.ended),
+          h("p", {}, "A partida ficou sem resultado e não conta para o rating."),
+          h("a", { class: "btn btn-primary", href: "/" }, "Voltar ao salão"),
+        ),
+      );
+      return;
+    }
     if (st.mode === "tournament") {
       fill(overlay, woCard());
       return;
