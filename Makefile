@@ -13,7 +13,7 @@ RUNTIME := $(VENV)/.installed-runtime
 STAMP := $(VENV)/.installed-dev
 
 .PHONY: run demo test check lint typecheck typecheck-js unit-js browser unit unit-postgres \
-	unit-cluster unit-compiled bench \
+	unit-cluster unit-compiled bench system \
 	load clean setup setup-runtime constraints cluster
 
 setup: $(STAMP)
@@ -88,7 +88,7 @@ demo: $(RUNTIME)
 ## the engine's tests on the compiled build.
 # The compiled build (a venv, then mypyc: a minute or two) is made while the cluster tests run,
 # which mostly wait on their servers; each one's output is shown whole when it ends.
-test: lint typecheck typecheck-js unit-js browser unit unit-postgres
+test: system lint typecheck typecheck-js unit-js browser unit unit-postgres
 	$(MAKE) --no-print-directory -j2 --output-sync=target unit-cluster $(FAST)/.installed
 	$(MAKE) --no-print-directory unit-compiled
 
@@ -100,7 +100,7 @@ test: lint typecheck typecheck-js unit-js browser unit unit-postgres
 ## Hypothesis tests try a fifth of their examples here (tests/support/examples.py).
 FAST_TIER := not browser and not slow and not bench and not cluster
 check: lint typecheck typecheck-js unit-js
-	env -u CARROCA_TEST_POSTGRES $(BIN)/pytest -n auto -q -p no:cacheprovider -m "$(FAST_TIER)" \
+	env -u CARROCA_TEST_POSTGRES $(BIN)/pytest -n auto --dist worksteal -q -p no:cacheprovider -m "$(FAST_TIER)" \
 		--hypothesis-profile=check
 
 lint: $(STAMP)
@@ -136,6 +136,12 @@ typecheck-js: $(NODE_STAMP)
 unit-js: $(NODE_STAMP)
 	node --test --test-reporter=spec tests/js/
 
+# Debian's packages the tests use (Chromium, node, PostgreSQL, Redis, HAProxy, Prometheus), in
+# one apt transaction when missing and root; each target or script still installs its own when
+# run alone.
+system:
+	@bash scripts/system-packages.sh
+
 # Debian's Chromium for the browser tests (Playwright drives it; it never downloads one). As
 # root it is installed when missing; otherwise the browser tests say how and are skipped.
 CHROMIUM := /usr/bin/chromium
@@ -152,7 +158,7 @@ browser:
 
 # The whole suite on SQLite: PostgreSQL has its own run below.
 unit: $(STAMP)
-	env -u CARROCA_TEST_POSTGRES $(BIN)/pytest -n auto -q
+	env -u CARROCA_TEST_POSTGRES $(BIN)/pytest -n auto --dist worksteal -q
 
 # The tests of the database layer again, each on a fresh database of a PostgreSQL server: the one
 # that CARROCA_TEST_POSTGRES names (postgresql://user:password@host:port/postgres), else a
@@ -168,12 +174,12 @@ POSTGRES_TESTS := -m postgres tests/server tests/security
 unit-postgres: $(STAMP)
 	@if [ -n "$$CARROCA_TEST_POSTGRES" ]; then \
 		echo "server tests on PostgreSQL at $${CARROCA_TEST_POSTGRES##*@}"; \
-		$(BIN)/pytest -n auto -q -p no:cacheprovider $(POSTGRES_TESTS); \
+		$(BIN)/pytest -n auto --dist worksteal -q -p no:cacheprovider $(POSTGRES_TESTS); \
 	else \
 		dir=$$(mktemp -d); \
 		if url=$$(bash scripts/test-postgres.sh start "$$dir"); then \
 			echo "server tests on a throwaway PostgreSQL at $${url##*@}"; \
-			CARROCA_TEST_POSTGRES="$$url" $(BIN)/pytest -n auto -q -p no:cacheprovider \
+			CARROCA_TEST_POSTGRES="$$url" $(BIN)/pytest -n auto --dist worksteal -q -p no:cacheprovider \
 				$(POSTGRES_TESTS); status=$$?; \
 			bash scripts/test-postgres.sh stop "$$dir" >/dev/null 2>&1; rm -rf "$$dir"; \
 			exit $$status; \

@@ -68,9 +68,11 @@ def first_link(page: Any, text: str) -> None:
     page.wait_for_function(f"() => ({FIRST_LINK})() === {text!r}")
 
 
+# Where the present player waits: the closed table (on a phone), the lobby, the event's page
+# (on a desktop, which shows the W.O. card first at the table, as the phone does).
 @pytest.mark.parametrize(("viewport", "where"), [
-    (PHONE, "table"), (DESKTOP, "table"), (PHONE, "lobby"), (DESKTOP, "event"),
-], ids=["phone-table", "desktop-table", "phone-lobby", "desktop-event"])
+    (PHONE, "table"), (PHONE, "lobby"), (DESKTOP, "event"),
+], ids=["phone-table", "phone-lobby", "desktop-event"])
 def test_a_no_show_leaves_nobody_stranded(new_context: Any, viewport: dict[str, int],
                                           where: str) -> None:
     me = unique_name("Ana")
