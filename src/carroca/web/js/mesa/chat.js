@@ -105,7 +105,7 @@ function showTab(name) {
 }
 
 /** @param {Tab} name */
-function openSide(name) {
+export function openSide(name) {
   const side = need("#side");
   showTab(name);
   side.classList.add("open");
