@@ -157,6 +157,7 @@ function onState(data) {
   const events = diff(prev, data);
   if (first && data.view && data.view.last_hand) rememberHand(data.view.last_hand);
   handleEvents(events, prev);
+  if (first) sayTheStart(data);
   if (first && ctx.pause && data.view && data.view.last_hand) showSummary(data.view.last_hand);
   if (wasPaused && !ctx.pause && need("#overlay").dataset.kind === "summary") closeSummary();
   const rematch = data.rematch;
@@ -169,6 +170,24 @@ function onState(data) {
   }
   holdOnce();
   if (!first) playSounds(events, turnStarted);
+}
+
+/** How many of the hand's actions made before the page came are said when it comes. */
+const SAID_ON_ARRIVAL = 4;
+
+/**
+ * The page came during a hand: its last few actions are said (those of the first round when
+ * the match just started), the rest is in the list of the hand's actions.
+ * @param {State} data
+ */
+function sayTheStart(data) {
+  const v = data.view;
+  if (!v || !v.steps.length || data.status !== "playing") return;
+  const from = Math.max(0, v.steps.length - SAID_ON_ARRIVAL);
+  /** @type {import("../events.js").Event[]} */
+  const events = v.steps.slice(from).map((step, k) => ({ type: "step", step, index: from + k }));
+  const names = data.players.map((_, i) => ctx.names[i] ?? W.seatName(data.players[i], i));
+  say(S.eventLines(events, { st: data, names, prevTable: [], prevDeal: null }));
 }
 
 /**

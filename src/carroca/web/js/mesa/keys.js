@@ -49,7 +49,10 @@ function arrows(ev) {
 function tableHasKeys(/** @type {KeyboardEvent} */ ev) {
   if (ev.ctrlKey || ev.altKey || ev.metaKey) return false;
   const target = /** @type {HTMLElement | null} */ (ev.target instanceof HTMLElement ? ev.target : null);
-  if (target && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))) return false;
+  const typing = target instanceof HTMLInputElement
+    ? !["checkbox", "radio", "button", "submit"].includes(target.type)
+    : Boolean(target && (target.isContentEditable || ["TEXTAREA", "SELECT"].includes(target.tagName)));
+  if (typing) return false;
   return !document.querySelector("dialog[open]");
 }
 

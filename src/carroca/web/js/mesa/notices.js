@@ -8,8 +8,9 @@ import { ctx, isUs } from "./state.js";
 
 export const NOTICE_MS = 4000; // how long a notice (an error, a reconnection) stays
 
-/** How many lines the list of announcements keeps (a screen reader reads each as it comes). */
-const ANNOUNCEMENTS_KEPT = 60;
+/** How many lines the list of announcements keeps: a whole match's, so that a screen reader can
+ * walk back through them (it reads each as it comes). */
+const ANNOUNCEMENTS_KEPT = 600;
 
 /**
  * A line for the list that screen readers read ("Avisos da mesa"; speak.js decides what goes
