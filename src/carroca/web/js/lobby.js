@@ -774,7 +774,8 @@ function tourneyItem(t, kind) {
     ),
     h(
       "a",
-      { class: "btn btn-ghost btn-small", href: `torneio.html?id=${encodeURIComponent(t.id)}`, "aria-label": `Abrir o torneio ${t.name}` },
+      // The name starts with the words shown (a voice command says what it sees).
+      { class: "btn btn-ghost btn-small", href: `torneio.html?id=${encodeURIComponent(t.id)}`, "aria-label": kind === "upcoming" ? `Ver e inscrever-se no torneio ${t.name}` : `Ver o torneio ${t.name}` },
       kind === "upcoming" ? "Ver e inscrever-se" : "Ver",
     ),
   );

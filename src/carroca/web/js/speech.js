@@ -185,7 +185,7 @@ export function eventLines(events, at) {
   /** @param {string} reason */
   const scored = (reason) => scores.find((e) => e.reason === reason);
   /** @param {Extract<Event, {type: "score"}> | undefined} e */
-  const gain = (e) => (e ? `: ${e.points} pontos para ${to(e.team)}` : "");
+  const gain = (e) => (e ? `: ${e.reason === "galo" ? "" : `${W.reasonName(e.reason)}, `}${e.points} pontos para ${to(e.team)}` : "");
   for (let i = 0; i < events.length; i++) {
     const ev = events[i];
     if (ev.type === "step") {

@@ -54,7 +54,13 @@ function onTile(tile) {
   renderBoard(chooseEnd);
   renderPlay();
   const ghost = ctx.board?.firstGhost();
-  if (ghost) ghost.focus({ preventScroll: true });
+  if (ghost) {
+    ghost.focus({ preventScroll: true });
+    // Zoomed in, the page scrolls: the lit places come into view (the board, not one place
+    // alone, so that every place to choose from shows).
+    need("#felt").scrollIntoView({ block: "nearest" });
+    ghost.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }
 }
 
 /**
