@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from tests.support.browser import DESKTOP, shot, unique_name, watch
-from tests.support.webplay import TABLE, open_lobby_as_guest
+from tests.support.webplay import MOVED, TABLE, open_lobby_as_guest
 
 BOTS = ["Zé", "Tião", "Dona Cida", "Juca"]  # words.js: the names of the bots by seat
 NUMBERS = ["branca", "ás", "duque", "terno", "quadra", "quina", "sena"]
@@ -81,7 +81,8 @@ def focused_name(page: Any) -> str:
       const el = document.activeElement;
       if (!el) return '';
       const label = el.labels && el.labels.length ? el.labels[0].textContent : '';
-      return (el.getAttribute('aria-label') || label || el.textContent || '').replace(/\s+/g, ' ').trim();
+      const name = el.getAttribute('aria-label') || label || el.textContent || '';
+      return name.replace(/\s+/g, ' ').trim();
     }"""))
 
 
@@ -128,10 +129,7 @@ def play_my_turn(page: Any) -> None:
                 page.keyboard.press("Enter")
         else:
             page.keyboard.press("p")
-    page.wait_for_function("""(v) => {
-      const t = document.querySelector('[data-testid=table]');
-      return t.dataset.status === 'finished' || (t.dataset.version !== v && t.dataset.busy !== 'true');
-    }""", arg=version)
+    page.wait_for_function(MOVED, arg=version)
 
 
 def play_a_match(page: Any, zoomed: bool) -> None:
