@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { shownEnds } from "../../src/carroca/web/js/mesa/table.js";
+import { shownEnds } from "../../src/carroca/web/js/speech.js";
 
 /** @typedef {import("../../src/carroca/web/js/frames.js").Play} Play */
 

@@ -65,6 +65,29 @@ def test_casual_seats_left_empty_get_bots_of_the_chosen_level(database: str) -> 
         assert len(info["client_seed"].split(":")) == 4
 
 
+def test_a_casual_turn_length_is_chosen_and_only_shared_with_the_same(database: str) -> None:
+    """A casual table keeps the turn its first player chose (20, 40 or 60 s), and a player who
+    chose another sits elsewhere; any other length is refused in Portuguese."""
+    with TestClient(create_app(settings_for(database, casual_wait_seconds=60))) as client:
+        ana, bia, caio = guest(client, "Ana"), guest(client, "Bia"), guest(client, "Caio")
+        body = {"ruleset": "mano-a-mano", "turn_seconds": 60}
+        first = client.post("/api/casual", headers=auth(ana), json=body).json()
+        other = client.post("/api/casual", headers=auth(bia),
+                            json={**body, "turn_seconds": 20}).json()
+        assert other["id"] != first["id"]
+        same = client.post("/api/casual", headers=auth(caio), json=body).json()
+        assert same["id"] == first["id"] and same["seat"] == 1
+        with client.websocket_connect("/ws", headers=auth(ana)) as ws:
+            ws.send_json({"type": "join", "data": {"match": first["id"]}})
+            assert until(ws, "state")["data"]["turn_seconds"] == 60
+        refused = client.post("/api/casual", headers=auth(guest(client, "Dani")),
+                              json={**body, "turn_seconds": 45})
+        assert refused.status_code == 422, refused.text
+        error = refused.json()["error"]
+        assert error["code"] == "bad_turn_seconds"
+        assert error["message"] == "O tempo por jogada da mesa casual é de 20, 40 ou 60 segundos."
+
+
 def test_casual_refuses_unknown_bots_and_rulesets(client: TestClient) -> None:
     token = guest(client, "Elis")
     r = client.post("/api/casual", headers=auth(token),

@@ -115,6 +115,29 @@ def test_no_pause_when_it_is_set_to_zero(client: TestClient) -> None:
     assert state["pause"] is None
 
 
+def test_a_reader_holds_the_pause_until_ready(client: TestClient) -> None:
+    """A player who asked for time to read the hand's summary (`hold`) is waited for, even
+    with no ordinary pause, and is listed as reading; `ready` lets the next hand start."""
+    token = guest(client, "Lia")
+    match_id = human_and_bot(client, token)
+    with ExitStack() as sockets:
+        c = connect(sockets, client, token, "lia")
+        c.send("hold", {"match": match_id, "on": True})  # before joining: refused
+        refused = c.until_type("error")["data"]
+        assert refused["code"] == "not_seated", refused
+        c.send("join", {"match": match_id})
+        c.until_type("state")
+        c.send("hold", {"match": match_id, "on": True})
+        state, _ = play_to_pause(c, match_id)
+        pause = state["pause"]
+        assert pause is not None and pause["reading"] == [0], pause
+        assert pause["seconds"] == 60.0 and pause["remaining_ms"] > 50_000, pause
+        assert state["clock"] is None and state["view"]["legal"] == []
+        c.send("ready", {"match": match_id})
+        after = c.until(lambda f: f["type"] == "state")["data"]
+        assert after["pause"] is None and after["version"] == state["version"]
+
+
 # ---------------------------------------------------------------------- rematch
 
 

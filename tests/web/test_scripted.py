@@ -89,7 +89,7 @@ def test_announcements_galo_batida_and_pneu(new_context: Any) -> None:
     page, errors = table.open_page(new_context(PHONE), stream)
     page.wait_for_selector("#end-dialog[open]")
     said = page.text_content("#announcements") or ""
-    assert "Passe!" in said and "Galo!" in said, said
+    assert "passou: passe, 20 pontos para" in said and "Galo!" in said, said
     log = page.text_content("#log") or ""
     assert "galo" in log and "passe" in log, log
 

@@ -232,6 +232,12 @@ class BadTurnSeconds(ServerError, status=422, code="bad_turn_seconds"):
         super().__init__(message=f"O tempo por jogada vai de {least:g} a {most:g} segundos.")
 
 
+class BadCasualTurn(ServerError, status=422, code="bad_turn_seconds"):
+    def __init__(self, choices: tuple[float, ...]) -> None:
+        said = ", ".join(f"{c:g}" for c in choices[:-1]) + f" ou {choices[-1]:g}"
+        super().__init__(message=f"O tempo por jogada da mesa casual é de {said} segundos.")
+
+
 class BadSeats(ServerError, status=422, code="bad_seats"):
     """The seats asked for a new table do not fit its ruleset (the message says how)."""
 

@@ -58,7 +58,10 @@ class Clock(TypedDict):
 
 
 class Pause(TypedDict):
-    """The pause between two hands: until when, out of how long."""
+    """The pause between two hands: until when, out of how long; the seats it waits for while
+    they read the hand's summary (`reading`), and when it would end without them (`least`)."""
 
     until: float
     seconds: float
+    least: float
+    reading: list[int]

@@ -101,7 +101,7 @@ class Cluster:
         bus.handlers.update({
             "join": self._on_join, "move": self._on_move, "chat": self._on_chat,
             "invite": self._on_invite, "sit": self._on_sit, "rematch": self._on_rematch,
-            "info": self._on_info, "privacy": self._on_privacy,
+            "info": self._on_info, "privacy": self._on_privacy, "hold": self._on_hold,
         })
         bus.on_charges = self._heard_charges
         bus.on_interest = self._interest
@@ -398,6 +398,14 @@ class Cluster:
     async def _on_chat(self, args: dict[str, Any]) -> str | None:
         table = self._table(args)
         return table.chat(int(args["seat"]), int(args["player"]), str(args["text"]))
+
+    async def _on_hold(self, args: dict[str, Any]) -> None:
+        table = self._table(args)
+        on = args.get("on")
+        if on is None:
+            await table.ready(int(args["seat"]))
+        else:
+            await table.hold(int(args["seat"]), bool(on))
 
     async def _on_invite(self, args: dict[str, Any]) -> dict[str, Any]:
         self._table(args)

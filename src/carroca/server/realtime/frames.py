@@ -123,7 +123,8 @@ def shared_state(table: Stateful, view: dict[str, Any] | None) -> wire.State:
     pause = None
     if table.pause is not None:
         left = max(0.0, table.pause["until"] - time.time())
-        pause = wire.Pause(seconds=table.pause["seconds"], remaining_ms=int(left * 1000))
+        pause = wire.Pause(seconds=table.pause["seconds"], remaining_ms=int(left * 1000),
+                           reading=list(table.pause["reading"]))
         if view is not None:
             view["legal"] = []  # nobody moves before the next hand starts
     players = [

@@ -47,6 +47,15 @@ class MuteData(_Data):
     muted: bool
 
 
+class HoldData(_Data):
+    match: str = Field(min_length=1, max_length=16)
+    on: bool
+
+
+class ReadyData(_Data):
+    match: str = Field(min_length=1, max_length=16)
+
+
 class WatchData(_Data):
     event: str = Field(min_length=1, max_length=32)
     code: str | None = Field(default=None, max_length=20)  # a private event's invitation
@@ -81,6 +90,20 @@ class Mute(_Data):
     data: MuteData
 
 
+class Hold(_Data):
+    """Wait (or not) for this seat at the end of each hand, while it reads the summary."""
+
+    type: Literal["hold"]
+    data: HoldData
+
+
+class Ready(_Data):
+    """This seat has read the hand's summary: the table need not wait for it any more."""
+
+    type: Literal["ready"]
+    data: ReadyData
+
+
 class Watch(_Data):
     type: Literal["watch"]
     data: WatchData
@@ -96,10 +119,10 @@ class Ping(_Data):
     data: EmptyData = EmptyData()
 
 
-Message = Join | Leave | Move | Chat | Mute | Watch | Unwatch | Ping
+Message = Join | Leave | Move | Chat | Mute | Hold | Ready | Watch | Unwatch | Ping
 ClientMessage = Annotated[Message, Field(discriminator="type")]
 CLIENT_MESSAGES: TypeAdapter[Message] = TypeAdapter(ClientMessage)
-TYPES = ("join", "leave", "move", "chat", "mute", "watch", "unwatch", "ping")
+TYPES = ("join", "leave", "move", "chat", "mute", "hold", "ready", "watch", "unwatch", "ping")
 
 
 class ProtocolError(ValueError):

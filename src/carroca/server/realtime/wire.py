@@ -90,10 +90,12 @@ class Clock(Closed):
 
 
 class Pause(Closed):
-    """The pause between two hands."""
+    """The pause between two hands; `reading`: the seats it waits for while they read the
+    hand's summary (the `hold` and `ready` messages), up to a cap."""
 
     seconds: float
     remaining_ms: int
+    reading: list[int]
 
 
 class RatingChange(Closed):

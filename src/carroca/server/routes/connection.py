@@ -357,6 +357,8 @@ class Connection:
                 refused = protocol.error(exc.code, exc.message)
             if refused:
                 self.send(refused)
+        elif isinstance(msg, protocol.Hold | protocol.Ready):
+            await self._hold(msg)
         elif isinstance(msg, protocol.Watch):
             await self.watch(msg.data.event, msg.data.code)
         elif isinstance(msg, protocol.Unwatch):
@@ -369,6 +371,25 @@ class Connection:
             seats = self.on.mutes.set(self.match_id, self.player["id"], msg.data.seat,
                                       msg.data.muted)
             self.send(wire.frame(wire.Muted(seats=seats)))
+
+    async def _hold(self, msg: protocol.Hold | protocol.Ready) -> None:
+        """Waiting at each hand's end for this seat (`hold`), or no longer this time (`ready`):
+        on this node or on the table's owner."""
+        match_id, seat = self.match_id, self.seat
+        if match_id is None or seat is None or match_id != msg.data.match:
+            self.send(protocol.error("not_seated", "Você não tem lugar nesta mesa."))
+            return
+        on = msg.data.on if isinstance(msg, protocol.Hold) else None
+        table = self.table
+        try:
+            if table is None:
+                await self.on.tables.call_owner(match_id, "hold", {"seat": seat, "on": on})
+            elif on is None:
+                await table.ready(seat)
+            else:
+                await table.hold(seat, on)
+        except ServerError as exc:
+            self.send(protocol.error(exc.code, exc.message))
 
     async def _join(self, data: protocol.JoinData) -> None:
         table = self.on.tables.get(data.match)

@@ -53,6 +53,7 @@ class CasualBody(_Body):
     bot_level: str = Field(default="medium", max_length=20)
     client_seed: str | None = Field(default=None, pattern=SEED_CHARS)
     match: str | None = Field(default=None, max_length=16)  # a table from the lobby's list
+    turn_seconds: float | None = None  # one of lobby.CASUAL_TURNS; none: the server's
 
 
 class FriendsBody(_Body):

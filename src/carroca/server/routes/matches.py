@@ -157,7 +157,8 @@ async def make_public(match_id: str, body: PublicBody, player: Player, request: 
 @router.post("/api/casual")
 async def casual(body: CasualBody, player: Player, request: Request) -> dict[str, Any]:
     answer = await lobby_of(request).casual(
-        player, body.ruleset, body.bot_level, body.client_seed, body.match, client_ip(request)
+        player, body.ruleset, body.bot_level, body.client_seed, body.match, client_ip(request),
+        turn_seconds=body.turn_seconds,
     )
     return {k: answer[k] for k in ("id", "seat", "commitment")}
 

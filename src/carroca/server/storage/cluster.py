@@ -187,7 +187,7 @@ class ClusterRows(Storage):
     async def live_matches(
         self, mode: str | None = None, *, match_id: str | None = None,
         host_id: int | None = None, player_id: int | None = None, ruleset: str | None = None,
-        bot_level: str | None = None, waiting: bool = False,
+        bot_level: str | None = None, turn_seconds: float | None = None, waiting: bool = False,
     ) -> list[dict[str, Any]]:
         """Matches waiting or in play, on any node (the lobby of a cluster), narrowed by the
         database: a lobby call must not read every live match (thousands) to find a few."""
@@ -196,10 +196,11 @@ class ClusterRows(Storage):
             m = db.matches.c
             query = sa.select(m.id, m.mode, m.ruleset, m.status, m.bot_level, m.seats, m.owner,
                               m.host_id, m.created_at, m.commitment, m.invite, m.score,
-                              m.private) \
+                              m.private, m.turn_seconds) \
                 .where(m.status.in_(("waiting",) if waiting else ("waiting", "playing")))
             for column, value in ((m.mode, mode), (m.id, match_id), (m.host_id, host_id),
-                                  (m.ruleset, ruleset), (m.bot_level, bot_level)):
+                                  (m.ruleset, ruleset), (m.bot_level, bot_level),
+                                  (m.turn_seconds, turn_seconds)):
                 if value is not None:
                     query = query.where(column == value)
             if player_id is not None and self.postgres:  # a seat holding {"player": id}

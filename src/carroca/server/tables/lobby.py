@@ -18,6 +18,7 @@ from carroca.rules import get_ruleset
 from carroca.rules.rulesets import options_dict
 from carroca.server.errors import (
     AccountRequired,
+    BadCasualTurn,
     BadSeats,
     BadTurnSeconds,
     ChosenTableFull,
@@ -41,6 +42,9 @@ from carroca.server.tables.tablerow import bot_seat, player_seat
 
 MODES = ("casual", "ranked", "friends", "bots")
 MIN_TURN, MAX_TURN = 1.0, 120.0
+# The turns a casual table offers (a player who needs more time picks a longer one, and sits
+# only with players who picked the same); ranked tables keep the server's.
+CASUAL_TURNS = (20.0, 40.0, 60.0)
 
 
 class Lobby:
@@ -101,10 +105,13 @@ class Lobby:
     async def casual(
         self, player: Player, ruleset: str, bot_level: str, client_seed: str | None,
         match_id: str | None = None, address: str | None = None,
+        turn_seconds: float | None = None,
     ) -> dict[str, Any]:
-        """Seat the player at the chosen casual table, at an open one of the ruleset, or at a
-        new one; the lobby's answer (`Table.answer`)."""
-        opts, seconds = self.check(ruleset, None, None)
+        """Seat the player at the chosen casual table, at an open one of the ruleset and turn
+        length, or at a new one; the lobby's answer (`Table.answer`)."""
+        if turn_seconds is not None and float(turn_seconds) not in CASUAL_TURNS:
+            raise BadCasualTurn(CASUAL_TURNS)
+        opts, seconds = self.check(ruleset, None, turn_seconds)
         bot_seat(bot_level)
         async with self.lobby_lock:
             for table in self.tables:
@@ -131,12 +138,13 @@ class Lobby:
                     return chosen.answer(seat)
                 return _answer(next(r for r in elsewhere if r["id"] == match_id), seat)
             for table in self.tables:  # a snapshot: sitting awaits
-                if table.ruleset.name == ruleset and table.bot_level == bot_level:
+                if table.ruleset.name == ruleset and table.bot_level == bot_level \
+                        and table.turn_seconds == seconds:
                     seat = await self.sit_casual(table, player, client_seed)
                     if seat is not None:
                         return table.answer(seat)
             for row in await self.tables.elsewhere("casual", ruleset=ruleset, bot_level=bot_level,
-                                             waiting=True):
+                                                   turn_seconds=seconds, waiting=True):
                 if None in row["seats"]:
                     seat = await self.sit_elsewhere(row["id"], player, client_seed)
                     if seat is not None:
@@ -362,8 +370,9 @@ class Lobby:
             if table.mode != "casual":
                 raise
         # bots took the seat: another casual table, as the lobby would
+        turn = table.turn_seconds if table.turn_seconds in CASUAL_TURNS else None
         return await self.casual(player, table.ruleset.name, table.bot_level, client_seed,
-                                 address=address)
+                                 address=address, turn_seconds=turn)
 
     async def _new_rematch(
         self, table: Table, player: Player, seat: int, client_seed: str | None,

@@ -47,6 +47,10 @@ from carroca.server.tables.tablerow import TableRow
 from carroca.server.tables.turnclock import Timers
 
 ABANDON = "abandon"
+# The longest a hand's summary holds a table for the players reading it (`Table.hold`), so that
+# nobody holds a table for ever: casual, friends' and bots' tables; ranked and tournament ones.
+HOLD_MOST = 60.0
+HOLD_MOST_TIMED = 15.0
 MIN_BACKOFF, MAX_BACKOFF = 0.5, 10.0  # a bot's retries while the database refuses its moves
 #: Told once to the people of a table whose bot played the safe move (the bot service behind).
 BOTS_SIMPLE = ("Os robôs desta mesa estão jogando no modo simples: o servidor que pensa por eles "
@@ -118,9 +122,12 @@ class Table(TableRow):
         self._chat_rate = ChatRate()
         self._backoff = 0.0  # seconds before a bot retries a move the database refused
         self._told_simple = False  # its people know its bots fell back to the safe move
-        # Between two hands: {"until": epoch seconds, "seconds"}; no clock runs, no bot moves,
-        # nobody may move. In memory only: after a restart the next hand's clock simply starts.
+        # Between two hands (records.Pause): no clock runs, no bot moves, nobody may move. In
+        # memory only: after a restart the next hand's clock simply starts.
         self.pause: records.Pause | None = None
+        # The seats that asked the table to wait at each hand's end while they read its
+        # summary (`hold`); kept while the table runs here, sent again by a client that joins.
+        self.holders: set[int] = set()
         self.frame_cache = FrameCache()  # text of the hand so far, for the next frames
 
     # ------------------------------------------------------------------ restore
@@ -424,6 +431,46 @@ class Table(TableRow):
         """Seconds between two hands, while the hand's summary shows (0: none)."""
         return max(0.0, self._host.settings.hand_pause_seconds)
 
+    def hold_most(self) -> float:
+        """The longest a hand's summary may hold the table for the players reading it: short
+        where the schedule or the opponents' time matter (ranked, tournaments)."""
+        return HOLD_MOST_TIMED if self.mode in ("ranked", "tournament") else HOLD_MOST
+
+    def _pause_after_hand(self, pause: float) -> records.Pause | None:
+        """The pause after a hand: the ordinary one, longer (up to `hold_most`) while a
+        connected player who asked for it reads the summary; None when there is none."""
+        readers = sorted(s for s in self.holders
+                         if not self.is_bot(s) and self.seat_connected(s))
+        if pause <= 0 and not readers:
+            return None
+        now = time.time()
+        seconds = max(pause, self.hold_most()) if readers else pause
+        return {"until": now + seconds, "seconds": seconds, "least": now + pause,
+                "reading": readers}
+
+    async def hold(self, seat: int, on: bool) -> None:
+        """A player asks the table to wait (or no longer) at each hand's end while they read
+        its summary; off during a pause counts as having read it."""
+        if on:
+            self.holders.add(seat)
+        else:
+            self.holders.discard(seat)
+            await self.ready(seat)
+
+    async def ready(self, seat: int) -> None:
+        """A player read the summary: once nobody is reading, the pause ends when the ordinary
+        one would have (at once if that is past)."""
+        async with self._lock:
+            pause = self.pause
+            if self.closed or pause is None or seat not in pause["reading"]:
+                return
+            reading = [s for s in pause["reading"] if s != seat]
+            until = pause["until"] if reading else min(pause["until"],
+                                                       max(time.time(), pause["least"]))
+            self.pause = {**pause, "until": until, "reading": reading}
+            self.schedule()  # first: the frames carry the clock of the seat now to move
+            self.publish()
+
     async def end_pause(self, version: int) -> None:
         """The pause between hands is over: the next hand's clock (or bot) starts."""
         async with self._lock:
@@ -584,8 +631,7 @@ class Table(TableRow):
         self.score = list(match.score)
         pause = self.hand_pause()
         if len(match.history) != hands_before and not match.is_over:
-            if pause > 0:
-                self.pause = {"until": time.time() + pause, "seconds": pause}
+            self.pause = self._pause_after_hand(pause)
             if host.clustered:  # the lobby of other nodes shows it
                 host.spawn(self._store_score(list(match.score)))
         try:

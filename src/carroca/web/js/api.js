@@ -184,8 +184,8 @@ export const leaderboard = (/** @type {string} */ family) => get(`/api/leaderboa
 /** @type {(body: Record<string, unknown>, seed: string | null | undefined) => Record<string, unknown>} */
 const seeded = (body, seed) => (seed ? { ...body, client_seed: seed } : body);
 
-export const casual = (ruleset, botLevel, seed, match) =>
-  post("/api/casual", seeded({ ruleset, bot_level: botLevel, ...(match ? { match } : {}) }, seed));
+export const casual = (ruleset, botLevel, seed, match, turnSeconds) =>
+  post("/api/casual", seeded({ ruleset, bot_level: botLevel, ...(match ? { match } : {}), ...(turnSeconds ? { turn_seconds: turnSeconds } : {}) }, seed));
 export const friendsTable = (ruleset, options, seats, turnSeconds, seed) =>
   post("/api/tables", seeded({ ruleset, options, seats, turn_seconds: turnSeconds }, seed));
 export const joinInvite = (invite, seed) => post("/api/tables/join", seeded({ invite }, seed));

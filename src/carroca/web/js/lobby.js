@@ -410,7 +410,7 @@ async function playCasual(ruleset, button) {
   button.disabled = true;
   const seed = randomSeed();
   try {
-    const r = await api.casual(ruleset, control("#bot-level").value, seed);
+    const r = await api.casual(ruleset, control("#bot-level").value, seed, undefined, Number(control("#casual-time").value));
     api.rememberSeed(r.id, seed);
     location.assign(`mesa.html?id=${encodeURIComponent(r.id)}`);
   } catch (e) {
@@ -460,6 +460,9 @@ function bindHome() {
   bindTabs();
   need("#bot-level").addEventListener("change", (/** @type {Event} */ ev) =>
     savePrefs({ bot: /** @type {HTMLSelectElement} */ (ev.target).value }));
+  const time = control("#casual-time");
+  if (["20", "40", "60"].includes(prefs().turn)) time.value = prefs().turn;
+  time.addEventListener("change", () => savePrefs({ turn: time.value }));
   need("#btn-casual").addEventListener("click", (/** @type {MouseEvent} */ ev) =>
     playCasual(chosenRuleset(), /** @type {HTMLButtonElement} */ (ev.currentTarget)));
   need("#btn-ranked").addEventListener("click", enterQueue);
@@ -771,7 +774,8 @@ function tourneyItem(t, kind) {
     ),
     h(
       "a",
-      { class: "btn btn-ghost btn-small", href: `torneio.html?id=${encodeURIComponent(t.id)}`, "aria-label": `Abrir o torneio ${t.name}` },
+      // The name starts with the words shown (a voice command says what it sees).
+      { class: "btn btn-ghost btn-small", href: `torneio.html?id=${encodeURIComponent(t.id)}`, "aria-label": kind === "upcoming" ? `Ver e inscrever-se no torneio ${t.name}` : `Ver o torneio ${t.name}` },
       kind === "upcoming" ? "Ver e inscrever-se" : "Ver",
     ),
   );

@@ -10,6 +10,7 @@ import { $$, fill, h, need, param } from "./dom.js";
 import { pipsOf } from "./engine.js";
 import { rebuild } from "./record.js";
 import { atMatchEnd as isLastPlace, clampPlace, placeFromAddress, stepFrom } from "./replay-moves.js";
+import { stepSentence } from "./speech.js";
 import { tileSVG } from "./tiles.js";
 import * as W from "./words.js";
 
@@ -377,28 +378,9 @@ function seatNote(seat, turn) {
  * @param {import("./engine.js").Step} step @param {number} k
  */
 function stepText(step, k) {
-  const who = ctx.names[step.seat];
-  let what;
-  switch (step.type) {
-    case "play":
-      what = step.end ? `jogou ${step.tile} ${ON_END[step.end]}` : `saiu com ${step.tile}`;
-      break;
-    case "draw":
-      what = `comprou ${step.tile} do monte`;
-      break;
-    case "pass": {
-      const { hand } = current();
-      const saida = hand.positions[k].events.some((e) => e.reason === "saida-passada");
-      what = saida ? "passou a saída (não tem carroça)" : "passou";
-      break;
-    }
-    case "five-doubles":
-      what = step.choice === "points" ? "ficou com os pontos das cinco carroças" : "pediu para embaralhar de novo";
-      break;
-    default:
-      what = step.type;
-  }
-  return `${who} ${what}`;
+  const { hand } = current();
+  const opening = step.type === "pass" && hand.positions[k].events.some((e) => e.reason === "saida-passada");
+  return stepSentence(step, ctx.names[step.seat], { opening });
 }
 
 /** @param {ScoreEvent[]} events */

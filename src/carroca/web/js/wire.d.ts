@@ -15,6 +15,17 @@ export interface ClientChatData {
 
 export type ClientEmptyData = Record<string, never>;
 
+/** Wait (or not) for this seat at the end of each hand, while it reads the summary. */
+export interface ClientHold {
+  type: "hold";
+  data: ClientHoldData;
+}
+
+export interface ClientHoldData {
+  match: string;
+  on: boolean;
+}
+
 export interface ClientJoin {
   type: "join";
   data: ClientJoinData;
@@ -54,6 +65,16 @@ export interface ClientMuteData {
 export interface ClientPing {
   type: "ping";
   data?: ClientEmptyData;
+}
+
+/** This seat has read the hand's summary: the table need not wait for it any more. */
+export interface ClientReady {
+  type: "ready";
+  data: ClientReadyData;
+}
+
+export interface ClientReadyData {
+  match: string;
 }
 
 export interface ClientUnwatch {
@@ -151,10 +172,11 @@ export interface Clock {
   remaining_ms: number;
 }
 
-/** The pause between two hands. */
+/** The pause between two hands; `reading`: the seats it waits for while they read the hand's summary (the `hold` and `ready` messages), up to a cap. */
 export interface Pause {
   seconds: number;
   remaining_ms: number;
+  reading: number[];
 }
 
 export interface RatingChange {
@@ -403,7 +425,7 @@ export interface NoticeFrame {
 }
 
 /** Any message a client sends. */
-export type ClientMessage = ClientJoin | ClientLeave | ClientMove | ClientChat | ClientMute | ClientWatch | ClientUnwatch | ClientPing;
+export type ClientMessage = ClientJoin | ClientLeave | ClientMove | ClientChat | ClientMute | ClientHold | ClientReady | ClientWatch | ClientUnwatch | ClientPing;
 
 /** Any frame the server sends. */
 export type ServerFrame = HelloFrame | OwnerFrame | StateFrame | AckFrame | ErrorFrame | ChatFrame | MatchedFrame | TournamentFrame | EventFrame | Event_changeFrame | RematchFrame | PongFrame | LeftFrame | MutedFrame | AnnouncementFrame | NoticeFrame;

@@ -105,7 +105,7 @@ function showTab(name) {
 }
 
 /** @param {Tab} name */
-function openSide(name) {
+export function openSide(name) {
   const side = need("#side");
   showTab(name);
   side.classList.add("open");
@@ -115,7 +115,12 @@ function openSide(name) {
 }
 
 export function closeSide() {
-  need("#side").classList.remove("open");
+  const side = need("#side");
+  // A sheet over the hand (a phone): the focus in it goes back to the hand.
+  if (side.classList.contains("open") && getComputedStyle(side).position === "fixed" && side.contains(document.activeElement)) {
+    need("#hand").focus({ preventScroll: true });
+  }
+  side.classList.remove("open");
   need("#btn-log").setAttribute("aria-expanded", "false");
   need("#btn-chat").setAttribute("aria-expanded", "false");
 }

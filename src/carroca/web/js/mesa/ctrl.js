@@ -8,6 +8,7 @@ import { showAnnouncement } from "../announce.js";
 import { diff } from "../events.js";
 import { seatPlaces } from "../layout.js";
 import { need, toast } from "../dom.js";
+import * as S from "../speech.js";
 import * as W from "../words.js";
 import { onChat, renderMutes, uncoverTheHand } from "./chat.js";
 import { offerRematch } from "./end-links.js";
@@ -19,8 +20,9 @@ import { renderOverlay } from "./overlay.js";
 import { chooseEnd } from "./play.js";
 import { renderFacts, renderLog, renderScores } from "./scores.js";
 import { renderSeatsLive, tick } from "./seats.js";
+import { holdOnce, lastAction, renderMoves, say, verbosity } from "./speak.js";
 import { ctx, current, isMyTurn, myTeam } from "./state.js";
-import { closeSummary, showSummary } from "./summary.js";
+import { closeSummary, renderReading, showSummary } from "./summary.js";
 import { renderBoard, renderTableInfo } from "./table.js";
 import { onTourney, tourneyState } from "./tourney.js";
 
@@ -154,15 +156,38 @@ function onState(data) {
   updateClock(prev, data);
   const events = diff(prev, data);
   if (first && data.view && data.view.last_hand) rememberHand(data.view.last_hand);
-  handleEvents(events);
+  handleEvents(events, prev);
+  if (first) sayTheStart(data);
   if (first && ctx.pause && data.view && data.view.last_hand) showSummary(data.view.last_hand);
   if (wasPaused && !ctx.pause && need("#overlay").dataset.kind === "summary") closeSummary();
   const rematch = data.rematch;
   if (rematch && rematch.by !== ctx.me?.name) offerRematch(rematch);
   render(slideFrom(events));
   const turnStarted = !wasMyTurn && isMyTurn();
-  if (turnStarted) uncoverTheHand();
+  if (turnStarted) {
+    uncoverTheHand();
+    say([{ kind: "turn", text: S.turnText(data, verbosity(), lastAction()) }]);
+  }
+  holdOnce();
   if (!first) playSounds(events, turnStarted);
+}
+
+/** How many of the hand's actions made before the page came are said when it comes. */
+const SAID_ON_ARRIVAL = 4;
+
+/**
+ * The page came during a hand: its last few actions are said (those of the first round when
+ * the match just started), the rest is in the list of the hand's actions.
+ * @param {State} data
+ */
+function sayTheStart(data) {
+  const v = data.view;
+  if (!v || !v.steps.length || data.status !== "playing") return;
+  const from = Math.max(0, v.steps.length - SAID_ON_ARRIVAL);
+  /** @type {import("../events.js").Event[]} */
+  const events = v.steps.slice(from).map((step, k) => ({ type: "step", step, index: from + k }));
+  const names = data.players.map((_, i) => ctx.names[i] ?? W.seatName(data.players[i], i));
+  say(S.eventLines(events, { st: data, names, prevTable: [], prevDeal: null }));
 }
 
 /**
@@ -264,5 +289,7 @@ function render(from = null) {
   renderFive();
   renderEnd();
   renderLog();
+  renderMoves();
+  renderReading();
   tick();
 }

@@ -6,6 +6,7 @@
 import { tileSVG } from "../tiles.js";
 import { fill, h, need } from "../dom.js";
 import * as W from "../words.js";
+import { say } from "./speak.js";
 import { ctx, current, isMyTurn, legalByTile, nameOf } from "./state.js";
 
 /** The hand, its buttons and the turn's line, from the state. */
@@ -125,6 +126,7 @@ export function hint(text) {
   clearTimeout(ctx.hintTimer ?? undefined);
   el.textContent = text;
   el.classList.add("hint");
+  say([{ kind: "hint", text }]);
   ctx.hintTimer = setTimeout(() => {
     ctx.hintTimer = null;
     if (ctx.state) renderTurnMessage();

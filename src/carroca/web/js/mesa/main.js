@@ -22,7 +22,9 @@ import { bindSide } from "./chat.js";
 import { onFrame } from "./ctrl.js";
 import { showConnection } from "./notices.js";
 import { showFatal } from "./overlay.js";
-import { bindPlay } from "./play.js";
+import { bindKeys } from "./keys.js";
+import { bindPlay, chooseEnd } from "./play.js";
+import { bindSettings } from "./speak.js";
 import { tick } from "./seats.js";
 import { ctx } from "./state.js";
 
@@ -98,6 +100,8 @@ async function main() {
 /** @param {Sound} sound */
 function bindUi(sound) {
   bindPlay();
+  bindKeys(chooseEnd);
+  bindSettings();
   const button = need("#btn-sound");
   const showSound = () => {
     button.setAttribute("aria-pressed", String(sound.on));

@@ -4,8 +4,10 @@
 // for the log, the side a played tile slides in from, and a sound.
 
 import * as W from "../words.js";
-import { announce, banner, clearBanner } from "./notices.js";
+import * as S from "../speech.js";
+import { banner, clearBanner } from "./notices.js";
 import { bubble } from "./seats.js";
+import { endMoves, say } from "./speak.js";
 import { ctx, current, nameOf, teamLabel } from "./state.js";
 import { showSummary } from "./summary.js";
 
@@ -13,11 +15,17 @@ import { showSummary } from "./summary.js";
 /** @typedef {Extract<Event, {type: "score"}>} Score */
 
 /**
- * Announce what happened, and keep the points scored.
+ * Announce what happened (said, and shown), and keep the points scored. `prev`: the state
+ * before (null for the first one).
  * @param {Event[]} events
+ * @param {import("../frames.js").State | null} prev
  */
-export function handleEvents(events) {
+export function handleEvents(events, prev) {
   const st = current();
+  const names = st.players.map((_, i) => nameOf(i));
+  const pv = prev && prev.view;
+  const lines = S.eventLines(events, { st, names, prevTable: pv ? pv.table : [], prevDeal: pv ? pv.deal_index : null });
+  say(lines);
   /** @type {(reason: string) => Score | undefined} */
   const scored = (reason) =>
     /** @type {Score[]} */ (events.filter((e) => e.type === "score")).find((e) => e.reason === reason);
@@ -55,13 +63,11 @@ export function handleEvents(events) {
       // What decided the hand opens its summary (or the end dialog) at once: no banner then,
       // and none of the hand's announcements still showing.
       clearBanner();
-      const names = st.players.map((_, i) => nameOf(i));
-      const end = ev.hand.end;
-      announce(W.handEndTitle(end, names, st.ruleset), end.kind === "fechado" ? "Ninguém mais tem jogo" : "");
+      const ended = lines.filter((l) => l.kind === "end");
+      if (ended.length) endMoves(ended[0].text);
       if (st.status !== "finished") showSummary(ev.hand);
     } else if (ev.type === "match-end") {
       clearBanner();
-      if (ev.result.pneu) announce("Pneu!", W.zeroText(teamLabel(1 - ev.result.winner)));
     }
   }
 }

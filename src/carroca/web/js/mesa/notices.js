@@ -1,6 +1,6 @@
 // @ts-check
 // What the page says for a moment: banners over the table ("Galo!", "+10"), the list that
-// screen readers read, notices under the top bar (errors, "Sem conexão."), and the connection's
+// screen readers read (its lines: speak.js), notices under the top bar (errors, "Sem conexão."), and the connection's
 // bar.
 
 import { h, need } from "../dom.js";
@@ -8,15 +8,19 @@ import { ctx, isUs } from "./state.js";
 
 export const NOTICE_MS = 4000; // how long a notice (an error, a reconnection) stays
 
+/** How many lines the list of announcements keeps: a whole match's, so that a screen reader can
+ * walk back through them (it reads each as it comes). */
+const ANNOUNCEMENTS_KEPT = 600;
+
 /**
- * Every announcement goes to a list that screen readers read (banners fade away).
- * @param {string} title
- * @param {string} [sub]
+ * A line for the list that screen readers read ("Avisos da mesa"; speak.js decides what goes
+ * there: the banners only show).
+ * @param {string} text
  */
-export function announce(title, sub = "") {
+export function announce(text) {
   const log = need("#announcements");
-  log.append(h("li", {}, sub ? `${title} ${sub}` : title));
-  while (log.children.length > 30) log.firstElementChild?.remove();
+  log.append(h("li", {}, text));
+  while (log.children.length > ANNOUNCEMENTS_KEPT) log.firstElementChild?.remove();
 }
 
 /** @typedef {"big" | "pass" | "points" | "info"} BannerKind */
@@ -39,7 +43,6 @@ const BANNER_HOLD_MS = 800;
  * @param {number | null} [team]
  */
 export function banner(title, sub = "", kind = "info", team = null) {
-  announce(title, sub);
   const st = ctx.state;
   // Nothing shows behind the hand's summary or at the end of the match: they tell it.
   if (need("#overlay").dataset.kind === "summary" || (st && st.status === "finished")) return;

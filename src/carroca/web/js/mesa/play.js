@@ -54,7 +54,13 @@ function onTile(tile) {
   renderBoard(chooseEnd);
   renderPlay();
   const ghost = ctx.board?.firstGhost();
-  if (ghost) ghost.focus({ preventScroll: true });
+  if (ghost) {
+    ghost.focus({ preventScroll: true });
+    // Zoomed in, the page scrolls: the lit places come into view (the board, not one place
+    // alone, so that every place to choose from shows).
+    need("#felt").scrollIntoView({ block: "nearest" });
+    ghost.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }
 }
 
 /**
@@ -107,6 +113,22 @@ function send(action) {
   ctx.selected = null;
   renderBoard(chooseEnd);
   renderPlay();
+}
+
+/** The key for "Passo" or "Comprar": the move made when it is the only one there is. */
+export function passOrDraw() {
+  const st = ctx.state;
+  const v = st && st.view;
+  if (!st || !v || st.seat === null || st.status !== "playing") return;
+  if (!isMyTurn()) {
+    hint(v.turn !== null ? `Espere a sua vez: agora é a vez de ${nameOf(v.turn)}.` : "Espere a próxima mão.");
+    return;
+  }
+  if (ctx.busy) return;
+  const only = v.legal.every((a) => a === "pass" || a === "draw");
+  if (only && v.legal.includes("draw")) send("draw");
+  else if (only && v.legal.includes("pass")) send("pass");
+  else hint("Você tem pedra para jogar: passar ou comprar só quando nenhuma encaixa.");
 }
 
 /** The hand's tiles, "Passo", "Comprar" and the cinco-carroças dialog. */

@@ -7,6 +7,7 @@ import { backSVG } from "../tiles.js";
 import { avatarSVG } from "../avatar.js";
 import { $, fill, h, need } from "../dom.js";
 import * as W from "../words.js";
+import { warnTime } from "./speak.js";
 import { ctx, current, nameOf } from "./state.js";
 import { nextHandText } from "./summary.js";
 
@@ -176,6 +177,7 @@ export function tick() {
   const mine = c.seat === st.seat;
   el.dataset.state = mine ? (secs <= 5 ? "urgent" : "mine") : "other";
   el.dataset.seat = String(c.seat);
+  if (mine) warnTime(secs);
   if (text.textContent !== String(secs)) {
     text.textContent = String(secs);
     el.setAttribute("aria-label", `Tempo da jogada de ${mine ? "você" : nameOf(c.seat)}: ${secs} segundos`);

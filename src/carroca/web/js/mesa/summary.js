@@ -4,10 +4,11 @@
 // table during the pause between hands. The end of the match shows the same parts (end.js).
 
 import { tileSVG } from "../tiles.js";
-import { fill, h, need } from "../dom.js";
+import { $, fill, h, need } from "../dom.js";
 import * as W from "../words.js";
 import { clearBanner } from "./notices.js";
 import { scoreBoard } from "./scores.js";
+import { holdsSummary, sendReady } from "./speak.js";
 import { ctx, current, isUs, myTeam, nameOf, sideOf, teamLabel } from "./state.js";
 
 /** @typedef {import("../frames.js").LastHand} LastHand */
@@ -121,7 +122,7 @@ export function decisive(hand, tag = "h2") {
   return h(
     "div",
     { class: `decisive${side}`, "data-testid": "hand-decisive" },
-    h(tag, { class: "decisive-title" }, W.handEndTitle(end, names, st.ruleset)),
+    h(tag, { class: "decisive-title", tabindex: -1 }, W.handEndTitle(end, names, st.ruleset)),
     detail,
   );
 }
@@ -150,13 +151,39 @@ export function showSummary(hand) {
         ctx.pause
           ? h("p", { class: "summary-next", id: "summary-next", "data-testid": "next-hand" }, nextHandText())
           : null,
-        h("button", { class: "btn btn-primary", type: "button", onclick: closeSummary }, "Continuar"),
+        h("p", { class: "summary-reading", id: "summary-reading", hidden: true }),
+        h("button", { class: "btn btn-primary", type: "button", id: "summary-continue", onclick: continueFromSummary }, "Continuar"),
       ),
     ),
   );
+  renderReading();
   clearTimeout(ctx.summaryTimer);
-  // During the server's pause the summary stays until the next hand starts; without one, a while.
-  if (!ctx.pause) ctx.summaryTimer = setTimeout(closeSummary, 12000);
+  // During the server's pause the summary stays until the next hand starts; without one, a while
+  // (unless the player asked for time to read it: then until they continue).
+  if (!ctx.pause && !holdsSummary()) ctx.summaryTimer = setTimeout(closeSummary, 12000);
+  // The keyboard's focus goes to the summary (not from a field the player is typing in), so that
+  // a screen reader reads it and Tab reaches "Continuar".
+  const active = document.activeElement;
+  const typing = active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement || active instanceof HTMLSelectElement;
+  if (!typing) $("#overlay .decisive-title")?.focus({ preventScroll: true });
+}
+
+/** "Continuar": the summary goes, and the table no longer waits for this player. */
+function continueFromSummary() {
+  sendReady();
+  closeSummary();
+}
+
+/** Who the table waits for, under the summary: "Esperando Zé ler o resumo (até 40 s)". */
+export function renderReading() {
+  const line = document.getElementById("summary-reading");
+  const st = ctx.state;
+  if (!line || !st) return;
+  const reading = (st.pause?.reading ?? []).filter((seat) => seat !== st.seat);
+  line.hidden = !reading.length;
+  const who = reading.map((seat) => nameOf(seat)).join(" e ");
+  const text = reading.length ? `Esperando ${who} ler o resumo.` : "";
+  if (line.textContent !== text) line.textContent = text;
 }
 
 /** "Próxima mão em 3 s" */
@@ -171,6 +198,8 @@ export function closeSummary() {
   const overlay = need("#overlay");
   clearTimeout(ctx.summaryTimer);
   if (overlay.dataset.kind === "summary") {
+    const hadFocus = overlay.contains(document.activeElement);
+    if (hadFocus) need("#hand").focus({ preventScroll: true });
     overlay.hidden = true;
     overlay.dataset.kind = "";
     overlay.replaceChildren();

@@ -3,6 +3,7 @@
 // the line shown on an empty table, and the chips beside it ("Mesa", "Pontas", "Monte").
 
 import { fill, h, need } from "../dom.js";
+import { COUNTING, shownEnds } from "../speech.js";
 import * as W from "../words.js";
 import { ctx, current, legalByTile, nameOf } from "./state.js";
 
@@ -55,40 +56,6 @@ export function renderBoard(onChoose, from = null) {
   } else {
     empty.hidden = true;
   }
-}
-
-/** Rulesets where the table count scores (rules.md §1). */
-const COUNTING = new Set(["duplas-pontos", "pontos"]);
-
-/**
- * The open ends as the "Pontas" chip lists them: where the count scores, only the ends that
- * count (an arm of the spinner without a tile yet does not) and a double at an end twice, so
- * that they add up to the "Mesa" count beside them.
- * @param {{table: Play[], ends: Partial<Record<End, number>>}} v the view
- * @param {boolean} counting
- * @returns {{end: End, value: number, double: boolean}[]}
- */
-export function shownEnds(v, counting) {
-  const plays = v.table;
-  /** @type {{end: End, value: number, double: boolean}[]} */
-  const out = [];
-  for (const [key, value] of Object.entries(v.ends)) {
-    const end = /** @type {End} */ (key);
-    if (value === undefined) continue;
-    if (!counting) {
-      out.push({ end, value, double: false });
-      continue;
-    }
-    let exposed = null;
-    for (let i = plays.length - 1; i > 0 && exposed === null; i--) {
-      if (plays[i].end === end) exposed = plays[i].tile;
-    }
-    if (exposed === null && (end === "left" || end === "right")) exposed = plays[0].tile;
-    if (exposed === null) continue; // the spinner's up or down, still empty
-    const [a, b] = exposed.split("-");
-    out.push({ end, value, double: plays.length > 1 && a === b });
-  }
-  return out;
 }
 
 /** The chips beside the board: the table's count, the open ends, the boneyard. */
