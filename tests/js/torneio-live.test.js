@@ -23,7 +23,9 @@ function running() {
     standings: [line("ana", 1, 0), line("bia", 2, 0), line("caio", 3, 0), line("davi", 4, 0)],
     rounds: [{ round: 1, byes: [], tables: [tie(1, ["ana", "bia"], null, "m1"), tie(2, ["caio", "davi"], null, "m2")] }],
     entrants: ["ana", "bia", "caio", "davi"].map((n) => ({ id: n, name: n, players: [n] })),
+    /** @type {{id: string, name: string, waiting_partner?: boolean}[]} */
     registrations: [],
+    /** @type {{entrant: string, name: string, partner_invite?: string | null} | null} */
     me: { entrant: "bia", name: "bia" },
     my_match: "m1",
   };

@@ -184,11 +184,17 @@ export const leaderboard = (/** @type {string} */ family) => get(`/api/leaderboa
 /** @type {(body: Record<string, unknown>, seed: string | null | undefined) => Record<string, unknown>} */
 const seeded = (body, seed) => (seed ? { ...body, client_seed: seed } : body);
 
+/** @param {string} ruleset @param {string} botLevel @param {string | null} [seed]
+ * @param {string | null} [match] @param {number | null} [turnSeconds] */
 export const casual = (ruleset, botLevel, seed, match, turnSeconds) =>
   post("/api/casual", seeded({ ruleset, bot_level: botLevel, ...(match ? { match } : {}), ...(turnSeconds ? { turn_seconds: turnSeconds } : {}) }, seed));
+/** @param {string} ruleset @param {Record<string, unknown>} options @param {string[]} seats
+ * @param {number} turnSeconds @param {string | null} [seed] */
 export const friendsTable = (ruleset, options, seats, turnSeconds, seed) =>
   post("/api/tables", seeded({ ruleset, options, seats, turn_seconds: turnSeconds }, seed));
+/** @param {string} invite @param {string | null} [seed] */
 export const joinInvite = (invite, seed) => post("/api/tables/join", seeded({ invite }, seed));
+/** @param {string} ruleset @param {string | null} [seed] */
 export const ranked = (ruleset, seed) => post("/api/ranked", seeded({ ruleset }, seed));
 export const leaveRanked = () => del("/api/ranked");
 
@@ -234,7 +240,11 @@ export const tournaments = (page = {}) => {
 };
 // A private event's page needs its invitation (`code`) from who is neither its creator nor an entrant.
 export const tournament = (/** @type {string} */ id, /** @type {string | null} */ code = null) => get(`/api/tournaments/${encodeURIComponent(id)}${code ? `?code=${encodeURIComponent(code)}` : ""}`);
+/** @param {Record<string, unknown>} body */
 export const createTournament = (body) => post("/api/tournaments", body);
+/** @param {string} id @param {Record<string, unknown>} [body] */
 export const registerTournament = (id, body = {}) => post(`/api/tournaments/${encodeURIComponent(id)}/register`, body);
+/** @param {string} id */
 export const withdrawTournament = (id) => post(`/api/tournaments/${encodeURIComponent(id)}/withdraw`);
+/** @param {string} id */
 export const startTournament = (id) => post(`/api/tournaments/${encodeURIComponent(id)}/start`);

@@ -52,10 +52,12 @@ export function halves(tile) {
 }
 /** @param {string} t */
 export const isTile = (t) => INDEX.has(t);
+/** @param {Tile} t */
 export const isDouble = (t) => {
   const [a, b] = halves(t);
   return a === b;
 };
+/** @param {Tile} t */
 export const pips = (t) => {
   const [a, b] = halves(t);
   return a + b;
@@ -64,19 +66,23 @@ export const pips = (t) => {
 export const pipsOf = (tiles) => tiles.reduce((sum, t) => sum + pips(t), 0);
 /** @param {Tile} a @param {Tile} b */
 const byIndex = (a, b) => (INDEX.get(a) ?? 0) - (INDEX.get(b) ?? 0);
+/** @param {Tile} t @param {number} n */
 const holds = (t, n) => {
   const [a, b] = halves(t);
   return a === n || b === n;
 };
 /** The half of `t` left open when it is placed on an end showing n. */
+/** @param {Tile} t @param {number} n */
 const otherHalf = (t, n) => {
   const [a, b] = halves(t);
   return a === n ? b : a;
 };
+/** @param {number} n */
 const floor5 = (n) => n - (n % 5);
 
 // ------------------------------------------------------------------ rulesets
 
+/** @type {Record<string, Options>} */
 export const DEFAULT_OPTIONS = {
   "duplas-pontos": { target: 200, pass_points: 20, galo_points: 50, always_six_six: false },
   "duplas-torneio": { target: 100, count_partner: true, capicu_bonus: 0 },
@@ -116,6 +122,7 @@ function highestDoubleOpens(hands) {
   return [best.seat, [best.tile]];
 }
 
+/** @param {Tile[][]} hands */
 function teamPips(hands) {
   const totals = [0, 0];
   hands.forEach((h, seat) => {
@@ -124,6 +131,7 @@ function teamPips(hands) {
   return totals;
 }
 
+/** @param {number[]} totals */
 const lighter = (totals) => (totals[0] === totals[1] ? null : totals[0] < totals[1] ? 0 : 1);
 
 /**

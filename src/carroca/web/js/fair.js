@@ -174,6 +174,7 @@ export async function commitmentOf(serverSeed) {
 export async function shuffle(serverSeed, clientSeed, dealIndex, { js = false } = {}) {
   if (!isSeed(serverSeed)) throw new Error("A semente do servidor precisa ter 64 dígitos hexadecimais.");
   const sign = await hmacSigner(hexToBytes(serverSeed), js);
+  /** @type {DataView | null} */
   let block = null;
   let k = 0;
   let pos = 32;
@@ -183,7 +184,7 @@ export async function shuffle(serverSeed, clientSeed, dealIndex, { js = false } 
       k += 1;
       pos = 0;
     }
-    const word = block.getUint32(pos);
+    const word = /** @type {DataView} */ (block).getUint32(pos);
     pos += 4;
     return word;
   };
@@ -277,6 +278,7 @@ export async function verifyRecord(record, { expectedCommitment = null } = {}) {
     const dealt = Array.isArray(hand.dealt) ? hand.dealt : [];
     for (let s = 0; s < n; s++) {
       const want = order.slice(7 * s, 7 * s + 7);
+      /** @type {string[]} */
       const got = Array.isArray(dealt[s]) ? dealt[s] : [];
       const wantSet = new Set(want);
       const gotSet = new Set(got);

@@ -1,11 +1,11 @@
 // @ts-check
-// @ts-check
 // Everything a player reads about rules, scores and seats, in the words of Brazilian tables.
 // Where a tile went, why points were scored and how a hand ended come from table-words.js,
 // written from words/table.json, which the terminal (carroca.words) reads too.
 
 import { TABLE_WORDS } from "./table-words.js";
 
+/** @type {Record<string, {name: string, short: string, seats: number}>} */
 export const RULESETS = {
   "duplas-pontos": { name: "Duplas de pontos", short: "Duplas · pontos", seats: 4 },
   "duplas-torneio": { name: "Duplas de torneio", short: "Duplas · torneio", seats: 4 },
@@ -15,7 +15,9 @@ export const RULESETS = {
   pontos: { name: "Pontos (1 contra 1)", short: "Pontos 1×1", seats: 2 },
 };
 
+/** @param {string} name */
 export const rulesetName = (name) => RULESETS[name]?.name ?? name;
+/** @param {string} name */
 export const rulesetShort = (name) => RULESETS[name]?.short ?? name;
 
 /** Rulesets where a player draws from the boneyard (the "monte", also "dorme"). */
@@ -23,7 +25,8 @@ export const DRAWS = new Set(["mano-a-mano", "classico", "pontos"]);
 /** The ruleset whose opening double is a spinner (the table grows in a cross). */
 export const SPINNER = new Set(["duplas-pontos"]);
 
-/** The server's bot levels (ids) by the names players see, weakest first. */
+/** The server's bot levels (ids) by the names players see, weakest first.
+ * @type {Record<string, string>} */
 export const BOT_LEVELS = {
   random: "Iniciante",
   greedy: "Fácil",
@@ -31,10 +34,13 @@ export const BOT_LEVELS = {
   "expert-1": "Difícil",
   expert: "Mestre",
 };
-export const botLevelName = (level) => BOT_LEVELS[level] ?? level;
-/** Levels from the server, weakest first (the order above; levels it does not name last). */
+/** @param {string | null} level */
+export const botLevelName = (level) => BOT_LEVELS[level ?? ""] ?? level ?? "";
+/** Levels from the server, weakest first (the order above; levels it does not name last).
+ * @param {string[]} levels */
 export function sortBotLevels(levels) {
   const order = Object.keys(BOT_LEVELS);
+  /** @param {string} level */
   const rank = (level) => (order.includes(level) ? order.indexOf(level) : order.length);
   return [...levels].sort((a, b) => rank(a) - rank(b));
 }
@@ -43,14 +49,19 @@ export const ANALYSIS_LEVEL = "expert";
 
 const BOT_NAMES = ["Zé", "Tião", "Dona Cida", "Juca"];
 
-/** How a seat is shown: a player's nickname, or a friendly name for a bot. */
+/** How a seat is shown: a player's nickname, or a friendly name for a bot.
+ * @param {{name?: string, bot?: boolean} | null | undefined} player
+ * @param {number} seat
+ * @returns {string} */
 export function seatName(player, seat) {
   if (!player) return "Lugar vago";
   if (player.bot) return BOT_NAMES[seat % BOT_NAMES.length];
-  return player.name;
+  return player.name ?? "";
 }
 
-/** "bot:medium" -> "medium"; anything else -> null. */
+/** "bot:medium" -> "medium"; anything else -> null.
+ * @param {unknown} name
+ * @returns {string | null} */
 export function botLevelOf(name) {
   return typeof name === "string" && name.startsWith("bot:") ? name.slice(4) : null;
 }
@@ -58,7 +69,8 @@ export function botLevelOf(name) {
 // The numbers' names at the table: branca, ás, duque, terno, quadra, quina, sena.
 export const NUMBER_NAMES = ["branca", "ás", "duque", "terno", "quadra", "quina", "sena"];
 
-/** Accessible name of a tile: "Pedra 3 e 5" or "Carroça de quina (5 e 5)". */
+/** Accessible name of a tile: "Pedra 3 e 5" or "Carroça de quina (5 e 5)".
+ * @param {string} tile */
 export function tileName(tile) {
   const [a, b] = tile.split("-").map(Number);
   if (a === b) return `Carroça de ${NUMBER_NAMES[a]} (${a} e ${b})`;
@@ -99,11 +111,14 @@ export const TARGETS = {
   "duplas-torneio": [50, 100, 150, 200, 500],
 };
 
-/** Team labels from the viewer's seat: "Nós"/"Eles" in 2v2, the names in 1v1. */
+/** Team labels from the viewer's seat: "Nós"/"Eles" in 2v2, the names in 1v1.
+ * @param {{players: ({name?: string, bot?: boolean} | null)[], seat?: number | null}} state
+ * @returns {string[]} */
 export function teamLabels(state) {
   const n = state.players.length;
   if (n === 4) {
     if (state.seat === null || state.seat === undefined) {
+      /** @param {number} a @param {number} b */
       const pair = (a, b) => `${seatName(state.players[a], a)} e ${seatName(state.players[b], b)}`;
       return [pair(0, 2), pair(1, 3)];
     }
@@ -112,16 +127,19 @@ export function teamLabels(state) {
   return [seatName(state.players[0], 0), seatName(state.players[1], 1)];
 }
 
-/** The team of a seat: seat % 2 in 2v2, the seat itself in 1v1. */
+/** The team of a seat: seat % 2 in 2v2, the seat itself in 1v1.
+ * @param {number} seat @param {number} n */
 export const teamOf = (seat, n) => (n === 4 ? seat % 2 : seat);
 
-/** "Eles ficaram no zero", "Nós ficamos no zero", "Zé ficou no zero". */
+/** "Eles ficaram no zero", "Nós ficamos no zero", "Zé ficou no zero".
+ * @param {string} label */
 export function zeroText(label) {
   if (label === "Nós") return "Nós ficamos no zero";
   if (label === "Eles" || label.includes(" e ")) return `${label} ficaram no zero`;
   return `${label} ficou no zero`;
 }
 
+/** @param {Iterable<string>} tiles */
 export function pipsOf(tiles) {
   let sum = 0;
   for (const t of tiles) {
@@ -131,21 +149,26 @@ export function pipsOf(tiles) {
   return sum;
 }
 
-/** "Zé bateu!", "Você bateu de carroça!", "Jogo fechado!", ... for the end of a hand. */
+/** "Zé bateu!", "Você bateu de carroça!", "Jogo fechado!", ... for the end of a hand.
+ * @param {{kind: string, seat?: number | null, detail?: string | null} | null} end
+ * @param {string[]} names
+ * @param {string} ruleset */
 export function handEndTitle(end, names, ruleset) {
+  if (!end) return "";
   const who = end.seat !== null && end.seat !== undefined ? names[end.seat] : "";
   /** @type {Record<string, string>} */
   const titles = TABLE_WORDS.titles;
   /** @type {Record<string, string>} */
   const blocked = TABLE_WORDS.blocked;
   let title = titles["*"];
-  if (end.kind === "batida") title = titles[end.detail] ?? titles.batida;
+  if (end.kind === "batida") title = titles[end.detail ?? ""] ?? titles.batida;
   else if (end.kind === "fechado") title = `${blocked[ruleset] ?? blocked["*"]}!`;
   else if (end.kind in titles) title = titles[end.kind];
   return title.replace("{who}", who);
 }
 
-/** "em 4 min 05 s", "em 2 h 10 min", "em 3 dias": the time left before an event starts. */
+/** "em 4 min 05 s", "em 2 h 10 min", "em 3 dias": the time left before an event starts.
+ * @param {number} startsAt */
 export function countdown(startsAt) {
   const secs = Math.max(0, Math.round(startsAt - Date.now() / 1000));
   if (secs <= 0) return "começando";

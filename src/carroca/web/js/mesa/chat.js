@@ -59,6 +59,7 @@ export function renderMutes() {
     host.replaceChildren();
     return;
   }
+  /** @type {HTMLElement[]} */
   const buttons = [];
   st.players.forEach((p, seat) => {
     if (!p || p.bot || seat === st.seat) return;

@@ -34,7 +34,7 @@ export function renderScores() {
 export function scoreBoard(score, attrs = {}, labels = null, first = null) {
   const st = ctx.state;
   /** @type {string[]} */
-  const names = labels ?? W.teamLabels(st);
+  const names = labels ?? W.teamLabels(/** @type {NonNullable<typeof st>} */ (st));
   const a = first ?? myTeam();
   /** @param {number} team */
   const side = (team) =>
