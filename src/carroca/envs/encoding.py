@@ -88,11 +88,14 @@ def _number_mask(numbers: set[int] | list[int]) -> int:
 def known_voids(obs: Observation) -> list[int]:
     """Per seat, a 7-bit mask of the numbers it surely holds none of now (public knowledge).
 
-    A pass facing open ends shows the seat holds none of their numbers; a draw shows the same
-    about the tiles held before it, and the tiles it keeps are ones that did not fit either, so
-    after a draw only the numbers then open are sure. Playing a tile never breaks a void.
+    A pass facing open ends shows the seat holds none of their numbers. A draw shows the same
+    about the tiles held before it; the tile drawn is known not to fit once the seat draws again
+    or passes, or when it plays (only the last tile drawn can fit, so that is the one played).
+    The tiles kept from drawing did not fit then, but may hold older voids' numbers, so after
+    drawing only the numbers then open are sure. Playing a tile never breaks a void.
     """
     voids = [0] * MAX_SEATS
+    pending = [-1] * MAX_SEATS  # after a draw: the void that holds once the seat acts again
     if not obs.steps:
         return voids
     spinner_rule = get_ruleset(obs.ruleset).spinner
@@ -100,6 +103,9 @@ def known_voids(obs: Observation) -> list[int]:
     spinner = -1
     arms = 0
     for step in obs.steps:
+        if pending[step.seat] >= 0:
+            voids[step.seat] = pending[step.seat]
+            pending[step.seat] = -1
         if step.kind == "play":
             tile = step.tile
             if step.end is None:
@@ -119,7 +125,8 @@ def known_voids(obs: Observation) -> list[int]:
             if step.kind == "pass":
                 voids[step.seat] |= facing
             else:
-                voids[step.seat] = facing
+                voids[step.seat] = 0
+                pending[step.seat] = facing
     return voids
 
 
