@@ -6,8 +6,9 @@ whole world it cannot tell from the real one: the other seats' tiles and the bon
 tile another seat played goes to one of that seat's slots (dealt, or drawn before the play), the
 rest of the unseen tiles are spread over the other slots, and every slot respects what passes and
 draws showed (a seat that passed facing a 3 held no 3 then). The candidate is then replayed on
-the engine from the hand's start: every step must be the same seat's legal action, so what the
-shortcuts above miss (who opens, cinco carroças) is checked by the rules themselves.
+the engine from the hand's start: every step must be the same seat's legal action and the same
+seat must be to move, so what the shortcuts above miss (who opens, cinco carroças) is checked by
+the rules themselves.
 
 The fill is random but not exactly the uniform posterior over consistent deals; search only needs
 consistent, varied worlds.
@@ -73,6 +74,7 @@ class _Hand:
                 self.chooser = step.seat
             replay.apply(step.action, step.seat)
         self.draws = draws
+        self.turn = replay.current_player
 
     def forbidden(self, seat: int, got: int, until: int) -> int:
         """Tiles the seat cannot have held from `got` to `until` (its passes and draws)."""
@@ -125,7 +127,7 @@ def sample_deal(
     chooser = hand.chooser if hand.chooser != viewer else -1
     for _ in range(attempts):
         candidate = _fill(fixed, played, held_limits, chooser, unseen, boneyard_free, rng)
-        if candidate is not None and _replays(start, candidate, hand.steps):
+        if candidate is not None and _replays(start, candidate, hand.steps, hand.turn):
             return candidate
     raise NoConsistentDeal(f"no deal replays this hand after {attempts} tries")
 
@@ -183,8 +185,11 @@ def _fill(
     return tuple(placed[pos] for pos in range(T.TILE_COUNT))
 
 
-def _replays(start: Match, order: tuple[int, ...], steps: Sequence[Step]) -> bool:
-    """Whether every step is the same seat's legal action on this deal."""
+def _replays(
+    start: Match, order: tuple[int, ...], steps: Sequence[Step], turn: int | None
+) -> bool:
+    """Whether every step is the same seat's legal action on this deal, and the same seat is
+    to move after them (in 1v1 the first hand's opener says who holds the highest double)."""
     match = start.copy()
     match.deal(order)
     try:
@@ -194,4 +199,4 @@ def _replays(start: Match, order: tuple[int, ...], steps: Sequence[Step]) -> boo
             match.apply(step.action, step.seat)
     except RulesError:
         return False
-    return True
+    return match.current_player == turn

@@ -276,7 +276,10 @@ class CarrocaState(pyspiel.State):
             NAMES[t] for t in range(TILE_COUNT) if match.hands[seat] >> t & 1
         )
         current = "" if match.needs_deal else _seen_steps(match.steps, seat)
-        return f"seat {seat}\n{past}hand {match.hand_number + 1}: {own}\n{current}"
+        return (
+            f"seat {seat}\n{past}hand {match.hand_number + 1}: {own}\n"
+            f"turn {match.current_player}: {current}"
+        )
 
 
 def _seen_steps(steps: list[Step] | tuple[Step, ...], seat: int | None) -> str:
