@@ -113,7 +113,7 @@ def known_voids(obs: Observation) -> list[int]:
                 if spinner_rule:
                     spinner = T.LOW[tile]
             else:
-                e = END_NAMES.index(step.end)
+                e = _END_INDEX[step.end]
                 ends[e] = T.OTHER_HALF[tile][ends[e]]
                 if spinner >= 0 and e < 2:
                     arms |= e + 1
@@ -130,43 +130,52 @@ def known_voids(obs: Observation) -> list[int]:
     return voids
 
 
+_RULESET: Final = VIEW_LAYOUT["ruleset"][0]
+_SEAT: Final = VIEW_LAYOUT["seat"][0]
+_TURN: Final = VIEW_LAYOUT["turn"][0]
+_PHASE: Final = VIEW_LAYOUT["phase"][0]
+_HAND: Final = VIEW_LAYOUT["hand"][0]
+_TABLE: Final = VIEW_LAYOUT["table"][0]
+_ENDS: Final = VIEW_LAYOUT["ends"][0]
+_COUNT_MOD5: Final = VIEW_LAYOUT["count_mod5"][0]
+_COUNT: Final = VIEW_LAYOUT["count"][0]
+_HAND_SIZES: Final = VIEW_LAYOUT["hand_sizes"][0]
+_BONEYARD: Final = VIEW_LAYOUT["boneyard"][0]
+_SCORE: Final = VIEW_LAYOUT["score"][0]
+_HAND_NUMBER: Final = VIEW_LAYOUT["hand_number"][0]
+_OPENER: Final = VIEW_LAYOUT["opener"][0]
+_VOIDS: Final = VIEW_LAYOUT["voids"][0]
+_END_INDEX: Final = {name: i for i, name in enumerate(END_NAMES)}
+
+
 def encode_view(obs: Observation, out: Vector | None = None) -> Vector:
     """The view as a vector of `VIEW_SIZE` floats in [0, 1] (written into `out` if given)."""
     v = np.zeros(VIEW_SIZE, np.float32) if out is None else out
     if out is not None:
         v[:VIEW_SIZE] = 0.0
-
-    def at(name: str, index: int = 0) -> int:
-        return VIEW_LAYOUT[name][0] + index
-
-    v[at("ruleset", RULESET_NAMES.index(obs.ruleset))] = 1.0
+    ones = [_RULESET + RULESET_NAMES.index(obs.ruleset), _PHASE + PHASES.index(obs.phase)]
     if obs.seat is not None:
-        v[at("seat", obs.seat)] = 1.0
+        ones.append(_SEAT + obs.seat)
     if obs.turn is not None:
-        v[at("turn", obs.turn)] = 1.0
-    v[at("phase", PHASES.index(obs.phase))] = 1.0
-    for t in obs.hand:
-        v[at("hand", t)] = 1.0
-    for _seat, t, _end in obs.table:
-        v[at("table", t)] = 1.0
-    for name, number in obs.ends.items():
-        v[at("ends", END_NAMES.index(name) * 7 + number)] = 1.0
+        ones.append(_TURN + obs.turn)
+    ones.extend(_HAND + t for t in obs.hand)
+    ones.extend(_TABLE + t for _seat, t, _end in obs.table)
+    ones.extend(_ENDS + _END_INDEX[name] * 7 + number for name, number in obs.ends.items())
     if obs.table:
-        v[at("count_mod5", obs.table_count % 5)] = 1.0
-        v[at("count")] = obs.table_count / COUNT_SCALE
+        ones.append(_COUNT_MOD5 + obs.table_count % 5)
+        v[_COUNT] = obs.table_count / COUNT_SCALE
+    if obs.opener is not None:
+        ones.append(_OPENER + obs.opener)
+    for seat, mask in enumerate(known_voids(obs)):
+        ones.extend(_VOIDS + seat * 7 + n for n in range(7) if mask >> n & 1)
+    v[ones] = 1.0
     for seat, size in enumerate(obs.hand_sizes):
-        v[at("hand_sizes", seat)] = size / MAX_HAND
-    v[at("boneyard")] = obs.boneyard / T.TILE_COUNT
+        v[_HAND_SIZES + seat] = size / MAX_HAND
+    v[_BONEYARD] = obs.boneyard / T.TILE_COUNT
     target = _target(obs)
     for team, points in enumerate(obs.score):
-        v[at("score", team)] = min(points, target) / target
-    v[at("hand_number")] = min(obs.hand_number, HAND_HORIZON) / HAND_HORIZON
-    if obs.opener is not None:
-        v[at("opener", obs.opener)] = 1.0
-    for seat, mask in enumerate(known_voids(obs)):
-        for n in range(7):
-            if mask >> n & 1:
-                v[at("voids", seat * 7 + n)] = 1.0
+        v[_SCORE + team] = min(points, target) / target
+    v[_HAND_NUMBER] = min(obs.hand_number, HAND_HORIZON) / HAND_HORIZON
     return v
 
 
