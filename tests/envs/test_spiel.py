@@ -12,7 +12,7 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
-from carroca.bots import GreedyBot
+from carroca.bots import GreedyBot, RandomBot
 from carroca.envs import encoding
 from carroca.envs.spiel import GAME_NAMES, CarrocaState, EngineBot
 from carroca.rules import RULESETS
@@ -169,7 +169,7 @@ def test_ismcts_beats_random_on_bloqueio_hands() -> None:
     """Not a strength figure (that is docs/bots.md's): search must do better than chance."""
     game = pyspiel.load_game("carroca_bloqueio(single_hand=true)")
     search = _ismcts(game, simulations=40, seed=8)
-    uniform = pyspiel.make_uniform_random_bot(1, 9)
+    uniform = EngineBot(RandomBot(9))
     rng = np.random.RandomState(10)
     total = 0.0
     for i in range(30):
