@@ -34,12 +34,12 @@ $(POSTGRES_STAMP): $(RUNTIME)
 	touch $@
 
 # The development set on top of it: what `make test` needs (pytest, ruff, mypy, Playwright,
-# the PostgreSQL driver, ...).
+# the PostgreSQL driver, PettingZoo and OpenSpiel for tests/envs, ...).
 $(STAMP): $(RUNTIME)
 	CARROCA_PURE=1 $(PIP_PINNED) $(BIN)/pip install --quiet -e '.[dev]'
 	touch $@
 
-## Refresh constraints.txt: the newest releases pyproject.toml allows (runtime, dev and build),
+## Refresh constraints.txt: the newest releases pyproject.toml allows (runtime, extras and build),
 ## resolved in a throwaway venv. Then run `make test` and commit the file if it passes.
 CONSTRAINTS_VENV := .venv-constraints
 constraints:
@@ -48,7 +48,7 @@ constraints:
 	PIP_CONSTRAINT= $(CONSTRAINTS_VENV)/bin/pip install --quiet --upgrade pip
 	PIP_CONSTRAINT= $(CONSTRAINTS_VENV)/bin/pip install --quiet \
 		$$($(PYTHON) -c 'import tomllib; print(" ".join(tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"]))')
-	CARROCA_PURE=1 PIP_CONSTRAINT= $(CONSTRAINTS_VENV)/bin/pip install --quiet '.[dev,postgres]'
+	CARROCA_PURE=1 PIP_CONSTRAINT= $(CONSTRAINTS_VENV)/bin/pip install --quiet '.[dev,postgres,rl]'
 	{ echo "# Pinned versions of every runtime, development and build dependency (pyproject.toml),"; \
 	  echo "# used by every install of the Makefile. Regenerate with: make constraints"; \
 	  $(CONSTRAINTS_VENV)/bin/pip freeze --all --exclude carroca; } > constraints.txt
