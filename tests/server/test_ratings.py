@@ -24,7 +24,8 @@ pytestmark = pytest.mark.postgres
 def fast(database: str) -> Iterator[TestClient]:
     """Nobody moves and the clock is short: every match ends by abandonment in seconds (rated
     here, though nobody moved: tests/security checks that such matches are unrated by default)."""
-    settings = settings_for(database, turn_seconds=0.3, choice_seconds=0.3, ranked_min_moves=0)
+    settings = settings_for(database, turn_seconds=0.3, choice_seconds=0.3, ranked_min_moves=0,
+                            ranked_min_hands=0, ranked_min_share=0)
     with TestClient(create_app(settings)) as client:
         yield client
 

@@ -98,7 +98,14 @@ class Settings:
     # announcement.
     operator_poll_seconds: float = 2.0
     ranked_requires_account: bool = True
-    ranked_min_moves: int = 6  # an abandonment before the side made this many moves is unrated
+    # An abandoned ranked match is rated only past all three (players/ratings.py): the abandoning
+    # side's own moves, hands played to their end, and the leader's share of the goal then.
+    ranked_min_moves: int = 6
+    ranked_min_hands: int = 2
+    ranked_min_share: float = 0.5
+    # The ranked queue keeps accounts seen at one address apart (off: when every player seems
+    # to come from one address, e.g. behind a proxy missing from FORWARDED_ALLOW_IPS).
+    ranked_address_marks: bool = True
 
     # ---------------------------------------------------------------- tournaments
     # A tournament's table waits this long for its players; a side none of whose players came

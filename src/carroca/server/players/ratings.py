@@ -1,9 +1,13 @@
 """OpenSkill ratings: team-aware, each player rated on their own, per ruleset family.
 
 Only ranked matches change ratings. The leaderboard orders by the conservative estimate
-(`ordinal`, mu − 3σ), so a newcomer with few games does not top it by luck. A match abandoned
-before the abandoning side made `ranked_min_moves` moves of its own changes nobody's rating: a
-puppet that never moves cannot feed its partner in crime.
+(`ordinal`, mu − 3σ), so a newcomer with few games does not top it by luck.
+
+A match abandoned early changes nobody's rating (`early_abandon`): one rates only once the
+abandoning side made `ranked_min_moves` moves of its own, `ranked_min_hands` hands were played to
+their end, and those hands brought the leading side to `ranked_min_share` of the goal. A puppet
+that plays a few moves and then idles until its timeouts abandon for it feeds nobody, however
+often it repeats the trick; a whole hand played and lost on purpose is not a meaningful share.
 """
 
 from __future__ import annotations
@@ -52,18 +56,39 @@ def own_moves_before_abandon(match: Match) -> int | None:
                if step.seat % 2 == side % 2 and not step.auto)
 
 
+def goal_of(match: Match) -> int:
+    """What a side must reach to win: its target, or the hands to win (clássico)."""
+    goal = getattr(match.options, "target", None) or getattr(match.options, "hands_to_win", 1)
+    return max(1, int(goal))
+
+
+def early_abandon(match: Match, min_moves: int, min_hands: int, min_share: float) -> bool:
+    """Whether an abandonment came before a meaningful share of the match (see the module's
+    docstring); False for a match that was not abandoned."""
+    moves = own_moves_before_abandon(match)
+    if moves is None:
+        return False
+    finished = [log for log in match.history[:-1] if log.end.kind != "redeal"]
+    score = finished[-1].score if finished else (0, 0)
+    return (moves < min_moves or len(finished) < min_hands
+            or max(score) < min_share * goal_of(match))
+
+
 class Ratings:
-    def __init__(self, store: Store, min_moves: int = 0) -> None:
+    def __init__(self, store: Store, min_moves: int = 0, min_hands: int = 0,
+                 min_share: float = 0.0) -> None:
         self.store = store
         self.min_moves = min_moves
+        self.min_hands = min_hands
+        self.min_share = min_share
 
     async def after_match(
         self, table: Rated, winner: int
     ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         """Participant rows for every human seat and, for ranked matches, the new ratings."""
         humans = table.humans()
-        moves = own_moves_before_abandon(table.match) if table.match is not None else None
-        early = moves is not None and moves < self.min_moves
+        early = table.match is not None and early_abandon(
+            table.match, self.min_moves, self.min_hands, self.min_share)
         if table.mode != "ranked" or not humans or early:
             return [
                 {"match_id": table.id, "seat": seat, "player_id": pid,

@@ -20,12 +20,14 @@ from carroca.server.routes.deps import (
     Player,
     client_ip,
     lobby_of,
+    mark,
     sessions_of,
     settings_of,
     token_of,
 )
 
 router = APIRouter()
+
 
 
 def signed_in(request: Request, player: records.Player, token: str,
@@ -50,19 +52,24 @@ async def guest(body: GuestBody, request: Request) -> JSONResponse:
     player, token, key = await request.app.state.accounts.guest(
         body.name, client_ip(request), body.key
     )
+    await mark(request, player["id"])
     return signed_in(request, player, token, guest_key=key)
 
 @router.post("/api/register")
 async def register(body: LoginBody, request: Request, me: MaybePlayer) -> JSONResponse:
     accounts: Accounts = request.app.state.accounts
     player, token = await accounts.register(body.name, body.password, me, client_ip(request))
-    return signed_in(request, player, token, await accounts.new_device(player["id"]))
+    device = await accounts.new_device(player["id"])
+    await mark(request, player["id"], device, request.cookies.get(DEVICE_COOKIE))
+    return signed_in(request, player, token, device)
 
 @router.post("/api/login")
 async def login(body: LoginBody, request: Request) -> JSONResponse:
     player, token, device = await request.app.state.accounts.login(
         body.name, body.password, client_ip(request), request.cookies.get(DEVICE_COOKIE)
     )
+    # The device cookie this browser held (another account's, maybe) ties the two together.
+    await mark(request, player["id"], device, request.cookies.get(DEVICE_COOKIE))
     return signed_in(request, player, token, device)
 
 @router.post("/api/logout")

@@ -16,6 +16,7 @@ from carroca.server.players.accounts import COOKIE, Accounts
 from carroca.server.realtime.protocol import SEED_CHARS
 from carroca.server.realtime.sessions import Sessions
 from carroca.server.settings import Settings
+from carroca.server.storage.links import address_mark, device_mark
 from carroca.server.tables.hub import Hub
 from carroca.server.tables.lobby import Lobby
 from carroca.server.tables.registry import Tables
@@ -95,6 +96,15 @@ def client_ip(request: Request | WebSocket) -> str:
     """The client's address as limits count it (behind trusted proxies, as they report it;
     an IPv6 address by its /64)."""
     return address_key(request.client.host) if request.client is not None else "?"
+
+
+async def mark(request: Request, player_id: int, *devices: str | None) -> None:
+    """Note the address and devices the player came from (`storage.links`: the ranked queue
+    keeps accounts of one person apart)."""
+    settings = settings_of(request)
+    address = address_mark(client_ip(request)) if settings.ranked_address_marks else None
+    await request.app.state.store.add_marks(
+        player_id, [address, *(device_mark(d) for d in devices if d and len(d) <= 100)])
 
 
 def allowed_origins(settings: Settings) -> frozenset[str]:

@@ -33,6 +33,7 @@ from carroca.server.routes.deps import (
     client_ip,
     hub_of,
     lobby_of,
+    mark,
     readable_match,
     sessions_of,
     tables_of,
@@ -178,6 +179,7 @@ async def join(body: InviteBody, player: Player, request: Request) -> dict[str, 
 
 @router.post("/api/ranked")
 async def ranked(body: RankedBody, player: Player, request: Request) -> dict[str, Any]:
+    await mark(request, player["id"])  # where they queue from counts too
     answer = await lobby_of(request).queue_ranked(player, body.ruleset, body.client_seed)
     if answer is None:
         return {"status": "queued", "ruleset": body.ruleset}

@@ -13,6 +13,7 @@ from sqlalchemy.engine import Connection
 
 from carroca.server.records import Player
 from carroca.server.storage import db
+from carroca.server.storage.links import MARK_DAYS, linked_pairs, pick_group
 from carroca.server.storage.plumbing import (
     RANKED_WAIT,
     MoveRow,
@@ -21,6 +22,8 @@ from carroca.server.storage.plumbing import (
     take_over,
     with_moves,
 )
+
+RANKED_SCAN = 200  # the longest wait a group is looked for in, oldest first
 
 
 class ClusterRows(Storage):
@@ -253,6 +256,8 @@ class ClusterRows(Storage):
             p, s, m = db.players.c, db.sessions.c, db.matches.c
             sessions = conn.execute(db.sessions.delete().where(s.expires_at <= now)).rowcount
             conn.execute(db.devices.delete().where(db.devices.c.expires_at <= now))
+            conn.execute(db.player_marks.delete()
+                         .where(db.player_marks.c.seen_at <= now - MARK_DAYS * 86400))
             played = sa.select(db.participants.c.player_id)
             hosted = sa.select(m.host_id).where(m.host_id.is_not(None))
             created = sa.select(db.tournaments.c.creator) \
@@ -269,6 +274,8 @@ class ClusterRows(Storage):
                 ids = candidates[chunk:chunk + 500]
                 conn.execute(db.sessions.delete().where(s.player_id.in_(ids)))
                 conn.execute(db.devices.delete().where(db.devices.c.player_id.in_(ids)))
+                conn.execute(db.player_marks.delete()
+                             .where(db.player_marks.c.player_id.in_(ids)))
                 conn.execute(db.ratings.delete().where(db.ratings.c.player_id.in_(ids)))
                 guests += conn.execute(db.players.delete().where(p.id.in_(ids))).rowcount
             return sessions, guests
@@ -311,11 +318,15 @@ class ClusterRows(Storage):
                 player_id=player["id"], ruleset=ruleset, name=player["name"], seed=seed,
                 queued_at=time.time(),
             ))
-            group = [dict(r) for r in conn.execute(
+            waiting = [dict(r) for r in conn.execute(
                 sa.select(db.ranked_queue).where(q.ruleset == ruleset)
-                .order_by(q.queued_at).limit(seats)
+                .order_by(q.queued_at).limit(RANKED_SCAN)
             ).mappings()]
-            if len(group) < seats:
+            if len(waiting) < seats:
+                return None
+            group = pick_group(waiting, seats, lambda g: int(g["player_id"]),
+                               linked_pairs(conn, (g["player_id"] for g in waiting)))
+            if group is None:
                 return None
             conn.execute(db.ranked_queue.delete().where(
                 q.player_id.in_([g["player_id"] for g in group])))

@@ -273,6 +273,18 @@ table_ends = sa.Table(
 )
 
 
+# What ties accounts to one person for the ranked queue: a digest of an address they came from,
+# or of a device cookie their browser held, with when it was last seen (kept `MARK_DAYS`).
+player_marks = sa.Table(
+    "player_marks",
+    metadata,
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("mark", sa.String(64), primary_key=True),
+    sa.Column("seen_at", sa.Float, nullable=False),
+    sa.Index("ix_player_marks_mark", "mark"),
+)
+
+
 def normalize_url(url: str) -> str:
     """Plain `postgresql://` URLs use psycopg 3, the driver the project installs."""
     if url.startswith("postgres://"):

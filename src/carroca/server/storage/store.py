@@ -11,7 +11,9 @@ from sqlalchemy.engine import Connection
 
 from carroca.server.storage import db
 from carroca.server.storage.cluster import ClusterRows
+from carroca.server.storage.links import LinkRows
 from carroca.server.storage.players import PlayerRows
+from carroca.server.storage.rights import DataRows
 from carroca.server.storage.plumbing import (
     Fenced,
     MoveRow,
@@ -25,7 +27,7 @@ from carroca.server.storage.tournaments import TournamentRows
 __all__ = ["Fenced", "MoveRow", "NameTaken", "Store", "token_hash"]
 
 
-class Store(PlayerRows, ClusterRows, TournamentRows):
+class Store(PlayerRows, ClusterRows, TournamentRows, LinkRows, DataRows):
     """The server's durable state: players, sessions, matches, their move logs and ratings."""
 
     # ------------------------------------------------------------------ matches

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import random
 import secrets
 from typing import Any
 
@@ -264,8 +263,7 @@ class Lobby:
             group = await self.ranked.join(player, ruleset, client_seed, n)
             if group is None:
                 return None
-            matched = list(group)
-            random.shuffle(group)
+            matched = list(group)  # in seat order already (never linked accounts as opponents)
             table = await self.tables.new_table(
                 mode="ranked", ruleset=ruleset, options=opts,
                 seats=[PersonSeat(player=p["id"], name=p["name"]) for p in group],

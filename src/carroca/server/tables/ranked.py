@@ -3,6 +3,9 @@
 One process keeps it in memory (a restart empties it, and players queue again); the nodes of a
 cluster share it in the database (`Store.ranked_enqueue`), so a group is matched once wherever
 its players queued.
+
+Accounts that share a device or an address (`storage.links`) are never matched as opponents:
+such a player waits for someone else, and in duplas they may only be partners.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from typing import Any
 
 from carroca.server.errors import NotStored
 from carroca.server.records import Player
+from carroca.server.storage.links import pick_group
 from carroca.server.storage.store import Store
 
 
@@ -25,8 +29,8 @@ class RankedQueue:
     async def join(self, player: Player, ruleset: str, client_seed: str | None,
                    n: int) -> list[dict[str, Any]] | None:
         """Queue the player (once, for one ruleset); returns the group of `n` (`id`, `name`,
-        `seed`) once that many wait, still queued until `matched` (in the database: taken
-        out already)."""
+        `seed`), in seat order, once that many wait who may meet, still queued until `matched`
+        (in the database: taken out already)."""
         if self.shared:
             try:
                 taken = await self._store.ranked_enqueue(player, ruleset, client_seed, n)
@@ -39,7 +43,13 @@ class RankedQueue:
             q[:] = [p for p in q if p["id"] != player["id"]]
         queue = self._queues.setdefault(ruleset, [])
         queue.append({"id": player["id"], "name": player["name"], "seed": client_seed})
-        return None if len(queue) < n else queue[:n]
+        if len(queue) < n:
+            return None
+        try:
+            linked = await self._store.linked(p["id"] for p in queue)
+        except Exception:
+            raise NotStored() from None
+        return pick_group(queue, n, lambda p: int(p["id"]), linked)
 
     def matched(self, ruleset: str, group: list[dict[str, Any]]) -> None:
         """The group's table is stored: its players leave the queue (in memory)."""

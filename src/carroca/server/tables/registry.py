@@ -84,7 +84,9 @@ class Tables:
         self._directory = directory
         self._limits = limits
         self._tables: dict[str, Table] = {}
-        self.ratings: Final = Ratings(store, hub.settings.ranked_min_moves)
+        self.ratings: Final = Ratings(
+            store, hub.settings.ranked_min_moves, hub.settings.ranked_min_hands,
+            hub.settings.ranked_min_share)
         self._listeners: list[Listener] = []
 
     # ------------------------------------------------------------------ the tables' host
