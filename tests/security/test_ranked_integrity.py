@@ -76,7 +76,7 @@ def test_a_puppet_that_plays_six_moves_then_idles_feeds_nobody(
         assert end["rating"] == {"before": None, "after": None}
 
 
-def test_accounts_from_one_address_are_not_paired_in_ranked(
+def test_accounts_of_one_address_or_device_are_not_paired_in_ranked(
     servers: Callable[..., Server]
 ) -> None:
     server = servers("--turn-seconds", "1")
@@ -94,15 +94,11 @@ def test_accounts_from_one_address_are_not_paired_in_ranked(
             ["Ana", "Caio"]
     with http(server, "127.0.0.4", token=bia) as c:
         assert c.get("/api/me").json()["queued"] == "bloqueio"
-
-
-def test_accounts_signed_in_on_one_device_are_not_paired_in_ranked(
-    servers: Callable[..., Server]
-) -> None:
-    server = servers("--turn-seconds", "1")
+        assert c.delete("/api/ranked").json()["left"]
+    # One phone, on the road: Dani signs in, then Edu; from other addresses they still wait.
     dani = account(server, "Dani", ip="127.0.0.6")
     account(server, "Edu", ip="127.0.0.7")
-    with http(server, "127.0.0.8") as browser:  # one phone, on the road: Dani, then Edu
+    with http(server, "127.0.0.8") as browser:
         r = browser.post("/api/login", json={"name": "Dani", "password": "senha-secreta"})
         assert r.status_code == 200 and browser.cookies.get("carroca_device")
         r = browser.post("/api/login", json={"name": "Edu", "password": "senha-secreta"})
@@ -112,3 +108,9 @@ def test_accounts_signed_in_on_one_device_are_not_paired_in_ranked(
         assert c.post("/api/ranked", json={"ruleset": "bloqueio"}).json()["status"] == "queued"
     with http(server, "127.0.0.10", token=edu) as c:
         assert c.post("/api/ranked", json={"ruleset": "bloqueio"}).json()["status"] == "queued"
+    with http(server, "127.0.0.11", token=account(server, "Fabi", ip="127.0.0.11")) as c:
+        matched = c.post("/api/ranked", json={"ruleset": "bloqueio"}).json()
+        assert matched["status"] == "matched"  # Dani, the first waiting, meets her
+    with http(server) as c:
+        assert sorted(c.get(f"/api/matches/{matched['id']}").json()["players"]) == \
+            ["Dani", "Fabi"]

@@ -127,10 +127,12 @@ def test_ranked_is_for_accounts_and_early_abandonment_is_unrated(
     with http(server, token=guest(server, "Convidado")) as c:
         r = c.post("/api/ranked", json={"ruleset": "bloqueio"})
         assert r.status_code == 403 and error_of(r)["code"] == "account_required"
-    farmer, puppet = account(server, "Fazendeiro"), account(server, "Fantoche")
-    with http(server, token=farmer) as c:
+    # From two addresses: accounts seen at one are never paired (test_ranked_integrity.py)
+    farmer = account(server, "Fazendeiro", ip="127.0.0.2")
+    puppet = account(server, "Fantoche", ip="127.0.0.3")
+    with http(server, "127.0.0.2", token=farmer) as c:
         assert c.post("/api/ranked", json={"ruleset": "bloqueio"}).json()["status"] == "queued"
-    with http(server, token=puppet) as c:
+    with http(server, "127.0.0.3", token=puppet) as c:
         matched = c.post("/api/ranked", json={"ruleset": "bloqueio"}).json()
     assert matched["status"] == "matched"
     with http(server) as c:

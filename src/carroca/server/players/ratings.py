@@ -58,8 +58,8 @@ def own_moves_before_abandon(match: Match) -> int | None:
 
 def goal_of(match: Match) -> int:
     """What a side must reach to win: its target, or the hands to win (clássico)."""
-    goal = getattr(match.options, "target", None) or getattr(match.options, "hands_to_win", 1)
-    return max(1, int(goal))
+    goal: int = getattr(match.options, "target", 0) or getattr(match.options, "hands_to_win", 1)
+    return max(1, goal)
 
 
 def early_abandon(match: Match, min_moves: int, min_hands: int, min_share: float) -> bool:

@@ -13,7 +13,6 @@ from carroca.server.storage import db
 from carroca.server.storage.cluster import ClusterRows
 from carroca.server.storage.links import LinkRows
 from carroca.server.storage.players import PlayerRows
-from carroca.server.storage.rights import DataRows
 from carroca.server.storage.plumbing import (
     Fenced,
     MoveRow,
@@ -22,6 +21,7 @@ from carroca.server.storage.plumbing import (
     update_fenced,
     with_moves,
 )
+from carroca.server.storage.rights import DataRows
 from carroca.server.storage.tournaments import TournamentRows
 
 __all__ = ["Fenced", "MoveRow", "NameTaken", "Store", "token_hash"]
