@@ -40,6 +40,7 @@ from carroca.server.routes import accounts as routes_accounts
 from carroca.server.routes import game as routes_game
 from carroca.server.routes import matches as routes_matches
 from carroca.server.routes import metrics as routes_metrics
+from carroca.server.routes import rights as routes_rights
 from carroca.server.routes import tournaments as routes_tournaments
 from carroca.server.routes.connection import Services
 from carroca.server.routes.deps import (
@@ -283,7 +284,7 @@ def create_app(settings: Settings | None = None) -> App:
 
     app.state.metrics_access = metrics.Access(settings)
     for router in (routes_game.router, routes_accounts.router, routes_matches.router,
-                   routes_tournaments.router, routes_metrics.router):
+                   routes_tournaments.router, routes_metrics.router, routes_rights.router):
         app.include_router(router)
     routes_game.mount_client(app)
     return app

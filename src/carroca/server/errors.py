@@ -414,3 +414,24 @@ class NewcomerEventsFull(ServerError, status=429, code="newcomers_full"):
         super().__init__(message=f"Já há {most} torneios públicos marcados por convidados sem "
                          "partidas terminadas. Jogue uma partida até o fim ou crie uma conta "
                          "para criar o seu, ou crie um torneio privado.")
+
+
+class WrongPassword(ServerError, status=403, code="wrong_password",
+                    text="A senha atual não confere."):
+    """Changing the password or deleting the account asks for the current one."""
+
+
+class NoSuchSession(ServerError, status=404, code="no_session",
+                    text="Essa sessão não existe ou já foi encerrada."):
+    pass
+
+
+class SeatedElsewhere(ServerError, status=409, code="seated",
+                      text="Termine ou saia das suas partidas em andamento antes de excluir a "
+                           "conta."):
+    pass
+
+
+class DeleteNotConfirmed(ServerError, status=422, code="not_confirmed",
+                         text="Para excluir a conta, confirme digitando EXCLUIR."):
+    pass

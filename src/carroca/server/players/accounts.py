@@ -38,6 +38,7 @@ from carroca.server.errors import (
     RateLimited,
     ReservedName,
     WeakPassword,
+    WrongPassword,
 )
 from carroca.server.records import Player
 from carroca.server.settings import Settings
@@ -303,6 +304,45 @@ class Accounts:
         for token in [t for t, (cached, _) in self._cache.items() if cached["id"] == player_id]:
             del self._cache[token]
         return ended
+
+    async def check_password(self, player_id: int, password: str, ip: str) -> None:
+        """The account's current password, or 403 `wrong_password` (a guest has none: any
+        answer passes). Limited as logins are: per address, and per account."""
+        row = await self.store.player_by_id(player_id)
+        if row is None or not row["password_hash"]:
+            return
+        account = f"id:{player_id}"
+        self.limits.login_ip.check(ip)
+        self.limits.login_account.check(account)
+        self.limits.password_ip.hit(ip)
+        try:
+            ok = await self._hash(ip, _hasher.verify, row["password_hash"], password[:200],
+                                  known=True)
+        except (VerificationError, InvalidHashError):
+            ok = False
+        if not ok:
+            self.limits.login_ip.hit(ip)
+            self.limits.login_account.hit(account)
+            raise WrongPassword
+
+    async def change_password(self, player: Player, current: str, new: str, ip: str,
+                              keep: str | None) -> list[str]:
+        """A new password once the current one is proven; every other session of the player
+        ends. Returns the ended sessions' digests."""
+        if len(new) < MIN_PASSWORD:
+            raise WeakPassword(MIN_PASSWORD)
+        await self.check_password(player["id"], current, ip)
+        digest: str = await self._hash(ip, _hasher.hash, new, known=True)
+        await self.store.set_password(player["id"], digest)
+        ended = await self.store.end_sessions(player["id"], None, keep=keep)
+        self.drop_sessions(ended)
+        return ended
+
+    def drop_sessions(self, digests: list[str]) -> None:
+        """Ended sessions (by their digests) are no longer answered from the cache."""
+        gone = set(digests)
+        for token in [t for t in self._cache if token_hash(t) in gone]:
+            del self._cache[token]
 
     def drop_cached(self, player_ids: set[int]) -> None:
         """Their sessions are looked up again (closed by an operator: the lookup fails)."""

@@ -95,6 +95,14 @@ def _matches_of(conn: Connection, player_id: int) -> list[dict[str, Any]]:
 
 
 class DataRows(Storage):
+    async def player_by_id(self, player_id: int) -> dict[str, Any] | None:
+        def fn(conn: Connection) -> dict[str, Any] | None:
+            row = conn.execute(sa.select(db.players).where(db.players.c.id == player_id)
+                               ).mappings().first()
+            return dict(row) if row else None
+
+        return await self.run_side(fn)
+
     async def export_player(self, player_id: int, current: str | None) -> dict[str, Any] | None:
         """Everything kept about the player, as JSON; None if there is no such player."""
 

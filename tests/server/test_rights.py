@@ -1,0 +1,135 @@
+"""Players' data rights (LGPD): their data as JSON, a new password, their sessions listed and
+ended, and their account deleted with the matches others played kept under a pseudonym (every
+record still passes `carroca verify`, and the name is nowhere in the database)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+from tests.support.server_app import account, settings_for, wait_finished
+from tests.support.wsplay import auth
+
+from carroca.server.app import create_app
+from carroca.server.storage.db import make_engine, metadata
+
+pytestmark = pytest.mark.postgres
+
+NAME = "Zuleica"  # a name found nowhere else, to look for in the database
+
+
+@pytest.fixture
+def fast(database: str) -> Iterator[TestClient]:
+    """Nobody moves and the clock is short: matches end by abandonment in seconds, rated."""
+    settings = settings_for(database, turn_seconds=0.3, choice_seconds=0.3, ranked_min_moves=0,
+                            ranked_min_hands=0, ranked_min_share=0)
+    with TestClient(create_app(settings)) as client:
+        yield client
+
+
+def ranked_match(client: TestClient, tokens: list[str]) -> dict[str, Any]:
+    answers = [client.post("/api/ranked", headers=auth(t), json={"ruleset": "bloqueio"}).json()
+               for t in tokens]
+    assert answers[-1]["status"] == "matched"
+    return wait_finished(client, answers[-1]["id"])
+
+
+def login(client: TestClient, name: str, password: str) -> Any:
+    return client.post("/api/login", json={"name": name, "password": password})
+
+
+def verified(tmp_path: Path, record: str) -> None:
+    path = tmp_path / "record.json"
+    path.write_text(record)
+    done = subprocess.run([sys.executable, "-m", "carroca", "verify", str(path)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def database_text(database: str) -> str:
+    """Every value of every table, as text."""
+    engine = make_engine(database)
+    try:
+        with engine.connect() as conn:
+            return "\n".join(repr(tuple(row)) for table in metadata.sorted_tables
+                             for row in conn.execute(sa.select(table)))
+    finally:
+        engine.dispose()
+
+
+def test_export_sessions_password_and_deletion(fast: TestClient, database: str,
+                                               tmp_path: Path) -> None:
+    mine, other = account(fast, NAME), account(fast, "Bia")
+    played = [ranked_match(fast, [mine, other]) for _ in range(2)]
+
+    data = fast.get("/api/me/data", headers=auth(mine))
+    assert data.status_code == 200 and "attachment" in data.headers["content-disposition"]
+    got = data.json()
+    assert got["profile"]["name"] == NAME and got["profile"]["kind"] == "account"
+    assert "$argon2" not in data.text  # the password's hash is not handed out
+    assert got["ratings"][0]["family"] == "mano" and got["ratings"][0]["games"] == 2
+    assert [m["id"] for m in got["matches"]] == [m["id"] for m in played]
+    assert all(NAME in m["players"] and "Bia" in m["players"] for m in got["matches"])
+    assert [s["current"] for s in got["sessions"]] == [True]
+    assert got["chat"]["kept"] is False
+    assert got["friends"] == got["reports_made"] == got["sanctions"] == []
+    fast.cookies.clear()  # the last sign-up's cookie
+    assert fast.get("/api/me/data").status_code == 401
+
+    # Sessions: a second sign-in, seen from the first and ended from it.
+    second = login(fast, NAME, "senha-secreta").json()["token"]
+    listed = fast.get("/api/me/sessions", headers=auth(mine)).json()["sessions"]
+    assert len(listed) == 2 and sorted(s["current"] for s in listed) == [False, True]
+    elsewhere = next(s["id"] for s in listed if not s["current"])
+    assert fast.delete(f"/api/me/sessions/{elsewhere}", headers=auth(mine)).status_code == 200
+    assert fast.get("/api/me", headers=auth(second)).status_code == 401
+    gone = fast.delete(f"/api/me/sessions/{elsewhere}", headers=auth(mine))
+    assert gone.status_code == 404 and gone.json()["error"]["code"] == "no_session"
+    # Bia cannot end Zuleica's session
+    assert fast.delete(f"/api/me/sessions/{listed[0]['id']}",
+                       headers=auth(other)).status_code == 404
+    assert fast.get("/api/me", headers=auth(mine)).status_code == 200
+
+    # Password: the current one proven; the others' sessions end, this one stays.
+    third = login(fast, NAME, "senha-secreta").json()["token"]
+    wrong = fast.post("/api/me/password", headers=auth(mine),
+                      json={"current": "errada-demais", "new": "nova-senha-longa"})
+    assert wrong.status_code == 403 and wrong.json()["error"]["code"] == "wrong_password"
+    short = fast.post("/api/me/password", headers=auth(mine),
+                      json={"current": "senha-secreta", "new": "curta"})
+    assert short.status_code == 422 and short.json()["error"]["code"] == "weak_password"
+    ok = fast.post("/api/me/password", headers=auth(mine),
+                   json={"current": "senha-secreta", "new": "nova-senha-longa"})
+    assert ok.status_code == 200 and ok.json()["sessions_ended"] == 1
+    assert fast.get("/api/me", headers=auth(third)).status_code == 401
+    assert fast.get("/api/me", headers=auth(mine)).status_code == 200
+    assert login(fast, NAME, "senha-secreta").status_code == 401
+    assert login(fast, NAME, "nova-senha-longa").status_code == 200
+
+    # Deletion: typed confirmation and the password; then nothing of hers is left.
+    refused = fast.post("/api/me/delete", headers=auth(mine), json={"confirm": "sim"})
+    assert refused.status_code == 422 and refused.json()["error"]["code"] == "not_confirmed"
+    refused = fast.post("/api/me/delete", headers=auth(mine),
+                        json={"confirm": "EXCLUIR", "password": "senha-secreta"})
+    assert refused.status_code == 403
+    assert fast.get("/api/me", headers=auth(mine)).status_code == 200  # nothing changed
+    deleted = fast.post("/api/me/delete", headers=auth(mine),
+                        json={"confirm": "EXCLUIR", "password": "nova-senha-longa"})
+    assert deleted.status_code == 200, deleted.text
+    assert fast.get("/api/me", headers=auth(mine)).status_code == 401
+    assert login(fast, NAME, "nova-senha-longa").status_code == 401
+    assert fast.get(f"/api/players/{NAME}").status_code == 404
+    for match in played:
+        record = fast.get(f"/api/matches/{match['id']}/record")
+        assert record.status_code == 200 and NAME not in record.text and "Bia" in record.text
+        verified(tmp_path, record.text)
+        assert NAME not in fast.get(f"/api/matches/{match['id']}").text
+    bia = fast.get("/api/players/Bia").json()
+    assert bia["ratings"]["mano"]["games"] == 2 and len(bia["history"]) == 2
+    assert NAME not in database_text(database)
