@@ -26,6 +26,7 @@ const SHELL = [
   "/css/lobby.css",
   "/js/lobby.js",
   "/js/lobby-text.js",
+  "/js/account.js",
   "/js/announce.js",
   "/js/api.js",
   "/js/dom.js",

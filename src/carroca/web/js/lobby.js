@@ -4,6 +4,7 @@
 // table after signing in; ?proximo=/mesa.html?id=... returns there after signing in (an address
 // on this site only).
 
+import { bindAccount, showAccount } from "./account.js";
 import * as api from "./api.js";
 import { showAnnouncement } from "./announce.js";
 import { dec, fill, h, need, num, param, randomSeed, sameOriginPath, toast } from "./dom.js";
@@ -98,6 +99,7 @@ async function main() {
   heroTiles();
   bindEntry();
   bindSignOut();
+  bindAccount();
   let who = null;
   try {
     who = await api.session();
@@ -921,6 +923,7 @@ async function renderProfile() {
   const host = need("#profile");
   const player = me();
   need("#upgrade").hidden = player.kind !== "guest";
+  showAccount(player.kind);
   let p;
   try {
     p = await api.player(player.name);
