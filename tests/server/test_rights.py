@@ -113,6 +113,9 @@ def test_export_sessions_password_and_deletion(fast: TestClient, database: str,
     assert login(fast, NAME, "nova-senha-longa").status_code == 200
 
     # Deletion: typed confirmation and the password; then nothing of hers is left.
+    forged = fast.post("/api/me/delete", headers={**auth(mine), "Sec-Fetch-Site": "cross-site"},
+                       json={"confirm": "EXCLUIR", "password": "nova-senha-longa"})
+    assert forged.status_code == 403 and forged.json()["error"]["code"] == "cross_site"
     refused = fast.post("/api/me/delete", headers=auth(mine), json={"confirm": "sim"})
     assert refused.status_code == 422 and refused.json()["error"]["code"] == "not_confirmed"
     refused = fast.post("/api/me/delete", headers=auth(mine),
