@@ -56,7 +56,7 @@ def ranked_pair(server: Server, first: tuple[str, str], second: tuple[str, str])
 def test_a_puppet_that_plays_six_moves_then_idles_feeds_nobody(
     servers: Callable[..., Server]
 ) -> None:
-    server = servers("--turn-seconds", "1")
+    server = servers("--turn-seconds", "1", env={"CARROCA_HAND_PAUSE_SECONDS": "0.2"})
     farmer = account(server, "Fazendeiro", ip=FARMER_IP)
     for round_ in range(2):  # the trick repeated, each time with a fresh puppet
         puppet = account(server, f"Fantoche{round_}", ip=PUPPET_IP)

@@ -13,6 +13,7 @@ import pytest
 
 from carroca.server.settings import Settings
 from carroca.server.storage.db import migrate
+from carroca.server.storage.links import address_mark
 from carroca.server.storage.store import Fenced, MoveRow, Store
 from carroca.server.tables.table import Table
 from carroca.server.tournaments.state import new_event
@@ -120,8 +121,9 @@ def test_the_shared_ranked_queue_matches_each_player_once(store: Store) -> None:
         assert await store.ranked_queued(players[0]["id"]) == "bloqueio"
         group = await store.ranked_enqueue(players[1], "bloqueio", None, 2)
         assert group is not None
-        assert [g["player_id"] for g in group] == [players[0]["id"], players[1]["id"]]
-        assert group[0]["seed"] == "s0b"
+        # in seat order, which is drawn at random
+        assert sorted(g["player_id"] for g in group) == [players[0]["id"], players[1]["id"]]
+        assert next(g for g in group if g["player_id"] == players[0]["id"])["seed"] == "s0b"
         assert await store.ranked_queued(players[0]["id"]) is None
         # Three at once for two seats: one match, one player left waiting.
         results = await asyncio.gather(*[
@@ -133,6 +135,21 @@ def test_the_shared_ranked_queue_matches_each_player_once(store: Store) -> None:
         assert len(waiting) == 1
         assert await store.ranked_leave(waiting[0]["id"])
         assert not await store.ranked_leave(waiting[0]["id"])
+
+    run(go())
+
+
+def test_the_shared_ranked_queue_keeps_linked_accounts_apart(store: Store) -> None:
+    async def go() -> None:
+        ana, twin, caio = [await _player(store, n) for n in ("ana", "gemea", "caio")]
+        for p in (ana, twin):
+            await store.add_marks(p["id"], [address_mark("203.0.113.7")])
+        assert await store.ranked_enqueue(ana, "bloqueio", None, 2) is None
+        assert await store.ranked_enqueue(twin, "bloqueio", None, 2) is None  # not her opponent
+        group = await store.ranked_enqueue(caio, "bloqueio", None, 2)
+        assert group is not None
+        assert sorted(g["player_id"] for g in group) == sorted([ana["id"], caio["id"]])
+        assert await store.ranked_queued(twin["id"]) == "bloqueio"
 
     run(go())
 
