@@ -44,9 +44,10 @@ def login(client: TestClient, name: str, password: str) -> Any:
     return client.post("/api/login", json={"name": name, "password": password})
 
 
-def verified(tmp_path: Path, record: str) -> None:
-    path = tmp_path / "record.json"
-    path.write_text(record)
+def verified(tmp_path: Path, records: list[str]) -> None:
+    """`carroca verify` accepts every record (one a line)."""
+    path = tmp_path / "records.jsonl"
+    path.write_text("".join(r.strip() + "\n" for r in records))
     done = subprocess.run([sys.executable, "-m", "carroca", "verify", str(path)],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -128,11 +129,13 @@ def test_export_sessions_password_and_deletion(fast: TestClient, database: str,
     assert fast.get("/api/me", headers=auth(mine)).status_code == 401
     assert login(fast, NAME, "nova-senha-longa").status_code == 401
     assert fast.get(f"/api/players/{NAME}").status_code == 404
+    records = []
     for match in played:
         record = fast.get(f"/api/matches/{match['id']}/record")
         assert record.status_code == 200 and NAME not in record.text and "Bia" in record.text
-        verified(tmp_path, record.text)
+        records.append(record.text)
         assert NAME not in fast.get(f"/api/matches/{match['id']}").text
+    verified(tmp_path, records)
     bia = fast.get("/api/players/Bia").json()
     assert bia["ratings"]["mano"]["games"] == 2 and len(bia["history"]) == 2
     assert NAME not in database_text(database)
