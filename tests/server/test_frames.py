@@ -47,7 +47,8 @@ def old_state(table: Table, seat: int | None) -> dict[str, Any]:
     view = None if match is None else observation(match, seat).to_dict()
     if table.pause is not None:
         left = max(0.0, table.pause["until"] - time.time())
-        pause = {"seconds": table.pause["seconds"], "remaining_ms": int(left * 1000)}
+        pause = {"seconds": table.pause["seconds"], "remaining_ms": int(left * 1000),
+                 "reading": list(table.pause.get("reading", []))}
         if view is not None:
             view["legal"] = []
     players = [
