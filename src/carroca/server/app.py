@@ -32,11 +32,13 @@ from carroca.server.edge.ratelimits import RateLimits
 from carroca.server.errors import NOT_STORED, RateLimited, ServerError
 from carroca.server.players.accounts import Accounts
 from carroca.server.players.closing import ClosedAccounts
+from carroca.server.players.friends import Friends
 from carroca.server.realtime.announcements import Announcements
 from carroca.server.realtime.fanout import Fanout, LocalFanout
 from carroca.server.realtime.protocol import explain
 from carroca.server.realtime.sessions import Sessions
 from carroca.server.routes import accounts as routes_accounts
+from carroca.server.routes import friends as routes_friends
 from carroca.server.routes import game as routes_game
 from carroca.server.routes import matches as routes_matches
 from carroca.server.routes import metrics as routes_metrics
@@ -158,6 +160,7 @@ def create_app(settings: Settings | None = None) -> App:
             password_ip=settings.limit_password_ip,
             tournaments_player=settings.limit_tournaments_player,
             tournament_entries_player=settings.limit_tournament_entries_player,
+            friend_requests_player=settings.limit_friend_requests_player,
             signups=settings.limit_signups,
             storage=settings.redis,
         )
@@ -169,6 +172,7 @@ def create_app(settings: Settings | None = None) -> App:
         ranked = RankedQueue(store, shared=cluster is not None)
         lobby = Lobby(hub, tables, ranked)
         accounts = Accounts(store, settings, limits)
+        app.state.friends = Friends(store, settings, limits)
         tournaments = Tournaments(hub, tables, store, fanout, limits)
         upkeep = Upkeep(settings, store, tables, sessions, ranked,
                         recently_seen=accounts.recent_players, held=tournaments.players_held)
@@ -284,7 +288,8 @@ def create_app(settings: Settings | None = None) -> App:
 
     app.state.metrics_access = metrics.Access(settings)
     for router in (routes_game.router, routes_accounts.router, routes_matches.router,
-                   routes_tournaments.router, routes_metrics.router, routes_rights.router):
+                   routes_tournaments.router, routes_metrics.router, routes_rights.router,
+                   routes_friends.router):
         app.include_router(router)
     routes_game.mount_client(app)
     return app

@@ -14,6 +14,7 @@ from sqlalchemy.engine import Connection
 from carroca.server.records import Player
 from carroca.server.storage import db
 from carroca.server.storage.links import MARK_DAYS, linked_pairs, pick_group
+from carroca.server.storage.friends import forget_links
 from carroca.server.storage.plumbing import (
     RANKED_WAIT,
     MoveRow,
@@ -277,6 +278,7 @@ class ClusterRows(Storage):
                 conn.execute(db.player_marks.delete()
                              .where(db.player_marks.c.player_id.in_(ids)))
                 conn.execute(db.ratings.delete().where(db.ratings.c.player_id.in_(ids)))
+                forget_links(conn, ids)
                 guests += conn.execute(db.players.delete().where(p.id.in_(ids))).rowcount
             return sessions, guests
 

@@ -1,0 +1,57 @@
+"""Routes of friends: the list, requests (by nickname, or by a player's id from a seat or a
+profile), their answers, removal and blocks (`players.friends`)."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from fastapi import APIRouter, Request
+from pydantic import Field
+
+from carroca.server.players.friends import Friends
+from carroca.server.routes.deps import Player, _Body
+
+router = APIRouter()
+
+
+class PlayerBody(_Body):
+    """The other player: `name` (a nickname) or `player` (an id), one of the two."""
+
+    name: str | None = Field(default=None, max_length=40)
+    player: int | None = Field(default=None, ge=1)
+
+
+def friends_of(request: Request) -> Friends:
+    return cast(Friends, request.app.state.friends)
+
+
+@router.get("/api/friends")
+async def listing(me: Player, request: Request) -> dict[str, Any]:
+    """Friends, requests to the player, their own pending ones, whom they blocked."""
+    return await friends_of(request).page(me)
+
+@router.post("/api/friends")
+async def ask(body: PlayerBody, me: Player, request: Request) -> dict[str, Any]:
+    """A friend request: {"status": "requested"} (pending) or "friends" (the other had asked)."""
+    return await friends_of(request).ask(me, body.name, body.player)
+
+@router.post("/api/friends/{other}/accept")
+async def accept(other: int, me: Player, request: Request) -> dict[str, Any]:
+    return await friends_of(request).accept(me, other)
+
+@router.post("/api/friends/{other}/decline")
+async def decline(other: int, me: Player, request: Request) -> dict[str, Any]:
+    return await friends_of(request).decline(me, other)
+
+@router.delete("/api/friends/{other}")
+async def remove(other: int, me: Player, request: Request) -> dict[str, Any]:
+    """Friends no more, or one's own pending request withdrawn."""
+    return await friends_of(request).remove(me, other)
+
+@router.post("/api/blocks")
+async def block(body: PlayerBody, me: Player, request: Request) -> dict[str, Any]:
+    return await friends_of(request).block(me, body.name, body.player)
+
+@router.delete("/api/blocks/{other}")
+async def unblock(other: int, me: Player, request: Request) -> dict[str, Any]:
+    return await friends_of(request).unblock(me, other)
