@@ -61,6 +61,12 @@ SAMPLES: list[tuple[wire.Data, dict[str, Any]]] = [
     (wire.Announcement(id=None, text=None), {"id": None, "text": None}),
     (wire.Notice(match="m1", code="bots_simple", message="Modo simples."),
      {"match": "m1", "code": "bots_simple", "message": "Modo simples."}),
+    (wire.Friends(friends=[wire.FriendPresence(id=3, name="Bia", state="offline", seen=1.5)]),
+     {"friends": [{"id": 3, "name": "Bia", "state": "offline", "match": None, "event": None,
+                   "seen": 1.5}]}),
+    (wire.Presence(friend=wire.FriendPresence(id=3, name="Bia", state="playing", match="m")),
+     {"friend": {"id": 3, "name": "Bia", "state": "playing", "match": "m", "event": None,
+                 "seen": None}}),
 ]
 
 

@@ -35,6 +35,7 @@ from carroca.server.players.closing import ClosedAccounts
 from carroca.server.players.friends import Friends
 from carroca.server.realtime.announcements import Announcements
 from carroca.server.realtime.fanout import Fanout, LocalFanout
+from carroca.server.realtime.presence import Presence
 from carroca.server.realtime.protocol import explain
 from carroca.server.realtime.sessions import Sessions
 from carroca.server.routes import accounts as routes_accounts
@@ -179,8 +180,12 @@ def create_app(settings: Settings | None = None) -> App:
         app.state.store, app.state.hub, app.state.limits = store, hub, limits
         app.state.tables, app.state.sessions, app.state.lobby = tables, sessions, lobby
         announcements = Announcements(store, sessions, settings.operator_poll_seconds)
+        presence = Presence(fanout, hub.node or "local", store.friend_names,
+                            settings.presence_seconds)
+        app.state.friends.listeners.append(presence.links)
+        app.state.presence = presence
         app.state.sockets = Services(hub, tables, fanout, mutes, sessions, announcements,
-                                      tournaments)
+                                      tournaments, presence)
         app.state.accounts, app.state.tournaments = accounts, tournaments
         app.state.upkeep = upkeep
         app.state.reviews = Reviews(store, hub.bots)
@@ -206,6 +211,7 @@ def create_app(settings: Settings | None = None) -> App:
             resumed = await tables.resume()
             await tournaments.resume()
             hub.log.info("resumed %d unfinished matches, %d tournaments", resumed, events)
+        await presence.start()
         loop = asyncio.get_running_loop()
         closing = ClosedAccounts(store, accounts, sessions, settings.operator_poll_seconds)
         tasks = [loop.create_task(_collector_upkeep()), loop.create_task(upkeep.run()),
@@ -225,6 +231,7 @@ def create_app(settings: Settings | None = None) -> App:
             for task in tasks:
                 task.cancel()
             metrics.unwatch(figures)
+            presence.stop()
             await app.state.reviews.close()  # before the workers its jobs are on
             tables.stop()
             await hub.stop()

@@ -83,6 +83,7 @@ class Settings:
     # friend requests sent by one player (blocks and answers to requests do not count)
     limit_friend_requests_player: str = "30/hour"
     max_friends: int = 500  # friends a player may have
+    presence_seconds: float = 3.0  # a player's presence is told at most once in this time
     hash_queue: int = 4  # password checks waiting for a hashing slot; more get 429
 
     # ---------------------------------------------------------------- tables

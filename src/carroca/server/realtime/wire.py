@@ -35,6 +35,7 @@ StepType = Literal["play", "draw", "pass", "five-doubles"]  # an action's `kind`
 FiveChoice = Literal["points", "redeal"]  # `rules.actions.FIVE_CHOICES`
 HandEndKind = Literal["batida", "fechado", "redeal", "abandon"]  # `rules.game.HandEnd`
 ResultReason = Literal["target", "abandon"]  # `rules.game.MatchResult`
+PresenceState = Literal["online", "playing", "watching", "tournament", "offline"]  # `presence`
 
 
 class Closed(Struct, forbid_unknown_fields=True):
@@ -333,9 +334,36 @@ class Announcement(Data, kw_only=True):
     text: str | None
 
 
+class FriendPresence(Closed, kw_only=True):
+    """Where a friend is: `match` (playing or watching) only for a public table, `event` the
+    tournament whose page they follow, `seen` when they were last online (offline; null:
+    unknown since the server started)."""
+
+    id: int
+    name: str
+    state: PresenceState
+    match: str | None = None
+    event: str | None = None
+    seen: float | None = None
+
+
+class Friends(Data, kw_only=True):
+    """Every friend with their presence: after `hello`, and when the friends changed."""
+
+    kind = "friends"
+    friends: list[FriendPresence]
+
+
+class Presence(Data, kw_only=True):
+    """A friend's presence changed (at most one a friend every few seconds)."""
+
+    kind = "presence"
+    friend: FriendPresence
+
+
 FRAMES: tuple[type[Data], ...] = (Hello, Owner, State, Ack, Error, ChatLine, Matched, Tournament,
                                   EventView, EventChange, Rematch, Pong, Left, Muted,
-                                  Announcement, Notice)
+                                  Announcement, Notice, Friends, Presence)
 
 _encode = msgspec.json.Encoder().encode
 

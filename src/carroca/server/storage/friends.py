@@ -186,12 +186,15 @@ class FriendRows(Storage):
 
         return await self.run_side(fn)
 
-    async def friend_ids(self, player: int) -> set[int]:
-        """The player's friends: one indexed read (presence keeps it for the session)."""
+    async def friend_names(self, player: int) -> dict[int, str]:
+        """The player's friends (id: name), in one indexed read: presence keeps it in memory
+        while the player has a socket open."""
 
-        def fn(conn: Connection) -> set[int]:
-            return {int(r[0]) for r in conn.execute(
-                sa.select(L.other_id).where(L.player_id == player).where(L.state == "friend"))}
+        def fn(conn: Connection) -> dict[int, str]:
+            p = db.players.c
+            return {int(r[0]): str(r[1]) for r in conn.execute(
+                sa.select(p.id, p.name).join(db.players, p.id == L.other_id)
+                .where(L.player_id == player).where(L.state == "friend"))}
 
         return await self.run_side(fn)
 
