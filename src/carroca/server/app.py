@@ -31,6 +31,7 @@ from carroca.server.edge.headers import install_security_headers
 from carroca.server.edge.ratelimits import RateLimits
 from carroca.server.errors import NOT_STORED, RateLimited, ServerError
 from carroca.server.players.accounts import Accounts
+from carroca.server.players.challenges import Challenges
 from carroca.server.players.closing import ClosedAccounts
 from carroca.server.players.friends import Friends
 from carroca.server.realtime.announcements import Announcements
@@ -162,6 +163,7 @@ def create_app(settings: Settings | None = None) -> App:
             tournaments_player=settings.limit_tournaments_player,
             tournament_entries_player=settings.limit_tournament_entries_player,
             friend_requests_player=settings.limit_friend_requests_player,
+            challenges_player=settings.limit_challenges_player,
             signups=settings.limit_signups,
             storage=settings.redis,
         )
@@ -183,6 +185,7 @@ def create_app(settings: Settings | None = None) -> App:
         presence = Presence(fanout, hub.node or "local", store.friend_names,
                             settings.presence_seconds)
         app.state.friends.listeners.append(presence.links)
+        app.state.challenges = Challenges(lobby, store, fanout, settings, limits)
         app.state.presence = presence
         app.state.sockets = Services(hub, tables, fanout, mutes, sessions, announcements,
                                       tournaments, presence)

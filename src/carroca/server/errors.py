@@ -474,3 +474,13 @@ class TheirFriendsFull(ServerError, status=409, code="their_friends_full",
 class NoFriendRequest(ServerError, status=404, code="no_request",
                       text="Pedido de amizade não encontrado."):
     pass
+
+
+class NotAFriend(ServerError, status=422, code="not_a_friend",
+                 text="Só dá para desafiar seus amigos."):
+    pass
+
+
+class NoChallenge(ServerError, status=404, code="no_challenge",
+                  text="Desafio não encontrado: já terminou ou expirou."):
+    pass

@@ -361,9 +361,38 @@ class Presence(Data, kw_only=True):
     friend: FriendPresence
 
 
+ChallengeStatus = Literal["accepted", "declined", "expired", "cancelled"]  # `challenges`
+
+
+class Challenge(Data, kw_only=True):
+    """A friend (`by`) challenges you: the table's ruleset, options, turn and who sits where
+    (names, bots' too); answer by `expires` (epoch seconds)."""
+
+    kind = "challenge"
+    id: str
+    by: str
+    ruleset: str
+    options: dict[str, Any]
+    turn_seconds: float
+    seats: list[str]
+    expires: float
+
+
+class ChallengeEnd(Data, kw_only=True):
+    """A challenge you sent or received ended: `accepted` (every invited friend did: `match` is
+    the new table), `declined` (by `by`), `expired`, `cancelled` (by its sender)."""
+
+    kind = "challenge_end"
+    id: str
+    status: ChallengeStatus
+    match: str | None = None
+    by: str | None = None
+
+
 FRAMES: tuple[type[Data], ...] = (Hello, Owner, State, Ack, Error, ChatLine, Matched, Tournament,
                                   EventView, EventChange, Rematch, Pong, Left, Muted,
-                                  Announcement, Notice, Friends, Presence)
+                                  Announcement, Notice, Friends, Presence, Challenge,
+                                  ChallengeEnd)
 
 _encode = msgspec.json.Encoder().encode
 

@@ -114,6 +114,8 @@ export type ResultReason = "target" | "abandon";
 
 export type PresenceState = "online" | "playing" | "watching" | "tournament" | "offline";
 
+export type ChallengeStatus = "accepted" | "declined" | "expired" | "cancelled";
+
 /** The first frame after connecting; `node`: the server node the socket is on (null for a single server). */
 export interface Hello {
   player: Player;
@@ -292,6 +294,25 @@ export interface Presence {
   friend: FriendPresence;
 }
 
+/** A friend (`by`) challenges you: the table's ruleset, options, turn and who sits where (names, bots' too); answer by `expires` (epoch seconds). */
+export interface Challenge {
+  id: string;
+  by: string;
+  ruleset: string;
+  options: Record<string, unknown>;
+  turn_seconds: number;
+  seats: string[];
+  expires: number;
+}
+
+/** A challenge you sent or received ended: `accepted` (every invited friend did: `match` is the new table), `declined` (by `by`), `expired`, `cancelled` (by its sender). */
+export interface ChallengeEnd {
+  id: string;
+  status: ChallengeStatus;
+  match: string | null;
+  by: string | null;
+}
+
 /** A seat's observation (`Observation.to_dict()`; spectators: seat null, no hand). */
 export interface View {
   ruleset: string;
@@ -456,8 +477,18 @@ export interface PresenceFrame {
   data: Presence;
 }
 
+export interface ChallengeFrame {
+  type: "challenge";
+  data: Challenge;
+}
+
+export interface Challenge_endFrame {
+  type: "challenge_end";
+  data: ChallengeEnd;
+}
+
 /** Any message a client sends. */
 export type ClientMessage = ClientJoin | ClientLeave | ClientMove | ClientChat | ClientMute | ClientHold | ClientReady | ClientWatch | ClientUnwatch | ClientPing;
 
 /** Any frame the server sends. */
-export type ServerFrame = HelloFrame | OwnerFrame | StateFrame | AckFrame | ErrorFrame | ChatFrame | MatchedFrame | TournamentFrame | EventFrame | Event_changeFrame | RematchFrame | PongFrame | LeftFrame | MutedFrame | AnnouncementFrame | NoticeFrame | FriendsFrame | PresenceFrame;
+export type ServerFrame = HelloFrame | OwnerFrame | StateFrame | AckFrame | ErrorFrame | ChatFrame | MatchedFrame | TournamentFrame | EventFrame | Event_changeFrame | RematchFrame | PongFrame | LeftFrame | MutedFrame | AnnouncementFrame | NoticeFrame | FriendsFrame | PresenceFrame | ChallengeFrame | Challenge_endFrame;
