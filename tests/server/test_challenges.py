@@ -108,7 +108,7 @@ def test_only_friends_within_the_limit_and_a_block_says_nothing(client: TestClie
     client.delete(f"/api/friends/{ana_id}", headers=davi)
     client.post("/api/blocks", json={"player": ana_id}, headers=caio)
     with client.websocket_connect(ws_caio) as wc:
-        until(wc, "friends")
+        until(wc, "hello")
         removed, blocked = challenge(client, ana, davi_id), challenge(client, ana, caio_id)
         assert removed.status_code == blocked.status_code == 422
         assert removed.json() == blocked.json()

@@ -103,7 +103,7 @@ class Presence:
         self.names[pid] = str(conn.player["name"])
         if first:
             self._spawn(self._load(pid))
-        elif pid in self.friends:
+        elif self.friends.get(pid):
             conn.send(self.snapshot(pid))
         self.changed(pid)
 
@@ -151,9 +151,13 @@ class Presence:
 
     # ------------------------------------------------------------------ friends lists
 
-    async def _load(self, pid: int) -> None:
+    async def _load(self, pid: int, again: bool = False) -> None:
+        """Read a local player's friends; tell their sockets (`friends`), unless they have
+        none and never had on this socket (`again`: the list changed, an empty one included)."""
         friends = await self.friends_of(pid)
         if pid not in self.local:  # gone meanwhile
+            return
+        if not friends and not again:
             return
         self._forget_friends(pid)
         self.friends[pid] = friends
@@ -202,7 +206,7 @@ class Presence:
         elif kind == "links":
             for pid in msg["p"]:
                 if pid in self.local:
-                    self._spawn(self._load(int(pid)))
+                    self._spawn(self._load(int(pid), again=True))
         elif kind == "sync" and msg.get("n") != self.node:
             for pid, status in self.sent.items():
                 self._announce(pid, status)
