@@ -13,8 +13,8 @@ from sqlalchemy.engine import Connection
 
 from carroca.server.records import Player
 from carroca.server.storage import db
+from carroca.server.storage.friends import blocked_among, forget_links, kept_apart
 from carroca.server.storage.links import MARK_DAYS, linked_pairs, pick_group
-from carroca.server.storage.friends import forget_links
 from carroca.server.storage.plumbing import (
     RANKED_WAIT,
     MoveRow,
@@ -326,8 +326,11 @@ class ClusterRows(Storage):
             ).mappings()]
             if len(waiting) < seats:
                 return None
-            group = pick_group(waiting, seats, lambda g: int(g["player_id"]),
-                               linked_pairs(conn, (g["player_id"] for g in waiting)))
+            ids = [int(g["player_id"]) for g in waiting]
+            group = pick_group(kept_apart(waiting, blocked_among(conn, ids),
+                                          lambda g: int(g["player_id"])),
+                               seats, lambda g: int(g["player_id"]),
+                               linked_pairs(conn, ids))
             if group is None:
                 return None
             conn.execute(db.ranked_queue.delete().where(

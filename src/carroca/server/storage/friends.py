@@ -8,7 +8,8 @@ service (`players.friends`) words them for players, and hides a block from the b
 from __future__ import annotations
 
 import time
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -28,6 +29,7 @@ Befriended = Literal["friends", "full", "their_full"]
 Accepted = Literal["friends", "none", "full", "their_full"]
 
 L = db.friend_links.c
+T = TypeVar("T")
 
 
 def _state(conn: Connection, player: int, other: int) -> str | None:
@@ -42,10 +44,31 @@ def _count(conn: Connection, player: int) -> int:
                or 0)
 
 
+def blocked_among(conn: Connection, ids: list[int]) -> set[frozenset[int]]:
+    """The pairs among `ids` where one blocked the other."""
+    if len(ids) < 2:
+        return set()
+    return {frozenset((int(r[0]), int(r[1]))) for r in conn.execute(
+        sa.select(L.player_id, L.other_id).where(L.state == "blocked")
+        .where(L.player_id.in_(ids)).where(L.other_id.in_(ids)))}
+
+
 def forget_links(conn: Connection, ids: list[int]) -> None:
     """Every link to and from these players (a guest removed, or whose key ended)."""
     conn.execute(db.friend_links.delete().where(
         sa.or_(L.player_id.in_(ids), L.other_id.in_(ids))))
+
+
+def kept_apart(queue: list[T], apart: set[frozenset[int]], id_of: Callable[[T], int]
+               ) -> list[T]:
+    """The queue without whoever blocked, or was blocked by, someone ahead of them in it
+    (greedily, in queue order): they wait for another group, as no table seats a blocked pair
+    together while another can be had."""
+    kept: list[T] = []
+    for entry in queue:
+        if all(frozenset((id_of(entry), id_of(k))) not in apart for k in kept):
+            kept.append(entry)
+    return kept
 
 
 class FriendRows(Storage):
@@ -200,13 +223,17 @@ class FriendRows(Storage):
 
     async def blocked_pairs(self, ids: list[int]) -> set[frozenset[int]]:
         """The pairs among `ids` where one blocked the other (the queues keep them apart)."""
-        if len(ids) < 2:
-            return set()
+        return await self.run_side(lambda conn: blocked_among(conn, ids))
 
-        def fn(conn: Connection) -> set[frozenset[int]]:
-            return {frozenset((int(r[0]), int(r[1]))) for r in conn.execute(
+    async def kept_apart(self, player: int) -> set[int]:
+        """The players this one blocked or was blocked by: the queues do not seat them
+        together (`tables.lobby`)."""
+
+        def fn(conn: Connection) -> set[int]:
+            rows = conn.execute(
                 sa.select(L.player_id, L.other_id).where(L.state == "blocked")
-                .where(L.player_id.in_(ids)).where(L.other_id.in_(ids)))}
+                .where(sa.or_(L.player_id == player, L.other_id == player)))
+            return {int(r[1]) if r[0] == player else int(r[0]) for r in rows}
 
         return await self.run_side(fn)
 

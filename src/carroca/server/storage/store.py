@@ -11,8 +11,8 @@ from sqlalchemy.engine import Connection
 
 from carroca.server.storage import db
 from carroca.server.storage.cluster import ClusterRows
-from carroca.server.storage.links import LinkRows
 from carroca.server.storage.friends import FriendRows
+from carroca.server.storage.links import LinkRows
 from carroca.server.storage.players import PlayerRows
 from carroca.server.storage.plumbing import (
     Fenced,
