@@ -159,3 +159,14 @@ def test_a_guest_who_forgets_the_device_leaves_their_friends(client: TestClient)
     r = client.post("/api/logout", json={"forget_device": True}, headers=ana)
     assert r.json()["forgotten"] is True
     assert listing(client, bia)["friends"] == []
+
+
+def test_the_data_export_lists_the_links_and_a_deletion_drops_them(client: TestClient) -> None:
+    ana, bia = players(client, "Ana", "Bia")
+    client.post("/api/friends", json={"name": "Bia"}, headers=ana)
+    client.post("/api/friends", json={"name": "Ana"}, headers=bia)
+    got = client.get("/api/me/data", headers=ana).json()["friends"]
+    assert [(f["name"], f["state"]) for f in got] == [("Bia", "friend")]
+    r = client.post("/api/me/delete", json={"confirm": "EXCLUIR"}, headers=ana)
+    assert r.status_code == 200, r.text
+    assert listing(client, bia)["friends"] == []

@@ -53,6 +53,14 @@ def blocked_among(conn: Connection, ids: list[int]) -> set[frozenset[int]]:
         .where(L.player_id.in_(ids)).where(L.other_id.in_(ids)))}
 
 
+def friend_links_of(conn: Connection, player: int) -> list[dict[str, Any]]:
+    """The player's own links (their data export): whom they befriended, asked or blocked."""
+    p = db.players.c
+    return [{"name": r.name, "state": r.state, "at": r.at} for r in conn.execute(
+        sa.select(p.name, L.state, L.at).join(db.players, p.id == L.other_id)
+        .where(L.player_id == player).order_by(L.at))]
+
+
 def forget_links(conn: Connection, ids: list[int]) -> None:
     """Every link to and from these players (a guest removed, or whose key ended)."""
     conn.execute(db.friend_links.delete().where(
