@@ -31,7 +31,6 @@ from carroca.server.edge.headers import install_security_headers
 from carroca.server.edge.ratelimits import RateLimits
 from carroca.server.errors import NOT_STORED, RateLimited, ServerError
 from carroca.server.players.accounts import Accounts
-from carroca.server.players.challenges import Challenges
 from carroca.server.players.closing import ClosedAccounts
 from carroca.server.players.friends import Friends
 from carroca.server.realtime.announcements import Announcements
@@ -58,6 +57,7 @@ from carroca.server.settings import Settings
 from carroca.server.storage.db import migrate
 from carroca.server.storage.store import Store
 from carroca.server.tables.botbudget import BotAdmission
+from carroca.server.tables.challenges import Challenges
 from carroca.server.tables.chat import Mutes
 from carroca.server.tables.ending import EndedTables
 from carroca.server.tables.hub import Hub

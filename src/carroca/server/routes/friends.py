@@ -1,6 +1,6 @@
 """Routes of friends: the list, requests (by nickname, or by a player's id from a seat or a
 profile), their answers, removal and blocks (`players.friends`), and challenges
-(`players.challenges`)."""
+(`tables.challenges`)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from typing import Any, cast
 from fastapi import APIRouter, Request
 from pydantic import Field
 
-from carroca.server.players.challenges import Challenges
 from carroca.server.players.friends import Friends
 from carroca.server.routes.deps import MAX_OPTIONS, Player, _Body, client_ip
+from carroca.server.tables.challenges import Challenges
 
 router = APIRouter()
 
