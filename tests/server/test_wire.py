@@ -61,6 +61,18 @@ SAMPLES: list[tuple[wire.Data, dict[str, Any]]] = [
     (wire.Announcement(id=None, text=None), {"id": None, "text": None}),
     (wire.Notice(match="m1", code="bots_simple", message="Modo simples."),
      {"match": "m1", "code": "bots_simple", "message": "Modo simples."}),
+    (wire.Friends(friends=[wire.FriendPresence(id=3, name="Bia", state="offline", seen=1.5)]),
+     {"friends": [{"id": 3, "name": "Bia", "state": "offline", "match": None, "event": None,
+                   "seen": 1.5}]}),
+    (wire.Challenge(id="c1", by="Ana", ruleset="mano-a-mano", options={"target": 100},
+                    turn_seconds=20.0, seats=["Ana", "Bia"], expires=1754321098.5),
+     {"id": "c1", "by": "Ana", "ruleset": "mano-a-mano", "options": {"target": 100},
+      "turn_seconds": 20.0, "seats": ["Ana", "Bia"], "expires": 1754321098.5}),
+    (wire.ChallengeEnd(id="c1", status="accepted", match="m"),
+     {"id": "c1", "status": "accepted", "match": "m", "by": None}),
+    (wire.Presence(friend=wire.FriendPresence(id=3, name="Bia", state="playing", match="m")),
+     {"friend": {"id": 3, "name": "Bia", "state": "playing", "match": "m", "event": None,
+                 "seen": None}}),
 ]
 
 

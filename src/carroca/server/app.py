@@ -32,11 +32,14 @@ from carroca.server.edge.ratelimits import RateLimits
 from carroca.server.errors import NOT_STORED, RateLimited, ServerError
 from carroca.server.players.accounts import Accounts
 from carroca.server.players.closing import ClosedAccounts
+from carroca.server.players.friends import Friends
 from carroca.server.realtime.announcements import Announcements
 from carroca.server.realtime.fanout import Fanout, LocalFanout
+from carroca.server.realtime.presence import Presence
 from carroca.server.realtime.protocol import explain
 from carroca.server.realtime.sessions import Sessions
 from carroca.server.routes import accounts as routes_accounts
+from carroca.server.routes import friends as routes_friends
 from carroca.server.routes import game as routes_game
 from carroca.server.routes import matches as routes_matches
 from carroca.server.routes import metrics as routes_metrics
@@ -54,6 +57,7 @@ from carroca.server.settings import Settings
 from carroca.server.storage.db import migrate
 from carroca.server.storage.store import Store
 from carroca.server.tables.botbudget import BotAdmission
+from carroca.server.tables.challenges import Challenges
 from carroca.server.tables.chat import Mutes
 from carroca.server.tables.ending import EndedTables
 from carroca.server.tables.hub import Hub
@@ -158,6 +162,8 @@ def create_app(settings: Settings | None = None) -> App:
             password_ip=settings.limit_password_ip,
             tournaments_player=settings.limit_tournaments_player,
             tournament_entries_player=settings.limit_tournament_entries_player,
+            friend_requests_player=settings.limit_friend_requests_player,
+            challenges_player=settings.limit_challenges_player,
             signups=settings.limit_signups,
             storage=settings.redis,
         )
@@ -169,14 +175,20 @@ def create_app(settings: Settings | None = None) -> App:
         ranked = RankedQueue(store, shared=cluster is not None)
         lobby = Lobby(hub, tables, ranked)
         accounts = Accounts(store, settings, limits)
+        app.state.friends = Friends(store, settings, limits)
         tournaments = Tournaments(hub, tables, store, fanout, limits)
         upkeep = Upkeep(settings, store, tables, sessions, ranked,
                         recently_seen=accounts.recent_players, held=tournaments.players_held)
         app.state.store, app.state.hub, app.state.limits = store, hub, limits
         app.state.tables, app.state.sessions, app.state.lobby = tables, sessions, lobby
         announcements = Announcements(store, sessions, settings.operator_poll_seconds)
+        presence = Presence(fanout, hub.node or "local", store.friend_names,
+                            settings.presence_seconds)
+        app.state.friends.listeners.append(presence.links)
+        app.state.challenges = Challenges(lobby, store, fanout, settings, limits)
+        app.state.presence = presence
         app.state.sockets = Services(hub, tables, fanout, mutes, sessions, announcements,
-                                      tournaments)
+                                      tournaments, presence)
         app.state.accounts, app.state.tournaments = accounts, tournaments
         app.state.upkeep = upkeep
         app.state.reviews = Reviews(store, hub.bots)
@@ -202,6 +214,7 @@ def create_app(settings: Settings | None = None) -> App:
             resumed = await tables.resume()
             await tournaments.resume()
             hub.log.info("resumed %d unfinished matches, %d tournaments", resumed, events)
+        await presence.start()
         loop = asyncio.get_running_loop()
         closing = ClosedAccounts(store, accounts, sessions, settings.operator_poll_seconds)
         tasks = [loop.create_task(_collector_upkeep()), loop.create_task(upkeep.run()),
@@ -221,6 +234,7 @@ def create_app(settings: Settings | None = None) -> App:
             for task in tasks:
                 task.cancel()
             metrics.unwatch(figures)
+            presence.stop()
             await app.state.reviews.close()  # before the workers its jobs are on
             tables.stop()
             await hub.stop()
@@ -284,7 +298,8 @@ def create_app(settings: Settings | None = None) -> App:
 
     app.state.metrics_access = metrics.Access(settings)
     for router in (routes_game.router, routes_accounts.router, routes_matches.router,
-                   routes_tournaments.router, routes_metrics.router, routes_rights.router):
+                   routes_tournaments.router, routes_metrics.router, routes_rights.router,
+                   routes_friends.router):
         app.include_router(router)
     routes_game.mount_client(app)
     return app

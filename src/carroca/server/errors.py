@@ -435,3 +435,52 @@ class SeatedElsewhere(ServerError, status=409, code="seated",
 class DeleteNotConfirmed(ServerError, status=422, code="not_confirmed",
                          text="Para excluir a conta, confirme digitando EXCLUIR."):
     pass
+
+
+# ---------------------------------------------------------------------- friends
+
+
+class FriendTarget(ServerError, status=422, code="bad_request",
+                   text="Diga o apelido do jogador ou o número dele, um dos dois."):
+    pass
+
+
+class FriendSelf(ServerError, status=422, code="friend_self",
+                 text="Você não pode adicionar a si mesmo aos amigos."):
+    pass
+
+
+class BlockSelf(ServerError, status=422, code="block_self",
+                text="Você não pode bloquear a si mesmo."):
+    pass
+
+
+class FriendBlocking(ServerError, status=409, code="blocking",
+                     text="Você bloqueou este jogador: desbloqueie antes de adicioná-lo."):
+    pass
+
+
+class TooManyFriends(ServerError, status=409, code="too_many_friends"):
+    def __init__(self, limit: int) -> None:
+        super().__init__(message=f"Você já tem {limit} amigos, o máximo: remova algum antes "
+                         "de adicionar outro.")
+
+
+class TheirFriendsFull(ServerError, status=409, code="their_friends_full",
+                       text="Este jogador já tem o máximo de amigos."):
+    pass
+
+
+class NoFriendRequest(ServerError, status=404, code="no_request",
+                      text="Pedido de amizade não encontrado."):
+    pass
+
+
+class NotAFriend(ServerError, status=422, code="not_a_friend",
+                 text="Só dá para desafiar seus amigos."):
+    pass
+
+
+class NoChallenge(ServerError, status=404, code="no_challenge",
+                  text="Desafio não encontrado: já terminou ou expirou."):
+    pass

@@ -80,6 +80,12 @@ class Settings:
     limit_tournaments_player: str = "10/hour"  # tournaments created by one player
     # registrations and withdrawals of one player, in any event (each one stores the event)
     limit_tournament_entries_player: str = "30/10 minutes"
+    # friend requests sent by one player (blocks and answers to requests do not count)
+    limit_friend_requests_player: str = "30/hour"
+    max_friends: int = 500  # friends a player may have
+    limit_challenges_player: str = "6/minute"  # challenges sent by one player
+    challenge_seconds: float = 60.0  # a challenge not answered by then expires
+    presence_seconds: float = 3.0  # a player's presence is told at most once in this time
     hash_queue: int = 4  # password checks waiting for a hashing slot; more get 429
 
     # ---------------------------------------------------------------- tables

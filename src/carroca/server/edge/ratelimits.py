@@ -87,6 +87,8 @@ class RateLimits:
                  tables_player: str, reviews_ip: str, password_ip: str = "30/10 minutes",
                  tournaments_player: str = "10/hour",
                  tournament_entries_player: str = "30/10 minutes",
+                 friend_requests_player: str = "30/hour",
+                 challenges_player: str = "6/minute",
                  signups: str = "60/10 seconds", storage: str = "") -> None:
         # Redis: short timeouts, as these calls block the event loop while they wait.
         store = storage_from_string(storage, socket_timeout=0.5, socket_connect_timeout=0.5) \
@@ -124,3 +126,7 @@ class RateLimits:
         self.tournament_entries_player = limit(
             "tournament-entries-player", tournament_entries_player,
             "Muitas inscrições e desistências seguidas em torneios.")
+        self.friend_requests_player = limit("friend-requests-player", friend_requests_player,
+                                            "Você mandou muitos pedidos de amizade seguidos.")
+        self.challenges_player = limit("challenges-player", challenges_player,
+                                       "Você mandou muitos desafios seguidos.")

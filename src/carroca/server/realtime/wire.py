@@ -35,6 +35,7 @@ StepType = Literal["play", "draw", "pass", "five-doubles"]  # an action's `kind`
 FiveChoice = Literal["points", "redeal"]  # `rules.actions.FIVE_CHOICES`
 HandEndKind = Literal["batida", "fechado", "redeal", "abandon"]  # `rules.game.HandEnd`
 ResultReason = Literal["target", "abandon"]  # `rules.game.MatchResult`
+PresenceState = Literal["online", "playing", "watching", "tournament", "offline"]  # `presence`
 
 
 class Closed(Struct, forbid_unknown_fields=True):
@@ -333,9 +334,65 @@ class Announcement(Data, kw_only=True):
     text: str | None
 
 
+class FriendPresence(Closed, kw_only=True):
+    """Where a friend is: `match` (playing or watching) only for a public table, `event` the
+    tournament whose page they follow, `seen` when they were last online (offline; null:
+    unknown since the server started)."""
+
+    id: int
+    name: str
+    state: PresenceState
+    match: str | None = None
+    event: str | None = None
+    seen: float | None = None
+
+
+class Friends(Data, kw_only=True):
+    """Every friend with their presence: after `hello`, and when the friends changed."""
+
+    kind = "friends"
+    friends: list[FriendPresence]
+
+
+class Presence(Data, kw_only=True):
+    """A friend's presence changed (at most one a friend every few seconds)."""
+
+    kind = "presence"
+    friend: FriendPresence
+
+
+ChallengeStatus = Literal["accepted", "declined", "expired", "cancelled"]  # `challenges`
+
+
+class Challenge(Data, kw_only=True):
+    """A friend (`by`) challenges you: the table's ruleset, options, turn and who sits where
+    (names, bots' too); answer by `expires` (epoch seconds)."""
+
+    kind = "challenge"
+    id: str
+    by: str
+    ruleset: str
+    options: dict[str, Any]
+    turn_seconds: float
+    seats: list[str]
+    expires: float
+
+
+class ChallengeEnd(Data, kw_only=True):
+    """A challenge you sent or received ended: `accepted` (every invited friend did: `match` is
+    the new table), `declined` (by `by`), `expired`, `cancelled` (by its sender)."""
+
+    kind = "challenge_end"
+    id: str
+    status: ChallengeStatus
+    match: str | None = None
+    by: str | None = None
+
+
 FRAMES: tuple[type[Data], ...] = (Hello, Owner, State, Ack, Error, ChatLine, Matched, Tournament,
                                   EventView, EventChange, Rematch, Pong, Left, Muted,
-                                  Announcement, Notice)
+                                  Announcement, Notice, Friends, Presence, Challenge,
+                                  ChallengeEnd)
 
 _encode = msgspec.json.Encoder().encode
 

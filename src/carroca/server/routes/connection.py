@@ -26,6 +26,7 @@ from carroca.server.realtime.fanout import (
     player_channel,
     seat_channel,
 )
+from carroca.server.realtime.presence import Presence
 from carroca.server.realtime.sessions import Sessions
 from carroca.server.tables.chat import Mutes
 from carroca.server.tables.hub import Hub
@@ -65,14 +66,15 @@ class Services:
     sessions: Sessions
     announcements: Announcements | None = None
     events: Tournaments | None = None
+    presence: Presence | None = None
 
 
 class Connection:
     # Slots: one of these lives as long as each open socket (a dict would add ~0.3 KiB).
     __slots__ = ("_budget", "_direct", "_flush_queued", "_inbox", "_out", "_reader", "_reading",
                  "_refilled", "_writer", "chat_on", "chat_sink", "closed", "event_held",
-                 "event_id", "event_sink", "hub", "match_id", "on", "player", "seat", "sink",
-                 "ws")
+                 "event_id", "event_sink", "hub", "match_id", "mode", "on", "player", "seat",
+                 "sink", "ws")
 
     def __init__(self, ws: WebSocket, player: records.Player, on: Services,
                  writer: FrameWriter | None = None) -> None:
@@ -93,6 +95,7 @@ class Connection:
         # move between nodes while the socket stays open.
         self.match_id: str | None = None
         self.seat: int | None = None
+        self.mode: str | None = None  # the followed table's (friends see a public one)
         self.chat_on = False
         self.closed = False
         # A client's messages, handled in order by a task that runs only while some wait
@@ -150,6 +153,11 @@ class Connection:
         elif len(held) < MAX_HELD:  # beyond: the page sees a version gap and asks again
             held.append(payload)
 
+    def _presence_changed(self) -> None:
+        presence = self.on.presence if self.on is not None else None
+        if presence is not None:
+            presence.changed(self.player["id"])
+
     async def _close(self, code: int) -> None:
         with contextlib.suppress(Exception):
             await self.ws.close(code)
@@ -185,7 +193,8 @@ class Connection:
 
     def attach(self, match_id: str, seat: int | None, mode: str) -> None:
         self.detach()
-        self.match_id, self.seat = match_id, seat
+        self.match_id, self.seat, self.mode = match_id, seat, mode
+        self._presence_changed()
         fanout = self.on.fanout
         fanout.subscribe(seat_channel(match_id, seat), self.sink)
         self.chat_on = mode in ("casual", "friends")
@@ -204,7 +213,8 @@ class Connection:
         table = self.table
         if table is not None and self.seat is not None and not fanout.listening(channel):
             self.hub.spawn(table.refresh())  # the others see the seat go quiet
-        self.match_id, self.seat, self.chat_on = None, None, False
+        self.match_id, self.seat, self.chat_on, self.mode = None, None, False, None
+        self._presence_changed()
 
     # ------------------------------------------------------------------ watching an event
 
@@ -222,6 +232,7 @@ class Connection:
         self.unwatch()
         channel = event_channel(event_id)
         self.event_id, self.event_held = event_id, []
+        self._presence_changed()
         fanout = self.on.fanout
         fanout.subscribe(channel, self.event_sink)
         settled = getattr(fanout, "settled", None)
@@ -244,7 +255,9 @@ class Connection:
     def unwatch(self) -> None:
         if self.event_id is not None:
             self.on.fanout.unsubscribe(event_channel(self.event_id), self.event_sink)
-        self.event_id, self.event_held = None, None
+            self.event_id = None
+            self._presence_changed()
+        self.event_held = None
 
     # ------------------------------------------------------------------ messages
 
@@ -462,6 +475,8 @@ async def serve_socket(
     announcement = on.announcements.frame if on.announcements is not None else None
     if announcement is not None:
         conn.send(announcement)
+    if on.presence is not None:  # their friends' presence, and theirs to their friends
+        on.presence.opened(conn)
     if on.events is not None:  # the player's event games waiting for them, told again
         for greeting in on.events.games_waiting(player["id"]):
             conn.send(greeting)
@@ -491,4 +506,6 @@ async def serve_socket(
         fanout.unsubscribe(pchannel, conn.sink)
         conn.detach()
         conn.unwatch()
+        if on.presence is not None:
+            on.presence.closed(conn)
         await conn.drain(1.0)

@@ -13,6 +13,7 @@ from sqlalchemy.engine import Connection
 
 from carroca.server.records import Player
 from carroca.server.storage import db
+from carroca.server.storage.friends import blocked_among, forget_links, kept_apart
 from carroca.server.storage.links import MARK_DAYS, linked_pairs, pick_group
 from carroca.server.storage.plumbing import (
     RANKED_WAIT,
@@ -277,6 +278,7 @@ class ClusterRows(Storage):
                 conn.execute(db.player_marks.delete()
                              .where(db.player_marks.c.player_id.in_(ids)))
                 conn.execute(db.ratings.delete().where(db.ratings.c.player_id.in_(ids)))
+                forget_links(conn, ids)
                 guests += conn.execute(db.players.delete().where(p.id.in_(ids))).rowcount
             return sessions, guests
 
@@ -324,8 +326,11 @@ class ClusterRows(Storage):
             ).mappings()]
             if len(waiting) < seats:
                 return None
-            group = pick_group(waiting, seats, lambda g: int(g["player_id"]),
-                               linked_pairs(conn, (g["player_id"] for g in waiting)))
+            ids = [int(g["player_id"]) for g in waiting]
+            group = pick_group(kept_apart(waiting, blocked_among(conn, ids),
+                                          lambda g: int(g["player_id"])),
+                               seats, lambda g: int(g["player_id"]),
+                               linked_pairs(conn, ids))
             if group is None:
                 return None
             conn.execute(db.ranked_queue.delete().where(

@@ -284,6 +284,20 @@ player_marks = sa.Table(
     sa.Index("ix_player_marks_mark", "mark"),
 )
 
+# Friends (0018), one row per direction: `player_id` and `other_id` are both "friend" (two rows,
+# so a player's friends are one indexed read), or `player_id` "requested" `other_id` (pending),
+# or `player_id` "blocked" `other_id`. A request from someone its addressee blocked is kept (its
+# sender sees it pending, as any other) but never shown to the addressee: blocking is silent.
+friend_links = sa.Table(
+    "friend_links",
+    metadata,
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("other_id", sa.Integer, sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("state", sa.String(10), nullable=False),  # friend | requested | blocked
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("ix_friend_links_other_id", "other_id", "state"),
+)
+
 
 def normalize_url(url: str) -> str:
     """Plain `postgresql://` URLs use psycopg 3, the driver the project installs."""

@@ -11,6 +11,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 
 from carroca.server.storage import db
+from carroca.server.storage.friends import forget_links
 from carroca.server.storage.names import lookalike_keys
 from carroca.server.storage.plumbing import (
     NameTaken,
@@ -150,11 +151,13 @@ class PlayerRows(Storage):
 
         def fn(conn: Connection) -> list[str]:
             p, s = db.players.c, db.sessions.c
-            conn.execute(db.players.update().where(p.id == player_id).where(p.kind == "guest")
-                         .values(guest_key_hash=None))
+            guest = conn.execute(db.players.update().where(p.id == player_id)
+                                 .where(p.kind == "guest").values(guest_key_hash=None))
             ended = [r[0] for r in conn.execute(
                 sa.select(s.token_hash).where(s.player_id == player_id))]
             conn.execute(db.sessions.delete().where(s.player_id == player_id))
+            if guest.rowcount:  # a guest's friends last while their key does
+                forget_links(conn, [player_id])
             return ended
 
         return await self.run_side(fn)

@@ -22,6 +22,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from carroca.server.storage import db
+from carroca.server.storage.friends import forget_links, friend_links_of
 from carroca.server.storage.names import lookalike_keys
 from carroca.server.storage.plumbing import Storage, token_hash
 
@@ -38,7 +39,7 @@ def _sections_not_kept(conn: Connection, player_id: int) -> list[Any]:
 # More kinds of a player's data, each read by its function into the export: friends, reports
 # and sanctions plug in here when the server keeps them.
 EXPORT_SECTIONS: dict[str, Callable[[Connection, int], Any]] = {
-    "friends": _sections_not_kept,
+    "friends": friend_links_of,
     "reports_made": _sections_not_kept,
     "sanctions": _sections_not_kept,
 }
@@ -195,6 +196,7 @@ class DataRows(Storage):
             for table in (db.sessions, db.devices, db.player_marks, db.ratings,
                           db.ranked_queue, db.player_roles):
                 conn.execute(table.delete().where(table.c.player_id == player_id))
+            forget_links(conn, [player_id])  # friends, requests and blocks, both ways
             _rename_matches(conn, player_id, old, new)
             _rename_events(conn, player_id, old, new)
             return new, ended

@@ -1,6 +1,6 @@
 """The server's durable state (`Store`): players, sessions, matches, their move logs and
 ratings, behind a small async interface. Its parts: `storage` (threads, group commits),
-`players`, `cluster`, `tournaments` beside it, and the matches here."""
+`players`, `cluster`, `tournaments`, `friends` beside it, and the matches here."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from sqlalchemy.engine import Connection
 
 from carroca.server.storage import db
 from carroca.server.storage.cluster import ClusterRows
+from carroca.server.storage.friends import FriendRows
 from carroca.server.storage.links import LinkRows
 from carroca.server.storage.players import PlayerRows
 from carroca.server.storage.plumbing import (
@@ -27,7 +28,7 @@ from carroca.server.storage.tournaments import TournamentRows
 __all__ = ["Fenced", "MoveRow", "NameTaken", "Store", "token_hash"]
 
 
-class Store(PlayerRows, ClusterRows, TournamentRows, LinkRows, DataRows):
+class Store(PlayerRows, ClusterRows, TournamentRows, LinkRows, DataRows, FriendRows):
     """The server's durable state: players, sessions, matches, their move logs and ratings."""
 
     # ------------------------------------------------------------------ matches

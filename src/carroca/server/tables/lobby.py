@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+from collections.abc import Sequence
 from typing import Any
 
 from carroca.rules import get_ruleset
@@ -112,6 +113,7 @@ class Lobby:
             raise BadCasualTurn(CASUAL_TURNS)
         opts, seconds = self.check(ruleset, None, turn_seconds)
         bot_seat(bot_level)
+        apart = await self.tables.store.kept_apart(player["id"])  # blocks, either way
         async with self.lobby_lock:
             for table in self.tables:
                 seat = table.seat_of(player["id"])
@@ -125,7 +127,10 @@ class Lobby:
                 chosen = self.tables.get(match_id)
                 elsewhere = [] if chosen is not None else \
                     await self.tables.elsewhere("casual", match_id=match_id)
-                if chosen is not None:
+                if _with_any(chosen.seats if chosen is not None else
+                             next((r["seats"] for r in elsewhere), []), apart):
+                    seat = None  # as a full table: the block stays silent
+                elif chosen is not None:
                     seat = await self.sit_casual(chosen, player, client_seed)
                 elif elsewhere:
                     seat = await self.sit_elsewhere(match_id, player, client_seed)
@@ -138,13 +143,13 @@ class Lobby:
                 return _answer(next(r for r in elsewhere if r["id"] == match_id), seat)
             for table in self.tables:  # a snapshot: sitting awaits
                 if table.ruleset.name == ruleset and table.bot_level == bot_level \
-                        and table.turn_seconds == seconds:
+                        and table.turn_seconds == seconds and not _with_any(table.seats, apart):
                     seat = await self.sit_casual(table, player, client_seed)
                     if seat is not None:
                         return table.answer(seat)
             for row in await self.tables.elsewhere("casual", ruleset=ruleset, bot_level=bot_level,
                                                    turn_seconds=seconds, waiting=True):
-                if None in row["seats"]:
+                if None in row["seats"] and not _with_any(row["seats"], apart):
                     seat = await self.sit_elsewhere(row["id"], player, client_seed)
                     if seat is not None:
                         return _answer(row, seat)
@@ -403,6 +408,12 @@ class Lobby:
         elif table.mode == "casual":
             self.hub.spawn(self.tables.fill_with_bots(new))
         return new
+
+
+def _with_any(seats: Sequence[Seat | dict[str, Any] | None], players: set[int]) -> bool:
+    """Whether one of `players` sits in `seats` (a blocked pair is never seated together by
+    the queues while another table can be had: a new one always can)."""
+    return bool(players) and any(s is not None and s.get("player") in players for s in seats)
 
 
 def _seat_in(row: dict[str, Any], player_id: int) -> int | None:

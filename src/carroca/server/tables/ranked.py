@@ -14,6 +14,7 @@ from typing import Any
 
 from carroca.server.errors import NotStored
 from carroca.server.records import Player
+from carroca.server.storage.friends import kept_apart
 from carroca.server.storage.links import pick_group
 from carroca.server.storage.store import Store
 
@@ -47,9 +48,11 @@ class RankedQueue:
             return None
         try:
             linked = await self._store.linked(p["id"] for p in queue)
+            apart = await self._store.blocked_pairs([p["id"] for p in queue])
         except Exception:
             raise NotStored() from None
-        return pick_group(queue, n, lambda p: int(p["id"]), linked)
+        return pick_group(kept_apart(queue, apart, lambda p: int(p["id"])), n,
+                          lambda p: int(p["id"]), linked)
 
     def matched(self, ruleset: str, group: list[dict[str, Any]]) -> None:
         """The group's table is stored: its players leave the queue (in memory)."""
@@ -86,3 +89,5 @@ class RankedQueue:
     def players(self) -> set[int]:
         """The players queued here (the clean-up keeps them)."""
         return {p["id"] for q in self._queues.values() for p in q}
+
+

@@ -9,6 +9,7 @@ import * as api from "./api.js";
 import { showAnnouncement } from "./announce.js";
 import { dec, fill, h, need, num, param, randomSeed, sameOriginPath, toast } from "./dom.js";
 import { historyLine, localInput, modeName, playersText, seatsOf, seatsText, tourneyRequest } from "./lobby-text.js";
+import { onFriendsFrame, showFriends } from "./friends.js";
 import { Socket } from "./socket.js";
 import { tileSVG } from "./tiles.js";
 import { callToTable } from "./tourneys.js";
@@ -212,6 +213,8 @@ async function signedIn(who) {
   refreshTourneys();
   renderProfile();
   renderRanking();
+  showFriends(need("#friends-box"));
+  openLobbySocket(); // friends' presence and challenges come on it
 }
 
 function renderWho() {
@@ -557,6 +560,7 @@ function openLobbySocket() {
       if (type === "announcement") showAnnouncement(data);
       // "Sua partida do torneio começou": an event this player is in paired them.
       if (type === "tournament") callToTable(data);
+      onFriendsFrame(type, data); // presence, requests' answers, challenges
     },
   });
   state.socket.connect();

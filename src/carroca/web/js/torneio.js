@@ -9,6 +9,7 @@
 
 import * as api from "./api.js";
 import { fill, h, need, num, param, toast } from "./dom.js";
+import { onFriendsFrame } from "./friends.js";
 import { inviteBox } from "./invite.js";
 import { Socket } from "./socket.js";
 import { applyChange, changeFits, ownPart } from "./torneio-live.js";
@@ -123,6 +124,7 @@ function listen() {
         if (data.event === page.id) pushed(type, data);
         return;
       }
+      if (onFriendsFrame(type, data)) return; // a friend's challenge, on this page too
       if (type === "error" && data.code === "moving") {
         setTimeout(watch, 2000); // the event is changing servers: ask again in a moment
         return;

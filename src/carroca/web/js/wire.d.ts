@@ -112,6 +112,10 @@ export type HandEndKind = "batida" | "fechado" | "redeal" | "abandon";
 
 export type ResultReason = "target" | "abandon";
 
+export type PresenceState = "online" | "playing" | "watching" | "tournament" | "offline";
+
+export type ChallengeStatus = "accepted" | "declined" | "expired" | "cancelled";
+
 /** The first frame after connecting; `node`: the server node the socket is on (null for a single server). */
 export interface Hello {
   player: Player;
@@ -270,6 +274,45 @@ export interface Notice {
   message: string;
 }
 
+/** Every friend with their presence: after `hello`, and when the friends changed. */
+export interface Friends {
+  friends: FriendPresence[];
+}
+
+/** Where a friend is: `match` (playing or watching) only for a public table, `event` the tournament whose page they follow, `seen` when they were last online (offline; null: unknown since the server started). */
+export interface FriendPresence {
+  id: number;
+  name: string;
+  state: PresenceState;
+  match: string | null;
+  event: string | null;
+  seen: number | null;
+}
+
+/** A friend's presence changed (at most one a friend every few seconds). */
+export interface Presence {
+  friend: FriendPresence;
+}
+
+/** A friend (`by`) challenges you: the table's ruleset, options, turn and who sits where (names, bots' too); answer by `expires` (epoch seconds). */
+export interface Challenge {
+  id: string;
+  by: string;
+  ruleset: string;
+  options: Record<string, unknown>;
+  turn_seconds: number;
+  seats: string[];
+  expires: number;
+}
+
+/** A challenge you sent or received ended: `accepted` (every invited friend did: `match` is the new table), `declined` (by `by`), `expired`, `cancelled` (by its sender). */
+export interface ChallengeEnd {
+  id: string;
+  status: ChallengeStatus;
+  match: string | null;
+  by: string | null;
+}
+
 /** A seat's observation (`Observation.to_dict()`; spectators: seat null, no hand). */
 export interface View {
   ruleset: string;
@@ -424,8 +467,28 @@ export interface NoticeFrame {
   data: Notice;
 }
 
+export interface FriendsFrame {
+  type: "friends";
+  data: Friends;
+}
+
+export interface PresenceFrame {
+  type: "presence";
+  data: Presence;
+}
+
+export interface ChallengeFrame {
+  type: "challenge";
+  data: Challenge;
+}
+
+export interface Challenge_endFrame {
+  type: "challenge_end";
+  data: ChallengeEnd;
+}
+
 /** Any message a client sends. */
 export type ClientMessage = ClientJoin | ClientLeave | ClientMove | ClientChat | ClientMute | ClientHold | ClientReady | ClientWatch | ClientUnwatch | ClientPing;
 
 /** Any frame the server sends. */
-export type ServerFrame = HelloFrame | OwnerFrame | StateFrame | AckFrame | ErrorFrame | ChatFrame | MatchedFrame | TournamentFrame | EventFrame | Event_changeFrame | RematchFrame | PongFrame | LeftFrame | MutedFrame | AnnouncementFrame | NoticeFrame;
+export type ServerFrame = HelloFrame | OwnerFrame | StateFrame | AckFrame | ErrorFrame | ChatFrame | MatchedFrame | TournamentFrame | EventFrame | Event_changeFrame | RematchFrame | PongFrame | LeftFrame | MutedFrame | AnnouncementFrame | NoticeFrame | FriendsFrame | PresenceFrame | ChallengeFrame | Challenge_endFrame;

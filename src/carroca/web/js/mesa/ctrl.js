@@ -5,6 +5,7 @@
 
 import * as api from "../api.js";
 import { showAnnouncement } from "../announce.js";
+import { onFriendsFrame } from "../friends.js";
 import { diff } from "../events.js";
 import { seatPlaces } from "../layout.js";
 import { need, toast } from "../dom.js";
@@ -67,6 +68,12 @@ export const onFrame = (type, data) => {
       break;
     case "announcement":
       showAnnouncement(data);
+      break;
+    case "friends":
+    case "presence":
+    case "challenge":
+    case "challenge_end":
+      onFriendsFrame(type, data);
       break;
     case "notice":
       if (data.match === ctx.matchId) toast(data.message, "info", 9000);

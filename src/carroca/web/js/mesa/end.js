@@ -7,6 +7,7 @@ import * as api from "../api.js";
 import { avatarSVG } from "../avatar.js";
 import { dec, fill, h, need, signed } from "../dom.js";
 import * as W from "../words.js";
+import { addFriends } from "./end-friends.js";
 import { endLinks, privacyControl, renderPrivacy, renderRematchOffer } from "./end-links.js";
 import { clearBanner } from "./notices.js";
 import { showFatal } from "./overlay.js";
@@ -78,6 +79,7 @@ export function renderEnd() {
   }
   body.push(h("div", { class: "rematch-offer", id: "rematch-offer", "aria-live": "polite", hidden: true }));
   if (st.mode === "friends") body.push(h("div", { id: "end-privacy" }));
+  body.push(addFriends(st));
   body.push(endLinks());
   fill(need("#end-body"), ...body);
   renderRematchOffer();

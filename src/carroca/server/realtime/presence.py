@@ -1,0 +1,239 @@
+"""Friends' presence, derived from the sockets the server holds, told to friends only.
+
+A player's presence is what their open sockets do: sitting at a table ("playing"), watching one,
+following a tournament's page, or only open ("online"); none open is "offline", with the time
+they were last seen. Each node derives it for its own sockets and publishes it on one fan-out
+channel (`CHANNEL`: in a cluster every node hears every change, through Redis), at most once
+every `gap` seconds a player: changes in between are coalesced into the next. Every node keeps
+the presence of every player online anywhere (a few tuples), and, for each player with a socket
+on it, their friends, read once when their first socket opens (one query, whatever the number of
+friends), with the reverse index (friend -> local players) that routes a change to the sockets
+of those who have that player as a friend, and to nobody else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from carroca.server.realtime import wire
+from carroca.server.realtime.fanout import Fanout
+
+CHANNEL = "presence"
+#: The tables whose id a friend may see: a friends' table is its players' own.
+PUBLIC_MODES = ("casual", "ranked", "bots", "tournament")
+_RANK = {"offline": 0, "online": 1, "tournament": 2, "watching": 3, "playing": 4}
+
+#: (state, match, event): a player's presence on one node.
+Status = tuple[str, str | None, str | None]
+OFFLINE: Status = ("offline", None, None)
+
+
+class Conn(Protocol):
+    """An open socket as presence reads it (`routes.connection.Connection`)."""
+
+    @property
+    def player(self) -> Any: ...
+    @property
+    def match_id(self) -> str | None: ...
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def mode(self) -> str | None: ...
+    @property
+    def event_id(self) -> str | None: ...
+    def send(self, payload: str) -> None: ...
+
+
+def status_of(conns: set[Conn]) -> Status:
+    """The most telling of the sockets' doings: playing, watching, a tournament, online."""
+    best: Status = OFFLINE
+    for c in conns:
+        match = c.match_id if c.mode in PUBLIC_MODES else None
+        if c.match_id is not None:
+            here: Status = ("playing" if c.seat is not None else "watching", match, None)
+        elif c.event_id is not None:
+            here = ("tournament", None, c.event_id)
+        else:
+            here = ("online", None, None)
+        if _RANK[here[0]] > _RANK[best[0]]:
+            best = here
+    return best
+
+
+class Presence:
+    def __init__(self, fanout: Fanout, node: str,
+                 friends_of: Callable[[int], Awaitable[dict[int, str]]], gap: float) -> None:
+        self.fanout, self.node, self.friends_of, self.gap = fanout, node, friends_of, gap
+        self.local: dict[int, set[Conn]] = {}  # this node's sockets, by player
+        self.names: dict[int, str] = {}
+        self.friends: dict[int, dict[int, str]] = {}  # a local player's friends (id: name)
+        self.watchers: dict[int, set[int]] = {}  # a player -> local players who are friends
+        self.states: dict[int, dict[str, Status]] = {}  # every player online: node -> status
+        self.seen: dict[int, float] = {}  # last seen, for players gone offline since the start
+        self.sent: dict[int, Status] = {}  # what this node last published for a local player
+        self.last: dict[int, float] = {}  # when (monotonic)
+        self.due: dict[int, asyncio.TimerHandle] = {}
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.published = 0  # publishes on CHANNEL, for the bench and the tests
+        fanout.subscribe(CHANNEL, self._heard)
+
+    async def start(self) -> None:
+        """Ask the other nodes for their players' presence (a node that joins late)."""
+        settled = getattr(self.fanout, "settled", None)
+        if settled is not None:
+            await settled(CHANNEL)
+        self._publish_raw({"k": "sync", "n": self.node})
+
+    def stop(self) -> None:
+        for handle in self.due.values():
+            handle.cancel()
+        self.fanout.unsubscribe(CHANNEL, self._heard)
+
+    # ------------------------------------------------------------------ local sockets
+
+    def opened(self, conn: Conn) -> None:
+        pid = int(conn.player["id"])
+        conns = self.local.setdefault(pid, set())
+        first = not conns
+        conns.add(conn)
+        self.names[pid] = str(conn.player["name"])
+        if first:
+            self._spawn(self._load(pid))
+        elif self.friends.get(pid):
+            conn.send(self.snapshot(pid))
+        self.changed(pid)
+
+    def closed(self, conn: Conn) -> None:
+        pid = int(conn.player["id"])
+        conns = self.local.get(pid)
+        if conns is None:
+            return
+        conns.discard(conn)
+        if not conns:
+            del self.local[pid]
+            self._forget_friends(pid)
+        self.changed(pid)
+
+    def changed(self, pid: int) -> None:
+        """A local player's sockets changed: publish now, or at the end of their gap."""
+        if pid in self.due:
+            return
+        wait = self.last.get(pid, -self.gap) + self.gap - time.monotonic()
+        loop = asyncio.get_running_loop()
+        self.due[pid] = loop.call_later(max(0.0, wait), self._due, pid)
+
+    def _due(self, pid: int) -> None:
+        self.due.pop(pid, None)
+        status = status_of(self.local.get(pid, set()))
+        if self.sent.get(pid, OFFLINE) == status:
+            return
+        self.last[pid] = time.monotonic()
+        if status == OFFLINE:
+            self.sent.pop(pid, None)
+        else:
+            self.sent[pid] = status
+        self._announce(pid, status)
+
+    def _announce(self, pid: int, status: Status) -> None:
+        self._publish_raw({"k": "s", "n": self.node, "p": pid, "name": self.names.get(pid, ""),
+                           "s": list(status), "at": time.time()})
+        if status == OFFLINE and pid not in self.local:
+            self.last.pop(pid, None)
+            self.names.pop(pid, None)
+
+    def links(self, a: int, b: int) -> None:
+        """Two players' friendship changed (`players.friends`): every node reads theirs again."""
+        self._publish_raw({"k": "links", "p": [a, b]})
+
+    # ------------------------------------------------------------------ friends lists
+
+    async def _load(self, pid: int, again: bool = False) -> None:
+        """Read a local player's friends; tell their sockets (`friends`), unless they have
+        none and never had on this socket (`again`: the list changed, an empty one included)."""
+        friends = await self.friends_of(pid)
+        if pid not in self.local:  # gone meanwhile
+            return
+        if not friends and not again:
+            return
+        self._forget_friends(pid)
+        self.friends[pid] = friends
+        for fid in friends:
+            self.watchers.setdefault(fid, set()).add(pid)
+        frame = self.snapshot(pid)
+        for conn in self.local[pid]:
+            conn.send(frame)
+
+    def _forget_friends(self, pid: int) -> None:
+        for fid in self.friends.pop(pid, {}):
+            watching = self.watchers.get(fid)
+            if watching is not None:
+                watching.discard(pid)
+                if not watching:
+                    del self.watchers[fid]
+
+    def merged(self, pid: int) -> Status:
+        best = OFFLINE
+        for status in self.states.get(pid, {}).values():
+            if _RANK[status[0]] > _RANK[best[0]]:
+                best = status
+        return best
+
+    def _entry(self, pid: int, name: str) -> wire.FriendPresence:
+        state, match, event = self.merged(pid)
+        return wire.FriendPresence(id=pid, name=name, state=state,  # type: ignore[arg-type]
+                                   match=match, event=event,
+                                   seen=self.seen.get(pid) if state == "offline" else None)
+
+    def snapshot(self, pid: int) -> str:
+        return wire.frame(wire.Friends(friends=[
+            self._entry(fid, name) for fid, name in self.friends.get(pid, {}).items()]))
+
+    # ------------------------------------------------------------------ the channel
+
+    def _publish_raw(self, message: dict[str, Any]) -> None:
+        self.published += 1
+        self.fanout.publish(CHANNEL, json.dumps(message, separators=(",", ":")))
+
+    def _heard(self, payload: str) -> None:
+        msg = json.loads(payload)
+        kind = msg.get("k")
+        if kind == "s":
+            self._status(msg)
+        elif kind == "links":
+            for pid in msg["p"]:
+                if pid in self.local:
+                    self._spawn(self._load(int(pid), again=True))
+        elif kind == "sync" and msg.get("n") != self.node:
+            for pid, status in self.sent.items():
+                self._announce(pid, status)
+
+    def _status(self, msg: dict[str, Any]) -> None:
+        pid, node = int(msg["p"]), str(msg["n"])
+        state, match, event = msg["s"]
+        before = self.merged(pid)
+        nodes = self.states.setdefault(pid, {})
+        if state == "offline":
+            nodes.pop(node, None)
+            if not nodes:
+                del self.states[pid]
+                self.seen[pid] = float(msg["at"])
+        else:
+            nodes[node] = (state, match, event)
+        if self.merged(pid) == before:
+            return
+        watching = self.watchers.get(pid)
+        if not watching:
+            return
+        frame = wire.frame(wire.Presence(friend=self._entry(pid, str(msg["name"]))))
+        for local in watching:
+            for conn in self.local.get(local, ()):
+                conn.send(frame)
+
+    def _spawn(self, coro: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)

@@ -1,0 +1,141 @@
+"""Challenges: a player invites friends to a table ("Desafiar"); the invitation reaches their
+sockets wherever they are on the site (a `challenge` frame on their player channel, on any node),
+and once every invited friend accepted, a friends' table is made with everyone in their seat and
+started (`challenge_end` with its id goes to all of them). One decline ends it for everyone;
+unanswered, it expires after `CHALLENGE_SECONDS`.
+
+Only friends can be challenged, and a block ends a friendship, so a blocked player's challenge
+to their blocker is refused as after an ordinary removal: nothing tells them of the block.
+A challenge lives in the memory of the node that received it; its answers must reach that node.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from carroca.rules import get_ruleset
+from carroca.server.edge.ratelimits import RateLimits
+from carroca.server.errors import BadSeats, NoChallenge, NotAFriend, ServerError
+from carroca.server.realtime import wire
+from carroca.server.realtime.fanout import Fanout, player_channel
+from carroca.server.records import Player, Seat
+from carroca.server.settings import Settings
+from carroca.server.storage.store import Store
+from carroca.server.tables.lobby import Lobby
+from carroca.server.tables.tablerow import bot_seat, player_seat
+
+
+@dataclass(eq=False)
+class Pending:
+    id: str
+    host: Player
+    ruleset: str
+    options: dict[str, Any]
+    turn_seconds: float
+    seats: list[Seat]
+    invited: set[int]
+    expires: float
+    address: str | None
+    accepted: set[int] = field(default_factory=set)
+    timer: asyncio.TimerHandle | None = None
+
+    def players(self) -> list[int]:
+        return [self.host["id"], *sorted(self.invited)]
+
+
+class Challenges:
+    def __init__(self, lobby: Lobby, store: Store, fanout: Fanout, settings: Settings,
+                 limits: RateLimits) -> None:
+        self.lobby, self.store, self.fanout = lobby, store, fanout
+        self.settings, self.limits = settings, limits
+        self.pending: dict[str, Pending] = {}
+
+    async def create(self, host: Player, ruleset: str, options: dict[str, Any] | None,
+                     seats: list[str], turn_seconds: float | None,
+                     address: str | None = None) -> dict[str, Any]:
+        """`seats`: "me", "bot:nível" or "player:ID" (a friend) for each seat of the ruleset."""
+        self.limits.challenges_player.hit(str(host["id"]))
+        opts, seconds = self.lobby.check(ruleset, options, turn_seconds)
+        n = get_ruleset(ruleset).seats
+        if len(seats) != n or seats.count("me") != 1:
+            raise BadSeats.one_is_mine(ruleset, n)
+        friends = await self.store.friend_names(host["id"])
+        specs: list[Seat] = []
+        invited: set[int] = set()
+        for s in seats:
+            if s == "me":
+                specs.append(player_seat(host))
+            elif s.startswith("bot:"):
+                specs.append(bot_seat(s[4:]))
+            elif s.startswith("player:") and s[7:].isdigit():
+                pid = int(s[7:])
+                if pid not in friends:
+                    raise NotAFriend
+                if pid in invited:
+                    raise BadSeats.invalid(s)
+                invited.add(pid)
+                specs.append({"player": pid, "name": friends[pid]})
+            else:
+                raise BadSeats.invalid(s)
+        if not invited:
+            raise BadSeats.invalid(seats)
+        c = Pending(secrets.token_urlsafe(8), host, ruleset, opts, seconds, specs, invited,
+                    time.time() + self.settings.challenge_seconds, address)
+        self.pending[c.id] = c
+        c.timer = asyncio.get_running_loop().call_later(
+            self.settings.challenge_seconds, self._end, c, "expired", None, None)
+        frame = wire.frame(wire.Challenge(
+            id=c.id, by=host["name"], ruleset=ruleset, options=opts, turn_seconds=seconds,
+            seats=[s["name"] for s in specs], expires=c.expires))
+        for pid in invited:
+            self.fanout.publish(player_channel(pid), frame)
+        return {"id": c.id, "expires": c.expires}
+
+    def _mine(self, challenge_id: str, player: Player, invited: bool) -> Pending:
+        c = self.pending.get(challenge_id)
+        if c is None or (player["id"] not in c.invited if invited
+                         else player["id"] != c.host["id"]):
+            raise NoChallenge
+        return c
+
+    async def accept(self, player: Player, challenge_id: str) -> dict[str, Any]:
+        c = self._mine(challenge_id, player, invited=True)
+        c.accepted.add(player["id"])
+        if c.accepted != c.invited:
+            return {"status": "waiting"}
+        del self.pending[c.id]  # no second table from a second answer
+        try:  # within the sender's caps and bot budget, as their own friends' table would be
+            table = await self.lobby.tables.create_table(
+                c.host, c.address, spend=True, mode="friends", ruleset=c.ruleset,
+                options=c.options, seats=list(c.seats), turn_seconds=c.turn_seconds,
+                bot_level=self.settings.autoplay_bot, host_id=c.host["id"],
+                invite=secrets.token_urlsafe(6), client_seeds=[None] * len(c.seats))
+        except ServerError:
+            self._end(c, "cancelled", None, None)
+            raise
+        self.lobby.hub.spawn(self.lobby.tables.start_table(table))
+        self._end(c, "accepted", table.id, None)
+        return {"status": "accepted", "match": table.id}
+
+    def decline(self, player: Player, challenge_id: str) -> dict[str, Any]:
+        c = self._mine(challenge_id, player, invited=True)
+        self._end(c, "declined", None, player["name"])
+        return {"status": "declined"}
+
+    def cancel(self, player: Player, challenge_id: str) -> dict[str, Any]:
+        c = self._mine(challenge_id, player, invited=False)
+        self._end(c, "cancelled", None, player["name"])
+        return {"status": "cancelled"}
+
+    def _end(self, c: Pending, status: str, match: str | None, by: str | None) -> None:
+        self.pending.pop(c.id, None)
+        if c.timer is not None:
+            c.timer.cancel()
+        frame = wire.frame(wire.ChallengeEnd(id=c.id, status=status,  # type: ignore[arg-type]
+                                             match=match, by=by))
+        for pid in c.players():
+            self.fanout.publish(player_channel(pid), frame)

@@ -1,0 +1,120 @@
+"""Challenges: a friend's invitation arrives on the socket; accepted, a friends' table is made
+with everyone seated; declined or unanswered, it ends for everyone; only friends, within the
+limit, and a blocked player's challenge is refused as after an ordinary removal."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+from tests.support.server_app import guest, settings_for
+from tests.support.wsplay import auth, recv, send, until
+
+from carroca.server.app import create_app
+
+pytestmark = pytest.mark.postgres  # the friends are stored
+
+
+@pytest.fixture
+def client(database: str) -> Iterator[TestClient]:
+    settings = settings_for(database, challenge_seconds=0.5,
+                            limit_challenges_player="4/minute")
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+def sign_in(client: TestClient, *names: str) -> list[tuple[dict[str, str], str, int]]:
+    """Per player: the bearer headers, the socket's path, the id."""
+    out = []
+    for name in names:
+        token = guest(client, name)
+        out.append((auth(token), f"/ws?token={token}",
+                    client.get("/api/me", headers=auth(token)).json()["player"]["id"]))
+    client.cookies.clear()
+    return out
+
+
+def befriend(client: TestClient, a: dict[str, str], b: dict[str, str], a_name: str,
+             b_name: str) -> None:
+    client.post("/api/friends", json={"name": b_name}, headers=a)
+    assert client.post("/api/friends", json={"name": a_name},
+                       headers=b).json()["status"] == "friends"
+
+
+def challenge(client: TestClient, who: dict[str, str], friend: int) -> Any:
+    return client.post("/api/challenges", json={"ruleset": "mano-a-mano",
+                                                "seats": ["me", f"player:{friend}"]},
+                       headers=who)
+
+
+def quiet(ws: WebSocketTestSession) -> list[str]:
+    send(ws, "ping")
+    kinds = []
+    while (kind := recv(ws)["type"]) != "pong":
+        kinds.append(kind)
+    return kinds
+
+
+def test_an_accepted_challenge_seats_both_at_a_new_table(client: TestClient) -> None:
+    (ana, ws_ana, _), (bia, ws_bia, bia_id) = sign_in(client, "Ana", "Bia")
+    befriend(client, ana, bia, "Ana", "Bia")
+    with client.websocket_connect(ws_ana) as wa, client.websocket_connect(ws_bia) as wb:
+        r = challenge(client, ana, bia_id)
+        assert r.status_code == 201, r.text
+        got = until(wb, "challenge")["data"]
+        assert (got["by"], got["ruleset"], got["seats"]) == ("Ana", "mano-a-mano",
+                                                              ["Ana", "Bia"])
+        assert got["id"] == r.json()["id"] and got["options"] and got["expires"] > time.time()
+        answer = client.post(f"/api/challenges/{got['id']}/accept", headers=bia).json()
+        assert answer["status"] == "accepted"
+        for ws in (wa, wb):
+            end = until(ws, "challenge_end")["data"]
+            assert (end["status"], end["match"]) == ("accepted", answer["match"])
+        page = client.get(f"/api/matches/{answer['match']}", headers=ana).json()
+        assert page["mode"] == "friends"
+        assert page["players"] == ["Ana", "Bia"]
+        # Answered: a second answer finds nothing.
+        r = client.post(f"/api/challenges/{got['id']}/accept", headers=bia)
+        assert r.status_code == 404 and r.json()["error"]["code"] == "no_challenge"
+
+
+def test_a_decline_and_an_expiry_end_it_for_everyone(client: TestClient) -> None:
+    (ana, ws_ana, _), (bia, _, bia_id) = sign_in(client, "Ana", "Bia")
+    befriend(client, ana, bia, "Ana", "Bia")
+    with client.websocket_connect(ws_ana) as wa:
+        first = challenge(client, ana, bia_id).json()["id"]
+        assert client.post(f"/api/challenges/{first}/decline", headers=bia).json() == \
+            {"status": "declined"}
+        end = until(wa, "challenge_end")["data"]
+        assert (end["id"], end["status"], end["by"]) == (first, "declined", "Bia")
+        second = challenge(client, ana, bia_id).json()["id"]
+        end = until(wa, "challenge_end")["data"]  # half a second on this server
+        assert (end["id"], end["status"]) == (second, "expired")
+        assert client.post(f"/api/challenges/{second}/accept", headers=bia).status_code == 404
+
+
+def test_only_friends_within_the_limit_and_a_block_says_nothing(client: TestClient) -> None:
+    (ana, _, ana_id), (caio, ws_caio, caio_id), (davi, _, davi_id) = \
+        sign_in(client, "Ana", "Caio", "Davi")
+    r = challenge(client, ana, davi_id)
+    assert r.status_code == 422 and r.json()["error"]["code"] == "not_a_friend"
+    befriend(client, ana, caio, "Ana", "Caio")
+    befriend(client, ana, davi, "Ana", "Davi")
+    # Davi removes Ana, Caio blocks her: her challenges get the same answer from both.
+    client.delete(f"/api/friends/{ana_id}", headers=davi)
+    client.post("/api/blocks", json={"player": ana_id}, headers=caio)
+    with client.websocket_connect(ws_caio) as wc:
+        until(wc, "hello")
+        removed, blocked = challenge(client, ana, davi_id), challenge(client, ana, caio_id)
+        assert removed.status_code == blocked.status_code == 422
+        assert removed.json() == blocked.json()
+        assert "challenge" not in quiet(wc)
+    # Four challenges a minute (this server's setting): the two refused ones counted, and
+    # the first; the fifth is refused.
+    assert challenge(client, ana, caio_id).status_code == 422
+    r = challenge(client, ana, caio_id)
+    assert r.status_code == 429 and "desafios" in r.json()["error"]["message"]
