@@ -30,6 +30,8 @@ from carroca.server.edge.guard import BodyLimit
 from carroca.server.edge.headers import install_security_headers
 from carroca.server.edge.ratelimits import RateLimits
 from carroca.server.errors import NOT_STORED, RateLimited, ServerError
+from carroca.server.moderation import routes as routes_moderation
+from carroca.server.moderation.service import Moderation
 from carroca.server.players.accounts import Accounts
 from carroca.server.players.closing import ClosedAccounts
 from carroca.server.realtime.announcements import Announcements
@@ -175,8 +177,11 @@ def create_app(settings: Settings | None = None) -> App:
         app.state.store, app.state.hub, app.state.limits = store, hub, limits
         app.state.tables, app.state.sessions, app.state.lobby = tables, sessions, lobby
         announcements = Announcements(store, sessions, settings.operator_poll_seconds)
+        moderation = Moderation(store, settings, fanout, accounts)
+        tables.listen(moderation)  # the abandonment ladder hears every table's end
+        app.state.moderation = moderation
         app.state.sockets = Services(hub, tables, fanout, mutes, sessions, announcements,
-                                      tournaments)
+                                      tournaments, moderation)
         app.state.accounts, app.state.tournaments = accounts, tournaments
         app.state.upkeep = upkeep
         app.state.reviews = Reviews(store, hub.bots)
@@ -207,6 +212,8 @@ def create_app(settings: Settings | None = None) -> App:
         tasks = [loop.create_task(_collector_upkeep()), loop.create_task(upkeep.run()),
                  loop.create_task(closing.run()), loop.create_task(announcements.run()),
                  loop.create_task(ending.run())]
+        await moderation.refresh()
+        tasks.append(loop.create_task(moderation.run()))
         app.state.scheduler = None
         if settings.tournament_schedule:  # the operator's recurring events
             scheduler = Scheduler(tournaments, load_schedule(settings.tournament_schedule,
@@ -284,7 +291,8 @@ def create_app(settings: Settings | None = None) -> App:
 
     app.state.metrics_access = metrics.Access(settings)
     for router in (routes_game.router, routes_accounts.router, routes_matches.router,
-                   routes_tournaments.router, routes_metrics.router, routes_rights.router):
+                   routes_tournaments.router, routes_metrics.router, routes_rights.router,
+                   routes_moderation.router):
         app.include_router(router)
     routes_game.mount_client(app)
     return app
