@@ -59,9 +59,10 @@ def name_of(conn: Connection, player_id: int) -> str | None:
 
 
 def recent_reports(conn: Connection, reporter_id: int, since: float) -> int:
+    """Reports a player made since then, a merged duplicate counting as one more."""
     r = db.reports.c
-    return int(conn.execute(sa.select(sa.func.count()).where(
-        r.reporter_id == reporter_id, r.created_at > since)).scalar() or 0)
+    return int(conn.execute(sa.select(sa.func.sum(r.count)).where(
+        r.reporter_id == reporter_id, r.updated_at > since)).scalar() or 0)
 
 
 def merge_or_add_report(conn: Connection, reporter_id: int, reported_id: int, reason: str,
