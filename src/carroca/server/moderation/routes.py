@@ -7,12 +7,14 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, cast
 
 from fastapi import APIRouter, Depends, Request
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from carroca.pages import page
 from carroca.server import records
 from carroca.server.moderation.errors import NotModeration
 from carroca.server.moderation.service import Moderation
-from carroca.server.routes.deps import MaybePlayer, Player
+from carroca.server.routes.deps import NOT_FOUND_PAGE, MaybePlayer, Player
 
 router = APIRouter()
 
@@ -90,3 +92,14 @@ async def lift(sanction_id: int, body: LiftBody, mod: Moderator, request: Reques
 async def audit(mod: Moderator, request: Request, before: int | None = None
                 ) -> dict[str, Any]:
     return {"log": await moderation_of(request).audit(before)}
+
+
+PAGE = "moderacao.html"
+
+@router.get(f"/{PAGE}", include_in_schema=False)
+async def moderation_page(request: Request, player: MaybePlayer) -> HTMLResponse:
+    """The moderation page, for moderators only: anyone else gets the "page not found" page,
+    as for an address that does not exist."""
+    if player is None or not await moderation_of(request).is_moderator(player["id"]):
+        return HTMLResponse(page(NOT_FOUND_PAGE), status_code=404)
+    return HTMLResponse(page(PAGE))

@@ -206,12 +206,14 @@ class Moderation:
         if match.result.reason == "abandon" and match.history:
             quitter = match.history[-1].end.seat
         for seat, pid in table.humans():
-            self._spawn(self._climb(pid, seat == quitter, table.id))
+            self._spawn(self.count_match(pid, seat == quitter, table.id))
 
     def table_expired(self, table: Table) -> None:
         pass
 
-    async def _climb(self, player_id: int, abandoned: bool, match_id: str) -> None:
+    async def count_match(self, player_id: int, abandoned: bool, match_id: str) -> None:
+        """One finished match of the player's on the ladder: an abandonment bans them from the
+        queues for the next step's time; clean matches in a row bring it back to the start."""
         settings = self._settings
 
         def fn(conn: Connection) -> tuple[int | None, float | None]:
