@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.support.browser import DESKTOP, PHONE, shot, unique_name, watch
+from tests.support.browser import DESKTOP, PHONE, unique_name, watch
 from tests.support.webplay import TABLE, create_friends_table, open_lobby_as_guest, sign_in_guest
 
 from carroca.server.storage import admin, db
@@ -67,7 +67,6 @@ def test_a_reported_insult_is_muted_and_lifted(new_context: Any, server_database
     mod.fill("#reason", "xingou no chat")
     mod.get_by_role("button", name="Aplicar").click()
     mod.wait_for_selector(f"[data-testid=mod-log] li[data-action=mute]:has-text('{a_name}')")
-    shot(mod, f"moderation-{viewport['width']}")
 
     a.wait_for_selector(".toast:has-text('Seu chat está suspenso até')")
     say(a, "oi")
