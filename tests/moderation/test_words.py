@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from carroca.server.moderation.words import WordList, fold, word_list
+from carroca.server.players.words import WordList, fold, word_list
 
 WORDS = word_list()
 

@@ -30,7 +30,6 @@ from carroca.server.edge.guard import BodyLimit
 from carroca.server.edge.headers import install_security_headers
 from carroca.server.edge.ratelimits import RateLimits
 from carroca.server.errors import NOT_STORED, RateLimited, ServerError
-from carroca.server.moderation import routes as routes_moderation
 from carroca.server.moderation.service import Moderation
 from carroca.server.players.accounts import Accounts
 from carroca.server.players.closing import ClosedAccounts
@@ -43,6 +42,7 @@ from carroca.server.routes import game as routes_game
 from carroca.server.routes import matches as routes_matches
 from carroca.server.routes import metrics as routes_metrics
 from carroca.server.routes import rights as routes_rights
+from carroca.server.routes import moderation as routes_moderation
 from carroca.server.routes import tournaments as routes_tournaments
 from carroca.server.routes.connection import Services
 from carroca.server.routes.deps import (

@@ -32,7 +32,7 @@ from carroca.server.moderation.errors import (
     Sanctioned,
     TooManyReports,
 )
-from carroca.server.moderation.words import word_list
+from carroca.server.players.words import word_list
 from carroca.server.realtime import protocol, wire
 from carroca.server.realtime.fanout import Fanout, player_channel
 from carroca.server.settings import Settings

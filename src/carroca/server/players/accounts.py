@@ -41,7 +41,7 @@ from carroca.server.errors import (
     WeakPassword,
     WrongPassword,
 )
-from carroca.server.moderation.words import word_list
+from carroca.server.players.words import word_list
 from carroca.server.records import Player
 from carroca.server.settings import Settings
 from carroca.server.storage.names import settled_skeleton
