@@ -4,7 +4,10 @@ duplicates merged and reporters limited."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from tests.moderation.helpers import friends_table, make_moderator, report, say, sit
 from tests.support.server_app import account, guest, settings_for
@@ -12,6 +15,8 @@ from tests.support.wsplay import auth, until
 
 from carroca.server.app import create_app
 from carroca.server.settings import Settings
+from carroca.server.storage import db
+from carroca.server.storage.db import make_engine
 
 # Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
 pytestmark = pytest.mark.postgres
@@ -55,6 +60,7 @@ def test_a_reported_insult_is_muted_seen_and_lifted(client: TestClient, settings
         assert seen["replay"] == f"/replay.html?id={match_id}"
         assert seen["context"]["names"][0]["name"] == "Ana"
         assert seen["history"]["reports_received"] == {"chat": 1}
+        assert seen["history"]["linked_accounts"] == []
 
         muted = client.post(f"/api/moderation/reports/{report_id}/action", headers=auth(mara),
                             json={"action": "mute", "days": 1, "reason": "insulto no chat"})
@@ -86,6 +92,28 @@ def test_a_reported_insult_is_muted_seen_and_lifted(client: TestClient, settings
         again = client.post(f"/api/moderation/sanctions/{sanction}/lift", headers=auth(mara),
                             json={"reason": "de novo"})
         assert again.status_code == 404
+
+
+def test_the_history_names_accounts_seen_at_the_same_address(client: TestClient,
+                                                             settings: Settings) -> None:
+    guest(client, "Ana")
+    bia, mara = guest(client, "Bia"), account(client, "Mara")
+    guest(client, "Caio")
+    make_moderator(settings.database, "Mara")
+    engine = make_engine(settings.database)
+    try:
+        with engine.begin() as conn:  # as the ranked queue marks them (`storage.links`)
+            ids = {n: conn.execute(sa.select(db.players.c.id).where(db.players.c.name == n))
+                   .scalar() for n in ("Ana", "Caio", "Bia")}
+            conn.execute(db.player_marks.insert(), [
+                {"player_id": ids["Ana"], "mark": "a" * 64, "seen_at": time.time()},
+                {"player_id": ids["Caio"], "mark": "a" * 64, "seen_at": time.time()},
+                {"player_id": ids["Bia"], "mark": "b" * 64, "seen_at": time.time()}])
+    finally:
+        engine.dispose()
+    report_id = report(client, bia, player="Ana", reason="trapaca").json()["id"]
+    seen = client.get(f"/api/moderation/reports/{report_id}", headers=auth(mara)).json()
+    assert seen["history"]["linked_accounts"] == ["Caio"]
 
 
 def test_duplicates_merge_and_reporters_are_limited(client: TestClient) -> None:

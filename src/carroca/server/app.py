@@ -41,8 +41,8 @@ from carroca.server.routes import accounts as routes_accounts
 from carroca.server.routes import game as routes_game
 from carroca.server.routes import matches as routes_matches
 from carroca.server.routes import metrics as routes_metrics
-from carroca.server.routes import rights as routes_rights
 from carroca.server.routes import moderation as routes_moderation
+from carroca.server.routes import rights as routes_rights
 from carroca.server.routes import tournaments as routes_tournaments
 from carroca.server.routes.connection import Services
 from carroca.server.routes.deps import (

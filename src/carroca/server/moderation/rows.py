@@ -217,7 +217,8 @@ def read_log(conn: Connection, limit: int = 100, before: int | None = None
 
 def history(conn: Connection, player_id: int) -> dict[str, Any]:
     """What a moderator weighs: reports received (by reason), abandonments against matches
-    played, sanctions, the last rating changes."""
+    played, sanctions, the last rating changes, the accounts seen at the same address or device
+    (`player_marks`)."""
     r, pt, m = db.reports.c, db.participants.c, db.matches.c
     received = {str(k): int(n) for k, n in conn.execute(
         sa.select(r.reason, sa.func.sum(r.count)).where(r.reported_id == player_id)
@@ -233,8 +234,14 @@ def history(conn: Connection, player_id: int) -> dict[str, Any]:
         .join(db.matches, m.id == pt.match_id)
         .where(pt.player_id == player_id, pt.rating_after.is_not(None))
         .order_by(m.finished_at.desc()).limit(20)).mappings()]
+    pm, p = db.player_marks.c, db.players.c
+    linked = sorted(str(n) for n in conn.execute(
+        sa.select(p.name).distinct().join(db.player_marks, pm.player_id == p.id)
+        .where(pm.mark.in_(sa.select(pm.mark).where(pm.player_id == player_id)),
+               pm.player_id != player_id).limit(20)).scalars())
     return {
         "reports_received": received,
+        "linked_accounts": linked,  # seen at one of its addresses or devices
         "matches": played,
         "abandons": abandons,
         "abandon_rate": round(abandons / played, 3) if played else 0.0,

@@ -282,6 +282,8 @@ player_marks = sa.Table(
     sa.Column("mark", sa.String(64), primary_key=True),
     sa.Column("seen_at", sa.Float, nullable=False),
     sa.Index("ix_player_marks_mark", "mark"),
+)
+
 # Moderation (docs/moderation.md). Chat lines as written (a report's context reads them), kept
 # with the text others were shown when the filter masked a word.
 chat_lines = sa.Table(

@@ -83,7 +83,8 @@ async function openReport(id) {
     h("h3", {}, "Histórico do jogador"),
     h("p", {},
       `Denúncias recebidas: ${Object.entries(hist.reports_received).map(([k, n]) => `${REASONS[k] || k} ${n}`).join(", ") || "nenhuma"}. `,
-      `Partidas: ${hist.matches}; abandonos: ${hist.abandons} (${Math.round(hist.abandon_rate * 100)}%).`),
+      `Partidas: ${hist.matches}; abandonos: ${hist.abandons} (${Math.round(hist.abandon_rate * 100)}%). `,
+      `Contas no mesmo endereço ou aparelho: ${hist.linked_accounts.join(", ") || "nenhuma"}.`),
     h("ul", { class: "mod-sanctions", dataset: { testid: "sanctions" } },
       hist.sanctions.length === 0 ? h("li", { class: "muted" }, "Nenhuma sanção.") : hist.sanctions.map(sanctionItem)),
     hist.rating_changes.length
