@@ -188,6 +188,50 @@ def _ago(at: float | None) -> str:
         else f"{seconds // 60}m{seconds % 60:02d}"
 
 
+@admin.command("sanctions")
+def sanctions_command(name: str, database: DatabaseOption = None) -> None:
+    """A player's sanctions (moderators' and the server's own), newest first."""
+    from carroca.server.moderation import rows
+    from carroca.server.storage.admin import player_id
+
+    found = _do(database, lambda conn: rows.sanctions_of(conn, player_id(conn, name)))
+    table = Table("id", "kind", "reason", "since", "until", "lifted")
+    for x in found:
+        table.add_row(str(x["id"]), x["kind"], escape(x["reason"]), _when(x["created_at"]),
+                      _when(x["until"]), _when(x["lifted_at"]))
+    Console(highlight=False).print(table)
+
+
+@admin.command("lift")
+def lift_command(
+    sanction: int,
+    reason: Annotated[str, typer.Option(help="Why (in the moderators' audit log).")],
+    database: DatabaseOption = None,
+) -> None:
+    """End a sanction, a moderator's included (which only the operator may); the nodes drop it
+    within seconds."""
+    from carroca.server.moderation import rows
+    from carroca.server.storage.admin import AdminError
+
+    def fn(conn: Connection) -> str:
+        found = rows.sanction(conn, sanction)
+        if found is None or found["lifted_at"] is not None:
+            raise AdminError(f"no sanction {sanction} in force")
+        if not reason.strip():
+            raise AdminError("say why (--reason): it goes to the audit log")
+        rows.lift(conn, sanction, None)
+        if found["kind"] == "close":
+            from carroca.server.storage import db
+
+            conn.execute(db.players.update().where(db.players.c.id == found["player_id"])
+                         .values(closed_at=None, closed_reason=None))
+        rows.write_log(conn, None, "lift", int(found["player_id"]),
+                       f"administração: {reason.strip()}", found["report_id"], sanction)
+        return str(found["kind"])
+
+    print(f"sanction {sanction} ({_do(database, fn)}): lifted")
+
+
 @admin.command("tables")
 def tables_command(
     stale: Annotated[float, typer.Option(min=0, help="Only tables with no move for this many "

@@ -15,7 +15,9 @@ from carroca.server.app import create_app
 
 
 def test_a_finished_casual_table_is_not_offered_again(database: str) -> None:
-    settings = settings_for(database, turn_seconds=1.0, casual_wait_seconds=0.1)
+    # No abandonment ladder: Rui's abandonment would ban him from the queue for a while.
+    settings = settings_for(database, turn_seconds=1.0, casual_wait_seconds=0.1,
+                            abandon_ban_minutes="")
     with TestClient(create_app(settings)) as client:
         guest(client, "Rui")
         body = {"ruleset": "bloqueio", "bot_level": "random"}

@@ -47,7 +47,7 @@ def test_guest_gets_an_http_only_cookie_and_a_token(client: TestClient) -> None:
     client.cookies.clear()
     assert client.get("/api/me").status_code == 401
     me = client.get("/api/me", headers=auth(token)).json()
-    assert me == {"player": body["player"], "tables": [], "queued": None}
+    assert me == {"player": body["player"], "tables": [], "queued": None, "sanctions": []}
 
 
 @pytest.mark.parametrize("name", ["ab", "x" * 21, "ana  maria", "-ana", "ana!", "bot_ana",

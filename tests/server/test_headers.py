@@ -11,9 +11,11 @@ from typing import Any
 import pytest
 from fastapi import FastAPI, WebSocket
 from fastapi.testclient import TestClient
-from tests.support.server_app import guest
+from tests.moderation.helpers import make_moderator
+from tests.support.server_app import account, guest
 
 from carroca.server.edge.headers import install_security_headers, security_headers
+from carroca.server.settings import Settings
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "carroca" / "web"
 PAGES = ["/", *(f"/{p.name}" for p in sorted(WEB.glob("*.html")))]
@@ -62,8 +64,11 @@ def test_the_policy_allows_no_inline_script_and_no_other_host() -> None:
             assert "data:" not in values, name
 
 
-def test_every_page_and_file_of_the_web_client_has_the_headers(client: TestClient) -> None:
+def test_every_page_and_file_of_the_web_client_has_the_headers(client: TestClient,
+                                                              settings: Settings) -> None:
     assert len(PAGES) >= 7  # "/", index, mesa, replay, regras, justo, tutorial
+    account(client, "Mara")  # a moderator: the moderation page is theirs only
+    make_moderator(settings.database, "Mara")
     for path in PAGES:
         r = client.get(path)
         assert r.status_code == 200, path

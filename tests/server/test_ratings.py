@@ -23,9 +23,10 @@ pytestmark = pytest.mark.postgres
 @pytest.fixture
 def fast(database: str) -> Iterator[TestClient]:
     """Nobody moves and the clock is short: every match ends by abandonment in seconds (rated
-    here, though nobody moved: tests/security checks that such matches are unrated by default)."""
+    here, though nobody moved: tests/security checks that such matches are unrated by default),
+    and abandoning bans nobody from the queue (the ladder: tests/moderation)."""
     settings = settings_for(database, turn_seconds=0.3, choice_seconds=0.3, ranked_min_moves=0,
-                            ranked_min_hands=0, ranked_min_share=0)
+                            ranked_min_hands=0, ranked_min_share=0, abandon_ban_minutes="")
     with TestClient(create_app(settings)) as client:
         yield client
 

@@ -26,9 +26,10 @@ NAME = "Zuleica"  # a name found nowhere else, to look for in the database
 
 @pytest.fixture
 def fast(database: str) -> Iterator[TestClient]:
-    """Nobody moves and the clock is short: matches end by abandonment in seconds, rated."""
+    """Nobody moves and the clock is short: matches end by abandonment in seconds, rated, and
+    abandoning bans nobody from the queue (the ladder: tests/moderation)."""
     settings = settings_for(database, turn_seconds=0.3, choice_seconds=0.3, ranked_min_moves=0,
-                            ranked_min_hands=0, ranked_min_share=0)
+                            ranked_min_hands=0, ranked_min_share=0, abandon_ban_minutes="")
     with TestClient(create_app(settings)) as client:
         yield client
 

@@ -13,7 +13,7 @@ SERVER_LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"players"}),  # accounts, sessions, ratings
     frozenset({"tables"}),  # live tables, the hub, the lobby, the bot budget, reviews
     frozenset({"cluster"}),  # this node among others
-    frozenset({"tournaments"}),  # events on the server
+    frozenset({"tournaments", "moderation"}),  # events; reports and sanctions
     frozenset({"routes"}),  # HTTP routes per area and a player's WebSocket
     frozenset({"app", "preflight", "__init__"}),  # wiring, and the checks before a start
 )

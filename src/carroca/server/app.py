@@ -30,6 +30,7 @@ from carroca.server.edge.guard import BodyLimit
 from carroca.server.edge.headers import install_security_headers
 from carroca.server.edge.ratelimits import RateLimits
 from carroca.server.errors import NOT_STORED, RateLimited, ServerError
+from carroca.server.moderation.service import Moderation
 from carroca.server.players.accounts import Accounts
 from carroca.server.players.closing import ClosedAccounts
 from carroca.server.players.friends import Friends
@@ -43,6 +44,7 @@ from carroca.server.routes import friends as routes_friends
 from carroca.server.routes import game as routes_game
 from carroca.server.routes import matches as routes_matches
 from carroca.server.routes import metrics as routes_metrics
+from carroca.server.routes import moderation as routes_moderation
 from carroca.server.routes import rights as routes_rights
 from carroca.server.routes import tournaments as routes_tournaments
 from carroca.server.routes.connection import Services
@@ -187,8 +189,11 @@ def create_app(settings: Settings | None = None) -> App:
         app.state.friends.listeners.append(presence.links)
         app.state.challenges = Challenges(lobby, store, fanout, settings, limits)
         app.state.presence = presence
+        moderation = Moderation(store, settings, fanout, accounts)
+        tables.listen(moderation)  # the abandonment ladder hears every table's end
+        app.state.moderation = moderation
         app.state.sockets = Services(hub, tables, fanout, mutes, sessions, announcements,
-                                      tournaments, presence)
+                                      tournaments, presence, moderation)
         app.state.accounts, app.state.tournaments = accounts, tournaments
         app.state.upkeep = upkeep
         app.state.reviews = Reviews(store, hub.bots)
@@ -220,6 +225,8 @@ def create_app(settings: Settings | None = None) -> App:
         tasks = [loop.create_task(_collector_upkeep()), loop.create_task(upkeep.run()),
                  loop.create_task(closing.run()), loop.create_task(announcements.run()),
                  loop.create_task(ending.run())]
+        await moderation.refresh()
+        tasks.append(loop.create_task(moderation.run()))
         app.state.scheduler = None
         if settings.tournament_schedule:  # the operator's recurring events
             scheduler = Scheduler(tournaments, load_schedule(settings.tournament_schedule,
@@ -299,7 +306,7 @@ def create_app(settings: Settings | None = None) -> App:
     app.state.metrics_access = metrics.Access(settings)
     for router in (routes_game.router, routes_accounts.router, routes_matches.router,
                    routes_tournaments.router, routes_metrics.router, routes_rights.router,
-                   routes_friends.router):
+                   routes_friends.router, routes_moderation.router):
         app.include_router(router)
     routes_game.mount_client(app)
     return app

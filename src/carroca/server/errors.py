@@ -113,6 +113,11 @@ class ReservedName(BadName, text="Esse apelido é reservado; escolha outro."):
     pass
 
 
+class OffensiveName(BadName, code="offensive_name",
+                    text="Esse apelido tem uma palavra ofensiva; escolha outro."):
+    """A new nickname holding a word of the chat filter's list (`players.words`)."""
+
+
 class NicknameTaken(ServerError, status=409, code="name_taken", text=NAME_TAKEN):
     pass
 

@@ -113,6 +113,17 @@ class Settings:
     # to come from one address, e.g. behind a proxy missing from FORWARDED_ALLOW_IPS).
     ranked_address_marks: bool = True
 
+    # ---------------------------------------------------------------- moderation
+    chat_filter: bool = True  # mask the offensive-word list's words in chat (docs/moderation.md)
+    chat_filter_file: str = ""  # the operator's own word list (empty: the built-in pt-BR one)
+    chat_filter_hits: int = 3  # masked lines of a player within the window: chat muted …
+    chat_filter_window_minutes: float = 10.0
+    chat_filter_mute_minutes: float = 30.0  # … this long
+    # Queue bans (casual and ranked) for the 1st, 2nd, 3rd, 4th and later abandonments in a row
+    abandon_ban_minutes: str = "15,60,180,1440"
+    abandon_reset_matches: int = 3  # clean matches in a row that bring the ladder back to 0
+    reports_per_hour: int = 10  # reports one player may make in an hour
+
     # ---------------------------------------------------------------- tournaments
     # A tournament's table waits this long for its players; a side none of whose players came
     # then loses by forfeit (once started, the turn clock and abandonment rules apply).

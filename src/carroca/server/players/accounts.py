@@ -35,11 +35,13 @@ from carroca.server.errors import (
     MixedName,
     NicknameLookalike,
     NicknameTaken,
+    OffensiveName,
     RateLimited,
     ReservedName,
     WeakPassword,
     WrongPassword,
 )
+from carroca.server.players.words import word_list
 from carroca.server.records import Player
 from carroca.server.settings import Settings
 from carroca.server.storage.names import settled_skeleton
@@ -147,6 +149,7 @@ class Accounts:
         self.ttl = settings.session_days * 86400
         self.guest_ttl = settings.guest_session_days * 86400
         self.limits = limits
+        self._words = word_list(settings.chat_filter_file)
         self._cache: dict[str, tuple[Player, float]] = {}
         # Hashing costs 0.1–0.4 s of CPU: two at a time, so sign-ups cannot starve the tables.
         self._hashing = asyncio.Semaphore(2)
@@ -154,6 +157,11 @@ class Accounts:
         self._waiting = 0
         self._per_ip: dict[str, int] = {}
         self.hashed = 0  # password hashes computed or checked (for tests and the benchmark)
+
+    def _decent(self, name: str) -> None:
+        """A new nickname holding a word of the chat filter's list is refused."""
+        if self._words.offensive_name(name):
+            raise OffensiveName
 
     async def _session(self, player: Player) -> str:
         token = secrets.token_urlsafe(32)
@@ -205,6 +213,7 @@ class Accounts:
                     raise AccountClosed
                 back = Player(id=row["id"], name=row["name"], kind="guest")
                 return back, await self._session(back), None
+        self._decent(name)
         self.limits.signups.hit("all")  # a new player: the server's budget for newcomers
         new_key = secrets.token_urlsafe(32)
         player = await _create(self.store, name, "guest", guest_key_hash=token_hash(new_key))
@@ -228,6 +237,7 @@ class Accounts:
                 if cached["id"] == player["id"]:
                     cached["kind"] = "account"
         else:
+            self._decent(name)
             self.limits.signups.hit("all")
             player = await _create(self.store, name, "account", digest)
         return player, await self._session(player)

@@ -96,7 +96,9 @@ async def logout(request: Request, body: LogoutBody | None = None) -> JSONRespon
 async def me(player: Player, request: Request) -> dict[str, Any]:
     lobby = lobby_of(request)
     return {"player": player, "tables": await lobby.tables_of(player["id"]),
-            "queued": await lobby.queued(player["id"])}
+            "queued": await lobby.queued(player["id"]),
+            # moderation's sanctions in force on the player, as they are told them
+            "sanctions": await request.app.state.moderation.notices(player["id"])}
 
 @router.get("/api/session")
 async def session(player: MaybePlayer, request: Request) -> dict[str, Any]:

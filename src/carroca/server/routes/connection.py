@@ -17,6 +17,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from carroca.server import metrics, records
 from carroca.server.errors import EventNotFound, MatchGone, ServerError
+from carroca.server.moderation.service import Moderation
 from carroca.server.realtime import protocol, wire
 from carroca.server.realtime.announcements import Announcements
 from carroca.server.realtime.fanout import (
@@ -67,6 +68,7 @@ class Services:
     announcements: Announcements | None = None
     events: Tournaments | None = None
     presence: Presence | None = None
+    moderation: Moderation | None = None  # mutes and the word filter on chat
 
 
 class Connection:
@@ -360,16 +362,23 @@ class Connection:
             if match_id is None or seat is None:
                 self.send(protocol.error("not_seated", "Só quem joga na mesa pode conversar."))
                 return
-            table = self.table
+            table, text, moderation = self.table, msg.data.text, self.on.moderation
+            if moderation is not None:  # a muted player is refused; offensive words masked
+                refused, text = moderation.chat_gate(self.player["id"], text)
+                if refused:
+                    self.send(refused)
+                    return
             try:
-                refused = table.chat(seat, self.player["id"], msg.data.text) \
+                refused = table.chat(seat, self.player["id"], text) \
                     if table is not None else await self.on.tables.call_owner(
                         match_id, "chat",
-                        {"seat": seat, "player": self.player["id"], "text": msg.data.text})
+                        {"seat": seat, "player": self.player["id"], "text": text})
             except ServerError as exc:
                 refused = protocol.error(exc.code, exc.message)
             if refused:
                 self.send(refused)
+            elif moderation is not None:  # kept for reports, off the moves' path
+                moderation.keep_line(match_id, seat, self.player, msg.data.text, text)
         elif isinstance(msg, protocol.Hold | protocol.Ready):
             await self._hold(msg)
         elif isinstance(msg, protocol.Watch):

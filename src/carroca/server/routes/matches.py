@@ -157,6 +157,7 @@ async def make_public(match_id: str, body: PublicBody, player: Player, request: 
 
 @router.post("/api/casual")
 async def casual(body: CasualBody, player: Player, request: Request) -> dict[str, Any]:
+    request.app.state.moderation.check_queue(player["id"], "casual")  # an abandonment ban
     answer = await lobby_of(request).casual(
         player, body.ruleset, body.bot_level, body.client_seed, body.match, client_ip(request),
         turn_seconds=body.turn_seconds,
@@ -179,6 +180,7 @@ async def join(body: InviteBody, player: Player, request: Request) -> dict[str, 
 
 @router.post("/api/ranked")
 async def ranked(body: RankedBody, player: Player, request: Request) -> dict[str, Any]:
+    request.app.state.moderation.check_queue(player["id"], "ranked")  # a ban from ranked
     await mark(request, player["id"])  # where they queue from counts too
     answer = await lobby_of(request).queue_ranked(player, body.ruleset, body.client_seed)
     if answer is None:

@@ -298,6 +298,87 @@ friend_links = sa.Table(
     sa.Index("ix_friend_links_other_id", "other_id", "state"),
 )
 
+# Moderation (docs/moderation.md). Chat lines as written (a report's context reads them), kept
+# with the text others were shown when the filter masked a word.
+chat_lines = sa.Table(
+    "chat_lines",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("match_id", sa.String(16), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("name", sa.String(24), nullable=False),
+    sa.Column("text", sa.String(400), nullable=False),
+    sa.Column("shown", sa.String(400), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("ix_chat_lines_match_at", "match_id", "at"),
+)
+
+# A player's report of another: `count` duplicates merged into it (same reporter, reported,
+# match and reason); `context` captured when it was made (chat lines, the players' names).
+reports = sa.Table(
+    "reports",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("reporter_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False,
+              index=True),
+    sa.Column("reported_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False,
+              index=True),
+    sa.Column("reason", sa.String(20), nullable=False),
+    sa.Column("comment", sa.String(500)),
+    sa.Column("match_id", sa.String(16)),
+    sa.Column("context", sa.JSON, nullable=False),
+    sa.Column("status", sa.String(10), nullable=False, index=True),  # recebida | analisada
+    sa.Column("outcome", sa.String(20)),  # the action that closed it (dismiss, mute, …)
+    sa.Column("count", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+)
+
+# Sanctions, by a moderator (`by_id`) or by the server itself (None: the filter, the
+# abandonment ladder); in force from `created_at` until `until` (None: no end) unless lifted.
+sanctions = sa.Table(
+    "sanctions",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False,
+              index=True),
+    # warn | chat_mute | ranked_ban | queue_ban | rename | close
+    sa.Column("kind", sa.String(20), nullable=False),
+    sa.Column("reason", sa.String(300), nullable=False),
+    sa.Column("by_id", sa.Integer, sa.ForeignKey("players.id")),
+    sa.Column("report_id", sa.Integer, sa.ForeignKey("reports.id")),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("until", sa.Float),
+    sa.Column("lifted_at", sa.Float),
+    sa.Column("lifted_by", sa.Integer, sa.ForeignKey("players.id")),
+)
+
+# What moderators (and the server's automatic sanctions) did: who, when, what, why.
+moderation_log = sa.Table(
+    "moderation_log",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("actor_id", sa.Integer, sa.ForeignKey("players.id")),
+    sa.Column("at", sa.Float, nullable=False, index=True),
+    sa.Column("action", sa.String(20), nullable=False),
+    sa.Column("target_id", sa.Integer, sa.ForeignKey("players.id")),
+    sa.Column("report_id", sa.Integer),
+    sa.Column("sanction_id", sa.Integer),
+    sa.Column("reason", sa.String(300), nullable=False),
+)
+
+# The abandonment ladder of each player: the step reached and the clean matches since.
+abandon_ladder = sa.Table(
+    "abandon_ladder",
+    metadata,
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), primary_key=True),
+    sa.Column("step", sa.Integer, nullable=False),
+    sa.Column("clean", sa.Integer, nullable=False),
+    sa.Column("abandons", sa.Integer, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+)
+
 
 def normalize_url(url: str) -> str:
     """Plain `postgresql://` URLs use psycopg 3, the driver the project installs."""

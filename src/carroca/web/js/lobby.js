@@ -6,6 +6,7 @@
 
 import { bindAccount, showAccount } from "./account.js";
 import * as api from "./api.js";
+import { showMyReports, showSanctions } from "./lobby-moderation.js";
 import { showAnnouncement } from "./announce.js";
 import { dec, fill, h, need, num, param, randomSeed, sameOriginPath, toast } from "./dom.js";
 import { historyLine, localInput, modeName, playersText, seatsOf, seatsText, tourneyRequest } from "./lobby-text.js";
@@ -195,6 +196,8 @@ async function signedIn(who) {
   need("#entry").hidden = true;
   need("#home").hidden = false;
   renderWho();
+  showSanctions(who.sanctions);
+  void showMyReports();
   try {
     let bots;
     [state.rulesets, bots] = await Promise.all([api.rulesets(), api.bots()]);

@@ -4,6 +4,7 @@
 
 import { $, fill, h, need } from "../dom.js";
 import { notify } from "./notices.js";
+import { reportButton } from "./report.js";
 import { bubble } from "./seats.js";
 import { ctx, nameOf } from "./state.js";
 
@@ -33,6 +34,7 @@ export function onChat(data) {
       h("span", { class: "chat-name" }, mine ? "Você" : nameOf(data.seat)),
       h("span", { class: "chat-text" }, data.text),
       h("time", { class: "chat-time" }, time),
+      mine ? null : reportButton(nameOf(data.seat), data.at),
     ),
   );
   while (list.children.length > 100) list.firstElementChild?.remove();
@@ -75,6 +77,7 @@ export function renderMutes() {
         },
         muted ? `Ouvir ${nameOf(seat)}` : `Silenciar ${nameOf(seat)}`,
       ),
+      reportButton(nameOf(seat), null, `Denunciar ${nameOf(seat)}`),
     );
   });
   fill(host, ...buttons);

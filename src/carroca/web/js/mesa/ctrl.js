@@ -76,7 +76,8 @@ export const onFrame = (type, data) => {
       onFriendsFrame(type, data);
       break;
     case "notice":
-      if (data.match === ctx.matchId) toast(data.message, "info", 9000);
+      // a sanction of the player's (moderation) is theirs to read wherever they are
+      if (data.match === ctx.matchId || data.code.startsWith("sanction")) toast(data.message, "info", 9000);
       break;
     default:
       break;

@@ -6,6 +6,7 @@
 import * as api from "../api.js";
 import { ApiError } from "../api.js";
 import { $, fill, h, randomSeed } from "../dom.js";
+import { openReport } from "./report.js";
 import { ctx } from "./state.js";
 import { eventOf, tourneyButton } from "./tourney.js";
 
@@ -55,6 +56,22 @@ export function endLinks() {
     h("a", { class: "btn btn-secondary", href: `replay.html?id=${id}` }, "Ver o replay"),
     h("a", { class: "btn btn-secondary", href: `justo.html?id=${id}` }, "Conferir o embaralhamento"),
     rematch ? h("a", { class: "btn btn-ghost", href: "/" }, "Voltar ao salão") : null,
+    reportPeople(),
+  );
+}
+
+/** "Denunciar" for each other person who played the match (not the bots). */
+function reportPeople() {
+  const st = ctx.state;
+  if (!st || st.seat === null) return null;
+  const others = st.players.map((p, seat) => ({ p, seat })).filter(({ p, seat }) => p && !p.bot && seat !== st.seat);
+  if (!others.length) return null;
+  return h(
+    "div",
+    { class: "end-report" },
+    others.map(({ seat }) =>
+      h("button", { class: "btn btn-ghost btn-small", type: "button", onclick: () => openReport(ctx.names[seat] ?? "") }, `Denunciar ${ctx.names[seat] ?? ""}`),
+    ),
   );
 }
 

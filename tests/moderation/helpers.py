@@ -1,0 +1,60 @@
+"""What the moderation tests share: moderators granted on the test database, a friends' table
+with its chat, and reports made."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+from tests.support.wsplay import auth, recv, send, until
+
+from carroca.server.storage import admin
+from carroca.server.storage.db import make_engine
+
+
+def make_moderator(database: str, name: str) -> None:
+    engine = make_engine(database)
+    try:
+        with engine.begin() as conn:
+            admin.grant(conn, name, "moderator")
+    finally:
+        engine.dispose()
+
+
+def count(database: str, table: str) -> int:
+    engine = make_engine(database)
+    try:
+        with engine.begin() as conn:
+            return int(conn.execute(sa.text(f"SELECT count(*) FROM {table}")).scalar() or 0)
+    finally:
+        engine.dispose()
+
+
+def friends_table(client: TestClient, host: str, guest: str) -> str:
+    """A friends' duplas table of two people and two bots, private (as friends' tables are)."""
+    r = client.post("/api/tables", headers=auth(host),
+                    json={"ruleset": "duplas-pontos",
+                          "seats": ["me", "bot:greedy", "open", "bot:greedy"]})
+    assert r.status_code == 201, r.text
+    joined = client.post("/api/tables/join", headers=auth(guest),
+                         json={"invite": r.json()["invite"]})
+    assert joined.status_code == 200, joined.text
+    match_id: str = r.json()["id"]
+    return match_id
+
+
+def sit(ws: WebSocketTestSession, match_id: str) -> dict[str, Any]:
+    assert recv(ws)["type"] == "hello"
+    send(ws, "join", {"match": match_id})
+    state: dict[str, Any] = until(ws, "state")["data"]
+    return state
+
+
+def say(ws: WebSocketTestSession, text: str) -> None:
+    send(ws, "chat", {"text": text})
+
+
+def report(client: TestClient, token: str, **body: Any) -> Any:
+    return client.post("/api/reports", headers=auth(token), json=body)
