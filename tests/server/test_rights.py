@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from tests.support.server_app import account, settings_for, wait_finished
 from tests.support.wsplay import auth
 
 from carroca.server.app import create_app
+from carroca.server.storage import db
 from carroca.server.storage.db import make_engine, metadata
 
 pytestmark = pytest.mark.postgres
@@ -65,10 +67,31 @@ def database_text(database: str) -> str:
         engine.dispose()
 
 
+def said_and_reported(database: str, match_id: str) -> None:
+    """A chat line of hers kept at a match, and Bia's report whose context names her (as the
+    moderation service writes them)."""
+    engine = make_engine(database)
+    try:
+        with engine.begin() as conn:
+            ids = dict(conn.execute(sa.select(db.players.c.name, db.players.c.id)).all())
+            now = time.time()
+            conn.execute(db.chat_lines.insert().values(
+                match_id=match_id, seat=0, player_id=ids[NAME], name=NAME, text="boa, parceira",
+                shown="boa, parceira", at=now))
+            conn.execute(db.reports.insert().values(
+                reporter_id=ids["Bia"], reported_id=ids[NAME], reason="outro", comment=None,
+                match_id=match_id, status="recebida", count=1, created_at=now, updated_at=now,
+                context={"names": [NAME, "Bia"],
+                         "chat": [{"name": NAME, "text": "boa, parceira", "at": now}]}))
+    finally:
+        engine.dispose()
+
+
 def test_export_sessions_password_and_deletion(fast: TestClient, database: str,
                                                tmp_path: Path) -> None:
     mine, other = account(fast, NAME), account(fast, "Bia")
     played = [ranked_match(fast, [mine, other]) for _ in range(2)]
+    said_and_reported(database, played[0]["id"])
 
     data = fast.get("/api/me/data", headers=auth(mine))
     assert data.status_code == 200 and "attachment" in data.headers["content-disposition"]
@@ -79,7 +102,7 @@ def test_export_sessions_password_and_deletion(fast: TestClient, database: str,
     assert [m["id"] for m in got["matches"]] == [m["id"] for m in played]
     assert all(NAME in m["players"] and "Bia" in m["players"] for m in got["matches"])
     assert [s["current"] for s in got["sessions"]] == [True]
-    assert got["chat"]["kept"] is False
+    assert [line["text"] for line in got["chat_lines"]] == ["boa, parceira"]
     assert got["friends"] == got["reports_made"] == got["sanctions"] == []
     fast.cookies.clear()  # the last sign-up's cookie
     assert fast.get("/api/me/data").status_code == 401

@@ -31,17 +31,35 @@ PSEUDONYM_PREFIX = "Excluído "
 DELETED = "deleted"  # players.kind of a deleted account's pseudonym row
 
 
-def _sections_not_kept(conn: Connection, player_id: int) -> list[Any]:
-    """A kind of data this server does not keep yet: always empty."""
-    return []
+def _chat_lines(conn: Connection, player_id: int) -> list[dict[str, Any]]:
+    """The chat lines the player wrote, as written (moderation keeps them for reports)."""
+    c = db.chat_lines.c
+    return [{"match": r.match_id, "text": r.text, "at": r.at} for r in conn.execute(
+        sa.select(c.match_id, c.text, c.at).where(c.player_id == player_id).order_by(c.id))]
 
 
-# More kinds of a player's data, each read by its function into the export: friends, reports
-# and sanctions plug in here when the server keeps them.
+def _reports_made(conn: Connection, player_id: int) -> list[dict[str, Any]]:
+    r = db.reports.c
+    return [{"id": x.id, "reason": x.reason, "comment": x.comment, "match": x.match_id,
+             "status": x.status, "created_at": x.created_at} for x in conn.execute(
+        sa.select(r.id, r.reason, r.comment, r.match_id, r.status, r.created_at)
+        .where(r.reporter_id == player_id).order_by(r.id))]
+
+
+def _sanctions(conn: Connection, player_id: int) -> list[dict[str, Any]]:
+    s = db.sanctions.c
+    return [{"kind": x.kind, "reason": x.reason, "created_at": x.created_at, "until": x.until,
+             "lifted_at": x.lifted_at} for x in conn.execute(
+        sa.select(s.kind, s.reason, s.created_at, s.until, s.lifted_at)
+        .where(s.player_id == player_id).order_by(s.id))]
+
+
+# More kinds of a player's data, each read by its function into the export.
 EXPORT_SECTIONS: dict[str, Callable[[Connection, int], Any]] = {
     "friends": friend_links_of,
-    "reports_made": _sections_not_kept,
-    "sanctions": _sections_not_kept,
+    "chat_lines": _chat_lines,
+    "reports_made": _reports_made,
+    "sanctions": _sanctions,
 }
 
 
@@ -145,8 +163,6 @@ class DataRows(Storage):
                     {"seen_at": x.seen_at} for x in conn.execute(
                         sa.select(k.seen_at).where(k.player_id == player_id))
                 ],
-                "chat": {"kept": False,
-                         "note": "As mensagens do chat não são guardadas pelo servidor."},
                 **{name: read(conn, player_id) for name, read in EXPORT_SECTIONS.items()},
             }
 
@@ -194,14 +210,24 @@ class DataRows(Storage):
             ended = [h for (h,) in conn.execute(sa.select(s.token_hash)
                                                 .where(s.player_id == player_id))]
             for table in (db.sessions, db.devices, db.player_marks, db.ratings,
-                          db.ranked_queue, db.player_roles):
+                          db.ranked_queue, db.player_roles, db.chat_lines, db.abandon_ladder):
                 conn.execute(table.delete().where(table.c.player_id == player_id))
+            _rename_reports(conn, old, new)
             forget_links(conn, [player_id])  # friends, requests and blocks, both ways
             _rename_matches(conn, player_id, old, new)
             _rename_events(conn, player_id, old, new)
             return new, ended
 
         return await self.run_side(fn)
+
+
+def _rename_reports(conn: Connection, old: str, new: str) -> None:
+    """Reports whose captured context (chat lines, the names then) names the player."""
+    r = db.reports.c
+    for rid, context in conn.execute(sa.select(r.id, r.context)):
+        again = renamed(context, old, new)
+        if again != context:
+            conn.execute(db.reports.update().where(r.id == rid).values(context=again))
 
 
 def _rename_matches(conn: Connection, player_id: int, old: str, new: str) -> None:
