@@ -52,6 +52,9 @@ def web_settings(database: str, **overrides: Any) -> Settings:
         # Nor are the newcomers' share of public events (every test player is a new guest).
         max_newcomer_tournaments=100000,
         tournament_bots=True,  # short events: bots fill the places a test does not
+        # Nor are the ranked queue's address marks: test players share 127.0.0.1 and would never
+        # be paired (tests/security checks the marks).
+        ranked_address_marks=False,
     )
     fields.update(overrides)
     return Settings(**fields)

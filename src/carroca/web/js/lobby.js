@@ -554,12 +554,18 @@ function hideQueue() {
   clearInterval(state.queueTimer);
 }
 
-/** The lobby listens on the socket for "matched" (a ranked table found for this player). */
+/**
+ * The lobby's socket: friends' presence and challenges, the announcement, the calls of events,
+ * and "matched" (a match of this player started). The socket is open whenever the lobby is, so
+ * "matched" takes the player to the table only while the lobby waits for one (the ranked queue,
+ * an event of theirs): a table they opened elsewhere must not move this page.
+ */
 function openLobbySocket() {
   if (state.socket) return;
   state.socket = new Socket({
     onFrame: (/** @type {string} */ type, /** @type {any} */ data) => {
-      if (type === "matched") location.assign(`mesa.html?id=${encodeURIComponent(data.match)}`);
+      const waiting = !need("#queue").hidden || state.tourneysMine.size > 0;
+      if (type === "matched" && waiting) location.assign(`mesa.html?id=${encodeURIComponent(data.match)}`);
       if (type === "announcement") showAnnouncement(data);
       // "Sua partida do torneio começou": an event this player is in paired them.
       if (type === "tournament") callToTable(data);
