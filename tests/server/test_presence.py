@@ -90,9 +90,8 @@ def test_a_friends_table_is_not_told_and_removal_stops_the_updates(client: TestC
     befriend(client, ana, bia, "Bia")
     with client.websocket_connect(at["ana"]) as wa, \
             client.websocket_connect(at["bia"]) as wb:
-        until(wa, "friends")
         until(wb, "friends")
-        presence(wa, "online")
+        presence(wa, "online")  # in Ana's list, or told after it
         r = client.post("/api/tables", json={"ruleset": "mano-a-mano", "seats": ["me", "open"]},
                         headers=bia)
         assert r.status_code == 201, r.text
