@@ -63,6 +63,9 @@ class Cluster:
             "CARROCA_LEASE_SECONDS": str(lease_seconds),
             "CARROCA_LEASE_RENEW_SECONDS": str(lease_renew_seconds),
             "CARROCA_TAKEOVER_SECONDS": str(takeover_seconds),
+            # Every test player comes from 127.0.0.1: the ranked queue's address marks would
+            # never pair them (tests/security checks the marks).
+            "CARROCA_RANKED_ADDRESS_MARKS": "false",
         } | (env or {})
         self.flags = list(flags or [])
         self.nodes: dict[int, Server] = {}
