@@ -27,6 +27,7 @@ from carroca.rules.rulesets import options_dict
 from carroca.server.realtime import protocol
 from carroca.server.realtime.fanout import LocalFanout, seat_channel
 from carroca.server.realtime.frames import StateFrames
+from carroca.server.records import Clock
 from carroca.server.storage.plumbing import MoveRow
 from carroca.server.tables.table import Table
 
@@ -67,7 +68,7 @@ def table_at(ruleset: str, moves: int, rng: random.Random) -> Table:
         while match.needs_deal:
             match.deal(fair.shuffle(table.server_seed, table.client_seed, match.deal_index))
     table.restore(log)
-    table.clock = {"seat": match.current_player, "deadline": time.time() + 20, "seconds": 20.0}
+    table.clock = Clock(match.current_player, time.time() + 20, 20.0)
     return table
 
 

@@ -40,15 +40,15 @@ def old_state(table: Table, seat: int | None) -> dict[str, Any]:
     match = table.match
     clock = None
     if table.clock is not None:
-        left = max(0.0, table.clock["deadline"] - time.time())
-        clock = {"seat": table.clock["seat"], "seconds": table.clock["seconds"],
+        left = max(0.0, table.clock.deadline - time.time())
+        clock = {"seat": table.clock.seat, "seconds": table.clock.seconds,
                  "remaining_ms": int(left * 1000)}
     pause = None
     view = None if match is None else observation(match, seat).to_dict()
     if table.pause is not None:
-        left = max(0.0, table.pause["until"] - time.time())
-        pause = {"seconds": table.pause["seconds"], "remaining_ms": int(left * 1000),
-                 "reading": list(table.pause.get("reading", []))}
+        left = max(0.0, table.pause.until - time.time())
+        pause = {"seconds": table.pause.seconds, "remaining_ms": int(left * 1000),
+                 "reading": list(table.pause.reading)}
         if view is not None:
             view["legal"] = []
     players = [
@@ -262,7 +262,7 @@ async def play(ruleset: str, seed: int, clock: Clock) -> Checker:
         assert match is not None
         if table.pause is not None:
             checker.check()  # between two hands: nobody may move
-            clock.now = table.pause["until"] + 0.01
+            clock.now = table.pause.until + 0.01
             await table.end_pause(table.version)
             checker.check()
             continue
@@ -323,7 +323,7 @@ def test_a_seat_never_gets_another_seats_tiles(monkeypatch: pytest.MonkeyPatch) 
             if table.status == "finished" or match is None:
                 break
             if table.pause is not None:
-                clock.now = table.pause["until"] + 0.01
+                clock.now = table.pause.until + 0.01
                 await table.end_pause(table.version)
                 continue
             seat = match.current_player

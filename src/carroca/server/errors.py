@@ -8,7 +8,17 @@ the request takes its facts as arguments; the wording stays here.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, NotRequired, TypedDict
+
+
+class ErrorDescription(TypedDict):
+    """A refusal as one node sends it to another (`ServerError.describe`), or as a bus handler
+    that is not a `ServerError` describes it."""
+
+    status: NotRequired[int]
+    code: str
+    message: str
+    retry_after: NotRequired[int]
 
 
 class ServerError(ValueError):
@@ -46,16 +56,16 @@ class ServerError(ValueError):
             self.code = code
         self.message = message
 
-    def describe(self) -> dict[str, object]:
+    def describe(self) -> ErrorDescription:
         """As sent from one node to another (`from_description` makes it again)."""
-        out: dict[str, object] = {"status": self.status, "code": self.code,
-                                  "message": self.message}
+        out: ErrorDescription = {"status": self.status, "code": self.code,
+                                 "message": self.message}
         if isinstance(self, RateLimited):
             out["retry_after"] = self.retry_after
         return out
 
     @staticmethod
-    def from_description(data: dict[str, object]) -> ServerError:
+    def from_description(data: ErrorDescription) -> ServerError:
         message = str(data.get("message", ""))
         code = str(data.get("code", "server_error"))
         if "retry_after" in data:

@@ -64,7 +64,7 @@ class Json(logging.Formatter):
     exception's type and traceback when there is one."""
 
     def format(self, record: logging.LogRecord) -> str:
-        out: dict[str, Any] = {
+        out: dict[str, object] = {
             "time": round(record.created, 3), "level": record.levelname.lower(),
             "logger": record.name, "message": record.getMessage(),
         }

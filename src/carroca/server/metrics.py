@@ -20,7 +20,7 @@ import hmac
 import ipaddress
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from prometheus_client import CollectorRegistry, Histogram, generate_latest
 from prometheus_client import Counter as PromCounter
@@ -65,8 +65,8 @@ ERRORS = PromCounter(
 )
 
 _on = True
-_refusals: dict[str, Any] = {}
-_errors: dict[str, Any] = {}
+_refusals: dict[str, PromCounter] = {}  # each label's child (`PromCounter.labels`)
+_errors: dict[str, PromCounter] = {}
 
 
 def configure(enabled: bool) -> None:
@@ -97,7 +97,7 @@ def error(code: str) -> None:
     _count(ERRORS, _errors, code)
 
 
-def _count(counter: PromCounter, children: dict[str, Any], label: str) -> None:
+def _count(counter: PromCounter, children: dict[str, PromCounter], label: str) -> None:
     """One more for `label` (its child kept: `labels()` costs a lookup and a lock)."""
     if _on:
         child = children.get(label)

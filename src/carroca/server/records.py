@@ -1,16 +1,23 @@
-"""The small records a table and the routes pass around: a seat, the signed-in player, a turn
-clock, the pause between hands.
+"""The small records every room passes around: a seat, the signed-in player, a match's result,
+the lobby's answer, a turn clock, the pause between hands.
 
-TypedDicts, not classes: a table's seats are stored in its database row as JSON (`tables.seats`)
-and read back as they were written, so a typed seat is the very dict the row holds: no copy on
-the hot path, the stored JSON unchanged, and every existing database loads as it did. A seat is
-a person's (`player`) or a bot's (`bot`, its level); `is_bot` tells them apart and narrows the
-type.
+What is stored or sent as JSON is a TypedDict: a table's seats are stored in its database row as
+JSON (`matches.seats`) and read back as they were written, so a typed seat is the very dict the
+row holds: no copy on the hot path, the stored JSON unchanged, and every existing database loads
+as it did. A seat is a person's (`player`) or a bot's (`bot`, its level); `is_bot` tells them
+apart and narrows the type. What lives in memory only (the clock, the pause) is a slotted
+dataclass.
 """
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict, TypeGuard
+from dataclasses import dataclass
+from typing import Literal, NotRequired, TypedDict, TypeGuard
+
+# A table's kinds and states, as its row stores them and its frames say them (`wire` publishes
+# both under these names).
+Mode = Literal["casual", "ranked", "friends", "bots", "tournament"]  # `lobby.MODES`, an event's
+TableStatus = Literal["waiting", "playing", "finished", "expired"]  # `tables.table`
 
 
 class PersonSeat(TypedDict):
@@ -38,18 +45,54 @@ def is_person(seat: Seat) -> TypeGuard[PersonSeat]:
     return "player" in seat
 
 
+def seated_player(seat: Seat | None) -> int | None:
+    """The id of the player holding a seat (None: open, or a bot's)."""
+    return seat["player"] if seat is not None and is_person(seat) else None
+
+
 PlayerKind = Literal["guest", "account"]
 
 
 class Player(TypedDict):
-    """The signed-in player, as sessions hand it to the routes and sockets."""
+    """The signed-in player, as sessions hand it to the routes and sockets (and another node
+    gets it in a call)."""
 
     id: int
     name: str
     kind: PlayerKind
 
 
-class Clock(TypedDict):
+class MatchResult(TypedDict):
+    """The end of a match as its record and its row hold it (`carroca.record`, `result`)."""
+
+    winner: int
+    score: list[int]
+    reason: str
+    pneu: bool
+
+
+class SeatAnswer(TypedDict):
+    """The lobby's answer to a player given a seat (`TableRow.answer`): the table, the seat,
+    the commitment to its server seed, and a friends' table's invitation."""
+
+    id: str
+    seat: int | None
+    mode: Mode
+    commitment: str
+    invite: NotRequired[str]
+
+
+class LiveInfo(TypedDict):
+    """The live part of a match's public page (`Table.info`, asked of its owner node)."""
+
+    status: TableStatus
+    players: list[str | None]
+    score: list[int] | None
+    client_seed: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
     """The running turn clock of one seat: when it runs out (`time.time()`), out of how long."""
 
     seat: int
@@ -57,11 +100,13 @@ class Clock(TypedDict):
     seconds: float
 
 
-class Pause(TypedDict):
-    """The pause between two hands: until when, out of how long; the seats it waits for while
-    they read the hand's summary (`reading`), and when it would end without them (`least`)."""
+@dataclass(frozen=True, slots=True)
+class Pause:
+    """The pause between two hands: until when (`time.time()`), out of how long; the seats it
+    waits for while they read the hand's summary (`reading`), and when it would end without
+    them (`least`)."""
 
     until: float
     seconds: float
     least: float
-    reading: list[int]
+    reading: tuple[int, ...]

@@ -148,7 +148,7 @@ class Settings:
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> Settings:
         env = dict(os.environ if env is None else env)
-        values: dict[str, Any] = {}
+        values: dict[str, Any] = {}  # each setting by name, converted to its own type
         for f in fields(cls):
             raw = env.get(f"CARROCA_{f.name.upper()}")
             if raw is None:

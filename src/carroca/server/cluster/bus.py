@@ -28,17 +28,80 @@ import itertools
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Literal, NotRequired, TypedDict
 
 import redis.asyncio as aioredis
 
+from carroca.server.errors import ErrorDescription
 from carroca.server.realtime.fanout import LocalFanout, Sink
 
 CONTROL = "c:all"
 BATCH = 2000  # publishes per pipeline round trip
 
-Handler = Callable[[dict[str, Any]], Awaitable[Any]]
+#: A call's handler: its method's arguments (each handler declares their shape), its answer.
+Handler = Callable[[Any], Awaitable[object]]
+
+
+# The control messages (`c:all`), each with its sender (`n`, added by `broadcast`).
+
+
+class Interest(TypedDict):
+    """A node's sockets started (`sub`) or stopped (`unsub`) following these channels."""
+
+    k: Literal["sub", "unsub"]
+    c: list[str]
+    n: NotRequired[str]
+
+
+class Hello(TypedDict):
+    """All the channels a node follows; `ask`: the others answer with theirs."""
+
+    k: Literal["hello"]
+    c: list[str]
+    ask: bool
+    n: NotRequired[str]
+
+
+class Gone(TypedDict):
+    """A node is dead (said by itself at its stop)."""
+
+    k: Literal["gone"]
+    node: str
+    n: NotRequired[str]
+
+
+class OwnerMoved(TypedDict):
+    """The sender runs this match now."""
+
+    k: Literal["owner"]
+    m: str
+    n: NotRequired[str]
+
+
+class Charges(TypedDict):
+    """The sender's searching bot tables, by player (`p`, its id as text) and address (`a`)."""
+
+    k: Literal["charges"]
+    p: dict[str, int]
+    a: dict[str, int]
+    n: NotRequired[str]
+
+
+Control = Interest | Hello | Gone | OwnerMoved | Charges
+
+# A call to a node (`n:<node>`), and its answer on the caller's channel.
+Call = TypedDict("Call", {"k": Literal["call"], "id": int, "from": str, "m": str,
+                          "a": Mapping[str, object]})
+
+
+class Reply(TypedDict):
+    """A call's answer (`r`), or its refusal (`error`)."""
+
+    k: Literal["reply"]
+    id: int
+    r: NotRequired[object]
+    error: NotRequired[ErrorDescription]
 
 
 def node_channel(node: str) -> str:
@@ -52,7 +115,7 @@ class CallFailed(Exception):
 class RemoteError(Exception):
     """The called node answered with an error: `data` as its handler described it."""
 
-    def __init__(self, data: dict[str, Any]) -> None:
+    def __init__(self, data: ErrorDescription) -> None:
         super().__init__(data.get("message", "remote error"))
         self.data = data
 
@@ -74,7 +137,7 @@ class RedisFanout:
         self.on_owner: Callable[[str, str], None] = lambda match, node: None
         self.on_hello: Callable[[list[str]], None] = lambda channels: None
         # Another node's bot charges (`Cluster`): the node, and its message.
-        self.on_charges: Callable[[str, dict[str, Any]], None] = lambda node, msg: None
+        self.on_charges: Callable[[str, Charges], None] = lambda node, msg: None
         self.redis = aioredis.Redis.from_url(url, decode_responses=True,
                                              socket_connect_timeout=2.0)
         self._pubsub: Any = None
@@ -144,16 +207,15 @@ class RedisFanout:
 
     # ------------------------------------------------------------------ calls
 
-    async def call(self, node: str, method: str, args: dict[str, Any],
+    async def call(self, node: str, method: str, args: Mapping[str, object],
                    timeout: float | None = None) -> Any:
         """Run `method` on `node`; raises `RemoteError` (its handler's error) or `CallFailed`."""
         call_id = next(self._ids)
         self.calls[method] = self.calls.get(method, 0) + 1
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._calls[call_id] = fut
-        self._send(node_channel(node), json.dumps(
-            {"k": "call", "id": call_id, "from": self.node, "m": method, "a": args}
-        ), call_id)
+        call: Call = {"k": "call", "id": call_id, "from": self.node, "m": method, "a": args}
+        self._send(node_channel(node), json.dumps(call), call_id)
         try:
             return await asyncio.wait_for(fut, timeout or self.call_timeout)
         except TimeoutError:
@@ -161,7 +223,7 @@ class RedisFanout:
         finally:
             self._calls.pop(call_id, None)
 
-    def broadcast(self, message: dict[str, Any]) -> None:
+    def broadcast(self, message: Control) -> None:
         self._send(CONTROL, json.dumps({**message, "n": self.node}))
 
     async def settled(self, channel: str, timeout: float = 5.0) -> None:
@@ -362,12 +424,11 @@ class RedisFanout:
             if sender != self.node:
                 self.local.publish(channel, payload)
 
-    def _control_message(self, msg: dict[str, Any]) -> None:
+    def _control_message(self, msg: Control) -> None:
         node = msg.get("n")
-        if not isinstance(node, str) or node == self.node:
+        if not isinstance(node, str) or node == self.node or "k" not in msg:
             return
-        kind = msg.get("k")
-        if kind == "sub":
+        if msg["k"] == "sub":
             mine = self.by_node.setdefault(node, set())
             for channel in msg["c"]:
                 mine.add(channel)
@@ -376,7 +437,7 @@ class RedisFanout:
                     nodes.add(node)
                     if len(nodes) == 1:
                         self.on_interest(channel)
-        elif kind == "unsub":
+        elif msg["k"] == "unsub":
             theirs = self.by_node.get(node, set())
             for channel in msg["c"]:
                 theirs.discard(channel)
@@ -386,34 +447,36 @@ class RedisFanout:
                     if not gone:
                         del self.remote[channel]
                         self.on_interest(channel)
-        elif kind == "hello":
+        elif msg["k"] == "hello":
             channels = list(msg.get("c", []))
             self.forget(node)
             self._control_message({"k": "sub", "n": node, "c": channels})
             if msg.get("ask"):  # it (re)connected: it may have missed frames, and our interest
                 self.broadcast({"k": "hello", "c": sorted(self._subscribed), "ask": False})
                 self.on_hello(channels)
-        elif kind == "gone":
+        elif msg["k"] == "gone":
             self.forget(msg.get("node", ""))
-        elif kind == "owner":
+        elif msg["k"] == "owner":
             self.on_owner(msg["m"], node)
-        elif kind == "charges":
+        elif msg["k"] == "charges":
             self.on_charges(node, msg)
 
-    def _node_message(self, msg: dict[str, Any]) -> None:
-        if msg.get("k") == "reply":
+    def _node_message(self, msg: Call | Reply) -> None:
+        if "k" not in msg:
+            return
+        if msg["k"] == "reply":
             fut = self._calls.get(msg.get("id", -1))
             if fut is not None and not fut.done():
                 if "error" in msg:
                     fut.set_exception(RemoteError(msg["error"]))
                 else:
                     fut.set_result(msg.get("r"))
-        elif msg.get("k") == "call":
+        elif msg["k"] == "call":
             task = asyncio.get_running_loop().create_task(self._answer(msg))
             task.add_done_callback(_ignore)
 
-    async def _answer(self, msg: dict[str, Any]) -> None:
-        reply: dict[str, Any] = {"k": "reply", "id": msg["id"]}
+    async def _answer(self, msg: Call) -> None:
+        reply: Reply = {"k": "reply", "id": msg["id"]}
         handler = self.handlers.get(msg.get("m", ""))
         try:
             if handler is None:

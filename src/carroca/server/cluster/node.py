@@ -19,10 +19,10 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from carroca.server.cluster.bus import CallFailed, RedisFanout, RemoteError
+from carroca.server.cluster.bus import CallFailed, Charges, RedisFanout, RemoteError
 from carroca.server.errors import (
     MatchGone,
     NotOwner,
@@ -30,8 +30,24 @@ from carroca.server.errors import (
     ServerError,
     TableMoving,
 )
+from carroca.server.records import LiveInfo, SeatAnswer
 from carroca.server.storage.store import Store
 from carroca.server.tables.botbudget import Elsewhere, tally
+from carroca.server.tables.calls import (
+    ChatCall,
+    HoldCall,
+    InfoCall,
+    InviteAnswer,
+    InviteCall,
+    JoinAnswer,
+    JoinCall,
+    Method,
+    MoveCall,
+    PrivacyCall,
+    RematchCall,
+    SitCall,
+    TableCall,
+)
 
 if TYPE_CHECKING:
     from carroca.server.tables.hub import Hub
@@ -145,7 +161,7 @@ class Cluster:
     def charges_changed(self) -> None:
         self._tell.set()
 
-    def _heard_charges(self, node: str, msg: dict[str, Any]) -> None:
+    def _heard_charges(self, node: str, msg: Charges) -> None:
         try:
             said = Elsewhere({int(p): int(n) for p, n in msg.get("p", {}).items()},
                              {str(a): int(n) for a, n in msg.get("a", {}).items()})
@@ -328,7 +344,7 @@ class Cluster:
     def owner_heard(self, match_id: str) -> str | None:
         return self.owners.get(match_id)
 
-    async def call_owner(self, match_id: str, method: str, args: dict[str, Any]) -> Any:
+    async def call_owner(self, match_id: str, method: Method, args: TableCall) -> Any:
         """Run `method` on the match's owner node. Raises ServerError: the owner's own, 404
         when the match is not live, 503 `moving` while it changes nodes. A call that got no
         answer is made once more only when making it twice is harmless (not `chat`)."""
@@ -354,11 +370,11 @@ class Cluster:
             self.owners.pop(match_id, None)
         raise TableMoving()
 
-    async def call(self, node: str, match_id: str, method: str, args: dict[str, Any]) -> Any:
+    async def call(self, node: str, match_id: str, method: Method, args: TableCall) -> Any:
         """One call to a given node about a match (a finished one's owner, say)."""
         return await self.call_node(node, method, {**args, "match": match_id})
 
-    async def call_node(self, node: str, method: str, args: dict[str, Any]) -> Any:
+    async def call_node(self, node: str, method: str, args: Mapping[str, object]) -> Any:
         """One call to a given node: its answer, or its ServerError (503 `moving` when it did
         not answer)."""
         try:
@@ -370,36 +386,36 @@ class Cluster:
 
     # ------------------------------------------------------------------ answering as owner
 
-    def _table(self, args: dict[str, Any]) -> Table:
+    def _table(self, args: TableCall) -> Table:
         table = self.tables.get(str(args.get("match")))
         if table is None:
             raise NotOwner
         return table
 
-    async def _on_join(self, args: dict[str, Any]) -> dict[str, Any]:
+    async def _on_join(self, args: JoinCall) -> JoinAnswer:
         table = self._table(args)
         seed = args.get("client_seed")
         joined = await table.join(int(args["player"]), str(seed) if seed else None)
         return {"seat": joined.seat, "mode": joined.mode, "frame": joined.frame}
 
-    async def _on_move(self, args: dict[str, Any]) -> str:
+    async def _on_move(self, args: MoveCall) -> str:
         table = self._table(args)
         version = args.get("version")
         return await table.move(int(args["seat"]), int(args["id"]), str(args["action"]),
                                 None if version is None else int(version))
 
-    async def _on_privacy(self, args: dict[str, Any]) -> None:
+    async def _on_privacy(self, args: PrivacyCall) -> None:
         """The host changed who may see a match another node was asked about: its live end
         here (who may join it) follows the row."""
         table = self.tables.get(str(args["match"]))
         if table is not None:
             table.set_private(bool(args["private"]))
 
-    async def _on_chat(self, args: dict[str, Any]) -> str | None:
+    async def _on_chat(self, args: ChatCall) -> str | None:
         table = self._table(args)
         return table.chat(int(args["seat"]), int(args["player"]), str(args["text"]))
 
-    async def _on_hold(self, args: dict[str, Any]) -> None:
+    async def _on_hold(self, args: HoldCall) -> None:
         table = self._table(args)
         on = args.get("on")
         if on is None:
@@ -407,22 +423,22 @@ class Cluster:
         else:
             await table.hold(int(args["seat"]), bool(on))
 
-    async def _on_invite(self, args: dict[str, Any]) -> dict[str, Any]:
+    async def _on_invite(self, args: InviteCall) -> InviteAnswer:
         self._table(args)
         table, seat = await self.lobby.join_invite(args["player"], str(args["invite"]),
                                                  args.get("client_seed"), local=True)
         return {"id": table.id, "seat": seat, "commitment": table.commitment}
 
-    async def _on_sit(self, args: dict[str, Any]) -> int | None:
+    async def _on_sit(self, args: SitCall) -> int | None:
         table = self._table(args)
         return await self.lobby.sit_casual(table, args["player"], args.get("client_seed"))
 
-    async def _on_rematch(self, args: dict[str, Any]) -> dict[str, Any]:
+    async def _on_rematch(self, args: RematchCall) -> SeatAnswer:
         table = self._table(args)
         return await self.lobby.rematch(table, args["player"], args.get("client_seed"),
                                         args.get("address"))
 
-    async def _on_info(self, args: dict[str, Any]) -> dict[str, Any]:
+    async def _on_info(self, args: InfoCall) -> LiveInfo:
         table = self._table(args)
         return table.info()
 

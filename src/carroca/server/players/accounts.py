@@ -42,7 +42,7 @@ from carroca.server.errors import (
     WrongPassword,
 )
 from carroca.server.players.words import word_list
-from carroca.server.records import Player
+from carroca.server.records import Player, PlayerKind
 from carroca.server.settings import Settings
 from carroca.server.storage.names import settled_skeleton
 from carroca.server.storage.store import NameTaken, Store, token_hash
@@ -130,12 +130,11 @@ def check_name(name: str) -> str:
     return name
 
 
-async def _create(store: Store, name: str, kind: str, password_hash: str | None = None,
+async def _create(store: Store, name: str, kind: PlayerKind, password_hash: str | None = None,
                   guest_key_hash: str | None = None) -> Player:
     """A new player, or 409 `name_taken` (in pt-BR, saying when the name only looks alike)."""
     try:
-        row = await store.create_player(name, kind, password_hash, guest_key_hash)
-        return Player(id=row["id"], name=row["name"], kind=row["kind"])
+        return await store.create_player(name, kind, password_hash, guest_key_hash)
     except NameTaken as taken:
         raise NicknameLookalike if taken.lookalike else NicknameTaken from None
 

@@ -20,6 +20,7 @@ from carroca.rules import Match, Ruleset, get_ruleset
 from carroca.server.records import Seat, is_person
 
 if TYPE_CHECKING:
+    from carroca.server.storage.rows import ParticipantRow, RatingRow
     from carroca.server.storage.store import Store
 
 _MODEL = PlackettLuce()
@@ -84,7 +85,7 @@ class Ratings:
 
     async def after_match(
         self, table: Rated, winner: int
-    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    ) -> tuple[list[ParticipantRow], list[RatingRow]]:
         """Participant rows for every human seat and, for ranked matches, the new ratings."""
         humans = table.humans()
         early = table.match is not None and early_abandon(
@@ -109,7 +110,8 @@ class Ratings:
             seat_of_rating.append((seat, len(teams[seat % 2]) - 1))
         ranks: list[float] = [1.0, 2.0] if winner == 0 else [2.0, 1.0]
         new = _MODEL.rate(teams, ranks=ranks)
-        participants, rows = [], []
+        participants: list[ParticipantRow] = []
+        rows: list[RatingRow] = []
         for seat, pid in humans:
             before = known.get(pid)
             after = new[seat % 2][seat_of_rating[seat][1]]

@@ -7,12 +7,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from typing import TypedDict
 
 from carroca.server.realtime import wire
 from carroca.server.realtime.sessions import Sessions
 from carroca.server.storage.store import Store
 
 POLL_SECONDS = 2.0
+
+
+class Shown(TypedDict):
+    """The announcement shown now: its id and text."""
+
+    id: int
+    text: str
 
 
 class Announcements:
@@ -22,9 +30,9 @@ class Announcements:
         self.frame: str | None = None  # the current one's frame, for sockets that open
 
     @property
-    def current(self) -> dict[str, int | str] | None:
+    def current(self) -> Shown | None:
         """The one shown now, as pages read it at load (`/api/session`)."""
-        return {"id": self._shown[0], "text": self._shown[1]} if self._shown else None
+        return Shown(id=self._shown[0], text=self._shown[1]) if self._shown else None
 
     async def run(self) -> None:
         while True:

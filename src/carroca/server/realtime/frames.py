@@ -31,11 +31,11 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any, Protocol
+from typing import Any, NotRequired, Protocol, TypedDict
 
 from msgspec import UNSET
 
-from carroca.rules import Match, Ruleset, observation
+from carroca.rules import Match, Options, Ruleset, observation
 from carroca.rules import tiles as T
 from carroca.rules.observation import PublicStep
 from carroca.rules.rulesets import options_dict
@@ -84,17 +84,28 @@ class FrameCache:
         return self._last_text
 
 
+class OwnState(TypedDict):
+    """The members of a seated player's state nobody else gets (`Table.own_state`), in the
+    order they are sent: where the seat's move ids resume, its rating change once the match is
+    over, a friends' table's invitation, the rematch asked for."""
+
+    last_move_id: int | None
+    rating: NotRequired[wire.RatingChange]
+    invite: NotRequired[str]
+    rematch: NotRequired[wire.RematchAsked]
+
+
 class Stateful(Protocol):
     """What a state is built from (a `Table`)."""
 
     id: str
     mode: wire.Mode
     ruleset: Ruleset
-    options: Any
+    options: Options
     status: wire.TableStatus
     seats: list[Seat | None]
     commitment: str
-    client_seeds: Any
+    client_seeds: list[str | None]
     client_seed: str | None
     server_seed: str
     ended_reason: str | None
@@ -108,7 +119,7 @@ class Stateful(Protocol):
     def pause(self) -> records.Pause | None: ...
     @property
     def frame_cache(self) -> FrameCache: ...
-    def own_state(self, seat: int) -> dict[str, Any]: ...
+    def own_state(self, seat: int) -> OwnState: ...
     def seat_connected(self, seat: int) -> bool: ...
 
 
@@ -117,14 +128,14 @@ def shared_state(table: Stateful, view: dict[str, Any] | None) -> wire.State:
     (a seat's observation as a dict, or None while the table waits)."""
     clock = None
     if table.clock is not None:
-        left = max(0.0, table.clock["deadline"] - time.time())
-        clock = wire.Clock(seat=table.clock["seat"], seconds=table.clock["seconds"],
+        left = max(0.0, table.clock.deadline - time.time())
+        clock = wire.Clock(seat=table.clock.seat, seconds=table.clock.seconds,
                            remaining_ms=int(left * 1000))
     pause = None
     if table.pause is not None:
-        left = max(0.0, table.pause["until"] - time.time())
-        pause = wire.Pause(seconds=table.pause["seconds"], remaining_ms=int(left * 1000),
-                           reading=list(table.pause["reading"]))
+        left = max(0.0, table.pause.until - time.time())
+        pause = wire.Pause(seconds=table.pause.seconds, remaining_ms=int(left * 1000),
+                           reading=list(table.pause.reading))
         if view is not None:
             view["legal"] = []  # nobody moves before the next hand starts
     players = [
@@ -169,11 +180,11 @@ def table_state(table: Stateful, seat: int | None,
         own = table.own_state(seat)
         state.last_move_id = own["last_move_id"]
         if "rating" in own:
-            state.rating = wire.RatingChange(**own["rating"])
+            state.rating = own["rating"]
         if "invite" in own:
             state.invite = own["invite"]
         if "rematch" in own:
-            state.rematch = wire.RematchAsked(**own["rematch"])
+            state.rematch = own["rematch"]
     return state
 
 
@@ -230,7 +241,7 @@ class StateFrames:
         steps = self._steps
         drawn = [(i, tile) for i, who, tile in self._draws if who == seat]
         if drawn:
-            mine: list[dict[str, Any]] = json.loads(steps)
+            mine: list[dict[str, object]] = json.loads(steps)
             for i, tile in drawn:
                 mine[i]["tile"] = T.NAMES[tile]
             steps = _json(mine)

@@ -20,14 +20,16 @@ from typing import Any, ClassVar, Literal
 import msgspec
 from msgspec import UNSET, Struct, UnsetType
 
-from carroca.server.records import PlayerKind
+from carroca.server import records
 
 PROTOCOL_VERSION = 1
 
 # The closed sets of names a frame carries, as their producers write them (`schema.py` publishes
-# each under its name: `wire.d.ts` declares the unions).
-Mode = Literal["casual", "ranked", "friends", "bots", "tournament"]  # `lobby.MODES`, an event's
-TableStatus = Literal["waiting", "playing", "finished", "expired"]  # `tables.table`
+# each under its name: `wire.d.ts` declares the unions); a player's kind, a table's mode and
+# status are `records`', which the stored rows share.
+PlayerKind = records.PlayerKind
+Mode = records.Mode
+TableStatus = records.TableStatus
 EventStatus = Literal["running", "finished", "cancelled"]  # what `tournaments.service` tells
 Phase = Literal["deal", "choice", "play", "over"]  # `rules.game.Phase`, lowercased
 End = Literal["left", "right", "up", "down"]  # `rules.actions.END_NAMES`

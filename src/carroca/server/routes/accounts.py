@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
@@ -12,6 +12,7 @@ from carroca.server import records
 from carroca.server.errors import NoSuchLeaderboard, PlayerNotFound
 from carroca.server.players.accounts import COOKIE, DEVICE_COOKIE, DEVICE_DAYS, Accounts
 from carroca.server.players.ratings import family_of
+from carroca.server.realtime.announcements import Shown
 from carroca.server.routes.deps import (
     GuestBody,
     LoginBody,
@@ -23,10 +24,45 @@ from carroca.server.routes.deps import (
     mark,
     sessions_of,
     settings_of,
+    store_of,
     token_of,
 )
+from carroca.server.storage.rows import LeaderLine, Profile
 
 router = APIRouter()
+
+# The answers, typed for mypy; FastAPI sends each as it is (`response_model=None`).
+
+
+class SignedIn(TypedDict):
+    player: records.Player
+    token: str
+    guest_key: NotRequired[str]  # a new guest's: signs the same guest in again
+
+
+class LoggedOut(TypedDict):
+    status: str
+    forgotten: NotRequired[bool]
+
+
+class Me(TypedDict):
+    player: records.Player
+    tables: list[str]  # the live tables where the player has a seat
+    queued: str | None  # the ruleset of the ranked queue they wait in
+    sanctions: list[dict[str, Any]]  # moderation's in force on the player, as they are told
+
+
+class SessionState(TypedDict):
+    player: records.Player | None
+    tables: NotRequired[list[str]]
+    queued: NotRequired[str | None]
+    sanctions: NotRequired[list[dict[str, Any]]]
+    announcement: Shown | None
+
+
+class Leaderboard(TypedDict):
+    family: str
+    players: list[LeaderLine]
 
 
 
@@ -34,7 +70,7 @@ def signed_in(request: Request, player: records.Player, token: str,
               device: str | None = None, guest_key: str | None = None) -> JSONResponse:
     """The answer of a sign-in: the player, the session's token (also as a cookie)."""
     settings = settings_of(request)
-    answer = {"player": player, "token": token}
+    answer: SignedIn = {"player": player, "token": token}
     if guest_key is not None:  # a new guest's key: signs the same guest in again
         answer["guest_key"] = guest_key
     resp = JSONResponse(answer)
@@ -78,7 +114,7 @@ async def logout(request: Request, body: LogoutBody | None = None) -> JSONRespon
     so that nobody at this device can come back as them (docs/server.md, "Accounts")."""
     token = token_of(request)
     accounts: Accounts = request.app.state.accounts
-    answer: dict[str, Any] = {"status": "ok"}
+    answer: LoggedOut = {"status": "ok"}
     if body is not None and body.forget_device:
         player = await accounts.player(token)
         answer["forgotten"] = player is not None and player["kind"] == "guest"
@@ -92,37 +128,38 @@ async def logout(request: Request, body: LogoutBody | None = None) -> JSONRespon
     resp.delete_cookie(COOKIE)
     return resp
 
-@router.get("/api/me")
-async def me(player: Player, request: Request) -> dict[str, Any]:
+@router.get("/api/me", response_model=None)
+async def me(player: Player, request: Request) -> Me:
     lobby = lobby_of(request)
     return {"player": player, "tables": await lobby.tables_of(player["id"]),
             "queued": await lobby.queued(player["id"]),
             # moderation's sanctions in force on the player, as they are told them
             "sanctions": await request.app.state.moderation.notices(player["id"])}
 
-@router.get("/api/session")
-async def session(player: MaybePlayer, request: Request) -> dict[str, Any]:
+@router.get("/api/session", response_model=None)
+async def session(player: MaybePlayer, request: Request) -> SessionState:
     """As /api/me, but 200 {"player": null} when signed out (pages ask it on every load), with
     the operator's announcement shown now (null: none)."""
-    announcement = request.app.state.sockets.announcements.current
+    announcement: Shown | None = request.app.state.sockets.announcements.current
     if player is None:
         return {"player": None, "announcement": announcement}
-    return {**await me(player, request), "announcement": announcement}
+    mine = await me(player, request)
+    return {"player": mine["player"], "tables": mine["tables"], "queued": mine["queued"],
+            "sanctions": mine["sanctions"], "announcement": announcement}
 
-@router.get("/api/players/{name}")
-async def profile(name: str, request: Request, viewer: MaybePlayer) -> dict[str, Any]:
-    found = await request.app.state.store.player_profile(
+@router.get("/api/players/{name}", response_model=None)
+async def profile(name: str, request: Request, viewer: MaybePlayer) -> Profile:
+    found = await store_of(request).player_profile(
         name, viewer=viewer["id"] if viewer is not None else None)
     if found is None:
         raise PlayerNotFound
-    result: dict[str, Any] = found
-    return result
+    return found
 
-@router.get("/api/leaderboard/{name}")
-async def leaderboard(name: str, request: Request) -> dict[str, Any]:
+@router.get("/api/leaderboard/{name}", response_model=None)
+async def leaderboard(name: str, request: Request) -> Leaderboard:
     """By family ("duplas", "mano") or by ruleset, which reads its family's ratings."""
     family = family_of(name) if name in RULESETS else name
     if family not in ("duplas", "mano"):
         raise NoSuchLeaderboard
-    rows = await request.app.state.store.leaderboard(family)
+    rows = await store_of(request).leaderboard(family)
     return {"family": family, "players": rows}

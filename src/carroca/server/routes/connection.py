@@ -29,6 +29,8 @@ from carroca.server.realtime.fanout import (
 )
 from carroca.server.realtime.presence import Presence
 from carroca.server.realtime.sessions import Sessions
+from carroca.server.records import seated_player
+from carroca.server.tables.calls import ChatCall, HoldCall, JoinAnswer, JoinCall, MoveCall
 from carroca.server.tables.chat import Mutes
 from carroca.server.tables.hub import Hub
 from carroca.server.tables.registry import Tables
@@ -351,9 +353,9 @@ class Connection:
                                            msg.data.version))
             else:
                 try:
-                    self.send(await self.on.tables.call_owner(match_id, "move", {
-                        "seat": seat, "id": msg.data.id, "action": msg.data.action,
-                        "version": msg.data.version}))
+                    self.send(await self.on.tables.call_owner(match_id, "move", MoveCall(
+                        seat=seat, id=msg.data.id, action=msg.data.action,
+                        version=msg.data.version)))
                 except ServerError as exc:
                     self.send(protocol.error(exc.code, exc.message, msg.data.id))
             metrics.move_answered(time.perf_counter() - began)
@@ -372,7 +374,7 @@ class Connection:
                 refused = table.chat(seat, self.player["id"], text) \
                     if table is not None else await self.on.tables.call_owner(
                         match_id, "chat",
-                        {"seat": seat, "player": self.player["id"], "text": text})
+                        ChatCall(seat=seat, player=self.player["id"], text=text))
             except ServerError as exc:
                 refused = protocol.error(exc.code, exc.message)
             if refused:
@@ -405,7 +407,7 @@ class Connection:
         table = self.table
         try:
             if table is None:
-                await self.on.tables.call_owner(match_id, "hold", {"seat": seat, "on": on})
+                await self.on.tables.call_owner(match_id, "hold", HoldCall(seat=seat, on=on))
             elif on is None:
                 await table.ready(seat)
             else:
@@ -443,19 +445,20 @@ class Connection:
             self.send(protocol.error(gone.code, gone.message))
             return
         seat = next((i for i, s in enumerate(seating["seats"])
-                     if s is not None and s.get("player") == self.player["id"]), None)
+                     if seated_player(s) == self.player["id"]), None)
         if self.match_id != data.match or self.seat != seat:
             self.attach(data.match, seat, seating["mode"])
         settled = getattr(self.on.fanout, "settled", None)
         if settled is not None:
             await settled(seat_channel(data.match, seat))
         try:
-            joined = await tables.call_owner(data.match, "join", {
-                "player": self.player["id"], "client_seed": data.client_seed})
+            joined: JoinAnswer = await tables.call_owner(data.match, "join", JoinCall(
+                player=self.player["id"], client_seed=data.client_seed))
         except ServerError as exc:  # `moving`: frames come when a node runs it again
             self.send(protocol.error(exc.code, exc.message))
             return
-        self.send(joined["frame"])
+        if joined["frame"] is not None:  # always, for a join without a socket there
+            self.send(joined["frame"])
         owner = tables.owner_heard(data.match)
         if owner is not None:  # a front that routes `/ws?node=` can put the socket there
             self.send(wire.frame(wire.Owner(match=data.match, node=Hub.node_name(owner))))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, cast
+from typing import Annotated, cast
 
 from fastapi import Depends, Request, WebSocket
 from fastapi.responses import JSONResponse
@@ -17,6 +17,8 @@ from carroca.server.realtime.protocol import SEED_CHARS
 from carroca.server.realtime.sessions import Sessions
 from carroca.server.settings import Settings
 from carroca.server.storage.links import address_mark, device_mark
+from carroca.server.storage.rows import MatchRow
+from carroca.server.storage.store import Store
 from carroca.server.tables.hub import Hub
 from carroca.server.tables.lobby import Lobby
 from carroca.server.tables.registry import Tables
@@ -44,7 +46,7 @@ MAX_OPTIONS = 16  # no ruleset has more than a few options
 
 class BotsMatchBody(_Body):
     ruleset: str = Field(max_length=30)
-    options: dict[str, Any] | None = Field(default=None, max_length=MAX_OPTIONS)
+    options: dict[str, object] | None = Field(default=None, max_length=MAX_OPTIONS)
     seats: list[str] = Field(max_length=4)
     turn_seconds: float | None = None
 
@@ -59,7 +61,7 @@ class CasualBody(_Body):
 
 class FriendsBody(_Body):
     ruleset: str = Field(max_length=30)
-    options: dict[str, Any] | None = Field(default=None, max_length=MAX_OPTIONS)
+    options: dict[str, object] | None = Field(default=None, max_length=MAX_OPTIONS)
     seats: list[str] = Field(max_length=4)
     turn_seconds: float | None = None
     client_seed: str | None = Field(default=None, pattern=SEED_CHARS)
@@ -137,6 +139,10 @@ def sessions_of(request: Request) -> Sessions:
     return cast(Sessions, request.app.state.sessions)
 
 
+def store_of(request: Request) -> Store:
+    return cast(Store, request.app.state.store)
+
+
 
 def token_of(request: Request) -> str | None:
     auth = request.headers.get("authorization", "")
@@ -165,19 +171,19 @@ MaybePlayer = Annotated[records.Player | None, Depends(current)]
 LIVE = ("waiting", "playing")
 
 
-def seated(row: dict[str, Any], player: records.Player | None) -> bool:
+def seated(row: MatchRow, player: records.Player | None) -> bool:
     return player is not None and \
-        any(s is not None and s.get("player") == player["id"] for s in row["seats"])
+        any(records.seated_player(s) == player["id"] for s in row["seats"])
 
 
 async def readable_match(request: Request, match_id: str,
-                         player: records.Player | None) -> dict[str, Any]:
+                         player: records.Player | None) -> MatchRow:
     """A match's row, for whoever may see it. A private match (a friends' one its host did not
     make public) is, once over, for the players seated in it only: its record, replay, review
     and page. Anyone else gets the same 404 as for a match that does not exist, so its existence
     is not confirmed either. While it is played it is as visible as its table, which anyone
     given its id may watch."""
-    row: dict[str, Any] | None = await request.app.state.store.get_match(match_id)
+    row: MatchRow | None = await store_of(request).get_match(match_id)
     if row is None or (row["private"] and row["status"] not in LIVE
                        and not seated(row, player)):
         raise MatchNotFound()

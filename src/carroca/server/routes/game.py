@@ -3,7 +3,7 @@ web client's files."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from fastapi import APIRouter, FastAPI, WebSocket
 from fastapi.responses import PlainTextResponse
@@ -18,6 +18,16 @@ from carroca.server.routes.connection import FrameWriter, Services, serve_socket
 from carroca.server.routes.deps import WEB, allowed_origins, error_response, settings_of
 
 router = APIRouter()
+
+
+class RulesetInfo(TypedDict):
+    """A ruleset on offer: its seats, its pt-BR description, its options' defaults."""
+
+    name: str
+    seats: int
+    description: str
+    options: dict[str, object]
+
 
 DESCRIPTIONS = {
     "duplas-pontos": "2 contra 2 em cruz: pontos nas pontas (múltiplos de 5), passe, galo, "
@@ -35,8 +45,8 @@ DESCRIPTIONS = {
 async def health() -> dict[str, str]:
     return {"status": "ok"}
 
-@router.get("/api/rulesets")
-async def rulesets() -> list[dict[str, Any]]:
+@router.get("/api/rulesets", response_model=None)
+async def rulesets() -> list[RulesetInfo]:
     return [
         {"name": name, "seats": rs.seats, "description": DESCRIPTIONS.get(name, ""),
          "options": options_dict(rs.make_options())}

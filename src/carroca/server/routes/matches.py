@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from typing import Any
+from typing import Literal, NotRequired, TypedDict
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
@@ -20,6 +20,7 @@ from carroca.server.errors import (
     RematchClosed,
     ServerError,
 )
+from carroca.server.records import LiveInfo, MatchResult, Mode, SeatAnswer, TableStatus
 from carroca.server.routes.deps import (
     BotsMatchBody,
     CasualBody,
@@ -38,35 +39,130 @@ from carroca.server.routes.deps import (
     sessions_of,
     tables_of,
 )
+from carroca.server.storage.rows import FinishedMatch
 from carroca.server.storage.store import Store
+from carroca.server.tables.calls import InfoCall, PrivacyCall, RematchCall
+from carroca.server.tables.lobby import LobbyTable
 from carroca.server.tables.reviews import Reviews, ReviewsBusy
 
 router = APIRouter()
 
+# The answers, typed for mypy; FastAPI sends each as it is (`response_model=None`: no second
+# validation, the JSON unchanged).
 
-@router.post("/api/matches", status_code=201)
-async def create_match(body: BotsMatchBody, player: Player, request: Request
-                       ) -> dict[str, Any]:
+
+class Created(TypedDict):
+    id: str
+    commitment: str
+
+
+class Lists(TypedDict):
+    live: list[LobbyTable]
+    finished: list[FinishedMatch]
+
+
+class MatchInfo(TypedDict):
+    """A match's public page: its row, and its live part from the node that runs it."""
+
+    id: str
+    mode: Mode
+    status: TableStatus
+    ruleset: str
+    options: dict[str, object]
+    players: list[str | None]
+    score: list[int] | None
+    commitment: str
+    client_seed: str | None
+    result: MatchResult | None
+    public: bool
+    host: bool  # the asker's
+    server_seed: NotRequired[str]  # once finished
+
+
+class Visibility(TypedDict):
+    id: str
+    public: bool
+
+
+class Seated(TypedDict):
+    id: str
+    seat: int | None
+    commitment: str
+
+
+class FriendsTable(TypedDict):
+    id: str
+    seat: int | None
+    invite: str | None
+    commitment: str
+
+
+class Queued(TypedDict):
+    status: Literal["queued"]
+    ruleset: str
+
+
+class Matched(TypedDict):
+    status: Literal["matched"]
+    id: str
+    commitment: str
+
+
+class Left(TypedDict):
+    left: bool
+
+
+class BotStats(TypedDict):
+    workers: int
+    alive: int
+    queued: int
+    decisions: dict[str, int]
+    tables_elsewhere: NotRequired[int]
+
+
+class ScheduleStats(TypedDict):
+    ticks: int
+    made: int
+
+
+class Stats(TypedDict):
+    """The node's counters for the load benchmark and the operator (not the `/metrics` ones)."""
+
+    tables: int
+    commits: int
+    moves: int
+    time: float
+    password_checks: int
+    storage_outages: int
+    sockets: int
+    bots: BotStats
+    schedule: NotRequired[ScheduleStats]
+    node: NotRequired[str]
+    redis_published: NotRequired[int]
+    calls: NotRequired[dict[str, int]]
+
+
+@router.post("/api/matches", status_code=201, response_model=None)
+async def create_match(body: BotsMatchBody, player: Player, request: Request) -> Created:
     table = await lobby_of(request).create_bots_match(
         player, body.ruleset, body.options, body.seats, body.turn_seconds, client_ip(request)
     )
     return {"id": table.id, "commitment": table.commitment}
 
-@router.get("/api/matches")
-async def live(request: Request) -> dict[str, Any]:
+@router.get("/api/matches", response_model=None)
+async def live(request: Request) -> Lists:
     recent = await request.app.state.store.recent_matches(20)
     return {"live": await lobby_of(request).lobby(), "finished": recent}
 
-@router.get("/api/matches/{match_id}")
-async def match_info(match_id: str, request: Request, viewer: MaybePlayer
-                     ) -> dict[str, Any]:
+@router.get("/api/matches/{match_id}", response_model=None)
+async def match_info(match_id: str, request: Request, viewer: MaybePlayer) -> MatchInfo:
     tables = tables_of(request)
     table = tables.get(match_id)
     # The live view before the stored row: a table is `finished` only once its result is
     # stored, so a row read after it never lacks the result the view says is there.
     here = table.info() if table is not None else None
     row = await readable_match(request, match_id, viewer)
-    live: dict[str, Any] = {
+    live: LiveInfo = {
         "status": row["status"], "players": [s["name"] if s else None for s in row["seats"]],
         "score": row["score"], "client_seed": row["client_seed"],
     }
@@ -74,9 +170,9 @@ async def match_info(match_id: str, request: Request, viewer: MaybePlayer
         live = here
     elif tables.clustered and row["status"] in ("waiting", "playing"):
         with contextlib.suppress(ServerError):  # the owner node has the live score
-            live = await tables.call_owner(match_id, "info", {})
+            live = await tables.call_owner(match_id, "info", InfoCall())
     status = live["status"]
-    info: dict[str, Any] = {
+    info: MatchInfo = {
         "id": row["id"], "mode": row["mode"], "status": status, "ruleset": row["ruleset"],
         "options": row["options"], "players": live["players"], "score": live["score"],
         "commitment": row["commitment"], "client_seed": live["client_seed"],
@@ -116,18 +212,18 @@ async def match_analysis(match_id: str, request: Request, viewer: MaybePlayer) -
         raise AnalysisBusy() from None
     return JSONResponse({"status": "pending"}, status_code=202)
 
-@router.post("/api/matches/{match_id}/rematch")
+@router.post("/api/matches/{match_id}/rematch", response_model=None)
 async def rematch(match_id: str, player: Player, request: Request,
-                  body: RematchBody | None = None) -> dict[str, Any]:
+                  body: RematchBody | None = None) -> SeatAnswer:
     """Another match with a finished table's settings; the second player to ask (and
     anyone asking again) gets the same new table."""
     tables = tables_of(request)
     table = tables.get(match_id)
     seed = body.client_seed if body else None
     if table is None:  # finished on another node?
-        answer: dict[str, Any] | None = await tables.call_stored_owner(
+        answer: SeatAnswer | None = await tables.call_stored_owner(
             match_id, "rematch",
-            {"player": player, "client_seed": seed, "address": client_ip(request)})
+            RematchCall(player=player, client_seed=seed, address=client_ip(request)))
         if answer is not None:
             return answer
     if table is None:
@@ -135,9 +231,9 @@ async def rematch(match_id: str, player: Player, request: Request,
         raise RematchClosed()
     return await lobby_of(request).rematch(table, player, seed, client_ip(request))
 
-@router.post("/api/matches/{match_id}/public")
+@router.post("/api/matches/{match_id}/public", response_model=None)
 async def make_public(match_id: str, body: PublicBody, player: Player, request: Request
-                      ) -> dict[str, Any]:
+                      ) -> Visibility:
     """The host of a friends' match shows it to everyone (its record, replay and review,
     the list of finished matches), or keeps it to its players again."""
     row = await readable_match(request, match_id, player)
@@ -152,34 +248,35 @@ async def make_public(match_id: str, body: PublicBody, player: Player, request: 
         table.set_private(not body.public)
     else:  # or on the node that ran it
         await tables.tell_owner(row.get("owner"), match_id, "privacy",
-                                {"private": not body.public})
+                                PrivacyCall(private=not body.public))
     return {"id": match_id, "public": body.public}
 
-@router.post("/api/casual")
-async def casual(body: CasualBody, player: Player, request: Request) -> dict[str, Any]:
+@router.post("/api/casual", response_model=None)
+async def casual(body: CasualBody, player: Player, request: Request) -> Seated:
     request.app.state.moderation.check_queue(player["id"], "casual")  # an abandonment ban
     answer = await lobby_of(request).casual(
         player, body.ruleset, body.bot_level, body.client_seed, body.match, client_ip(request),
         turn_seconds=body.turn_seconds,
     )
-    return {k: answer[k] for k in ("id", "seat", "commitment")}
+    return {"id": answer["id"], "seat": answer["seat"], "commitment": answer["commitment"]}
 
-@router.post("/api/tables", status_code=201)
-async def friends(body: FriendsBody, player: Player, request: Request) -> dict[str, Any]:
+@router.post("/api/tables", status_code=201, response_model=None)
+async def friends(body: FriendsBody, player: Player, request: Request) -> FriendsTable:
     answer = await lobby_of(request).friends(
         player, body.ruleset, body.options, body.seats, body.turn_seconds, body.client_seed,
         client_ip(request),
     )
-    return {k: answer.get(k) for k in ("id", "seat", "invite", "commitment")}
+    return {"id": answer["id"], "seat": answer["seat"], "invite": answer.get("invite"),
+            "commitment": answer["commitment"]}
 
-@router.post("/api/tables/join")
-async def join(body: InviteBody, player: Player, request: Request) -> dict[str, Any]:
+@router.post("/api/tables/join", response_model=None)
+async def join(body: InviteBody, player: Player, request: Request) -> Seated:
     answer = await lobby_of(request).join_invite_anywhere(player, body.invite,
                                                         body.client_seed)
-    return {k: answer[k] for k in ("id", "seat", "commitment")}
+    return {"id": answer["id"], "seat": answer["seat"], "commitment": answer["commitment"]}
 
-@router.post("/api/ranked")
-async def ranked(body: RankedBody, player: Player, request: Request) -> dict[str, Any]:
+@router.post("/api/ranked", response_model=None)
+async def ranked(body: RankedBody, player: Player, request: Request) -> Queued | Matched:
     request.app.state.moderation.check_queue(player["id"], "ranked")  # a ban from ranked
     await mark(request, player["id"])  # where they queue from counts too
     answer = await lobby_of(request).queue_ranked(player, body.ruleset, body.client_seed)
@@ -187,15 +284,15 @@ async def ranked(body: RankedBody, player: Player, request: Request) -> dict[str
         return {"status": "queued", "ruleset": body.ruleset}
     return {"status": "matched", "id": answer["id"], "commitment": answer["commitment"]}
 
-@router.delete("/api/ranked")
-async def leave_ranked(player: Player, request: Request) -> dict[str, Any]:
+@router.delete("/api/ranked", response_model=None)
+async def leave_ranked(player: Player, request: Request) -> Left:
     return {"left": await lobby_of(request).leave_ranked(player["id"])}
 
-@router.get("/api/stats")
-async def stats(request: Request) -> dict[str, Any]:
+@router.get("/api/stats", response_model=None)
+async def stats(request: Request) -> Stats:
     hub = hub_of(request)
     store: Store = request.app.state.store
-    out: dict[str, Any] = {
+    out: Stats = {
         "tables": len(tables_of(request)), "commits": store.commits, "moves": store.moves_written,
         "time": time.time(), "password_checks": request.app.state.accounts.hashed,
         "storage_outages": store.outage.outages,
@@ -209,7 +306,9 @@ async def stats(request: Request) -> dict[str, Any]:
     cluster = request.app.state.cluster
     if cluster is not None:  # what crosses Redis (bench/load.py --nodes)
         bus = cluster.bus
-        out.update(node=bus.node, redis_published=bus.published, calls=dict(bus.calls))
+        out["node"] = bus.node
+        out["redis_published"] = bus.published
+        out["calls"] = dict(bus.calls)
         elsewhere = cluster.charges_elsewhere()  # searching tables other nodes run
         out["bots"]["tables_elsewhere"] = sum(elsewhere.players.values())
     return out

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import time
 import zlib
-from typing import Any
+from typing import cast
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Connection
 
-from carroca.server.records import Player
+from carroca.server.records import Player, seated_player
 from carroca.server.storage import db
 from carroca.server.storage.friends import blocked_among, forget_links, kept_apart
 from carroca.server.storage.links import MARK_DAYS, linked_pairs, pick_group
@@ -23,6 +23,7 @@ from carroca.server.storage.plumbing import (
     take_over,
     with_moves,
 )
+from carroca.server.storage.rows import FinishedMatch, LiveMatch, MatchRow, QueueRow, Seating
 
 RANKED_SCAN = 200  # the longest wait a group is looked for in, oldest first
 
@@ -113,7 +114,7 @@ class ClusterRows(Storage):
 
     async def claim_orphans(
         self, node_id: str, limit: int = 100, grace: float = 3.0
-    ) -> list[tuple[dict[str, Any], list[MoveRow]]]:
+    ) -> list[tuple[MatchRow, list[MoveRow]]]:
         """Take unfinished matches whose owner's lease ran out (or that have none): each gets
         this node as owner and a new epoch, which fences off the old owner's writes. Rows
         locked by another claimer are skipped, so two nodes never take the same match.
@@ -123,7 +124,7 @@ class ClusterRows(Storage):
         there are), and any live node takes the rest once the owner's lease is `grace` seconds
         past (a part whose node did not come for it: it died too, say)."""
 
-        def fn(conn: Connection) -> list[tuple[dict[str, Any], list[MoveRow]]]:
+        def fn(conn: Connection) -> list[tuple[MatchRow, list[MoveRow]]]:
             m, n = db.matches.c, db.nodes.c
             now = float(conn.execute(sa.select(self.db_now())).scalar() or 0.0)
             live = [r[0] for r in conn.execute(
@@ -151,7 +152,8 @@ class ClusterRows(Storage):
             )]
             if not ids:
                 return []
-            return with_moves(conn, take_over(conn, db.matches, ids, node_id, m.created_at))
+            taken = take_over(conn, db.matches, ids, node_id, m.created_at)
+            return with_moves(conn, cast(list[MatchRow], taken))
 
         return await self.run(fn)
 
@@ -163,15 +165,15 @@ class ClusterRows(Storage):
 
         return await self.run_side(fn)
 
-    async def seating(self, match_id: str) -> dict[str, Any] | None:
+    async def seating(self, match_id: str) -> Seating | None:
         """A match's mode, status and seats (who sits where), or None."""
 
-        def fn(conn: Connection) -> dict[str, Any] | None:
+        def fn(conn: Connection) -> Seating | None:
             m = db.matches.c
             row = conn.execute(
                 sa.select(m.mode, m.status, m.seats).where(m.id == match_id)
             ).mappings().first()
-            return dict(row) if row else None
+            return cast(Seating, dict(row)) if row else None
 
         return await self.run_side(fn)
 
@@ -192,11 +194,11 @@ class ClusterRows(Storage):
         self, mode: str | None = None, *, match_id: str | None = None,
         host_id: int | None = None, player_id: int | None = None, ruleset: str | None = None,
         bot_level: str | None = None, turn_seconds: float | None = None, waiting: bool = False,
-    ) -> list[dict[str, Any]]:
+    ) -> list[LiveMatch]:
         """Matches waiting or in play, on any node (the lobby of a cluster), narrowed by the
         database: a lobby call must not read every live match (thousands) to find a few."""
 
-        def fn(conn: Connection) -> list[dict[str, Any]]:
+        def fn(conn: Connection) -> list[LiveMatch]:
             m = db.matches.c
             query = sa.select(m.id, m.mode, m.ruleset, m.status, m.bot_level, m.seats, m.owner,
                               m.host_id, m.created_at, m.commitment, m.invite, m.score,
@@ -209,10 +211,10 @@ class ClusterRows(Storage):
                     query = query.where(column == value)
             if player_id is not None and self.postgres:  # a seat holding {"player": id}
                 query = query.where(sa.cast(m.seats, JSONB).contains([{"player": player_id}]))
-            rows = [dict(r) for r in conn.execute(query.order_by(m.created_at)).mappings()]
+            rows = [cast(LiveMatch, dict(r))
+                    for r in conn.execute(query.order_by(m.created_at)).mappings()]
             if player_id is not None and not self.postgres:
-                rows = [r for r in rows
-                        if any(s and s.get("player") == player_id for s in r["seats"])]
+                rows = [r for r in rows if any(seated_player(s) == player_id for s in r["seats"])]
             return rows
 
         return await self.run_side(fn)
@@ -284,8 +286,8 @@ class ClusterRows(Storage):
 
         return await self.run(fn)
 
-    async def recent_matches(self, limit: int = 50) -> list[dict[str, Any]]:
-        def fn(conn: Connection) -> list[dict[str, Any]]:
+    async def recent_matches(self, limit: int = 50) -> list[FinishedMatch]:
+        def fn(conn: Connection) -> list[FinishedMatch]:
             m = db.matches.c
             rows = conn.execute(
                 sa.select(m.id, m.mode, m.ruleset, m.seats, m.status, m.score, m.result,
@@ -293,7 +295,7 @@ class ClusterRows(Storage):
                 .where(m.status == "finished", sa.not_(m.private))
                 .order_by(m.finished_at.desc()).limit(limit)
             ).mappings()
-            return [dict(r) for r in rows]
+            return [cast(FinishedMatch, dict(r)) for r in rows]
 
         return await self.run_side(fn)
 
@@ -301,12 +303,12 @@ class ClusterRows(Storage):
 
     async def ranked_enqueue(
         self, player: Player, ruleset: str, seed: str | None, seats: int
-    ) -> list[dict[str, Any]] | None:
+    ) -> list[QueueRow] | None:
         """Queue a player (again); when `seats` players wait for the ruleset, take the first
         ones out and return them: the caller makes their match. One transaction, serialized
         over the whole queue, so a player is never matched twice, whichever node they queued on."""
 
-        def fn(conn: Connection) -> list[dict[str, Any]] | None:
+        def fn(conn: Connection) -> list[QueueRow] | None:
             q = db.ranked_queue.c
             if self.postgres:
                 # One lock for the whole queue: a player moving to another ruleset's queue
@@ -320,7 +322,7 @@ class ClusterRows(Storage):
                 player_id=player["id"], ruleset=ruleset, name=player["name"], seed=seed,
                 queued_at=time.time(),
             ))
-            waiting = [dict(r) for r in conn.execute(
+            waiting = [cast(QueueRow, dict(r)) for r in conn.execute(
                 sa.select(db.ranked_queue).where(q.ruleset == ruleset)
                 .order_by(q.queued_at).limit(RANKED_SCAN)
             ).mappings()]

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import cast
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 
+from carroca.server.records import Player, PlayerKind
 from carroca.server.storage import db
 from carroca.server.storage.friends import forget_links
 from carroca.server.storage.names import lookalike_keys
@@ -19,20 +20,28 @@ from carroca.server.storage.plumbing import (
     history_row,
     token_hash,
 )
+from carroca.server.storage.rows import (
+    LeaderLine,
+    PlayerRow,
+    Profile,
+    ProfileRating,
+    RatingRow,
+    SessionRow,
+)
 
 
 class PlayerRows(Storage):
     # ------------------------------------------------------------------ players and sessions
 
     async def create_player(
-        self, name: str, kind: str, password_hash: str | None = None,
+        self, name: str, kind: PlayerKind, password_hash: str | None = None,
         guest_key_hash: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> Player:
         """A new player; `NameTaken` when another has the name (compared case-insensitively) or
         one that looks like it (`names.lookalike_keys`). The unique indexes decide between two
         sign-ups racing for a name: the loser inserts nothing."""
 
-        def fn(conn: Connection) -> dict[str, Any] | NameTaken:
+        def fn(conn: Connection) -> Player | NameTaken:
             key, (typed, folded) = name.casefold(), lookalike_keys(name)
             p = db.players.c
             held = conn.execute(
@@ -59,12 +68,12 @@ class PlayerRows(Storage):
             raise made
         return made
 
-    async def player_by_name(self, name: str) -> dict[str, Any] | None:
-        def fn(conn: Connection) -> dict[str, Any] | None:
+    async def player_by_name(self, name: str) -> PlayerRow | None:
+        def fn(conn: Connection) -> PlayerRow | None:
             row = conn.execute(
                 sa.select(db.players).where(db.players.c.name_key == name.casefold())
             ).mappings().first()
-            return dict(row) if row else None
+            return cast(PlayerRow, dict(row)) if row else None
 
         return await self.run_side(fn)
 
@@ -93,8 +102,8 @@ class PlayerRows(Storage):
 
         await self.run_side(fn)
 
-    async def session_player(self, token: str) -> dict[str, Any] | None:
-        def fn(conn: Connection) -> dict[str, Any] | None:
+    async def session_player(self, token: str) -> SessionRow | None:
+        def fn(conn: Connection) -> SessionRow | None:
             row = conn.execute(
                 sa.select(db.players.c.id, db.players.c.name, db.players.c.kind,
                           db.sessions.c.expires_at)
@@ -103,7 +112,7 @@ class PlayerRows(Storage):
                 .where(db.sessions.c.expires_at > time.time())
                 .where(db.players.c.closed_at.is_(None))
             ).mappings().first()
-            return dict(row) if row else None
+            return cast(SessionRow, dict(row)) if row else None
 
         return await self.run_side(fn)
 
@@ -170,22 +179,22 @@ class PlayerRows(Storage):
 
     # ------------------------------------------------------------------ ratings and history
 
-    async def ratings_of(self, player_ids: list[int], family: str) -> dict[int, dict[str, Any]]:
-        def fn(conn: Connection) -> dict[int, dict[str, Any]]:
+    async def ratings_of(self, player_ids: list[int], family: str) -> dict[int, RatingRow]:
+        def fn(conn: Connection) -> dict[int, RatingRow]:
             rows = conn.execute(
                 sa.select(db.ratings).where(db.ratings.c.player_id.in_(player_ids))
                 .where(db.ratings.c.family == family)
             ).mappings()
-            return {r["player_id"]: dict(r) for r in rows}
+            return {r["player_id"]: cast(RatingRow, dict(r)) for r in rows}
 
         return await self.run_side(fn)
 
     async def player_profile(self, name: str, history: int = 20, viewer: int | None = None
-                             ) -> dict[str, Any] | None:
+                             ) -> Profile | None:
         """A player's ratings and last matches; a private match among them only when `viewer`
         (the asking player's id) played it too."""
 
-        def fn(conn: Connection) -> dict[str, Any] | None:
+        def fn(conn: Connection) -> Profile | None:
             p = conn.execute(
                 sa.select(db.players.c.id, db.players.c.name, db.players.c.kind,
                           db.players.c.created_at)
@@ -212,8 +221,8 @@ class PlayerRows(Storage):
                 "name": p["name"],
                 "kind": p["kind"],
                 "ratings": {
-                    r["family"]: {"mu": r["mu"], "sigma": r["sigma"], "rating": r["ordinal"],
-                                  "games": r["games"], "wins": r["wins"]}
+                    r["family"]: ProfileRating(mu=r["mu"], sigma=r["sigma"], rating=r["ordinal"],
+                                               games=r["games"], wins=r["wins"])
                     for r in rates
                 },
                 "history": [history_row(dict(g), p["id"]) for g in games],
@@ -221,8 +230,8 @@ class PlayerRows(Storage):
 
         return await self.run_side(fn)
 
-    async def leaderboard(self, family: str, limit: int = 50) -> list[dict[str, Any]]:
-        def fn(conn: Connection) -> list[dict[str, Any]]:
+    async def leaderboard(self, family: str, limit: int = 50) -> list[LeaderLine]:
+        def fn(conn: Connection) -> list[LeaderLine]:
             r = db.ratings.c
             rows = conn.execute(
                 sa.select(db.players.c.name, r.mu, r.sigma, r.ordinal, r.games, r.wins)
@@ -231,8 +240,8 @@ class PlayerRows(Storage):
                 .order_by(r.ordinal.desc()).limit(limit)
             ).mappings()
             return [
-                {"name": x["name"], "rating": round(x["ordinal"], 2), "mu": x["mu"],
-                 "sigma": x["sigma"], "games": x["games"], "wins": x["wins"]}
+                LeaderLine(name=x["name"], rating=round(x["ordinal"], 2), mu=x["mu"],
+                           sigma=x["sigma"], games=x["games"], wins=x["wins"])
                 for x in rows
             ]
 

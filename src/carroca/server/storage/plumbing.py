@@ -15,16 +15,17 @@ import hashlib
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from carroca.server import metrics
 from carroca.server.storage import db
+from carroca.server.storage.rows import HistoryRow, MatchRow
 
 T = TypeVar("T")
 
@@ -55,7 +56,7 @@ class Fenced(Exception):
 
 
 def update_fenced(conn: Connection, match_id: str, epoch: int | None,
-                   fields: dict[str, Any]) -> None:
+                  fields: Mapping[str, object]) -> None:
     """Update a match's row; with `epoch`, only while the row still has it, else `Fenced`."""
     query = db.matches.update().where(db.matches.c.id == match_id)
     if epoch is not None:
@@ -65,9 +66,10 @@ def update_fenced(conn: Connection, match_id: str, epoch: int | None,
 
 
 def take_over(conn: Connection, table: sa.Table, ids: list[str], node_id: str,
-              order: sa.ColumnElement[Any]) -> list[dict[str, Any]]:
+              order: sa.ColumnElement[Any]) -> list[dict[str, object]]:
     """Make `node_id` the owner of the rows `ids` of `table` (matches or events) with a new
-    epoch, which fences off the old owner's writes; the rows as they are now, in `order`."""
+    epoch, which fences off the old owner's writes; the rows as they are now, in `order` (each
+    its table's row: the caller names which)."""
     c = table.c
     conn.execute(table.update().where(c.id.in_(ids)).values(owner=node_id, epoch=c.epoch + 1))
     rows = conn.execute(sa.select(table).where(c.id.in_(ids)).order_by(order)).mappings()
@@ -89,8 +91,8 @@ RANKED_WAIT = 10 * 60.0  # seconds a player stays in the shared ranked queue
 
 
 def with_moves(
-    conn: Connection, rows: list[dict[str, Any]]
-) -> list[tuple[dict[str, Any], list[MoveRow]]]:
+    conn: Connection, rows: list[MatchRow]
+) -> list[tuple[MatchRow, list[MoveRow]]]:
     """Each match row with its move log, in order."""
     out = []
     for r in rows:
@@ -101,11 +103,12 @@ def with_moves(
     return out
 
 
-def history_row(game: dict[str, Any], player_id: int) -> dict[str, Any]:
-    """A match of a profile's history: `hosted` when the profile's player was its host."""
+def history_row(game: dict[str, object], player_id: int) -> HistoryRow:
+    """A match of a profile's history (its columns read as they are): `hosted` when the
+    profile's player was its host."""
     game["private"] = bool(game["private"])
     game["hosted"] = game.pop("host_id") == player_id
-    return game
+    return cast(HistoryRow, game)
 
 
 def token_hash(token: str) -> str:

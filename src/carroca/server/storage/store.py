@@ -4,7 +4,7 @@ ratings, behind a small async interface. Its parts: `storage` (threads, group co
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -23,6 +23,7 @@ from carroca.server.storage.plumbing import (
     with_moves,
 )
 from carroca.server.storage.rights import DataRows
+from carroca.server.storage.rows import MatchEnd, MatchRow, ParticipantRow, RatingRow
 from carroca.server.storage.tournaments import TournamentRows
 
 __all__ = ["Fenced", "MoveRow", "NameTaken", "Store", "token_hash"]
@@ -33,7 +34,7 @@ class Store(PlayerRows, ClusterRows, TournamentRows, LinkRows, DataRows, FriendR
 
     # ------------------------------------------------------------------ matches
 
-    async def insert_match(self, row: dict[str, Any]) -> None:
+    async def insert_match(self, row: MatchRow) -> None:
         await self.run(lambda conn: conn.execute(db.matches.insert().values(**row)))
 
     async def update_match(self, match_id: str, epoch: int | None = None, **fields: Any) -> None:
@@ -44,9 +45,9 @@ class Store(PlayerRows, ClusterRows, TournamentRows, LinkRows, DataRows, FriendR
     async def finish_match(
         self,
         match_id: str,
-        fields: dict[str, Any],
-        participants: list[dict[str, Any]],
-        ratings: list[dict[str, Any]],
+        fields: MatchEnd,
+        participants: list[ParticipantRow],
+        ratings: list[RatingRow],
         epoch: int | None = None,
     ) -> None:
         """The end of a match, its participants and rating changes, in one transaction."""
@@ -73,23 +74,23 @@ class Store(PlayerRows, ClusterRows, TournamentRows, LinkRows, DataRows, FriendR
     async def set_analysis(self, match_id: str, text: str) -> None:
         await self.update_match(match_id, analysis=text)
 
-    async def get_match(self, match_id: str) -> dict[str, Any] | None:
-        def fn(conn: Connection) -> dict[str, Any] | None:
+    async def get_match(self, match_id: str) -> MatchRow | None:
+        def fn(conn: Connection) -> MatchRow | None:
             row = conn.execute(
                 sa.select(db.matches).where(db.matches.c.id == match_id)
             ).mappings().first()
-            return dict(row) if row else None
+            return cast(MatchRow, dict(row)) if row else None
 
         return await self.run_side(fn)
 
-    async def unfinished(self) -> list[tuple[dict[str, Any], list[MoveRow]]]:
+    async def unfinished(self) -> list[tuple[MatchRow, list[MoveRow]]]:
         """Every match not finished, with its move log: what a restart resumes."""
 
-        def fn(conn: Connection) -> list[tuple[dict[str, Any], list[MoveRow]]]:
+        def fn(conn: Connection) -> list[tuple[MatchRow, list[MoveRow]]]:
             rows = conn.execute(
                 sa.select(db.matches).where(db.matches.c.status.in_(("waiting", "playing")))
                 .order_by(db.matches.c.created_at)
             ).mappings().all()
-            return with_moves(conn, [dict(r) for r in rows])
+            return with_moves(conn, [cast(MatchRow, dict(r)) for r in rows])
 
         return await self.run(fn)

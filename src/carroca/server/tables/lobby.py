@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TypedDict
 
 from carroca.rules import get_ruleset
 from carroca.rules.rulesets import options_dict
@@ -33,7 +33,18 @@ from carroca.server.errors import (
     ServerError,
     TooManyMatches,
 )
-from carroca.server.records import PersonSeat, Player, Seat, is_bot
+from carroca.server.records import (
+    Mode,
+    PersonSeat,
+    Player,
+    Seat,
+    SeatAnswer,
+    TableStatus,
+    is_bot,
+    seated_player,
+)
+from carroca.server.storage.rows import LiveMatch
+from carroca.server.tables.calls import InviteAnswer, InviteCall, SitCall
 from carroca.server.tables.hub import Hub
 from carroca.server.tables.ranked import RankedQueue
 from carroca.server.tables.registry import Tables
@@ -47,6 +58,19 @@ MIN_TURN, MAX_TURN = 1.0, 120.0
 CASUAL_TURNS = (20.0, 40.0, 60.0)
 
 
+class LobbyTable(TypedDict):
+    """A table of the lobby's list (`GET /api/matches`, `live`), on this node or another."""
+
+    id: str
+    mode: Mode
+    ruleset: str
+    status: TableStatus
+    bot_level: str
+    players: list[str]
+    open_seats: int
+    score: list[int] | None
+
+
 class Lobby:
     """Where players sit: the caps per player and per node, the queues, the rematches."""
 
@@ -56,8 +80,8 @@ class Lobby:
         self.ranked = ranked
         self.lobby_lock = asyncio.Lock()  # the caps are checked and a table made in one step
 
-    def check(self, ruleset: str, options: dict[str, Any] | None, turn_seconds: float | None
-               ) -> tuple[dict[str, Any], float]:
+    def check(self, ruleset: str, options: Mapping[str, object] | None,
+              turn_seconds: float | None) -> tuple[dict[str, object], float]:
         rs = get_ruleset(ruleset)  # raises UnknownRuleset (a RulesError) in pt-BR
         opts = options_dict(rs.make_options(options or {}))
         if turn_seconds is None:
@@ -68,7 +92,7 @@ class Lobby:
         return opts, seconds
 
     async def create_bots_match(
-        self, player: Player, ruleset: str, options: dict[str, Any] | None,
+        self, player: Player, ruleset: str, options: Mapping[str, object] | None,
         seats: list[str], turn_seconds: float | None, address: str | None = None,
     ) -> Table:
         """A demo match of bots, for a signed-in player: a few at a time per player, and a cap
@@ -106,7 +130,7 @@ class Lobby:
         self, player: Player, ruleset: str, bot_level: str, client_seed: str | None,
         match_id: str | None = None, address: str | None = None,
         turn_seconds: float | None = None,
-    ) -> dict[str, Any]:
+    ) -> SeatAnswer:
         """Seat the player at the chosen casual table, at an open one of the ruleset and turn
         length, or at a new one; the lobby's answer (`Table.answer`)."""
         if turn_seconds is not None and float(turn_seconds) not in CASUAL_TURNS:
@@ -167,7 +191,7 @@ class Lobby:
     ) -> int | None:
         try:
             seat = await self.tables.call_owner(
-                match_id, "sit", {"player": player, "client_seed": client_seed})
+                match_id, "sit", SitCall(player=player, client_seed=client_seed))
         except ServerError as exc:
             if exc.code == "not_found":
                 return None
@@ -185,10 +209,10 @@ class Lobby:
         return await table.sit(player_seat(player), client_seed)
 
     async def friends(
-        self, host: Player, ruleset: str, options: dict[str, Any] | None,
+        self, host: Player, ruleset: str, options: Mapping[str, object] | None,
         seats: list[str], turn_seconds: float | None, client_seed: str | None,
         address: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> SeatAnswer:
         """A private table: `seats` holds "me", "open" or "bot:nível" for each seat."""
         opts, seconds = self.check(ruleset, options, turn_seconds)
         n = get_ruleset(ruleset).seats
@@ -231,7 +255,7 @@ class Lobby:
 
     async def join_invite_anywhere(
         self, player: Player, invite: str, client_seed: str | None
-    ) -> dict[str, Any]:
+    ) -> InviteAnswer:
         """Sit at a friends' table by its invitation, on whichever node runs it."""
         if not self.tables.clustered or any(t.invite == invite for t in self.tables):
             table, seat = await self.join_invite(player, invite, client_seed)
@@ -242,18 +266,17 @@ class Lobby:
             raise NotStored() from None
         if found is None:
             raise NoTable()
-        answer: dict[str, Any] = await self.tables.call_owner(
-            found[0], "invite",
-            {"player": player, "invite": invite, "client_seed": client_seed})
+        answer: InviteAnswer = await self.tables.call_owner(
+            found[0], "invite", InviteCall(player=player, invite=invite, client_seed=client_seed))
         return answer
 
     async def queue_ranked(
         self, player: Player, ruleset: str, client_seed: str | None
-    ) -> dict[str, Any] | None:
+    ) -> SeatAnswer | None:
         """Queue for a ranked match; returns the lobby's answer for the table once enough
         players are waiting (or the one the player has a seat at already)."""
         opts, seconds = self.check(ruleset, None, None)
-        if self.hub.settings.ranked_requires_account and player.get("kind") != "account":
+        if self.hub.settings.ranked_requires_account and player["kind"] != "account":
             raise AccountRequired()
         n = get_ruleset(ruleset).seats
         async with self.lobby_lock:
@@ -271,9 +294,9 @@ class Lobby:
             matched = list(group)  # in seat order already (never linked accounts as opponents)
             table = await self.tables.new_table(
                 mode="ranked", ruleset=ruleset, options=opts,
-                seats=[PersonSeat(player=p["id"], name=p["name"]) for p in group],
+                seats=[PersonSeat(player=p.id, name=p.name) for p in group],
                 turn_seconds=seconds,
-                bot_level=self.hub.settings.autoplay_bot, client_seeds=[p["seed"] for p in group],
+                bot_level=self.hub.settings.autoplay_bot, client_seeds=[p.seed for p in group],
             )
             self.ranked.matched(ruleset, matched)  # once its table is stored
             try:
@@ -296,9 +319,9 @@ class Lobby:
             found += [r["id"] for r in await self.tables.elsewhere(player_id=player_id)]
         return found
 
-    async def lobby(self) -> list[dict[str, Any]]:
+    async def lobby(self) -> list[LobbyTable]:
         """Tables a player may join (casual with an open seat) or watch (in play)."""
-        out = []
+        out: list[LobbyTable] = []
         for t in self.tables:
             if t.mode == "friends" or t.private or t.status == "finished":
                 continue
@@ -343,7 +366,7 @@ class Lobby:
     async def rematch(
         self, table: Table, player: Player, client_seed: str | None = None,
         address: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> SeatAnswer:
         """Another match with this finished table's settings: the first player to ask creates
         it (same ruleset, options, clock, bots in the same seats; casual: the same bot level)
         and the others who played here are offered it (a `rematch` frame); asking again, or
@@ -410,23 +433,24 @@ class Lobby:
         return new
 
 
-def _with_any(seats: Sequence[Seat | dict[str, Any] | None], players: set[int]) -> bool:
+def _with_any(seats: Sequence[Seat | None], players: set[int]) -> bool:
     """Whether one of `players` sits in `seats` (a blocked pair is never seated together by
     the queues while another table can be had: a new one always can)."""
-    return bool(players) and any(s is not None and s.get("player") in players for s in seats)
+    return bool(players) and any(seated_player(s) in players for s in seats)
 
 
-def _seat_in(row: dict[str, Any], player_id: int) -> int | None:
+def _seat_in(row: LiveMatch, player_id: int) -> int | None:
     for i, s in enumerate(row["seats"]):
-        if s is not None and s.get("player") == player_id:
+        if seated_player(s) == player_id:
             return i
     return None
 
 
-def _answer(row: dict[str, Any], seat: int) -> dict[str, Any]:
+def _answer(row: LiveMatch, seat: int) -> SeatAnswer:
     """`Table.answer` for a match another node runs."""
-    out: dict[str, Any] = {"id": row["id"], "seat": seat, "mode": row["mode"],
-                           "commitment": row["commitment"]}
-    if row.get("invite") and row["mode"] == "friends":
-        out["invite"] = row["invite"]
+    out: SeatAnswer = {"id": row["id"], "seat": seat, "mode": row["mode"],
+                       "commitment": row["commitment"]}
+    invite = row.get("invite")
+    if invite and row["mode"] == "friends":
+        out["invite"] = invite
     return out

@@ -10,7 +10,7 @@ such a player waits for someone else, and in duplas they may only be partners.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 from carroca.server.errors import NotStored
 from carroca.server.records import Player
@@ -19,19 +19,28 @@ from carroca.server.storage.links import pick_group
 from carroca.server.storage.store import Store
 
 
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """A player in the queue: who, and the client seed they bring to the match."""
+
+    id: int
+    name: str
+    seed: str | None
+
+
 class RankedQueue:
     """Who waits for a ranked match, and the groups it matches (`join`)."""
 
     def __init__(self, store: Store, shared: bool = False) -> None:
         self._store = store
         self.shared = shared  # in the database, for every node of a cluster
-        self._queues: dict[str, list[dict[str, Any]]] = {}
+        self._queues: dict[str, list[Waiting]] = {}
 
     async def join(self, player: Player, ruleset: str, client_seed: str | None,
-                   n: int) -> list[dict[str, Any]] | None:
-        """Queue the player (once, for one ruleset); returns the group of `n` (`id`, `name`,
-        `seed`), in seat order, once that many wait who may meet, still queued until `matched`
-        (in the database: taken out already)."""
+                   n: int) -> list[Waiting] | None:
+        """Queue the player (once, for one ruleset); returns the group of `n`, in seat order,
+        once that many wait who may meet, still queued until `matched` (in the database: taken
+        out already)."""
         if self.shared:
             try:
                 taken = await self._store.ranked_enqueue(player, ruleset, client_seed, n)
@@ -39,22 +48,21 @@ class RankedQueue:
                 raise NotStored() from None
             if taken is None:
                 return None
-            return [{"id": g["player_id"], "name": g["name"], "seed": g["seed"]} for g in taken]
+            return [Waiting(g["player_id"], g["name"], g["seed"]) for g in taken]
         for q in self._queues.values():
-            q[:] = [p for p in q if p["id"] != player["id"]]
+            q[:] = [p for p in q if p.id != player["id"]]
         queue = self._queues.setdefault(ruleset, [])
-        queue.append({"id": player["id"], "name": player["name"], "seed": client_seed})
+        queue.append(Waiting(player["id"], player["name"], client_seed))
         if len(queue) < n:
             return None
         try:
-            linked = await self._store.linked(p["id"] for p in queue)
-            apart = await self._store.blocked_pairs([p["id"] for p in queue])
+            linked = await self._store.linked(p.id for p in queue)
+            apart = await self._store.blocked_pairs([p.id for p in queue])
         except Exception:
             raise NotStored() from None
-        return pick_group(kept_apart(queue, apart, lambda p: int(p["id"])), n,
-                          lambda p: int(p["id"]), linked)
+        return pick_group(kept_apart(queue, apart, lambda p: p.id), n, lambda p: p.id, linked)
 
-    def matched(self, ruleset: str, group: list[dict[str, Any]]) -> None:
+    def matched(self, ruleset: str, group: list[Waiting]) -> None:
         """The group's table is stored: its players leave the queue (in memory)."""
         queue = self._queues.get(ruleset)
         if queue is not None:
@@ -70,7 +78,7 @@ class RankedQueue:
         left = False
         for q in self._queues.values():
             before = len(q)
-            q[:] = [p for p in q if p["id"] != player_id]
+            q[:] = [p for p in q if p.id != player_id]
             left = left or len(q) != before
         return left
 
@@ -82,12 +90,12 @@ class RankedQueue:
             except Exception:
                 return None
         for ruleset, q in self._queues.items():
-            if any(p["id"] == player_id for p in q):
+            if any(p.id == player_id for p in q):
                 return ruleset
         return None
 
     def players(self) -> set[int]:
         """The players queued here (the clean-up keeps them)."""
-        return {p["id"] for q in self._queues.values() for p in q}
+        return {p.id for q in self._queues.values() for p in q}
 
 

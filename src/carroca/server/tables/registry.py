@@ -24,8 +24,10 @@ from carroca.server.realtime import wire
 from carroca.server.realtime.fanout import Fanout
 from carroca.server.records import Player
 from carroca.server.settings import Settings
-from carroca.server.storage.store import Store
+from carroca.server.storage.rows import LiveMatch, MatchRow, Seating
+from carroca.server.storage.store import MoveRow, Store
 from carroca.server.tables.botbudget import BotAdmission, Charge
+from carroca.server.tables.calls import Method, TableCall
 from carroca.server.tables.chat import Mutes
 from carroca.server.tables.hub import Hub
 from carroca.server.tables.table import Table
@@ -46,10 +48,10 @@ class Directory(Protocol):
     def give_up(self, table: Table) -> None:
         """Another node runs this match now: stop running it here."""
 
-    async def call_owner(self, match_id: str, method: str, args: dict[str, Any]) -> Any:
-        """`method` on the node that runs the match."""
+    async def call_owner(self, match_id: str, method: Method, args: TableCall) -> Any:
+        """`method` on the node that runs the match: its answer (`calls`)."""
 
-    async def call(self, node: str, match_id: str, method: str, args: dict[str, Any]) -> Any:
+    async def call(self, node: str, match_id: str, method: Method, args: TableCall) -> Any:
         """`method` on that node, about that match."""
 
     def owner_heard(self, match_id: str) -> str | None:
@@ -223,7 +225,7 @@ class Tables:
             count += 1
         return count
 
-    def adopt(self, row: dict[str, Any], moves: list[Any]) -> Table:
+    def adopt(self, row: MatchRow, moves: list[MoveRow]) -> Table:
         """Run a stored match here: rebuilt from its log, its clock (or its start) going on. A
         stale copy of it (from before this node lost it) is closed."""
         old = self._tables.pop(row["id"], None)
@@ -275,16 +277,16 @@ class Tables:
             row["client_seeds"] = client_seeds
         if seeds is not None:
             server_seed, client_seed = seeds
-            row.update(server_seed=server_seed, commitment=fair.commitment(server_seed),
-                       client_seed=client_seed)
+            row["server_seed"] = server_seed
+            row["commitment"] = fair.commitment(server_seed)
+            row["client_seed"] = client_seed
         if self._hub.node is not None:
             row["owner"] = self._hub.node
         try:
             await self.store.insert_match(row)
         except Exception:  # logged once per outage by the store
             raise NotStored() from None
-        row["address"] = address
-        table = Table(self, row)
+        table = Table(self, row, address)
         self._tables[table.id] = table
         return table
 
@@ -360,7 +362,7 @@ class Tables:
 
     # ------------------------------------------------------------------ other nodes' tables
 
-    async def elsewhere(self, mode: str | None = None, **where: Any) -> list[dict[str, Any]]:
+    async def elsewhere(self, mode: str | None = None, **where: Any) -> list[LiveMatch]:
         """Live matches run by other nodes (none for a single process), narrowed by `where`
         (`Store.live_matches`)."""
         if self._directory is None:
@@ -372,21 +374,21 @@ class Tables:
         return [r for r in rows if r["id"] not in self._tables
                 and (mode is None or r["mode"] == mode)]
 
-    async def seating(self, match_id: str) -> dict[str, Any] | None:
+    async def seating(self, match_id: str) -> Seating | None:
         """The stored seats, mode and status of a match another node runs (None alone)."""
         if self._directory is None:
             return None
         return await self.store.seating(match_id)
 
-    async def call_owner(self, match_id: str, method: str, args: dict[str, Any]) -> Any:
-        """`method` on the node that runs the match; `MatchGone` for a single process (the
-        table is not here, so it is gone)."""
+    async def call_owner(self, match_id: str, method: Method, args: TableCall) -> Any:
+        """`method` on the node that runs the match, its answer (`calls`); `MatchGone` for a
+        single process (the table is not here, so it is gone)."""
         if self._directory is None:
             raise MatchGone()
         return await self._directory.call_owner(match_id, method, args)
 
-    async def call_stored_owner(self, match_id: str, method: str,
-                                args: dict[str, Any]) -> Any | None:
+    async def call_stored_owner(self, match_id: str, method: Method,
+                                args: TableCall) -> Any | None:
         """`method` on the node the row names as the match's last owner (a finished match
         kept there a while); None when no other node has it."""
         if self._directory is None:
@@ -401,8 +403,8 @@ class Tables:
                 raise
         return None
 
-    async def tell_owner(self, node: str | None, match_id: str, method: str,
-                         args: dict[str, Any]) -> None:
+    async def tell_owner(self, node: str | None, match_id: str, method: Method,
+                         args: TableCall) -> None:
         """`method` on the node that ran a match, when there is one and it answers."""
         if self._directory is not None and node:
             with contextlib.suppress(ServerError):  # gone from there: the row says it all

@@ -15,6 +15,7 @@ then published to the seats. A table can always be rebuilt from its database row
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import secrets
 import time
@@ -38,12 +39,13 @@ from carroca.server.errors import (
 from carroca.server.players.ratings import Ratings
 from carroca.server.realtime import protocol, wire
 from carroca.server.realtime.fanout import Fanout, chat_channel, player_channel, seat_channel
-from carroca.server.realtime.frames import FrameCache, StateFrames, table_state
-from carroca.server.records import BotSeat, Player, Seat, is_bot, is_person
+from carroca.server.realtime.frames import FrameCache, OwnState, StateFrames, table_state
+from carroca.server.records import BotSeat, LiveInfo, Mode, Player, Seat, is_bot, is_person
 from carroca.server.settings import Settings
+from carroca.server.storage.rows import MatchRow
 from carroca.server.storage.store import Fenced, MoveRow, Store
 from carroca.server.tables.chat import ChatRate, clean_text
-from carroca.server.tables.tablerow import TableRow
+from carroca.server.tables.tablerow import TableRow, player_seat
 from carroca.server.tables.turnclock import Timers
 
 ABANDON = "abandon"
@@ -97,7 +99,7 @@ class Joined(NamedTuple):
     `state` frame for that seat (None when the join published it to everyone already)."""
 
     seat: int | None
-    mode: str
+    mode: Mode
     frame: str | None
 
 
@@ -107,8 +109,8 @@ class Table(TableRow):
     Read-only facts for others (written by the table only): `match`, `score`, `version`,
     `clock` and `pause` (what the frames show), and the row's fields (`TableRow`)."""
 
-    def __init__(self, host: TableHost, row: dict[str, Any]) -> None:
-        super().__init__(row)
+    def __init__(self, host: TableHost, row: MatchRow, address: str | None = None) -> None:
+        super().__init__(row, address)
         self._host = host
         self.match: Match | None = None
         self.score: list[int] = []
@@ -160,7 +162,7 @@ class Table(TableRow):
 
     # ------------------------------------------------------------------ facts
 
-    def info(self) -> dict[str, Any]:
+    def info(self) -> LiveInfo:
         """The live part of the public match page (`GET /api/matches/{id}`)."""
         return {"status": self.status, "players": [s["name"] if s else None for s in self.seats],
                 "score": self.score if self.match else None, "client_seed": self.client_seed}
@@ -329,8 +331,7 @@ class Table(TableRow):
                           seat: int) -> int:
         """A player of the finished table comes to its rematch (this table): their own seat
         when it is open. Raises `RematchStarted` when it began without them."""
-        got = await self.sit({"player": player["id"], "name": player["name"]}, client_seed,
-                             seat)
+        got = await self.sit(player_seat(player), client_seed, seat)
         if got is None:
             raise RematchStarted()
         return got
@@ -338,7 +339,7 @@ class Table(TableRow):
     async def sit_invited(self, player: Player, client_seed: str | None) -> int:
         """A player with the invitation sits (their own seat when they have one). Raises
         `TableFull` when it is complete or started."""
-        got = await self.sit({"player": player["id"], "name": player["name"]}, client_seed)
+        got = await self.sit(player_seat(player), client_seed)
         if got is None:
             raise TableFull()
         return got
@@ -407,7 +408,7 @@ class Table(TableRow):
         version = self.version
         settings = self._host.settings
         if self.pause is not None:
-            left = self.pause["until"] - time.time()
+            left = self.pause.until - time.time()
             if left > 0:  # the next hand waits: its clock or its bot starts after the pause
                 self._timers.later(left, self._spawn, self.end_pause, version)
                 return
@@ -417,7 +418,7 @@ class Table(TableRow):
             self._timers.later(delay, self._spawn, self._bot_turn, version)
             return
         seconds = settings.choice_seconds if match.phase == Phase.CHOICE else self.turn_seconds
-        self.clock = {"seat": seat, "deadline": time.time() + seconds, "seconds": seconds}
+        self.clock = records.Clock(seat, time.time() + seconds, seconds)
         self._timers.clock(seconds, version, self._clock_ran_out)
 
     def _clock_ran_out(self, version: int) -> None:
@@ -445,8 +446,8 @@ class Table(TableRow):
             return None
         now = time.time()
         seconds = max(pause, self.hold_most()) if readers else pause
-        return {"until": now + seconds, "seconds": seconds, "least": now + pause,
-                "reading": readers}
+        return records.Pause(until=now + seconds, seconds=seconds, least=now + pause,
+                             reading=tuple(readers))
 
     async def hold(self, seat: int, on: bool) -> None:
         """A player asks the table to wait (or no longer) at each hand's end while they read
@@ -462,12 +463,11 @@ class Table(TableRow):
         one would have (at once if that is past)."""
         async with self._lock:
             pause = self.pause
-            if self.closed or pause is None or seat not in pause["reading"]:
+            if self.closed or pause is None or seat not in pause.reading:
                 return
-            reading = [s for s in pause["reading"] if s != seat]
-            until = pause["until"] if reading else min(pause["until"],
-                                                       max(time.time(), pause["least"]))
-            self.pause = {**pause, "until": until, "reading": reading}
+            reading = tuple(s for s in pause.reading if s != seat)
+            until = pause.until if reading else min(pause.until, max(time.time(), pause.least))
+            self.pause = dataclasses.replace(pause, until=until, reading=reading)
             self.schedule()  # first: the frames carry the clock of the seat now to move
             self.publish()
 
@@ -685,16 +685,16 @@ class Table(TableRow):
         (`carroca.server.realtime.frames.table_state`)."""
         return table_state(self, seat, view)
 
-    def own_state(self, seat: int) -> dict[str, Any]:
+    def own_state(self, seat: int) -> OwnState:
         """The entries of a seated player's state that nobody else gets (besides the view's)."""
-        own: dict[str, Any] = {"last_move_id": self.last_move_id(seat)}  # where its ids resume
+        own: OwnState = {"last_move_id": self.last_move_id(seat)}  # where its ids resume
         if self.status == "finished" and seat in self.rating_changes:
             before, after = self.rating_changes[seat]
-            own["rating"] = {"before": before, "after": after}
+            own["rating"] = wire.RatingChange(before=before, after=after)
         if self.invite and self.mode == "friends":
             own["invite"] = self.invite  # seated players only: a spectator could take a seat
-        if self.rematch_id is not None:
-            own["rematch"] = {"id": self.rematch_id, "by": self.rematch_by}
+        if self.rematch_id is not None and self.rematch_by is not None:
+            own["rematch"] = wire.RematchAsked(id=self.rematch_id, by=self.rematch_by)
         return own
 
     async def refresh(self) -> None:

@@ -5,14 +5,23 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import Any
 
 from carroca import fair
 from carroca.bots import BOT_LEVELS, SEARCHING_LEVELS, level_names
 from carroca.rules import get_ruleset
 from carroca.server.errors import UnknownBot
-from carroca.server.realtime.wire import Mode, TableStatus
-from carroca.server.records import BotSeat, PersonSeat, Player, Seat, is_bot, is_person
+from carroca.server.records import (
+    BotSeat,
+    Mode,
+    PersonSeat,
+    Player,
+    Seat,
+    SeatAnswer,
+    TableStatus,
+    is_bot,
+    is_person,
+)
+from carroca.server.storage.rows import MatchRow
 
 
 def bot_seat(level: str) -> BotSeat:
@@ -28,7 +37,10 @@ def player_seat(player: Player) -> PersonSeat:
 
 
 class TableRow:
-    def __init__(self, row: dict[str, Any]) -> None:
+    """A match's row, read once: its settings, seats and seeds as attributes. `address`: where
+    the table was made from (the bot budget counts it; not stored)."""
+
+    def __init__(self, row: MatchRow, address: str | None = None) -> None:
         self.id: str = row["id"]
         self.mode: Mode = row["mode"]
         self.ruleset = get_ruleset(row["ruleset"])
@@ -50,7 +62,7 @@ class TableRow:
         self.rating_changes: dict[int, tuple[float | None, float | None]] = {}
         self.rematch_id: str | None = None  # the table of the next match with these settings
         self.rematch_by: str | None = None  # who asked for it first
-        self.address: str | None = row.get("address")  # where it was made from (the bot budget)
+        self.address = address
         # A tournament's table: when its players must have come, and the teams that did not
         # (`Tables.await_players`).
         self.show_up_by: float | None = row.get("show_up_by")
@@ -62,7 +74,7 @@ class TableRow:
         *,
         mode: Mode,
         ruleset: str,
-        options: dict[str, Any],
+        options: dict[str, object],
         seats: list[Seat | None],
         turn_seconds: float,
         bot_level: str,
@@ -70,9 +82,9 @@ class TableRow:
         invite: str | None = None,
         private: bool | None = None,
         show_up_by: float | None = None,
-    ) -> dict[str, Any]:
+    ) -> MatchRow:
         server_seed = fair.new_server_seed()
-        row = {
+        row: MatchRow = {
             "id": secrets.token_urlsafe(9)[:12],
             "mode": mode,
             "ruleset": ruleset,
@@ -96,10 +108,10 @@ class TableRow:
             row["show_up_by"] = show_up_by
         return row
 
-    def answer(self, seat: int | None) -> dict[str, Any]:
+    def answer(self, seat: int | None) -> SeatAnswer:
         """What the lobby's routes answer a player given a seat here."""
-        out: dict[str, Any] = {"id": self.id, "seat": seat, "mode": self.mode,
-                               "commitment": self.commitment}
+        out: SeatAnswer = {"id": self.id, "seat": seat, "mode": self.mode,
+                           "commitment": self.commitment}
         if self.invite and self.mode == "friends":
             out["invite"] = self.invite
         return out

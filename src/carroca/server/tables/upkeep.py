@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 
 from carroca.server.errors import ServerError
 from carroca.server.realtime.sessions import Sessions
+from carroca.server.records import is_person
 from carroca.server.settings import Settings
 from carroca.server.storage.store import Store
 from carroca.server.tables.ranked import RankedQueue
@@ -46,7 +47,7 @@ class Upkeep:
         keep = tables.players()
         with contextlib.suppress(ServerError):  # seated at tables other nodes run
             keep.update(s["player"] for r in await tables.elsewhere()
-                        for s in r["seats"] if s is not None and "player" in s)
+                        for s in r["seats"] if s is not None and is_person(s))
         keep.update(self._ranked.players())
         keep.update(self._sessions.players())
         keep.update(self._recently_seen())
