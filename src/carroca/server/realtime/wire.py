@@ -15,6 +15,7 @@ docs/protocol.md is checked against, and the browser client's declarations (`web
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 import msgspec
@@ -279,7 +280,9 @@ class EventView(Data, kw_only=True):
     kind = "event"
     event: str
     version: int | None
-    view: dict[str, Any]
+    # the page (`tournaments.views.PersonalPage`, or `EventPage` on the channel), typed where
+    # it is built; published as an object
+    view: Mapping[str, Any]
 
 
 class EventChange(Data, kw_only=True):
@@ -291,9 +294,10 @@ class EventChange(Data, kw_only=True):
     kind = "event_change"
     event: str
     version: int
-    set: dict[str, Any]
-    standings: list[dict[str, Any]]
-    rounds: list[dict[str, Any]]
+    # parts of the page (`tournaments.views`: its fields, `StandingView`s, `RoundView`s)
+    set: Mapping[str, Any]
+    standings: Sequence[Mapping[str, Any]]
+    rounds: Sequence[Mapping[str, Any]]
 
 
 class Rematch(Data, kw_only=True):

@@ -17,7 +17,7 @@ carries the epoch it holds (`epoch=`), refused with `Fenced` once another node t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
@@ -25,6 +25,7 @@ from sqlalchemy.engine import Connection
 
 from carroca.server.storage import db
 from carroca.server.storage.plumbing import Fenced, Storage, owner_and_status, take_over
+from carroca.server.storage.rows import EndedMatch, EntryPlayer, EntryRow, EventRow, ListedEvent
 
 GameKey = tuple[int, int, int]
 LIVE = ("upcoming", "running")
@@ -34,7 +35,7 @@ LISTS = {"upcoming": (("upcoming",), "starts_at", False), "live": (("running",),
 
 
 class TournamentRows(Storage):
-    async def insert_tournament(self, row: dict[str, Any]) -> None:
+    async def insert_tournament(self, row: EventRow) -> None:
         await self.run(lambda conn: conn.execute(db.tournaments.insert().values(**row)))
 
     async def update_tournament(self, tournament_id: str, epoch: int | None = None,
@@ -42,34 +43,34 @@ class TournamentRows(Storage):
         """Change an event's row; with `epoch`, only while the event still has it (`Fenced`)."""
         await self.run(lambda conn: _fenced(conn, tournament_id, epoch, **fields))
 
-    async def get_tournament(self, tournament_id: str) -> dict[str, Any] | None:
-        def fn(conn: Connection) -> dict[str, Any] | None:
+    async def get_tournament(self, tournament_id: str) -> EventRow | None:
+        def fn(conn: Connection) -> EventRow | None:
             row = conn.execute(sa.select(db.tournaments)
                                .where(db.tournaments.c.id == tournament_id)).mappings().first()
-            return dict(row) if row else None
+            return cast(EventRow, dict(row)) if row else None
 
         return await self.run_side(fn)
 
-    async def tournaments(self, statuses: tuple[str, ...]) -> list[dict[str, Any]]:
+    async def tournaments(self, statuses: tuple[str, ...]) -> list[EventRow]:
         """Events in these states, with everything a restart needs to run them again."""
 
-        def fn(conn: Connection) -> list[dict[str, Any]]:
+        def fn(conn: Connection) -> list[EventRow]:
             t = db.tournaments.c
             rows = conn.execute(sa.select(db.tournaments).where(t.status.in_(statuses))
                                 .order_by(t.starts_at)).mappings().all()
-            return [dict(r) for r in rows]
+            return [cast(EventRow, dict(r)) for r in rows]
 
         return await self.run(fn)
 
     async def listed_tournaments(self, kind: str, limit: int,
                                  after: tuple[float, str] | None = None
-                                 ) -> list[dict[str, Any]]:
+                                 ) -> list[ListedEvent]:
         """A page of public events of one list (`LISTS`), in its order, after the cursor
         (the sort value and id of the last one seen); without their records, each with
         `sizes`: the players of each of its entries (a dupla 2, a solo player 1)."""
         statuses, column, latest_first = LISTS[kind]
 
-        def fn(conn: Connection) -> list[dict[str, Any]]:
+        def fn(conn: Connection) -> list[ListedEvent]:
             t, e = db.tournaments.c, db.tournament_entries.c
             key = t[column]
             cols = [c for c in db.tournaments.c if c.name not in ("record", "seed", "invite")]
@@ -81,7 +82,7 @@ class TournamentRows(Storage):
                 else:
                     query = query.where(sa.or_(key > value, sa.and_(key == value, t.id > last)))
             order = (key.desc(), t.id.desc()) if latest_first else (key, t.id)
-            rows = {r["id"]: {**r, "sizes": []} for r in conn.execute(
+            rows = {r["id"]: cast(ListedEvent, {**r, "sizes": []}) for r in conn.execute(
                 query.order_by(*order).limit(limit)).mappings()}
             if kind != "finished" and rows:
                 for tid, players in conn.execute(sa.select(e.tournament_id, e.players)
@@ -109,7 +110,7 @@ class TournamentRows(Storage):
 
         return await self.run_side(fn)
 
-    async def insert_scheduled(self, row: dict[str, Any]) -> bool:
+    async def insert_scheduled(self, row: EventRow) -> bool:
         """A recurring event's row, unless its slot has one already (made by another node, or
         before a restart): the unique key (schedule_key, slot) decides. True when inserted."""
 
@@ -131,17 +132,17 @@ class TournamentRows(Storage):
 
     # ------------------------------------------------------------------ entries
 
-    async def entries(self, tournament_id: str) -> list[dict[str, Any]]:
-        def fn(conn: Connection) -> list[dict[str, Any]]:
+    async def entries(self, tournament_id: str) -> list[EntryRow]:
+        def fn(conn: Connection) -> list[EntryRow]:
             e = db.tournament_entries.c
             rows = conn.execute(sa.select(db.tournament_entries)
                                 .where(e.tournament_id == tournament_id)
                                 .order_by(e.created_at)).mappings().all()
-            return [dict(r) for r in rows]
+            return [cast(EntryRow, dict(r)) for r in rows]
 
         return await self.run(fn)
 
-    async def save_entry(self, entry: dict[str, Any], record: str,
+    async def save_entry(self, entry: EntryRow, record: str,
                          replaces: str | None = None, epoch: int | None = None) -> None:
         """A registration (or a dupla completed: `replaces` its pending entry), with the event
         record that holds it, in one transaction."""
@@ -157,7 +158,7 @@ class TournamentRows(Storage):
 
         await self.run(fn)
 
-    async def save_entries(self, entries: list[dict[str, Any]], record: str,
+    async def save_entries(self, entries: list[EntryRow], record: str,
                            epoch: int | None = None) -> None:
         """Several registrations (an event's bots) and the record that holds them, at once."""
 
@@ -252,28 +253,28 @@ class TournamentRows(Storage):
 
         return await self.run_side(fn)
 
-    async def ended_matches(self, match_ids: list[str]) -> dict[str, dict[str, Any]]:
+    async def ended_matches(self, match_ids: list[str]) -> dict[str, EndedMatch]:
         """Of these matches, those over (`finished`, with their record, or `expired`, with the
         teams that never came when it closed at its show-up time): how an event's owner learns
         of the games played on other nodes."""
 
-        def fn(conn: Connection) -> dict[str, dict[str, Any]]:
+        def fn(conn: Connection) -> dict[str, EndedMatch]:
             m = db.matches.c
             rows = conn.execute(sa.select(m.id, m.status, m.record, m.absent)
                                 .where(m.id.in_(match_ids))
                                 .where(m.status.in_(("finished", "expired")))).mappings()
-            return {str(r["id"]): dict(r) for r in rows}
+            return {str(r["id"]): cast(EndedMatch, dict(r)) for r in rows}
 
         return await self.run(fn) if match_ids else {}
 
     # ------------------------------------------------------------------ several nodes
 
-    async def claim_events(self, node_id: str, limit: int = 20) -> list[dict[str, Any]]:
+    async def claim_events(self, node_id: str, limit: int = 20) -> list[EventRow]:
         """Take upcoming or running events whose owner's lease ran out (or that have none):
         each gets this node as owner and a new epoch, which fences off the old owner's writes.
         Rows locked by another claimer are skipped: one claimer each."""
 
-        def fn(conn: Connection) -> list[dict[str, Any]]:
+        def fn(conn: Connection) -> list[EventRow]:
             t, n = db.tournaments.c, db.nodes.c
             now = float(conn.execute(sa.select(self.db_now())).scalar() or 0.0)
             live = sa.select(n.id).where(n.lease_until > now)
@@ -285,7 +286,8 @@ class TournamentRows(Storage):
                 .order_by(t.starts_at).limit(limit).with_for_update(skip_locked=True))]
             if not ids:
                 return []
-            return take_over(conn, db.tournaments, ids, node_id, t.starts_at)
+            return cast(list[EventRow],
+                        take_over(conn, db.tournaments, ids, node_id, t.starts_at))
 
         return await self.run(fn)
 
@@ -297,10 +299,10 @@ class TournamentRows(Storage):
 
         return await self.run_side(fn)
 
-    async def live_entries(self) -> list[tuple[str, list[dict[str, Any]]]]:
+    async def live_entries(self) -> list[tuple[str, list[EntryPlayer]]]:
         """(event, players) of every entry of an upcoming or running event, on any node."""
 
-        def fn(conn: Connection) -> list[tuple[str, list[dict[str, Any]]]]:
+        def fn(conn: Connection) -> list[tuple[str, list[EntryPlayer]]]:
             t, e = db.tournaments.c, db.tournament_entries.c
             rows = conn.execute(sa.select(e.tournament_id, e.players).join(
                 db.tournaments, t.id == e.tournament_id).where(t.status.in_(LIVE)))

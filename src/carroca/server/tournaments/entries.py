@@ -11,17 +11,32 @@ from __future__ import annotations
 import contextlib
 import secrets
 import time
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from carroca.bots import BOT_LEVELS
 from carroca.server.errors import NoDupla, NoDuplas, NotStored
 from carroca.server.players.ratings import family_of
 from carroca.server.records import Player
 from carroca.server.storage.plumbing import Fenced
+from carroca.server.storage.rows import EntryBot, EntryPerson, EntryRow, is_entry_bot
 from carroca.server.storage.store import Store
 from carroca.server.tournaments.state import Event, refused
 from carroca.tournament import Entrant, TournamentError, to_record
 from carroca.tournament.eventrecord import dumps
+
+
+class EntryAnswer(TypedDict):
+    """A registration as its player is answered: the entrant, its players' names, and a
+    dupla's invitation for its partner while it waits."""
+
+    entrant: str
+    name: str
+    players: list[str]
+    partner_invite: NotRequired[str]
+
+
+class Withdrawn(TypedDict):
+    withdrawn: str  # the entrant
 
 
 def not_stored(exc: Exception) -> Exception:
@@ -39,8 +54,8 @@ async def rating_of(store: Store, ev: Event, player: Player) -> int | None:
     return None
 
 
-async def register_alone(store: Store, ev: Event, me: dict[str, Any], rating: int | None,
-                         partner: bool) -> dict[str, Any]:
+async def register_alone(store: Store, ev: Event, me: EntryPerson, rating: int | None,
+                         partner: bool) -> EntryRow:
     """A player's own entry; with `partner`, a dupla waiting for its second player (the entry
     carries the invitation for them)."""
     t = ev.t
@@ -51,9 +66,9 @@ async def register_alone(store: Store, ev: Event, me: dict[str, Any], rating: in
         t.register(entrant)
     except TournamentError as exc:
         raise refused(exc) from None
-    entry = {"tournament_id": ev.id, "entrant": entrant.id, "name": entrant.name,
-             "players": [me], "created_at": time.time(),
-             "partner_invite": secrets.token_urlsafe(6) if partner else None}
+    entry: EntryRow = {"tournament_id": ev.id, "entrant": entrant.id, "name": entrant.name,
+                       "players": [me], "created_at": time.time(),
+                       "partner_invite": secrets.token_urlsafe(6) if partner else None}
     try:
         await store.save_entry(entry, dumps(to_record(t)), epoch=ev.fence)
     except Exception as exc:
@@ -63,8 +78,8 @@ async def register_alone(store: Store, ev: Event, me: dict[str, Any], rating: in
     return entry
 
 
-async def join_dupla(store: Store, ev: Event, me: dict[str, Any], invite: str,
-                     rating: int | None) -> dict[str, Any]:
+async def join_dupla(store: Store, ev: Event, me: EntryPerson, invite: str,
+                     rating: int | None) -> EntryRow:
     """The partner of a dupla comes: the first player's entry becomes the dupla's."""
     first = next((e for e in ev.entries.values() if e.get("partner_invite") == invite
                   and len(e["players"]) == 1), None)
@@ -84,8 +99,9 @@ async def join_dupla(store: Store, ev: Event, me: dict[str, Any], invite: str,
         if old is not None and old not in t.registrations:
             t.register(old)
         raise refused(exc) from None
-    entry = {"tournament_id": ev.id, "entrant": dupla.id, "name": dupla.name,
-             "players": [a, me], "created_at": first["created_at"], "partner_invite": None}
+    entry: EntryRow = {"tournament_id": ev.id, "entrant": dupla.id, "name": dupla.name,
+                       "players": [a, me], "created_at": first["created_at"],
+                       "partner_invite": None}
     try:
         await store.save_entry(entry, dumps(to_record(t)), replaces=first["entrant"],
                                epoch=ev.fence)
@@ -99,12 +115,13 @@ async def join_dupla(store: Store, ev: Event, me: dict[str, Any], invite: str,
     return entry
 
 
-def entry_answer(entry: dict[str, Any]) -> dict[str, Any]:
+def entry_answer(entry: EntryRow) -> EntryAnswer:
     """A registration as its player is answered (the dupla's invitation while it waits)."""
-    out = {"entrant": entry["entrant"], "name": entry["name"],
-           "players": [p["name"] for p in entry["players"]]}
-    if entry.get("partner_invite"):
-        out["partner_invite"] = entry["partner_invite"]
+    out: EntryAnswer = {"entrant": entry["entrant"], "name": entry["name"],
+                        "players": [p["name"] for p in entry["players"]]}
+    invite = entry.get("partner_invite")
+    if invite:
+        out["partner_invite"] = invite
     return out
 
 
@@ -127,7 +144,7 @@ def bot_tables(ev: Event) -> int:
         bots = bot_places(ev)
         entrants = (ev.t.spec.capacity or 0) if bots else 0
     else:
-        bots = sum(1 for e in ev.entries.values() if any("bot" in p for p in e["players"]))
+        bots = sum(1 for e in ev.entries.values() if any(is_entry_bot(p) for p in e["players"]))
         entrants = len(ev.t.entrants)
     return min(bots, entrants // 2)
 
@@ -141,7 +158,7 @@ async def fill_with_bots(store: Store, ev: Event) -> None:
     size = 2 if ev.t.spec.duplas else 1
     free = bot_places(ev)
     number = 0
-    entries = []
+    entries: list[EntryRow] = []
     for _ in range(free):
         names = []
         for _ in range(size):
@@ -149,9 +166,9 @@ async def fill_with_bots(store: Store, ev: Event) -> None:
             names.append(f"Bot {number}")
         entrant = Entrant("+".join(names), " & ".join(names), tuple(names))
         ev.t.register(entrant)
-        entry = {"tournament_id": ev.id, "entrant": entrant.id, "name": entrant.name,
-                 "players": [{"bot": level, "name": n} for n in names],
-                 "created_at": time.time(), "partner_invite": None}
+        entry: EntryRow = {"tournament_id": ev.id, "entrant": entrant.id, "name": entrant.name,
+                           "players": [EntryBot(bot=level, name=n) for n in names],
+                           "created_at": time.time(), "partner_invite": None}
         entries.append(entry)
         ev.entries[entrant.id] = entry
     await store.save_entries(entries, dumps(to_record(ev.t)), epoch=ev.fence)

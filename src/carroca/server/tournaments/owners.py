@@ -23,11 +23,18 @@ import time
 from typing import Any
 
 from carroca.server.cluster.node import Cluster
-from carroca.server.errors import NoMethod, NotOwner, ServerError
+from carroca.server.errors import LoginRequired, NoMethod, NotOwner, ServerError
 from carroca.server.records import Player
 from carroca.server.storage.tournaments import LIVE
+from carroca.server.tournaments.entries import EntryAnswer, Withdrawn
 from carroca.server.tournaments.service import Tournaments
-from carroca.server.tournaments.state import EventMoved, no_event
+from carroca.server.tournaments.state import (
+    EventCall,
+    EventMethod,
+    EventMoved,
+    ViewAnswer,
+    no_event,
+)
 
 FORWARD_TRIES = 3  # calls to an event's owner before the player is told to try again
 FORWARD_PAUSE = 0.3  # seconds between two (the event may be changing nodes)
@@ -86,7 +93,7 @@ class EventOwners:
 
     # ------------------------------------------------------------------ calling the owner
 
-    async def forward(self, event_id: str, method: str, args: dict[str, Any]) -> Any:
+    async def forward(self, event_id: str, method: EventMethod, args: EventCall) -> Any:
         """`method` run by the event's owner node. Raises its ServerError, 404 when the event is
         not live, 503 `moving` while nobody runs it (its owner died and no node took it yet)."""
         for attempt in range(FORWARD_TRIES):
@@ -112,14 +119,15 @@ class EventOwners:
                     raise
         raise EventMoved
 
-    async def _on_event(self, args: dict[str, Any]) -> Any:
+    async def _on_event(self, args: EventCall) -> ViewAnswer | EntryAnswer | Withdrawn | None:
         """A call from another node about an event this node runs."""
         event_id = str(args["event"])
         if event_id not in self.tournaments.events:
             raise NotOwner
         return await self._run(str(args["m"]), event_id, args)
 
-    async def _run(self, method: str, event_id: str, args: dict[str, Any]) -> Any:
+    async def _run(self, method: str, event_id: str, args: EventCall
+                   ) -> ViewAnswer | EntryAnswer | Withdrawn | None:
         t = self.tournaments
         if method == "view":  # an event's page and version, for a page or a watcher elsewhere
             who = args.get("player")
@@ -127,8 +135,10 @@ class EventOwners:
                 id=int(who["id"]), name=str(who["name"]), kind=who.get("kind", "guest"))
             view, version = await t.watched(viewer, event_id, args.get("code"))
             return {"view": view, "version": version}
-        player = Player(id=int(args["player"]["id"]), name=str(args["player"]["name"]),
-                        kind=args["player"].get("kind", "guest"))
+        who = args.get("player")
+        if who is None:  # only a page's view may come from nobody signed in
+            raise LoginRequired
+        player = Player(id=int(who["id"]), name=str(who["name"]), kind=who.get("kind", "guest"))
         if method == "register":
             return await t.register(player, event_id, partner=bool(args.get("partner")),
                                     invite=args.get("invite"), code=args.get("code"))

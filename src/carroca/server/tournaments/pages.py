@@ -16,29 +16,50 @@ only from the round's next write on); another node asks that one for the page
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Literal, TypedDict
 
 from carroca.server.errors import BadCursor, NotStored, ServerError
 from carroca.server.records import Player
+from carroca.server.storage.rows import EntryRow, EventRow
 from carroca.server.storage.store import Store
-from carroca.server.tournaments.state import (
-    Event,
+from carroca.server.tournaments.state import Event, may_see, no_event, parsed
+from carroca.server.tournaments.views import (
+    EventRecord,
+    EventSummary,
+    PersonalPage,
     event_view,
-    may_see,
-    no_event,
-    parsed,
+    read_record,
     summary,
 )
-from carroca.tournament import EventSpec, to_record
+from carroca.tournament import EventSpec, GameKey, to_record
 from carroca.tournament.eventrecord import dumps, embed
 
 PAGE = 20  # events a page of a list, unless asked for fewer (at most MAX_PAGE)
 MAX_PAGE = 50
-KINDS = ("upcoming", "live", "finished")
-SORTED_BY = {"upcoming": "starts_at", "live": "started_at", "finished": "finished_at"}
+Kind = Literal["upcoming", "live", "finished"]
+KINDS: tuple[Kind, ...] = ("upcoming", "live", "finished")
+SORTED_BY: dict[Kind, Literal["starts_at", "started_at", "finished_at"]] = {
+    "upcoming": "starts_at", "live": "started_at", "finished": "finished_at"}
 
 
-def cursor_of(item: dict[str, Any], kind: str) -> str:
+class More(TypedDict, total=False):
+    """Each list's cursor to its next page (None: no more)."""
+
+    upcoming: str | None
+    live: str | None
+    finished: str | None
+
+
+class Listing(TypedDict, total=False):
+    """A page of each list asked for, and where each goes on."""
+
+    more: More
+    upcoming: list[EventSummary]
+    live: list[EventSummary]
+    finished: list[EventSummary]
+
+
+def cursor_of(item: EventSummary, kind: Kind) -> str:
     """Where the next page of a list starts: the last item's sort value and id."""
     return f"{item[SORTED_BY[kind]]!r}~{item['id']}"
 
@@ -53,12 +74,13 @@ def parse_cursor(cursor: str | None) -> tuple[float, str] | None:
         raise BadCursor() from None
 
 
-async def listing(store: Store, kinds: tuple[str, ...] = KINDS, limit: int = PAGE,
-                  after: str | None = None) -> dict[str, Any]:
+async def listing(store: Store, kinds: tuple[Kind, ...] = KINDS, limit: int = PAGE,
+                  after: str | None = None) -> Listing:
     """Public events, a page of each list asked for: upcoming (soonest first), live (the
     earliest started first), finished (the latest first); `more` has each list's cursor to
     its next page (None: no more)."""
-    out: dict[str, Any] = {"more": {}}
+    more: More = {}
+    out: Listing = {"more": more}
     for kind in kinds:
         try:  # one more than asked: whether there is a next page
             rows = await store.listed_tournaments(kind, limit + 1, parse_cursor(after))
@@ -79,7 +101,7 @@ async def listing(store: Store, kinds: tuple[str, ...] = KINDS, limit: int = PAG
                     else len(sizes)
             items.append(item)
         out[kind] = items
-        out["more"][kind] = cursor_of(items[-1], kind) if len(rows) > limit else None
+        more[kind] = cursor_of(items[-1], kind) if len(rows) > limit else None
     return out
 
 
@@ -94,12 +116,16 @@ async def events_of(store: Store, player_id: int) -> list[str]:
 
 
 async def page(store: Store, event_id: str, viewer: Player | None,
-               code: str | None = None, live: Event | None = None) -> dict[str, Any]:
+               code: str | None = None, live: Event | None = None) -> PersonalPage:
     """An event's page: spec, entrants, standings, rounds with their matches, podium; a
     private event's to whom `may_see` allows (404 to anyone else). `live`: the event as this
     node runs it, with the results of the round in play."""
+    row: EventRow
+    record: EventRecord
+    entries: dict[str, EntryRow]
+    games: dict[GameKey, str]
     if live is not None:
-        row, record = live.row, to_record(live.t)
+        row, record = live.row, read_record(live.t)
         entries, games = live.entries, live.games
     else:
         stored = await store.get_tournament(event_id)

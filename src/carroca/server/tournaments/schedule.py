@@ -32,10 +32,10 @@ import time
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from carroca.server.tournaments.state import new_event
+from carroca.server.tournaments.state import NewEvent, new_event
 
 if TYPE_CHECKING:
     from carroca.server.settings import Settings
@@ -62,7 +62,7 @@ class Recurring:
     at: dt.time
     zone: ZoneInfo
     ahead: float  # seconds before its start that an event is made
-    event: dict[str, Any]  # its fields, as POST /api/tournaments takes them
+    event: NewEvent  # its fields, as POST /api/tournaments takes them
 
     def slots(self, now: float) -> list[tuple[str, float]]:
         """The slots to make now: (its name, its start) for each start within `ahead` from
@@ -110,7 +110,8 @@ def load(path: str, settings: Settings) -> list[Recurring]:
                 from None
         if not 0 < ahead <= 7 * 86400:
             raise ScheduleError(f"{where}: `ahead_hours` from 0 to 168")
-        event = {k: v for k, v in item.items() if k in EVENT_FIELDS}
+        # The file's values as they are: checked just below, as a player's request would be.
+        event = cast(NewEvent, {k: v for k, v in item.items() if k in EVENT_FIELDS})
         try:  # as the server checks a player's request
             new_event(settings, None, {**event, "starts_at": time.time() + 60})
         except Exception as exc:

@@ -55,6 +55,7 @@ from carroca.server.realtime.fanout import Fanout, player_channel
 from carroca.server.records import Player
 from carroca.server.settings import Settings
 from carroca.server.storage.plumbing import Fenced
+from carroca.server.storage.rows import EntryPerson, EventRow, is_entry_person
 from carroca.server.storage.store import Store
 from carroca.server.storage.tournaments import LIVE
 from carroca.server.tables.hub import Hub
@@ -63,6 +64,8 @@ from carroca.server.tables.table import Table
 from carroca.server.tables.tablerow import bot_seat
 from carroca.server.tournaments import pages
 from carroca.server.tournaments.entries import (
+    EntryAnswer,
+    Withdrawn,
     bot_tables,
     entry_answer,
     fill_with_bots,
@@ -72,15 +75,19 @@ from carroca.server.tournaments.entries import (
 )
 from carroca.server.tournaments.state import (
     Event,
+    EventCall,
+    EventMethod,
     EventMoved,
+    NewEvent,
     Relay,
+    ViewAnswer,
     may_see,
     new_event,
     no_event,
     parsed,
-    personal,
     refused,
 )
+from carroca.server.tournaments.views import PersonalPage, personal
 from carroca.server.tournaments.watch import current, push
 from carroca.tournament import (
     Game,
@@ -135,7 +142,7 @@ class Tournaments:
         held = {pid for ev in self.events.values() for pid in ev.player_ids()}
         with contextlib.suppress(Exception):  # an outage: the store logs it once
             held.update(p["id"] for _, players in await self.store.live_entries()
-                        for p in players if "id" in p)
+                        for p in players if is_entry_person(p))
         return held
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
@@ -184,7 +191,7 @@ class Tournaments:
     # ------------------------------------------------------------------ pages
 
     async def watched(self, viewer: Player | None, event_id: str, code: str | None = None
-                      ) -> tuple[dict[str, Any], int | None]:
+                      ) -> tuple[PersonalPage, int | None]:
         """An event's page as `viewer` may see it (404 otherwise), and its version on the
         event's channel: from the event itself on the node running it (asked through the
         cluster when that is another node), from the database once no node runs it (over: its
@@ -194,11 +201,11 @@ class Tournaments:
             view, version = current(ev)
             return personal(view, ev.row, ev.entries, viewer), version
         if self.relay is not None:
-            me = None if viewer is None else {
-                "id": viewer["id"], "name": viewer["name"], "kind": viewer["kind"]}
+            me = None if viewer is None else Player(
+                id=viewer["id"], name=viewer["name"], kind=viewer["kind"])
             try:
-                answer = await self.relay.forward(event_id, "view",
-                                                  {"player": me, "code": code})
+                answer: ViewAnswer = await self.relay.forward(
+                    event_id, "view", EventCall(player=me, code=code))
             except ServerError as exc:
                 if exc.code not in ("not_found", "moving", "not_owner"):
                     raise
@@ -216,7 +223,7 @@ class Tournaments:
             count += await self.adopt(row) is not None
         return count
 
-    async def adopt(self, row: dict[str, Any]) -> Event | None:
+    async def adopt(self, row: EventRow) -> Event | None:
         """Run a stored event here (at a restart, or taken from a dead node): rebuilt from its
         record and seed; None when its record cannot be replayed."""
         store = self.store
@@ -313,7 +320,7 @@ class Tournaments:
 
     # ------------------------------------------------------------------ creating
 
-    async def create(self, player: Player, body: dict[str, Any],
+    async def create(self, player: Player, body: NewEvent,
                      address: str | None = None) -> Event:
         """A new event, from the fields of `POST /api/tournaments` (already typed); `address`:
         where it is made from (its searching bots' tables are charged to it and its creator)."""
@@ -343,7 +350,7 @@ class Tournaments:
                 raise NewcomerEventsFull(most)
         if self.limits is not None:  # every check passed; nothing stored yet
             self.limits.tournaments_player.hit(str(player["id"]))
-        row.update(owner=self.hub.node, epoch=0)
+        row["owner"], row["epoch"] = self.hub.node, 0
         try:
             await self.store.insert_tournament(row)
         except Exception:
@@ -354,11 +361,12 @@ class Tournaments:
         return ev
 
     async def create_scheduled(self, key: str, slot: str, starts_at: float,
-                               fields: dict[str, Any]) -> bool:
+                               fields: NewEvent) -> bool:
         """A recurring event's slot (`schedule.Scheduler`), made and run here unless some node
         made it already (the database keeps one per slot): True when made here."""
         row, t = new_event(self.settings, None, {**fields, "starts_at": starts_at})
-        row.update(owner=self.hub.node, epoch=0, schedule_key=key, slot=slot)
+        row["owner"], row["epoch"] = self.hub.node, 0
+        row["schedule_key"], row["slot"] = key, slot
         if not await self.store.insert_scheduled(row):
             return False
         self.hub.log.info("tournament %s made for %s, %s", row["id"], key, slot)
@@ -414,35 +422,38 @@ class Tournaments:
             raise no_event()
         return ev
 
-    async def _elsewhere(self, event_id: str, method: str, player: Player,
-                         **args: Any) -> Any:
+    async def _elsewhere(self, event_id: str, method: EventMethod, call: EventCall) -> Any:
         """An event not run here: in a cluster its owner node answers, else it is unknown."""
         if self.relay is None:
             raise no_event()
-        me = {"id": player["id"], "name": player["name"], "kind": player["kind"]}
-        return await self.relay.forward(event_id, method, {"player": me, **args})
+        return await self.relay.forward(event_id, method, call)
+
+    @staticmethod
+    def _caller(player: Player) -> Player:
+        """The player as another node is told of them (the three fields, nothing else)."""
+        return Player(id=player["id"], name=player["name"], kind=player["kind"])
 
     async def register(self, player: Player, event_id: str, *, partner: bool = False,
-                       invite: str | None = None, code: str | None = None) -> dict[str, Any]:
+                       invite: str | None = None, code: str | None = None) -> EntryAnswer:
         """Register a player: alone, or opening a dupla (`partner`: the answer carries the
         invitation for the partner), or as the partner of a dupla (`invite`). A private event
         takes its code (`code`), except from its creator."""
         ev = self._local(event_id, player, code or invite)  # a private one: by its code
         if ev is None:
-            answer: dict[str, Any] = await self._elsewhere(
-                event_id, "register", player, partner=partner, invite=invite, code=code)
+            answer: EntryAnswer = await self._elsewhere(event_id, "register", EventCall(
+                player=self._caller(player), partner=partner, invite=invite, code=code))
             return answer
         async with self._hold(ev):
             if ev.row["status"] != "upcoming":
                 raise RegistrationClosed()
             if ev.entrant_of(player["id"]) is not None:
                 raise AlreadyRegistered()
-            me = {"id": player["id"], "name": player["name"], "kind": player["kind"]}
+            me = EntryPerson(id=player["id"], name=player["name"], kind=player["kind"])
             if not ev.row["private"] and not self._full(ev) and await self.newcomer(player):
                 # A flood of throwaway guests takes a share of the places, never all of them.
                 most = self.newcomer_places(ev)
                 if sum(1 for e in ev.entries.values() for p in e["players"]
-                       if p.get("newcomer")) >= most:
+                       if is_entry_person(p) and p.get("newcomer")) >= most:
                     raise NewcomersFull(most)
                 me["newcomer"] = True
             rating = await rating_of(self.store, ev, player)
@@ -452,12 +463,13 @@ class Tournaments:
                 entry = await register_alone(self.store, ev, me, rating, partner)
             return entry_answer(entry)
 
-    async def withdraw(self, player: Player, event_id: str) -> dict[str, Any]:
+    async def withdraw(self, player: Player, event_id: str) -> Withdrawn:
         """Before the start the place is freed (a dupla's, for both); after it, the entrant is
         paired no more and a game of theirs still waiting is lost by forfeit."""
         ev = self._local(event_id, player)
         if ev is None:
-            answer: dict[str, Any] = await self._elsewhere(event_id, "withdraw", player)
+            answer: Withdrawn = await self._elsewhere(
+                event_id, "withdraw", EventCall(player=self._caller(player)))
             return answer
         async with self._hold(ev):
             if ev.row["status"] == "upcoming":
@@ -503,7 +515,7 @@ class Tournaments:
         ev = self.events.get(event_id) if by is None else self._local(event_id, by)
         if ev is None:
             if by is not None:
-                await self._elsewhere(event_id, "start", by)
+                await self._elsewhere(event_id, "start", EventCall(player=self._caller(by)))
             return
         if by is not None and by["id"] != ev.row["creator"]:
             raise NotCreator()
@@ -530,7 +542,7 @@ class Tournaments:
             except TournamentError:  # fewer than two: nothing to hold
                 await self._cancel(ev)
                 return
-            ev.row.update(status="running", started_at=time.time())
+            ev.row["status"], ev.row["started_at"] = "running", time.time()
             await self.store.update_tournament(ev.id, ev.fence, status="running",
                                                    started_at=ev.row["started_at"],
                                                    record=dumps(to_record(ev.t)))
@@ -540,17 +552,19 @@ class Tournaments:
 
     async def _cancel(self, ev: Event, note: str | None = None) -> None:
         """The event does not take place (`note`: why, for its page); its entrants are told."""
-        ev.row.update(status="cancelled", finished_at=time.time(), note=note)
+        ev.row["status"], ev.row["finished_at"] = "cancelled", time.time()
+        ev.row["note"] = note
         await self.store.update_tournament(
             ev.id, ev.fence, status="cancelled", finished_at=ev.row["finished_at"], note=note,
             record=dumps(to_record(ev.t)))
         self.drop(ev)
-        self._tell(ev, {"status": "cancelled"})
+        self._tell(ev, wire.Tournament(event=ev.id, name=ev.row["name"], status="cancelled"))
 
     def _schedule_close(self, ev: Event) -> None:
         """Arena: no pairing after its duration (games still running count when they end)."""
         duration = ev.t.spec.duration or 0.0
-        delay = max(0.0, ev.row["started_at"] + duration - time.time())
+        started = ev.row["started_at"] or time.time()
+        delay = max(0.0, started + duration - time.time())
 
         async def close() -> None:
             async with self._hold(ev):
@@ -590,15 +604,18 @@ class Tournaments:
                                                    epoch=ev.fence)
             ev.logged = len(t.log)
             return
-        fields: dict[str, Any] = {"record": dumps(to_record(t))}
+        record = dumps(to_record(t))
         if finished:
-            fields.update(status="finished", finished_at=time.time())
-        await self.store.update_tournament(ev.id, ev.fence, **fields)
+            ended = time.time()
+            await self.store.update_tournament(ev.id, ev.fence, record=record,
+                                               status="finished", finished_at=ended)
+        else:
+            await self.store.update_tournament(ev.id, ev.fence, record=record)
         ev.written = ev.logged = len(t.log)
         if finished:  # said finished once stored, and its bots' tables given back at once
-            ev.row.update(status="finished", finished_at=fields["finished_at"])
+            ev.row["status"], ev.row["finished_at"] = "finished", ended
             self.drop(ev)
-            self._tell(ev, {"status": "finished"})
+            self._tell(ev, wire.Tournament(event=ev.id, name=ev.row["name"], status="finished"))
 
     async def _open(self, ev: Event, game: Game) -> None:
         """The game's match as a table here: its seats in the game's order, its seeds the
@@ -619,8 +636,9 @@ class Tournaments:
         ev.games[game.key] = table.id
         self.by_match[table.id] = (ev.id, game.key)
         self._call(table.id, [pid for _, pid in table.humans()])
-        self._tell(ev, {"status": "running", "match": table.id, "round": game.key[0],
-                        "table": game.key[1], "game": game.key[2]},
+        self._tell(ev, wire.Tournament(event=ev.id, name=ev.row["name"], status="running",
+                                       match=table.id, round=game.key[0], table=game.key[1],
+                                       game=game.key[2]),
                    [pid for _, pid in table.humans()])
         self.tables.spawn(self.tables.await_players(table))
 
@@ -651,9 +669,9 @@ class Tournaments:
             if ev.record_result(key, json.loads(row["record"]), match_id):
                 await self._advance(ev)
 
-    def _tell(self, ev: Event, data: dict[str, Any], players: list[int] | None = None) -> None:
+    def _tell(self, ev: Event, data: wire.Tournament, players: list[int] | None = None) -> None:
         """A `tournament` frame on the players' own channels (the event's, or those given)."""
-        frame = wire.frame(wire.Tournament(event=ev.id, name=ev.row["name"], **data))
+        frame = wire.frame(data)
         for pid in ev.player_ids() if players is None else players:
             self.fanout.publish(player_channel(pid), frame)
 

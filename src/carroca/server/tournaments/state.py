@@ -1,7 +1,6 @@
-"""What the server keeps of a tournament and how it shows it: a new event's row, checked from
-its creator's request; the live `Event` (the director, its entries, the match of each game); the
-director's refusals as the server answers them; and an event's page and list entry, built from
-its row and record."""
+"""What the server keeps of a tournament: a new event's row, checked from its creator's request;
+the live `Event` (the director, its entries, the match of each game); the director's refusals
+as the server answers them; the calls an event's owner node answers. Its pages are `views`'."""
 
 from __future__ import annotations
 
@@ -11,9 +10,9 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, NotRequired, Protocol, TypedDict, cast
 
 from carroca.server.errors import (
     BadEventName,
@@ -28,20 +27,19 @@ from carroca.server.errors import (
 from carroca.server.errors import (
     EventMoved as EventMoved,  # raised by the tournaments and their owners
 )
-from carroca.server.records import Player
+from carroca.server.records import BotSeat, PersonSeat, Player, Seat
 from carroca.server.settings import Settings
-from carroca.server.tables.chat import clean_text
-from carroca.tournament import (
-    FORMAT_NAMES,
-    EventSpec,
-    GameKey,
-    Tournament,
-    TournamentError,
-    to_record,
+from carroca.server.storage.rows import (
+    EntryRow,
+    EventRow,
+    EventSpecRow,
+    is_entry_bot,
+    is_entry_person,
 )
-from carroca.tournament.eventrecord import dumps
-from carroca.tournament.knockout import rounds_needed
-from carroca.tournament.standings import decided_by
+from carroca.server.tables.chat import clean_text
+from carroca.server.tournaments.views import EventPage, PersonalPage
+from carroca.tournament import EventSpec, GameKey, Tournament, TournamentError, to_record
+from carroca.tournament.eventrecord import Resolver, dumps
 
 log = logging.getLogger("carroca.server")
 MAX_AHEAD = 30 * 24 * 3600.0  # an event starts within 30 days
@@ -60,17 +58,60 @@ def no_event() -> ServerError:
     return EventNotFound()
 
 
+EventMethod = Literal["register", "withdraw", "start", "view"]
+
+
+class EventCall(TypedDict):
+    """A call about an event its owner node runs (`Relay.forward`): who asks (None: nobody
+    signed in, for a page), a private event's code, and the method's own arguments; `event`
+    and `m` (the method) are added on its way to the owner."""
+
+    player: Player | None
+    code: NotRequired[str | None]
+    partner: NotRequired[bool]  # register: open a dupla
+    invite: NotRequired[str | None]  # register: as the partner of a dupla
+    event: NotRequired[str]
+    m: NotRequired[str]
+
+
+class ViewAnswer(TypedDict):
+    """The owner's answer to `view`: the page as the asker may see it, and its version."""
+
+    view: PersonalPage
+    version: int | None
+
+
 class Relay(Protocol):
     """The cluster, as the tournaments reach an event another node runs
     (`carroca.server.tournaments.owners`)."""
 
-    async def forward(self, event_id: str, method: str, args: dict[str, Any]) -> Any:
-        """`method` (`register`, `withdraw`, `start`, `view`) run by the event's owner node; raises
-        the owner's ServerError, 404 when the event is not live, 503 while it changes nodes."""
+    async def forward(self, event_id: str, method: EventMethod, args: EventCall) -> Any:
+        """`method` run by the event's owner node, its answer (`register`: an `EntryAnswer`,
+        `withdraw`: a `Withdrawn`, `view`: a `ViewAnswer`, `start`: None); raises the owner's
+        ServerError, 404 when the event is not live, 503 while it changes nodes."""
 
 
-def new_event(settings: Settings, player: Player | None, body: dict[str, Any]
-              ) -> tuple[dict[str, Any], Tournament]:
+class NewEvent(TypedDict):
+    """The fields of a new event: `POST /api/tournaments`'s body, or an entry of the operator's
+    schedule (its values as the TOML file gives them: `new_event` checks them)."""
+
+    name: str
+    format: str
+    ruleset: str
+    options: NotRequired[dict[str, object] | None]
+    rounds: NotRequired[int | None]  # Swiss
+    best_of: NotRequired[int | None]  # knockout
+    duration: NotRequired[float | None]  # arena, seconds
+    capacity: NotRequired[int | None]
+    starts_at: NotRequired[float | None]  # epoch seconds
+    starts_in: NotRequired[float | None]  # or from now
+    turn_seconds: NotRequired[float | None]
+    private: NotRequired[bool]
+    bots: NotRequired[str | None]  # a level filling the free places
+
+
+def new_event(settings: Settings, player: Player | None, body: NewEvent
+              ) -> tuple[EventRow, Tournament]:
     """A new event's row and director, from the fields of `POST /api/tournaments` (already
     typed), or of the operator's schedule (no `player`); ServerError (pt-BR) for what the
     server does not hold."""
@@ -104,9 +145,10 @@ def new_event(settings: Settings, player: Player | None, body: dict[str, Any]
     except TournamentError as exc:
         raise refused(exc) from None
     t = Tournament.create(spec, secrets.token_urlsafe(9)[:12])
-    row = {
+    row: EventRow = {
         "id": t.event_id, "name": name, "format": spec.format, "ruleset": spec.ruleset,
-        "options": dict(spec.options), "spec": spec.to_dict(), "status": "upcoming",
+        "options": dict(spec.options),
+        "spec": cast(EventSpecRow, spec.to_dict()), "status": "upcoming",
         "creator": None if player is None else player["id"], "created_at": now,
         "starts_at": float(starts_at),
         "started_at": None, "finished_at": None, "turn_seconds": turn, "bots": bots,
@@ -117,7 +159,7 @@ def new_event(settings: Settings, player: Player | None, body: dict[str, Any]
     return row, t
 
 
-def may_see(row: dict[str, Any], entries: dict[str, dict[str, Any]],
+def may_see(row: EventRow, entries: Mapping[str, EntryRow],
             viewer: Player | None, code: str | None) -> bool:
     """Whether an event is shown to `viewer`. A private one is its creator's, its entrants'
     and its invitation holders' only (the event's code, or a dupla's partner invitation): to
@@ -125,7 +167,8 @@ def may_see(row: dict[str, Any], entries: dict[str, dict[str, Any]],
     if not row["private"]:
         return True
     if viewer is not None and (row["creator"] == viewer["id"] or any(
-            p.get("id") == viewer["id"] for e in entries.values() for p in e["players"])):
+            is_entry_person(p) and p["id"] == viewer["id"]
+            for e in entries.values() for p in e["players"])):
         return True
     if not code:
         return False
@@ -133,11 +176,11 @@ def may_see(row: dict[str, Any], entries: dict[str, dict[str, Any]],
     return any(c and hmac.compare_digest(c.encode(), code.encode()) for c in codes)
 
 
-def parsed(texts: dict[str, str]) -> Callable[[str], dict[str, Any] | None]:
+def parsed(texts: dict[str, str]) -> Resolver:
     """Match records by id, from their rows' JSON text (`match_records`), parsed when asked
     for: one at a time, however many the event has."""
 
-    def resolve(match_id: str) -> dict[str, Any] | None:
+    def resolve(match_id: str) -> Mapping[str, Any] | None:
         text = texts.get(match_id)
         return None if text is None else dict(json.loads(text))
 
@@ -148,9 +191,9 @@ def parsed(texts: dict[str, str]) -> Callable[[str], dict[str, Any] | None]:
 class Event:
     """One upcoming or running event kept here."""
 
-    row: dict[str, Any]
+    row: EventRow
     t: Tournament
-    entries: dict[str, dict[str, Any]]  # entrant id -> its stored entry
+    entries: dict[str, EntryRow]  # entrant id -> its stored entry
     games: dict[GameKey, str] = field(default_factory=dict)  # game -> match id
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: asyncio.TimerHandle | None = None  # its start, or an arena's close
@@ -160,7 +203,7 @@ class Event:
     address: str | None = None  # where its creator made it from (the bot budget's count)
     # The public view last pushed on the event's channel, what it followed from, and its
     # version: from the microsecond this node began running it (`tournaments.watch`).
-    view: dict[str, Any] | None = None
+    view: EventPage | None = None
     view_key: tuple[Any, ...] | None = None
     version: int = field(default_factory=lambda: int(time.time() * 1_000_000))
 
@@ -176,7 +219,7 @@ class Event:
         return self.t.spec.format == "arena" and not self.t.is_finished and all(
             "pair" in entry or "result" in entry for entry in self.t.log[self.logged:])
 
-    def go_on(self, entries: list[dict[str, Any]], resolve: Callable[[str], Any]) -> None:
+    def go_on(self, entries: list[dict[str, Any]], resolve: Resolver) -> None:
         """Feed the director the log entries stored past its record (`appendable`): the waves
         paired again from the same standings and times, the results from their matches'
         records (`resolve`, by match id)."""
@@ -198,7 +241,7 @@ class Event:
         if entries and t.log[-len(entries):] != entries:  # it wrote the same ones
             raise ValueError(f"tournament {self.id}: its stored log does not replay")
 
-    def record_result(self, key: GameKey, record: dict[str, Any], match_id: str) -> bool:
+    def record_result(self, key: GameKey, record: Mapping[str, Any], match_id: str) -> bool:
         """A game's match record, fed to the director (which keeps its id only: the match's row
         holds it); False when the game is decided already (heard twice, or forfeited by a
         withdrawal) or the record is not this game's."""
@@ -216,168 +259,34 @@ class Event:
     def id(self) -> str:
         return str(self.row["id"])
 
-    def seat_of(self, name: str) -> dict[str, Any]:
+    def seat_of(self, name: str) -> Seat:
         """The seat a player (or bot) of the event takes at a table, by their name."""
         for entry in self.entries.values():
             for p in entry["players"]:
                 if p["name"] == name:
-                    return dict(p) if "bot" in p else {"player": p["id"], "name": p["name"]}
+                    if is_entry_bot(p):
+                        return BotSeat(bot=p["bot"], name=p["name"])
+                    if is_entry_person(p):
+                        return PersonSeat(player=p["id"], name=p["name"])
         raise KeyError(name)
 
     def entrant_of(self, player_id: int) -> str | None:
         for entrant, entry in self.entries.items():
-            if any(p.get("id") == player_id for p in entry["players"]):
+            if any(is_entry_person(p) and p["id"] == player_id for p in entry["players"]):
                 return entrant
         return None
 
     def player_ids(self) -> set[int]:
-        return {p["id"] for e in self.entries.values() for p in e["players"] if "id" in p}
+        return {p["id"] for e in self.entries.values() for p in e["players"]
+                if is_entry_person(p)}
 
     def ids_by_name(self) -> dict[str, int]:
         """Each person's id by the name the director knows them by (bots have none)."""
         return {p["name"]: p["id"] for e in self.entries.values() for p in e["players"]
-                if "id" in p}
+                if is_entry_person(p)}
 
     def now(self) -> float | None:
         """Arena: seconds since the start (never back in time); other formats: None."""
         if self.t.spec.format != "arena":
             return None
         return max(self.t.clock, round(time.time() - (self.row["started_at"] or time.time()), 3))
-
-
-def summary(row: dict[str, Any]) -> dict[str, Any]:
-    spec = row["spec"]
-    return {"id": row["id"], "name": row["name"], "format": row["format"],
-            "format_name": FORMAT_NAMES.get(row["format"], row["format"]),
-            "ruleset": row["ruleset"], "status": row["status"], "starts_at": row["starts_at"],
-            "started_at": row["started_at"], "finished_at": row["finished_at"],
-            "options": row["options"], "rounds": spec.get("rounds"),
-            "best_of": spec.get("best_of"),
-            "duration": spec.get("duration"), "capacity": spec.get("capacity"),
-            "bots": row.get("bots"), "recurring": recurring_text(row.get("slot")),
-            "note": row.get("note")}
-
-
-def recurring_text(slot: str | None) -> str | None:
-    """A recurring event's schedule as players read it: "Todo dia às 20h" (its slot is
-    `<date>T<HH:MM> <zone>`)."""
-    if not slot:
-        return None
-    hour, minute = slot.split("T", 1)[1][:5].split(":")
-    return f"Todo dia às {int(hour)}h{minute if minute != '00' else ''}"
-
-
-def standings_view(record: dict[str, Any], names: dict[str, str], finished: bool
-                   ) -> list[dict[str, Any]]:
-    """The record's standings, each line with its entrant's name and, where it is level with
-    the line above on every number shown, what `decided_by` put it below."""
-    lines = record["standings"]
-    ratings = {e["id"]: e.get("rating") for e in record["entrants"]}
-    beaten = [(tie["winner"], next(s for s in tie["sides"] if s != tie["winner"]))
-              for rnd in record["rounds"] for tie in rnd["tables"]
-              if tie["winner"] is not None and len(set(tie["sides"])) == 2
-              and not any((g.get("outcome") or {}).get("kind") == "forfeit"
-                          for g in tie["games"])]
-    fmt = record["event"]["format"]
-    champion = lines[0]["entrant"] if finished and fmt == "knockout" and lines else None
-    out = []
-    for line, why in zip(lines, decided_by(fmt, lines, ratings, beaten, champion),
-                         strict=True):
-        item = {**line, "name": names.get(line["entrant"], line["entrant"])}
-        if why is not None:
-            item["decided"] = why
-        out.append(item)
-    return out
-
-
-def event_view(row: dict[str, Any], record: dict[str, Any], entries: dict[str, dict[str, Any]],
-          games: dict[GameKey, str], viewer: Player | None) -> dict[str, Any]:
-    """An event's page as `viewer` sees it: the public view and their own part of it."""
-    return personal(public_view(row, record, entries, games), row, entries, viewer)
-
-
-def public_view(row: dict[str, Any], record: dict[str, Any], entries: dict[str, dict[str, Any]],
-                games: dict[GameKey, str]) -> dict[str, Any]:
-    """An event's page as anyone allowed to see it sees it: what the event's channel pushes
-    (`tournaments.watch`). Each game names its players, so a page tells its own game apart."""
-    out = summary(row)
-    names = {e["id"]: e["name"] for e in record["registrations"]}
-    names.update({e["id"]: e["name"] for e in record["entrants"]})
-    out.update(
-        options=row["options"], private=bool(row["private"]), turn_seconds=row["turn_seconds"],
-        bots=row["bots"], commitment=row["commitment"],
-        event_seed=record["fairness"].get("event_seed"),
-        registrations=[
-            {"id": k, "name": e["name"], "players": [p["name"] for p in e["players"]],
-             "bot": any("bot" in p for p in e["players"]),
-             "waiting_partner": bool(e.get("partner_invite")) and len(e["players"]) == 1}
-            for k, e in entries.items()],
-        entrants=[{"id": e["id"], "name": e["name"], "seed": e["seed"],
-                   "players": e["players"]} for e in record["entrants"]],
-        left_out=record.get("left_out", []),
-        standings=standings_view(record, names, finished=row["status"] == "finished"),
-    )
-    rounds = []
-    for rnd in record["rounds"]:
-        tables = []
-        for tie in rnd["tables"]:
-            played = []
-            for g in tie["games"]:
-                match_id = games.get((rnd["round"], tie["table"], g["game"])) or \
-                    (g.get("outcome") or {}).get("record_id")  # a played game names its match
-                played.append({"game": g["game"], "match": match_id, "sides": g["sides"],
-                               "players": g["players"], "outcome": g.get("outcome")})
-            tables.append({"table": tie["table"], "sides": tie["sides"],
-                           "names": [names.get(s, s) for s in tie["sides"]],
-                           "winner": tie["winner"], "games": played})
-        item: dict[str, Any] = {"round": rnd["round"], "byes": rnd["byes"], "tables": tables}
-        if "at" in rnd:
-            item["at"] = rnd["at"]
-        rounds.append(item)
-    out["rounds_planned"] = out["rounds"]  # the spec's (Swiss; None: as many as needed)
-    out["rounds"] = rounds
-    spec = record["event"]
-    entrants = len(record["entrants"])
-    if spec["format"] == "knockout" and entrants:
-        out["total_rounds"] = rounds_needed(entrants)
-    elif spec["format"] == "swiss" and entrants:
-        out["total_rounds"] = EventSpec.from_dict(spec).rounds_for(entrants)
-    if row["status"] == "finished":
-        out["podium"] = [{"rank": s["rank"], "entrant": s["entrant"], "name": s["name"]}
-                         for s in out["standings"][:3]]
-    return out
-
-
-def personal(public: dict[str, Any], row: dict[str, Any], entries: dict[str, dict[str, Any]],
-             viewer: Player | None) -> dict[str, Any]:
-    """The public view with the viewer's own part: `creator` (and a private event's `invite`
-    for its creator), `me` (their entry, a dupla's partner invitation while it waits) and
-    `my_match` (their game being played). The web page works `me` and `my_match` out again from
-    pushed changes (`torneio-live.js`), the same way."""
-    out = dict(public)
-    out["creator"] = viewer is not None and row["creator"] == viewer["id"]
-    if out["creator"] and row.get("invite"):
-        out["invite"] = row["invite"]
-    me: dict[str, Any] | None = None
-    mine = None
-    if viewer is not None:
-        mine = next((k for k, e in entries.items()
-                     if any(p.get("id") == viewer["id"] for p in e["players"])), None)
-    if mine is not None and viewer is not None:
-        entry = entries[mine]
-        me = {"entrant": mine, "name": entry["name"]}
-        for e in public["entrants"]:  # a solo player of a 2v2 event plays in a formed dupla
-            if viewer["name"] in e["players"]:
-                me = {"entrant": e["id"], "name": e["name"]}
-        if entry.get("partner_invite") and len(entry["players"]) == 1:
-            me["partner_invite"] = entry["partner_invite"]
-    out["me"] = me
-    playing = None
-    if viewer is not None:
-        for rnd in public["rounds"]:
-            for tie in rnd["tables"]:
-                for g in tie["games"]:
-                    if g["outcome"] is None and viewer["name"] in g["players"]:
-                        playing = g["match"]
-    out["my_match"] = playing
-    return out

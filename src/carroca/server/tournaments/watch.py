@@ -1,7 +1,7 @@
 """An event's channel (`e:<event id>`): what the node running an event pushes to the pages
 watching it, once per change, so that watchers cost nothing while nothing changes.
 
-The owner keeps the event's public view (`state.public_view`, the page without the viewer's own
+The owner keeps the event's public view (`views.public_view`, the page without the viewer's own
 part) as last pushed, with a version. After every change (anything done under the event's lock)
 it compares a cheap key of the event's state with the one pushed; when it moved and someone
 listens on the channel (on any node: the fan-out knows), it builds the view again and publishes
@@ -21,8 +21,14 @@ from typing import Any
 
 from carroca.server.realtime import wire
 from carroca.server.realtime.fanout import Fanout, event_channel
-from carroca.server.tournaments.state import Event, public_view
-from carroca.tournament import to_record
+from carroca.server.tournaments.state import Event
+from carroca.server.tournaments.views import (
+    EventPage,
+    RoundView,
+    StandingView,
+    public_view,
+    read_record,
+)
 
 
 def state_key(ev: Event) -> tuple[Any, ...]:
@@ -32,16 +38,16 @@ def state_key(ev: Event) -> tuple[Any, ...]:
             len(ev.games), ev.row["status"], ev.row.get("started_at"))
 
 
-def current(ev: Event) -> tuple[dict[str, Any], int]:
+def current(ev: Event) -> tuple[EventPage, int]:
     """The event's public view as it stands, and the version a page showing it is at. The view
     pushed last is kept; while a change is being made (under the event's lock, before its
     push) a fresh view is built and not kept: the page gets the change again with the next
     version, and applying it changes nothing there (a change replaces what it names)."""
     key = state_key(ev)
     if ev.view is None:  # nobody watches (or nobody did when it last changed): kept from now
-        ev.view, ev.view_key = public_view(ev.row, to_record(ev.t), ev.entries, ev.games), key
+        ev.view, ev.view_key = public_view(ev.row, read_record(ev.t), ev.entries, ev.games), key
     elif ev.view_key != key:
-        return public_view(ev.row, to_record(ev.t), ev.entries, ev.games), ev.version
+        return public_view(ev.row, read_record(ev.t), ev.entries, ev.games), ev.version
     return ev.view, ev.version
 
 
@@ -57,7 +63,7 @@ def push(ev: Event, fanout: Fanout) -> bool:
         ev.version += 1
         return False
     old = ev.view
-    new = public_view(ev.row, to_record(ev.t), ev.entries, ev.games)
+    new = public_view(ev.row, read_record(ev.t), ev.entries, ev.games)
     ev.view, ev.view_key = new, key
     change = None if old is None else diff(old, new)
     if old is not None and change is None:  # nothing a page shows moved
@@ -73,21 +79,21 @@ def push(ev: Event, fanout: Fanout) -> bool:
     return True
 
 
-def diff(old: dict[str, Any], new: dict[str, Any]
-         ) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]] | None:
+def diff(old: EventPage, new: EventPage
+         ) -> tuple[dict[str, object], list[StandingView], list[RoundView]] | None:
     """What changed from `old` to `new`: the top-level fields (the whole standings when its
     entrants changed), the standings' lines that changed, and per round the tables that
     changed (with the round's byes; a new round whole). None when nothing did."""
     fields = {k: v for k, v in new.items()
               if k not in ("standings", "rounds") and old.get(k) != v}
-    lines: list[dict[str, Any]] = []
-    before = {s["entrant"]: s for s in old.get("standings", [])}
+    lines: list[StandingView] = []
+    before = {s["entrant"]: s for s in old["standings"]}
     if set(before) != {s["entrant"] for s in new["standings"]}:
         fields["standings"] = new["standings"]
     else:
         lines = [s for s in new["standings"] if before[s["entrant"]] != s]
-    rounds: list[dict[str, Any]] = []
-    was = {r["round"]: r for r in old.get("rounds", [])}
+    rounds: list[RoundView] = []
+    was = {r["round"]: r for r in old["rounds"]}
     for rnd in new["rounds"]:
         prev = was.get(rnd["round"])
         if prev is None:
@@ -95,9 +101,12 @@ def diff(old: dict[str, Any], new: dict[str, Any]
             continue
         tables = {t["table"]: t for t in prev["tables"]}
         changed = [t for t in rnd["tables"] if tables.get(t["table"]) != t]
-        if changed or prev["byes"] != rnd["byes"]:
-            rounds.append({**{k: v for k, v in rnd.items() if k != "tables"},
-                           "tables": changed})
+        if changed or prev["byes"] != rnd["byes"]:  # the round's own keys, the tables last
+            if "at" in rnd:
+                rounds.append({"round": rnd["round"], "byes": rnd["byes"], "at": rnd["at"],
+                               "tables": changed})
+            else:
+                rounds.append({"round": rnd["round"], "byes": rnd["byes"], "tables": changed})
     if not fields and not lines and not rounds:
         return None
     return fields, lines, rounds
