@@ -29,7 +29,16 @@ from carroca.server.edge.crosssite import CrossSiteGuard
 from carroca.server.edge.guard import BodyLimit
 from carroca.server.edge.headers import install_security_headers
 from carroca.server.edge.ratelimits import RateLimits
-from carroca.server.errors import NOT_STORED, RateLimited, ServerError
+from carroca.server.errors import (
+    AddressNotFound,
+    BadRequest,
+    HttpRefused,
+    MethodNotAllowed,
+    RulesRefusal,
+    ServerError,
+    ServerFault,
+    StorageUnavailable,
+)
 from carroca.server.moderation.service import Moderation
 from carroca.server.players.accounts import Accounts
 from carroca.server.players.closing import ClosedAccounts
@@ -53,6 +62,7 @@ from carroca.server.routes.deps import (
     allowed_origins,
     error_response,
     hub_of,
+    refusal_response,
     wants_page,
 )
 from carroca.server.settings import Settings
@@ -261,21 +271,15 @@ def create_app(settings: Settings | None = None) -> App:
 
     @app.exception_handler(ServerError)
     async def _lobbyerror_response(request: Request, exc: ServerError) -> JSONResponse:
-        resp = error_response(exc.status, exc.code, exc.message)
-        if isinstance(exc, RateLimited):
-            resp.headers["Retry-After"] = str(exc.retry_after)
-        elif exc.status == 503:
-            resp.headers["Retry-After"] = "5"
-        return resp
+        return refusal_response(exc)
 
     @app.exception_handler(StarletteHTTPException)
     async def _httperror_response(request: Request, exc: StarletteHTTPException) -> Response:
         if exc.status_code == 404 and wants_page(request):
             return HTMLResponse(page(NOT_FOUND_PAGE), status_code=404)
-        codes = {404: ("not_found", "Endereço não encontrado."),
-                 405: ("method_not_allowed", "Método não permitido neste endereço.")}
-        code, message = codes.get(exc.status_code, ("http_error", "Pedido recusado."))
-        resp = error_response(exc.status_code, code, message)
+        refused = AddressNotFound() if exc.status_code == 404 else \
+            MethodNotAllowed() if exc.status_code == 405 else HttpRefused(exc.status_code)
+        resp = error_response(refused.status, refused.code, refused.message)
         for k, v in (exc.headers or {}).items():
             resp.headers[k] = v
         return resp
@@ -283,25 +287,23 @@ def create_app(settings: Settings | None = None) -> App:
     @app.exception_handler(SQLAlchemyError)
     async def _storageerror_response(request: Request, exc: SQLAlchemyError) -> JSONResponse:
         # Logged once per outage by the store, not once per request.
-        resp = error_response(503, "storage_unavailable", NOT_STORED)
-        resp.headers["Retry-After"] = "5"
-        return resp
+        return refusal_response(StorageUnavailable())
 
     @app.exception_handler(Exception)
     async def _servererror_response(request: Request, exc: Exception) -> JSONResponse:
         hub_of(request).log.error("error answering %s %s", request.method, request.url.path,
                                   exc_info=exc)
-        return error_response(500, "server_error", "Erro no servidor; tente de novo.")
+        return refusal_response(ServerFault())
 
     @app.exception_handler(RulesError)
     async def _ruleserror_response(request: Request, exc: RulesError) -> JSONResponse:
-        return error_response(422, exc.code, str(exc))
+        return refusal_response(RulesRefusal(exc.code, exc.message))
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {"loc": (), "type": ""}
         where = ".".join(str(p) for p in first["loc"][1:]) or "corpo"
-        return error_response(422, "bad_request", f"Pedido inválido em {where}: {explain(first)}.")
+        return refusal_response(BadRequest(where, explain(first)))
 
     app.state.metrics_access = metrics.Access(settings)
     for router in (routes_game.router, routes_accounts.router, routes_matches.router,

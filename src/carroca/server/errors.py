@@ -499,3 +499,251 @@ class NotAFriend(ServerError, status=422, code="not_a_friend",
 class NoChallenge(ServerError, status=404, code="no_challenge",
                   text="Desafio não encontrado: já terminou ou expirou."):
     pass
+
+
+# Limits on tables with bots, waiting tables and password checks (429, with `Retry-After`)
+
+
+class TooManyBotMatches(RateLimited):
+    """A player's bots-only matches in play are at their cap (`max_bot_matches_per_player`)."""
+
+    def __init__(self, mine: int, most: int) -> None:
+        super().__init__(30, f"Você já tem {mine} partidas só de bots em andamento (o limite é "
+                         f"{most}); espere uma terminar.", code="too_many_bot_matches")
+
+
+class TooManyBotTables(RateLimited):
+    """A player's tables with searching bots are at the bot budget's cap for one player."""
+
+    def __init__(self, mine: int, most: int, levels: str) -> None:
+        super().__init__(30, f"Você já tem {mine} mesas com bots {levels} em andamento (o "
+                         f"limite é {most}); termine uma antes.", code="too_many_bot_matches")
+
+
+class TooManyBotTablesHere(RateLimited):
+    """An address's tables with searching bots are at the bot budget's cap for one address."""
+
+    def __init__(self, here: int, most: int, levels: str) -> None:
+        super().__init__(60, f"Já há {here} mesas com bots {levels} abertas a partir da sua "
+                         f"rede (o limite é {most}); termine uma antes.",
+                         code="too_many_bot_matches")
+
+
+class TooManyWaitingTables(RateLimited):
+    """A host's friends' tables waiting for players are at their cap."""
+
+    def __init__(self, waiting: int, most: int) -> None:
+        super().__init__(60, f"Você já tem {waiting} mesas esperando jogadores (o limite é "
+                         f"{most}); comece ou espere uma delas.", code="too_many_tables")
+
+
+BUSY = "Muitas tentativas de entrar ao mesmo tempo; tente de novo em instantes."
+
+
+class PasswordChecksBusy(RateLimited):
+    """Every password check (argon2) is taken, and the queue is full (`hash_queue`)."""
+
+    def __init__(self) -> None:
+        super().__init__(1, BUSY, code="busy")
+
+
+# A move or a chat line refused by its table (an `error` frame; the status if a route answers it)
+
+
+class StaleMove(ServerError, status=409, code="stale_move",
+                text="Jogada repetida: este número de jogada já foi usado."):
+    """A move id below the seat's last stored one (a resent move of the same id is an ack)."""
+
+
+class NotStarted(ServerError, status=409, code="not_started",
+                 text="A partida ainda não começou."):
+    pass
+
+
+class MatchOver(ServerError, status=409, code="game_over", text="A partida já terminou."):
+    pass
+
+
+class HandPause(ServerError, status=409, code="hand_pause",
+                text="A próxima mão ainda não começou: espere um instante."):
+    """Between two hands (the hand's summary shows): nobody moves."""
+
+
+class StaleState(ServerError, status=409, code="stale_state",
+                 text="A mesa mudou antes da sua jogada chegar; veja a mesa atual."):
+    """The move named a version of the table that is not the current one."""
+
+
+class MoveNotStored(NotStored,
+                    text="A jogada não foi registrada por um erro no servidor; jogue de novo."):
+    pass
+
+
+class NoChat(ServerError, status=403, code="no_chat",
+             text="Não há chat nas partidas ranqueadas."):
+    pass
+
+
+class ChatTooFast(ServerError, status=429, code="chat_rate",
+                  text="Calma! Muitas mensagens seguidas; espere um pouco."):
+    """More chat lines than `chat_per_10s`."""
+
+
+class EmptyChat(ServerError, status=422, code="bad_message", text="Mensagem vazia."):
+    pass
+
+
+# A player's socket
+
+
+class NotSeatedToMove(ServerError, status=403, code="not_seated",
+                      text="Você não tem lugar nesta mesa: só pode assistir."):
+    pass
+
+
+class NotSeatedToChat(ServerError, status=403, code="not_seated",
+                      text="Só quem joga na mesa pode conversar."):
+    pass
+
+
+class NotSeatedToHold(ServerError, status=403, code="not_seated",
+                      text="Você não tem lugar nesta mesa."):
+    """A `hold` or `ready` from a socket not seated at that table."""
+
+
+class NotJoined(ServerError, status=409, code="not_joined",
+                text="Entre numa mesa antes de silenciar."):
+    pass
+
+
+class BadOrigin(ServerError, status=403, code="bad_origin",
+                text="Conexão recusada: esta página não é do carroca."):
+    """A socket opened by a page of another site (its `Origin`), refused before the upgrade."""
+
+
+class TooManySockets(RateLimited):
+    """A sign-in's open sockets are at `max_sockets_per_session`, refused before the upgrade."""
+
+    def __init__(self) -> None:
+        super().__init__(10, "Conexões demais desta sessão; feche outras abas do carroca.",
+                         code="too_many_sockets")
+
+
+class ProtocolError(ServerError, status=400, code="bad_message"):
+    """A client's message the server cannot read (`realtime.protocol.parse`)."""
+
+
+class NotJson(ProtocolError, code="bad_json", text="Mensagem inválida: não é JSON."):
+    pass
+
+
+class NotAnObject(ProtocolError, text="Mensagem inválida: esperava um objeto JSON."):
+    pass
+
+
+class UnknownType(ProtocolError, code="unknown_type"):
+    def __init__(self, kind: object) -> None:
+        super().__init__(message=f"Tipo de mensagem desconhecido: {str(kind)[:40]!r}.")
+
+
+class BadMessage(ProtocolError):
+    """A message of a known type whose fields are wrong: where, and what was expected."""
+
+    def __init__(self, where: str, why: str) -> None:
+        super().__init__(message=f"Mensagem inválida em {where}: {why}.")
+
+
+# Requests refused before any route (the edge) or by the app's own handlers
+
+
+class TooManyConnections(RateLimited):
+    """An address's open connections are at `max_connections_per_ip`."""
+
+    def __init__(self) -> None:
+        super().__init__(10, "Conexões demais deste endereço; feche outras abas e tente de novo.",
+                         code="too_many_connections")
+
+
+class HeadersTimeout(ServerError, status=408, code="request_timeout",
+                     text="O pedido demorou demais para chegar."):
+    pass
+
+
+class HeadersTooLarge(ServerError, status=431, code="headers_too_large",
+                      text="Cabeçalhos do pedido grandes demais."):
+    pass
+
+
+class BodyTooLarge(ServerError, status=413, code="too_large"):
+    def __init__(self, max_bytes: int) -> None:
+        super().__init__(message=f"Pedido grande demais: o limite é de {max_bytes // 1024} KiB.")
+
+
+class BodyTimeout(ServerError, status=408, code="request_timeout",
+                  text="O corpo do pedido parou de chegar."):
+    pass
+
+
+class CrossSite(ServerError, status=403, code="cross_site",
+                text="Pedido recusado: ele veio de outra página, não do carroça."):
+    """A state-changing request from another page (`edge.crosssite`)."""
+
+
+class AddressNotFound(ServerError, status=404, code="not_found",
+                      text="Endereço não encontrado."):
+    pass
+
+
+class MethodNotAllowed(ServerError, status=405, code="method_not_allowed",
+                       text="Método não permitido neste endereço."):
+    pass
+
+
+class HttpRefused(ServerError, code="http_error", text="Pedido recusado."):
+    """Any other refusal of the HTTP layer, with its own status."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+
+
+class BadRequest(ServerError, status=422, code="bad_request"):
+    """A request's body or query that does not fit its route: where, and what was expected."""
+
+    def __init__(self, where: str, why: str) -> None:
+        super().__init__(message=f"Pedido inválido em {where}: {why}.")
+
+
+class StorageUnavailable(ServerError, status=503, code="storage_unavailable", text=NOT_STORED):
+    """The database failed under a route (logged once per outage by the store)."""
+
+
+class ServerFault(ServerError, status=500, code="server_error",
+                  text="Erro no servidor; tente de novo."):
+    """A fault of the server's own (logged with its traceback)."""
+
+
+class NodeFault(ServerError, status=500, code="server_error", text="Erro no servidor."):
+    """A call another node could not answer for a fault of its own (logged there)."""
+
+
+# Refusals that come whole from the pure libraries, with the status the server gives them
+
+
+class RulesRefusal(ServerError, status=422):
+    """A refusal of the rules (`carroca.rules.RulesError`: its code and pt-BR message, named
+    in `rules/errors.py`) as a route answers it."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(code=code, message=message)
+
+
+#: The status of each refusal of the tournament director (`carroca.tournament.errors`: its code
+#: and pt-BR message); any other is 409.
+DIRECTOR_STATUS = {"invalid_event": 422, "unknown_entrant": 404, "unknown_game": 404}
+
+
+class DirectorRefusal(ServerError, status=409):
+    """A refusal of the tournament director as the server answers it."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(DIRECTOR_STATUS.get(code, 409), code, message)

@@ -33,7 +33,7 @@ from typing import Any, Literal, NotRequired, TypedDict
 
 import redis.asyncio as aioredis
 
-from carroca.server.errors import ErrorDescription
+from carroca.server.errors import ErrorDescription, NodeFault, NoMethod
 from carroca.server.realtime.fanout import LocalFanout, Sink
 
 CONTROL = "c:all"
@@ -480,7 +480,7 @@ class RedisFanout:
         handler = self.handlers.get(msg.get("m", ""))
         try:
             if handler is None:
-                raise RemoteError({"code": "no_method", "message": msg.get("m", "")})
+                raise NoMethod(msg.get("m", ""))
             reply["r"] = await handler(msg.get("a") or {})
         except RemoteError as exc:
             reply["error"] = exc.data
@@ -490,7 +490,7 @@ class RedisFanout:
                 reply["error"] = described()
             else:
                 self.log.exception("call %s failed", msg.get("m"))
-                reply["error"] = {"code": "server_error", "message": "Erro no servidor."}
+                reply["error"] = NodeFault().describe()
         self._send(node_channel(str(msg.get("from"))), json.dumps(reply))
 
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from carroca.server.edge.guard import error_body
+from carroca.server.errors import CrossSite
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 OWN_SITE = frozenset({b"same-origin", b"none"})  # `none`: typed in the address bar, a bookmark
-MESSAGE = "Pedido recusado: ele veio de outra página, não do carroça."
 
 
 #: A socket's scheme as the page that opened it was served.
@@ -62,8 +62,9 @@ class CrossSiteGuard:
         if scope["type"] != "http" or not self._refused(scope):
             await self.app(scope, receive, send)
             return
-        body = error_body("cross_site", MESSAGE)
-        await send({"type": "http.response.start", "status": 403,
+        refused = CrossSite()
+        body = error_body(refused.code, refused.message)
+        await send({"type": "http.response.start", "status": refused.status,
                     "headers": [(b"content-type", b"application/json; charset=utf-8"),
                                 (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})

@@ -23,6 +23,7 @@ import ipaddress
 import json
 import math
 from collections.abc import Awaitable, Callable, MutableMapping
+from http import HTTPStatus
 from typing import Any
 
 import uvicorn
@@ -34,6 +35,15 @@ from websockets.protocol import State
 from websockets.server import ServerProtocol
 
 from carroca.server import metrics
+from carroca.server.errors import (
+    BodyTimeout,
+    BodyTooLarge,
+    HeadersTimeout,
+    HeadersTooLarge,
+    RateLimited,
+    ServerError,
+    TooManyConnections,
+)
 from carroca.server.settings import Settings
 
 MAX_HEADER_BYTES = 32 * 1024  # request line and headers; browsers send well under 8 KiB
@@ -51,27 +61,24 @@ def error_body(code: str, message: str) -> bytes:
                       ensure_ascii=False).encode()
 
 
-def raw_response(status: int, reason: str, code: str, message: str,
-                 extra: tuple[tuple[str, str], ...] = ()) -> bytes:
+def raw_response(refused: ServerError) -> bytes:
     """A whole HTTP/1.1 answer written straight to the socket, before any request exists."""
-    body = error_body(code, message)
-    head = [f"HTTP/1.1 {status} {reason}", "content-type: application/json; charset=utf-8",
-            f"content-length: {len(body)}", "connection: close",
-            *(f"{k}: {v}" for k, v in extra)]
+    body = error_body(refused.code, refused.message)
+    head = [f"HTTP/1.1 {refused.status} {HTTPStatus(refused.status).phrase}",
+            "content-type: application/json; charset=utf-8",
+            f"content-length: {len(body)}", "connection: close"]
+    if isinstance(refused, RateLimited):
+        head.append(f"retry-after: {refused.retry_after}")
     return ("\r\n".join(head) + "\r\n\r\n").encode() + body
 
 
-TOO_MANY = raw_response(429, "Too Many Requests", "too_many_connections",
-                        "Conexões demais deste endereço; feche outras abas e tente de novo.",
-                        (("retry-after", "10"),))
-HEADERS_TIMEOUT = raw_response(408, "Request Timeout", "request_timeout",
-                               "O pedido demorou demais para chegar.")
+TOO_MANY = raw_response(TooManyConnections())
+HEADERS_TIMEOUT = raw_response(HeadersTimeout())
 #: After refusing a request whose bytes are still coming: how long, and how much, to read and
 #: drop before closing the connection.
 LINGER_SECONDS = 2.0
 LINGER_BYTES = 1 << 20
-HEADERS_TOO_LARGE = raw_response(431, "Request Header Fields Too Large", "headers_too_large",
-                                 "Cabeçalhos do pedido grandes demais.")
+HEADERS_TOO_LARGE = raw_response(HeadersTooLarge())
 
 
 def address_key(host: str) -> str:
@@ -338,9 +345,9 @@ class BodyLimit:
         self.max_bytes = max_bytes
         self.timeout = timeout
 
-    async def _answer(self, send: Send, status: int, code: str, message: str) -> None:
-        body = error_body(code, message)
-        await send({"type": "http.response.start", "status": status,
+    async def _answer(self, send: Send, refused: ServerError) -> None:
+        body = error_body(refused.code, refused.message)
+        await send({"type": "http.response.start", "status": refused.status,
                     "headers": [(b"content-type", b"application/json; charset=utf-8"),
                                 (b"content-length", str(len(body)).encode()),
                                 (b"connection", b"close")]})
@@ -350,8 +357,7 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        too_large = (413, "too_large", f"Pedido grande demais: o limite é de "
-                     f"{self.max_bytes // 1024} KiB.")
+        too_large = BodyTooLarge(self.max_bytes)
         for name, value in scope["headers"]:
             if name == b"content-length":
                 try:
@@ -359,9 +365,9 @@ class BodyLimit:
                 except ValueError:
                     declared = -1
                 if declared < 0 or declared > self.max_bytes:
-                    await self._answer(send, *too_large)
+                    await self._answer(send, too_large)
                     return
-        refused: list[tuple[int, str, str]] = []
+        refused: list[ServerError] = []
         received = 0
         body_done = False
         started = False
@@ -373,7 +379,7 @@ class BodyLimit:
             try:
                 message = await asyncio.wait_for(receive(), self.timeout)
             except TimeoutError:
-                refused.append((408, "request_timeout", "O corpo do pedido parou de chegar."))
+                refused.append(BodyTimeout())
                 raise _Refused from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
@@ -388,7 +394,7 @@ class BodyLimit:
             if refused:  # whatever the app made of the refused body, the answer is ours
                 if message["type"] == "http.response.start" and not started:
                     started = True
-                    await self._answer(send, *refused[0])
+                    await self._answer(send, refused[0])
                 return
             if message["type"] == "http.response.start":
                 started = True
@@ -397,7 +403,7 @@ class BodyLimit:
         with contextlib.suppress(_Refused):
             await self.app(scope, limited_receive, checked_send)
         if refused and not started:
-            await self._answer(send, *refused[0])
+            await self._answer(send, refused[0])
 
 
 def uvicorn_config(app: Any, settings: Settings, **extra: Any) -> uvicorn.Config:

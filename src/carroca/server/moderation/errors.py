@@ -37,5 +37,12 @@ class BadAction(ServerError, status=422, code="bad_action"):
     """A moderator's action that cannot be done (its message says why)."""
 
 
+class ChatMuted(ServerError, status=403, code="chat_muted"):
+    """A chat line from a player whose chat is suspended: until when, as they read it."""
+
+    def __init__(self, until: str) -> None:
+        super().__init__(message=f"Seu chat está suspenso até {until}.")
+
+
 class Sanctioned(ServerError, status=403, code="sanctioned"):
     """A player refused by a sanction in force (its message says which and until when)."""

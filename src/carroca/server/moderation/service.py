@@ -26,6 +26,7 @@ from carroca.server.moderation import rows
 from carroca.server.moderation.errors import (
     BadAction,
     BadReport,
+    ChatMuted,
     ModeratorTarget,
     NoSuchReport,
     NoSuchSanction,
@@ -124,7 +125,7 @@ class Moderation:
         others are shown: the filter's words masked). Repeated hits mute the player a while."""
         until = self._until(player_id, "chat_mute")
         if until is not None:
-            return protocol.error("chat_muted", f"Seu chat está suspenso até {when(until)}."), text
+            return protocol.refusal(ChatMuted(when(until))), text
         if not self._settings.chat_filter:
             return None, text
         shown, hits = self.words.mask(text)

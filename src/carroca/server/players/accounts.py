@@ -36,7 +36,7 @@ from carroca.server.errors import (
     NicknameLookalike,
     NicknameTaken,
     OffensiveName,
-    RateLimited,
+    PasswordChecksBusy,
     ReservedName,
     WeakPassword,
     WrongPassword,
@@ -139,9 +139,6 @@ async def _create(store: Store, name: str, kind: PlayerKind, password_hash: str 
         raise NicknameLookalike if taken.lookalike else NicknameTaken from None
 
 
-BUSY = "Muitas tentativas de entrar ao mesmo tempo; tente de novo em instantes."
-
-
 class Accounts:
     def __init__(self, store: Store, settings: Settings, limits: RateLimits) -> None:
         self.store = store
@@ -175,10 +172,10 @@ class Accounts:
         an account nobody has guessed at lately (`clean`), within a longer queue: a flood of
         guesses from rotating addresses makes its targets' logins wait, not everyone's."""
         if self._per_ip.get(ip, 0) >= 1:
-            raise RateLimited(1, BUSY, code="busy")
+            raise PasswordChecksBusy()
         if self._waiting >= self._queue_max + 2 and not known and \
                 not (clean and self._waiting < CLEAN_QUEUE * (self._queue_max + 2)):
-            raise RateLimited(1, BUSY, code="busy")
+            raise PasswordChecksBusy()
         self._per_ip[ip] = self._per_ip.get(ip, 0) + 1
         self._waiting += 1
         try:

@@ -15,7 +15,18 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic_core import to_jsonable_python
 
+from carroca.rules.errors import PlayerError
 from carroca.server import metrics
+from carroca.server.errors import (
+    BadMessage,
+    NotAnObject,
+    NotJson,
+    ServerError,
+    UnknownType,
+)
+from carroca.server.errors import (
+    ProtocolError as ProtocolError,  # what `parse` raises
+)
 from carroca.server.realtime import wire
 
 MAX_FRAME = 4096  # bytes: larger frames close the connection (1009, message too big)
@@ -125,15 +136,6 @@ CLIENT_MESSAGES: TypeAdapter[Message] = TypeAdapter(ClientMessage)
 TYPES = ("join", "leave", "move", "chat", "mute", "hold", "ready", "watch", "unwatch", "ping")
 
 
-class ProtocolError(ValueError):
-    """A frame the server cannot accept; `code` is stable, `message` is for players (pt-BR)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
 def parse(text: str) -> Message:
     try:  # a good message in one pass; a bad one is read again below to say what is wrong
         return CLIENT_MESSAGES.validate_json(text)
@@ -142,19 +144,18 @@ def parse(text: str) -> Message:
     try:
         raw = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: absurdly nested arrays
-        raise ProtocolError("bad_json", "Mensagem inválida: não é JSON.") from None
+        raise NotJson() from None
     if not isinstance(raw, dict):
-        raise ProtocolError("bad_message", "Mensagem inválida: esperava um objeto JSON.")
+        raise NotAnObject()
     kind = raw.get("type")
     if kind not in TYPES:
-        raise ProtocolError("unknown_type", f"Tipo de mensagem desconhecido: {str(kind)[:40]!r}.")
+        raise UnknownType(kind)
     try:
         return CLIENT_MESSAGES.validate_python(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"][1:]) or "mensagem"
-        message = f"Mensagem inválida em {where}: {explain(first)}."
-        raise ProtocolError("bad_message", message) from None
+        raise BadMessage(where, explain(first)) from None
 
 
 _EXPLAINED = {
@@ -216,3 +217,8 @@ def error(code: str, message: str, move_id: int | None = None) -> str:
     """An `error` frame (`wire.Error`)."""
     metrics.error(code)
     return wire.error(code, message, move_id)
+
+
+def refusal(exc: ServerError | PlayerError, move_id: int | None = None) -> str:
+    """The `error` frame of a named refusal (the server's, or the rules' own)."""
+    return error(exc.code, exc.message, move_id)

@@ -16,7 +16,16 @@ from typing import Protocol
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from carroca.server import metrics, records
-from carroca.server.errors import EventNotFound, MatchGone, ServerError
+from carroca.server.errors import (
+    EventNotFound,
+    MatchGone,
+    NotJoined,
+    NotSeatedToChat,
+    NotSeatedToHold,
+    NotSeatedToMove,
+    ServerError,
+    ServerFault,
+)
 from carroca.server.moderation.service import Moderation
 from carroca.server.realtime import protocol, wire
 from carroca.server.realtime.announcements import Announcements
@@ -230,8 +239,7 @@ class Connection:
         reaches the socket."""
         events = self.on.events
         if events is None:  # no tournaments on this server
-            unknown = EventNotFound()
-            self.send(protocol.error(unknown.code, unknown.message))
+            self.send(protocol.refusal(EventNotFound()))
             return
         self.unwatch()
         channel = event_channel(event_id)
@@ -247,7 +255,7 @@ class Connection:
         except ServerError as exc:
             if self.event_id == event_id:
                 self.unwatch()
-            self.send(protocol.error(exc.code, exc.message))
+            self.send(protocol.refusal(exc))
             return
         if self.event_id != event_id:  # another watch (or unwatch) came meanwhile
             return
@@ -321,14 +329,14 @@ class Connection:
         try:
             parsed = protocol.parse(text)
         except protocol.ProtocolError as exc:
-            self.send(protocol.error(exc.code, exc.message))
+            self.send(protocol.refusal(exc))
             return None
         try:
             await self.handle(parsed)
         except Exception:  # a server fault: say so, keep the socket, keep the logs
             self.hub.log.exception("error handling %s from %s", parsed.type, self.player["name"],
                                    extra={"player": self.player["id"], "match": self.match_id})
-            self.send(protocol.error("server_error", "Erro no servidor; tente de novo."))
+            self.send(protocol.refusal(ServerFault()))
         return None
 
     async def handle(self, msg: protocol.Message) -> None:
@@ -343,9 +351,7 @@ class Connection:
             began = time.perf_counter()
             match_id, seat = self.match_id, self.seat
             if match_id is None or seat is None:
-                self.send(protocol.error(
-                    "not_seated", "Você não tem lugar nesta mesa: só pode assistir.", msg.data.id
-                ))
+                self.send(protocol.refusal(NotSeatedToMove(), msg.data.id))
                 return
             table = self.table
             if table is not None:
@@ -357,12 +363,12 @@ class Connection:
                         seat=seat, id=msg.data.id, action=msg.data.action,
                         version=msg.data.version)))
                 except ServerError as exc:
-                    self.send(protocol.error(exc.code, exc.message, msg.data.id))
+                    self.send(protocol.refusal(exc, msg.data.id))
             metrics.move_answered(time.perf_counter() - began)
         elif isinstance(msg, protocol.Chat):
             match_id, seat = self.match_id, self.seat
             if match_id is None or seat is None:
-                self.send(protocol.error("not_seated", "Só quem joga na mesa pode conversar."))
+                self.send(protocol.refusal(NotSeatedToChat()))
                 return
             table, text, moderation = self.table, msg.data.text, self.on.moderation
             if moderation is not None:  # a muted player is refused; offensive words masked
@@ -376,7 +382,7 @@ class Connection:
                         match_id, "chat",
                         ChatCall(seat=seat, player=self.player["id"], text=text))
             except ServerError as exc:
-                refused = protocol.error(exc.code, exc.message)
+                refused = protocol.refusal(exc)
             if refused:
                 self.send(refused)
             elif moderation is not None:  # kept for reports, off the moves' path
@@ -389,7 +395,7 @@ class Connection:
             self.unwatch()
         elif isinstance(msg, protocol.Mute):
             if self.match_id is None:
-                self.send(protocol.error("not_joined", "Entre numa mesa antes de silenciar."))
+                self.send(protocol.refusal(NotJoined()))
                 return
             # Kept per player and match, so a reload or a second tab keeps it.
             seats = self.on.mutes.set(self.match_id, self.player["id"], msg.data.seat,
@@ -401,7 +407,7 @@ class Connection:
         on this node or on the table's owner."""
         match_id, seat = self.match_id, self.seat
         if match_id is None or seat is None or match_id != msg.data.match:
-            self.send(protocol.error("not_seated", "Você não tem lugar nesta mesa."))
+            self.send(protocol.refusal(NotSeatedToHold()))
             return
         on = msg.data.on if isinstance(msg, protocol.Hold) else None
         table = self.table
@@ -413,7 +419,7 @@ class Connection:
             else:
                 await table.hold(seat, on)
         except ServerError as exc:
-            self.send(protocol.error(exc.code, exc.message))
+            self.send(protocol.refusal(exc))
 
     async def _join(self, data: protocol.JoinData) -> None:
         table = self.on.tables.get(data.match)
@@ -429,7 +435,7 @@ class Connection:
             joined = await table.join(self.player["id"], data.client_seed, follow,
                                       watching=self.match_id == table.id)
         except ServerError as exc:  # gone for a stranger, or another node runs it now
-            self.send(protocol.error(exc.code, exc.message))
+            self.send(protocol.refusal(exc))
             return
         if joined.frame is not None:
             self.send(joined.frame)
@@ -441,8 +447,7 @@ class Connection:
         tables = self.on.tables
         seating = await tables.seating(data.match)
         if seating is None or seating["status"] not in ("waiting", "playing"):
-            gone = MatchGone()
-            self.send(protocol.error(gone.code, gone.message))
+            self.send(protocol.refusal(MatchGone()))
             return
         seat = next((i for i, s in enumerate(seating["seats"])
                      if seated_player(s) == self.player["id"]), None)
@@ -455,7 +460,7 @@ class Connection:
             joined: JoinAnswer = await tables.call_owner(data.match, "join", JoinCall(
                 player=self.player["id"], client_seed=data.client_seed))
         except ServerError as exc:  # `moving`: frames come when a node runs it again
-            self.send(protocol.error(exc.code, exc.message))
+            self.send(protocol.refusal(exc))
             return
         if joined["frame"] is not None:  # always, for a join without a socket there
             self.send(joined["frame"])

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from carroca.server import metrics, records
 from carroca.server.edge.guard import address_key
-from carroca.server.errors import LoginRequired, MatchNotFound
+from carroca.server.errors import LoginRequired, MatchNotFound, RateLimited, ServerError
 from carroca.server.players.accounts import COOKIE, Accounts
 from carroca.server.realtime.protocol import SEED_CHARS
 from carroca.server.realtime.sessions import Sessions
@@ -92,6 +92,17 @@ class LogoutBody(_Body):
 def error_response(status: int, code: str, message: str) -> JSONResponse:
     metrics.error(code)
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def refusal_response(exc: ServerError) -> JSONResponse:
+    """The answer of a named refusal: its status, code and message, and when to try again (a
+    rate limit's own wait; 5 s for any other 503)."""
+    resp = error_response(exc.status, exc.code, exc.message)
+    if isinstance(exc, RateLimited):
+        resp.headers["Retry-After"] = str(exc.retry_after)
+    elif exc.status == 503:
+        resp.headers["Retry-After"] = "5"
+    return resp
 
 
 def client_ip(request: Request | WebSocket) -> str:

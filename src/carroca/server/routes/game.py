@@ -13,9 +13,10 @@ from carroca.pages import PageFiles
 from carroca.rules import RULESETS
 from carroca.rules.rulesets import options_dict
 from carroca.server.edge.crosssite import origin_allowed
+from carroca.server.errors import BadOrigin, TooManySockets
 from carroca.server.players.accounts import COOKIE, Accounts
 from carroca.server.routes.connection import FrameWriter, Services, serve_socket
-from carroca.server.routes.deps import WEB, allowed_origins, error_response, settings_of
+from carroca.server.routes.deps import WEB, allowed_origins, refusal_response, settings_of
 
 router = APIRouter()
 
@@ -71,8 +72,7 @@ async def socket(websocket: WebSocket, writer: FrameWriter | None = None) -> Non
     if origin is not None and not origin_allowed(origin, websocket.headers.get("host"),
                                                  allowed_origins(settings),
                                                  websocket.url.scheme):
-        await websocket.send_denial_response(error_response(
-            403, "bad_origin", "Conexão recusada: esta página não é do carroca."))
+        await websocket.send_denial_response(refusal_response(BadOrigin()))
         return
     services: Services = websocket.app.state.sockets
     token = websocket.query_params.get("token") or websocket.cookies.get(COOKIE)
@@ -80,10 +80,7 @@ async def socket(websocket: WebSocket, writer: FrameWriter | None = None) -> Non
     session = Accounts.session_key(token) if player is not None and token else None
     if session is not None and \
             services.sessions.count(session) >= settings.max_sockets_per_session:
-        refused = error_response(429, "too_many_sockets",
-                         "Conexões demais desta sessão; feche outras abas do carroca.")
-        refused.headers["Retry-After"] = "10"
-        await websocket.send_denial_response(refused)
+        await websocket.send_denial_response(refusal_response(TooManySockets()))
         return
     await serve_socket(websocket, player, services, session, writer)
 

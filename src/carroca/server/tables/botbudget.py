@@ -25,7 +25,7 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
 
 from carroca.bots import BOT_NAMES, SEARCHING_LEVELS
-from carroca.server.errors import BotsBusy, RateLimited
+from carroca.server.errors import BotsBusy, TooManyBotTables, TooManyBotTablesHere
 from carroca.server.settings import Settings
 
 
@@ -117,17 +117,12 @@ class BotBudget:
         charges = list(live)
         mine = sum(1 for c in charges if c.player == player) + elsewhere.players.get(player, 0)
         if mine >= self.per_player:
-            raise RateLimited(
-                30, f"Você já tem {mine} mesas com bots {searching_levels()} em andamento (o "
-                f"limite é {self.per_player}); termine uma antes.", code="too_many_bot_matches")
+            raise TooManyBotTables(mine, self.per_player, searching_levels())
         if address is not None:
             here = sum(1 for c in charges if c.address == address) + \
                 elsewhere.addresses.get(address, 0)
             if here >= self.per_address:
-                raise RateLimited(
-                    60, f"Já há {here} mesas com bots {searching_levels()} abertas a partir da "
-                    f"sua rede (o limite é {self.per_address}); termine uma antes.",
-                    code="too_many_bot_matches")
+                raise TooManyBotTablesHere(here, self.per_address, searching_levels())
         if len(charges) >= self.capacity:
             raise BotsBusy(searching_levels().replace(" ou ", " e "))
 

@@ -28,10 +28,11 @@ from carroca.server.errors import (
     NotFinished,
     NotSeatedForRematch,
     NotStored,
-    RateLimited,
     RematchStarted,
     ServerError,
+    TooManyBotMatches,
     TooManyMatches,
+    TooManyWaitingTables,
 )
 from carroca.server.records import (
     Mode,
@@ -112,10 +113,7 @@ class Lobby:
             mine = sum(1 for t in live if t.host_id == player["id"])
             per_player = self.hub.settings.max_bot_matches_per_player
             if mine >= per_player:
-                raise RateLimited(
-                    30, f"Você já tem {mine} partidas só de bots em andamento (o limite é "
-                    f"{per_player}); espere uma terminar.", code="too_many_bot_matches",
-                )
+                raise TooManyBotMatches(mine, per_player)
             if len(live) >= self.hub.settings.max_bot_matches:
                 raise TooManyMatches()
             table = await self.tables.create_table(
@@ -356,10 +354,7 @@ class Lobby:
             sum(1 for r in others if r["status"] == "waiting")
         most = self.hub.settings.max_waiting_tables_per_player
         if waiting >= most:
-            raise RateLimited(
-                60, f"Você já tem {waiting} mesas esperando jogadores (o limite é {most}); "
-                "comece ou espere uma delas.", code="too_many_tables",
-            )
+            raise TooManyWaitingTables(waiting, most)
 
     # ------------------------------------------------------------------ rematch
 

@@ -29,10 +29,18 @@ from carroca.botservice import BotService, Decision, Job, Priority
 from carroca.rules import Action, Match, Phase, RulesError, actions, observation
 from carroca.server import records
 from carroca.server.errors import (
-    MOVING,
+    ChatTooFast,
+    EmptyChat,
+    HandPause,
     MatchGone,
+    MatchOver,
+    MoveNotStored,
+    NoChat,
+    NotStarted,
     NotStored,
     RematchStarted,
+    StaleMove,
+    StaleState,
     TableFull,
     TableMoving,
 )
@@ -552,41 +560,31 @@ class Table(TableRow):
         """A player's move: the reply is an ack or a typed error; a refusal changes nothing."""
         async with self._lock:
             if self.closed and self.status != "finished":  # another node runs it (or soon will)
-                return protocol.error("moving", MOVING, move_id)
+                return protocol.refusal(TableMoving(), move_id)
             last = self._move_ids.get(seat, -1)
             if move_id == last:
                 return wire.frame(wire.Ack(id=move_id, version=self.version, duplicate=True))
             if move_id < last:
-                return protocol.error(
-                    "stale_move", "Jogada repetida: este número de jogada já foi usado.", move_id
-                )
+                return protocol.refusal(StaleMove(), move_id)
             match = self.match
             if self.status == "waiting" or match is None:
-                return protocol.error("not_started", "A partida ainda não começou.", move_id)
+                return protocol.refusal(NotStarted(), move_id)
             if match.is_over or self.status == "finished":
-                return protocol.error("game_over", "A partida já terminou.", move_id)
+                return protocol.refusal(MatchOver(), move_id)
             if self.pause is not None:
-                return protocol.error(
-                    "hand_pause", "A próxima mão ainda não começou: espere um instante.", move_id
-                )
+                return protocol.refusal(HandPause(), move_id)
             if version is not None and version != self.version:
-                return protocol.error(
-                    "stale_state", "A mesa mudou antes da sua jogada chegar; veja a mesa atual.",
-                    move_id,
-                )
+                return protocol.refusal(StaleState(), move_id)
             try:
                 # The engine refuses before changing anything, so a refusal stores nothing.
                 stored = await self._commit(seat, actions.parse(text), auto=False,
                                             client_id=move_id)
             except RulesError as exc:
-                return protocol.error(exc.code, str(exc), move_id)
+                return protocol.refusal(exc, move_id)
             if not stored and self.closed:
-                return protocol.error("moving", MOVING, move_id)
+                return protocol.refusal(TableMoving(), move_id)
             if not stored:
-                return protocol.error(
-                    "not_stored", "A jogada não foi registrada por um erro no servidor; "
-                    "jogue de novo.", move_id,
-                )
+                return protocol.refusal(MoveNotStored(), move_id)
             return wire.frame(wire.Ack(id=move_id, version=self.version))
 
     async def _commit(
@@ -722,12 +720,12 @@ class Table(TableRow):
     def chat(self, seat: int, player_id: int, text: str) -> str | None:
         """Publish a chat line; returns an error frame when it is refused."""
         if self.mode not in ("casual", "friends"):
-            return protocol.error("no_chat", "Não há chat nas partidas ranqueadas.")
+            return protocol.refusal(NoChat())
         if not self._chat_rate.allow(player_id, self._host.settings.chat_per_10s):
-            return protocol.error("chat_rate", "Calma! Muitas mensagens seguidas; espere um pouco.")
+            return protocol.refusal(ChatTooFast())
         clean = " ".join(clean_text(text).split())
         if not clean:
-            return protocol.error("bad_message", "Mensagem vazia.")
+            return protocol.refusal(EmptyChat())
         self._host.fanout.publish(
             chat_channel(self.id),
             wire.frame(wire.ChatLine(seat=seat, name=self.names()[seat], text=clean,

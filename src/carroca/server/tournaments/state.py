@@ -20,6 +20,7 @@ from carroca.server.errors import (
     BadTurnSeconds,
     BotsNeedCapacity,
     CapacityTooLarge,
+    DirectorRefusal,
     EventNotFound,
     NoEventBots,
     ServerError,
@@ -45,13 +46,9 @@ log = logging.getLogger("carroca.server")
 MAX_AHEAD = 30 * 24 * 3600.0  # an event starts within 30 days
 MIN_TURN, MAX_TURN = 1.0, 120.0
 
-#: The HTTP status of each refusal of the director.
-STATUS = {"invalid_event": 422, "unknown_entrant": 404, "unknown_game": 404}
-
-
 def refused(exc: TournamentError) -> ServerError:
     """A director's refusal as the server answers it (its pt-BR message, its code)."""
-    return ServerError(STATUS.get(exc.code, 409), exc.code, exc.message)
+    return DirectorRefusal(exc.code, exc.message)
 
 
 def no_event() -> ServerError:
