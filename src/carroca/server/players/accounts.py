@@ -268,9 +268,10 @@ class Accounts:
             self.limits.login_ip.hit(ip)
             limit.hit(key)
             raise BadLogin
-        if row["closed_at"] is not None:
+        kind = row["kind"]
+        if row["closed_at"] is not None or kind == "deleted":  # a deletion closes it too
             raise AccountClosed
-        player = Player(id=row["id"], name=row["name"], kind=row["kind"])
+        player = Player(id=row["id"], name=row["name"], kind=kind)
         return player, await self._session(player), None if known else await self.new_device(
             player["id"])
 

@@ -4,7 +4,7 @@ ones refuse other sites' pages (`edge`'s cross-site check)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal, TypedDict
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
@@ -18,18 +18,36 @@ from carroca.server.errors import (
     SeatedElsewhere,
 )
 from carroca.server.players.accounts import COOKIE, DEVICE_COOKIE, Accounts
+from carroca.server.records import seated_player
 from carroca.server.routes.deps import (
     Player,
     _Body,
     client_ip,
     lobby_of,
     sessions_of,
+    store_of,
     tables_of,
     token_of,
 )
+from carroca.server.storage.rights import SessionLine
 
 router = APIRouter()
 CONFIRM = "EXCLUIR"
+
+# The answers, typed for mypy; FastAPI sends each as it is (`response_model=None`).
+
+
+class PasswordChanged(TypedDict):
+    status: Literal["ok"]
+    sessions_ended: int  # the player's other sessions, ended
+
+
+class Sessions(TypedDict):
+    sessions: list[SessionLine]
+
+
+class Done(TypedDict):
+    status: Literal["ok"]
 
 
 class PasswordBody(_Body):
@@ -58,8 +76,8 @@ async def my_data(player: Player, request: Request) -> JSONResponse:
         "Cache-Control": "no-store"})
 
 
-@router.post("/api/me/password")
-async def new_password(body: PasswordBody, player: Player, request: Request) -> dict[str, Any]:
+@router.post("/api/me/password", response_model=None)
+async def new_password(body: PasswordBody, player: Player, request: Request) -> PasswordChanged:
     """A new password (the current one proven); the player's other sessions end."""
     if player["kind"] != "account":
         raise AccountRequired
@@ -70,15 +88,15 @@ async def new_password(body: PasswordBody, player: Player, request: Request) -> 
     return {"status": "ok", "sessions_ended": len(ended)}
 
 
-@router.get("/api/me/sessions")
-async def my_sessions(player: Player, request: Request) -> dict[str, Any]:
+@router.get("/api/me/sessions", response_model=None)
+async def my_sessions(player: Player, request: Request) -> Sessions:
     """The player's open sign-ins (`current`: this one), newest first."""
-    found = await request.app.state.store.player_sessions(player["id"], token_of(request))
+    found = await store_of(request).player_sessions(player["id"], token_of(request))
     return {"sessions": found}
 
 
-@router.delete("/api/me/sessions/{session_id}")
-async def end_session(session_id: str, player: Player, request: Request) -> dict[str, Any]:
+@router.delete("/api/me/sessions/{session_id}", response_model=None)
+async def end_session(session_id: str, player: Player, request: Request) -> Done:
     """End one of the player's sessions (another device's, or this one: a sign-out)."""
     ended = await request.app.state.store.end_sessions(player["id"], session_id[:40])
     if not ended:
@@ -107,7 +125,7 @@ async def delete_me(body: DeleteBody, player: Player, request: Request) -> JSONR
     pseudonym, ended = done
     for table in tables_of(request):  # finished tables kept live a while show it too
         for seat in table.seats:
-            if seat is not None and seat.get("player") == player["id"]:
+            if seated_player(seat) == player["id"] and seat is not None:
                 seat["name"] = pseudonym
     accounts.drop_sessions(ended)
     accounts.drop_cached({player["id"]})

@@ -16,15 +16,17 @@ import json
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypedDict, cast
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from carroca.server.records import MatchResult, Mode, TableStatus
 from carroca.server.storage import db
 from carroca.server.storage.friends import forget_links, friend_links_of
 from carroca.server.storage.names import lookalike_keys
 from carroca.server.storage.plumbing import Storage, token_hash
+from carroca.server.storage.rows import PlayerRow
 
 SESSION_ID_CHARS = 16  # a session is named to its owner by the start of its token's digest
 PSEUDONYM_PREFIX = "Excluído "
@@ -86,7 +88,35 @@ def _renamed_text(text: str | None, old: str, new: str) -> str | None:
                                                    separators=(",", ":"))
 
 
-def _sessions(conn: Connection, player_id: int, current: str | None) -> list[dict[str, Any]]:
+class SessionLine(TypedDict):
+    """One of a player's open sign-ins, named by the start of its token's digest."""
+
+    id: str
+    created_at: float
+    expires_at: float
+    current: bool  # the asker's own
+
+
+class MatchLine(TypedDict):
+    """A match the player sat at, as their data export lists it (its record by address)."""
+
+    id: str
+    mode: Mode
+    ruleset: str
+    status: TableStatus
+    seat: int
+    players: list[str | None]
+    created_at: float
+    finished_at: float | None
+    score: list[int] | None
+    result: MatchResult | None
+    private: bool
+    rating_before: float | None
+    rating_after: float | None
+    record: str
+
+
+def _sessions(conn: Connection, player_id: int, current: str | None) -> list[SessionLine]:
     s = db.sessions.c
     rows = conn.execute(sa.select(s.token_hash, s.created_at, s.expires_at)
                         .where(s.player_id == player_id).where(s.expires_at > time.time())
@@ -96,7 +126,7 @@ def _sessions(conn: Connection, player_id: int, current: str | None) -> list[dic
              "expires_at": r.expires_at, "current": r.token_hash == mine} for r in rows]
 
 
-def _matches_of(conn: Connection, player_id: int) -> list[dict[str, Any]]:
+def _matches_of(conn: Connection, player_id: int) -> list[MatchLine]:
     m, pt = db.matches.c, db.participants.c
     rows = conn.execute(
         sa.select(m.id, m.mode, m.ruleset, m.status, m.seats, m.created_at, m.finished_at,
@@ -114,16 +144,17 @@ def _matches_of(conn: Connection, player_id: int) -> list[dict[str, Any]]:
 
 
 class DataRows(Storage):
-    async def player_by_id(self, player_id: int) -> dict[str, Any] | None:
-        def fn(conn: Connection) -> dict[str, Any] | None:
+    async def player_by_id(self, player_id: int) -> PlayerRow | None:
+        def fn(conn: Connection) -> PlayerRow | None:
             row = conn.execute(sa.select(db.players).where(db.players.c.id == player_id)
                                ).mappings().first()
-            return dict(row) if row else None
+            return cast(PlayerRow, dict(row)) if row else None
 
         return await self.run_side(fn)
 
     async def export_player(self, player_id: int, current: str | None) -> dict[str, Any] | None:
-        """Everything kept about the player, as JSON; None if there is no such player."""
+        """Everything kept about the player, as JSON; None if there is no such player. A
+        free-form document: its sections grow with what the server keeps (`EXPORT_SECTIONS`)."""
 
         def fn(conn: Connection) -> dict[str, Any] | None:
             p = conn.execute(sa.select(db.players).where(db.players.c.id == player_id)
@@ -168,7 +199,7 @@ class DataRows(Storage):
 
         return await self.run_side(fn)
 
-    async def player_sessions(self, player_id: int, current: str | None) -> list[dict[str, Any]]:
+    async def player_sessions(self, player_id: int, current: str | None) -> list[SessionLine]:
         return await self.run_side(lambda conn: _sessions(conn, player_id, current))
 
     async def end_sessions(self, player_id: int, session_id: str | None,

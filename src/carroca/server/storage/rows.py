@@ -122,13 +122,17 @@ class ParticipantRow(TypedDict):
 # ------------------------------------------------------------------ players
 
 
+#: A player's kind as stored: a deleted account's pseudonym row is `deleted` (`storage.rights`).
+StoredKind = PlayerKind | Literal["deleted"]
+
+
 class PlayerRow(TypedDict):
-    """A row of `players`, every column (`player_by_name`)."""
+    """A row of `players`, every column (`player_by_name`, `player_by_id`)."""
 
     id: int
     name: str
     name_key: str
-    kind: PlayerKind
+    kind: StoredKind
     password_hash: str | None
     created_at: float
     guest_key_hash: str | None
@@ -188,7 +192,7 @@ class Profile(TypedDict):
     """A player's page (`player_profile`): ratings by family, last matches."""
 
     name: str
-    kind: PlayerKind
+    kind: StoredKind
     ratings: dict[str, ProfileRating]
     history: list[HistoryRow]
 
