@@ -8,7 +8,7 @@ stays pending on their side; the blocker never sees it. Each change is told to `
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Literal, NotRequired, TypedDict
 
 from carroca.server import records
 from carroca.server.edge.ratelimits import RateLimits
@@ -23,10 +23,31 @@ from carroca.server.errors import (
     TooManyFriends,
 )
 from carroca.server.settings import Settings
+from carroca.server.storage.friends import Asked
+from carroca.server.storage.rows import FriendsPage
 from carroca.server.storage.store import Store
 
 #: Told the two players whose link changed (their friend lists may have).
 Changed = Callable[[int, int], None]
+
+
+class RequestAnswer(TypedDict):
+    """A request's answer: requested (or kept silently: see the module), or friends at once;
+    the other player."""
+
+    status: Asked
+    player: records.Player
+
+
+class Done(TypedDict):
+    status: Literal["friends", "declined", "removed", "blocked", "unblocked"]
+    player: NotRequired[records.Player]  # the one blocked
+
+
+class Page(FriendsPage):
+    """The player's friends page, and how many friends one may have."""
+
+    max: int
 
 
 class Friends:
@@ -40,7 +61,7 @@ class Friends:
 
     async def target(self, me: records.Player, name: str | None, player_id: int | None,
                      self_error: type[FriendSelf] | type[BlockSelf] = FriendSelf
-                     ) -> dict[str, Any]:
+                     ) -> records.Player:
         """The other player, by nickname or by id (a seat's, a profile's), never oneself."""
         if (name is None) == (player_id is None):
             raise FriendTarget
@@ -60,7 +81,7 @@ class Friends:
             raise FriendBlocking
 
     async def ask(self, me: records.Player, name: str | None = None,
-                  player_id: int | None = None) -> dict[str, Any]:
+                  player_id: int | None = None) -> RequestAnswer:
         """Send a request (counted, whatever comes of it, once it names someone); friends at
         once when the other had asked too."""
         if (name is None) == (player_id is None):
@@ -73,7 +94,7 @@ class Friends:
             self._changed(me["id"], other["id"])
         return {"status": outcome, "player": _shown(other)}
 
-    async def accept(self, me: records.Player, other: int) -> dict[str, Any]:
+    async def accept(self, me: records.Player, other: int) -> Done:
         outcome = await self.store.accept_friend(me["id"], other, self.settings.max_friends)
         if outcome == "none":
             raise NoFriendRequest
@@ -81,32 +102,32 @@ class Friends:
         self._changed(me["id"], other)
         return {"status": "friends"}
 
-    async def decline(self, me: records.Player, other: int) -> dict[str, Any]:
+    async def decline(self, me: records.Player, other: int) -> Done:
         if not await self.store.decline_friend(me["id"], other):
             raise NoFriendRequest
         return {"status": "declined"}
 
-    async def remove(self, me: records.Player, other: int) -> dict[str, Any]:
+    async def remove(self, me: records.Player, other: int) -> Done:
         if not await self.store.unfriend(me["id"], other):
             raise PlayerNotFound
         self._changed(me["id"], other)
         return {"status": "removed"}
 
     async def block(self, me: records.Player, name: str | None = None,
-                    player_id: int | None = None) -> dict[str, Any]:
+                    player_id: int | None = None) -> Done:
         other = await self.target(me, name, player_id, BlockSelf)
         await self.store.block(me["id"], other["id"])
         self._changed(me["id"], other["id"])
         return {"status": "blocked", "player": _shown(other)}
 
-    async def unblock(self, me: records.Player, other: int) -> dict[str, Any]:
+    async def unblock(self, me: records.Player, other: int) -> Done:
         if not await self.store.unblock(me["id"], other):
             raise PlayerNotFound
         return {"status": "unblocked"}
 
-    async def page(self, me: records.Player) -> dict[str, Any]:
+    async def page(self, me: records.Player) -> Page:
         return {**await self.store.friends_page(me["id"]), "max": self.settings.max_friends}
 
 
-def _shown(player: dict[str, Any]) -> dict[str, Any]:
+def _shown(player: records.Player) -> records.Player:
     return {"id": player["id"], "name": player["name"], "kind": player["kind"]}

@@ -17,7 +17,7 @@ import asyncio
 import json
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, TypedDict
 
 from carroca.server.realtime import wire
 from carroca.server.realtime.fanout import Fanout
@@ -29,6 +29,37 @@ _RANK = {"offline": 0, "online": 1, "tournament": 2, "watching": 3, "playing": 4
 
 #: (state, match, event): a player's presence on one node.
 Status = tuple[str, str | None, str | None]
+
+
+# The channel's messages (JSON), each node's to every node.
+
+
+class StatusMessage(TypedDict):
+    """A player's state on node `n` (`s`: state, match, event), with their name."""
+
+    k: Literal["s"]
+    n: str
+    p: int
+    name: str
+    s: list[str | None]
+    at: float
+
+
+class LinksMessage(TypedDict):
+    """Two players' friendship changed: every node reads their friends again."""
+
+    k: Literal["links"]
+    p: list[int]
+
+
+class SyncMessage(TypedDict):
+    """Node `n` (re)joined: the others say again what they published."""
+
+    k: Literal["sync"]
+    n: str
+
+
+Message = StatusMessage | LinksMessage | SyncMessage
 OFFLINE: Status = ("offline", None, None)
 
 
@@ -194,7 +225,7 @@ class Presence:
 
     # ------------------------------------------------------------------ the channel
 
-    def _publish_raw(self, message: dict[str, Any]) -> None:
+    def _publish_raw(self, message: Message) -> None:
         self.published += 1
         self.fanout.publish(CHANNEL, json.dumps(message, separators=(",", ":")))
 
@@ -211,7 +242,7 @@ class Presence:
             for pid, status in self.sent.items():
                 self._announce(pid, status)
 
-    def _status(self, msg: dict[str, Any]) -> None:
+    def _status(self, msg: StatusMessage) -> None:
         pid, node = int(msg["p"]), str(msg["n"])
         state, match, event = msg["s"]
         before = self.merged(pid)
@@ -222,7 +253,7 @@ class Presence:
                 del self.states[pid]
                 self.seen[pid] = float(msg["at"])
         else:
-            nodes[node] = (state, match, event)
+            nodes[node] = (str(state), match, event)
         if self.merged(pid) == before:
             return
         watching = self.watchers.get(pid)

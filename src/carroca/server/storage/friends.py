@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypeVar, cast
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 
+from carroca.server.records import Player
 from carroca.server.storage import db
 from carroca.server.storage.plumbing import Storage
+from carroca.server.storage.rows import FriendsPage, LinkedPlayer, OwnLink
 
 #: What a request came to: sent (or silently kept: the addressee blocked the sender), friends
 #: at once (the other had asked too, or they already were), or refused: the sender blocked the
@@ -53,7 +55,7 @@ def blocked_among(conn: Connection, ids: list[int]) -> set[frozenset[int]]:
         .where(L.player_id.in_(ids)).where(L.other_id.in_(ids)))}
 
 
-def friend_links_of(conn: Connection, player: int) -> list[dict[str, Any]]:
+def friend_links_of(conn: Connection, player: int) -> list[OwnLink]:
     """The player's own links (their data export): whom they befriended, asked or blocked."""
     p = db.players.c
     return [{"name": r.name, "state": r.state, "at": r.at} for r in conn.execute(
@@ -97,16 +99,16 @@ class FriendRows(Storage):
         return "friends"
 
     async def open_player(self, player_id: int | None = None, name: str | None = None
-                          ) -> dict[str, Any] | None:
+                          ) -> Player | None:
         """A player not closed by an operator, by id or by nickname: id, name, kind."""
 
-        def fn(conn: Connection) -> dict[str, Any] | None:
+        def fn(conn: Connection) -> Player | None:
             p = db.players.c
             query = sa.select(p.id, p.name, p.kind).where(p.closed_at.is_(None))
             query = query.where(p.id == player_id) if player_id is not None \
                 else query.where(p.name_key == (name or "").casefold())
             row = conn.execute(query).mappings().first()
-            return dict(row) if row else None
+            return cast(Player, dict(row)) if row else None
 
         return await self.run_side(fn)
 
@@ -187,23 +189,23 @@ class FriendRows(Storage):
 
         return await self.run_side(fn)
 
-    async def friends_page(self, player: int) -> dict[str, list[dict[str, Any]]]:
+    async def friends_page(self, player: int) -> FriendsPage:
         """What the player sees of their links: friends, requests to them (none from players
         they blocked), their own pending requests, and whom they blocked; each with the other's
         id, name and kind, and since when (`at`)."""
 
-        def fn(conn: Connection) -> dict[str, list[dict[str, Any]]]:
+        def fn(conn: Connection) -> FriendsPage:
             p = db.players.c
-            out: dict[str, list[dict[str, Any]]] = {
-                "friends": [], "incoming": [], "outgoing": [], "blocked": []}
+            out: FriendsPage = {"friends": [], "incoming": [], "outgoing": [], "blocked": []}
             mine = conn.execute(
                 sa.select(L.state, L.at, p.id, p.name, p.kind)
                 .join(db.players, p.id == L.other_id).where(L.player_id == player)
                 .order_by(p.name_key)).mappings()
-            kinds = {"friend": "friends", "requested": "outgoing", "blocked": "blocked"}
+            lists = {"friend": out["friends"], "requested": out["outgoing"],
+                     "blocked": out["blocked"]}
             for r in mine:
-                out[kinds[r["state"]]].append(
-                    {"id": r["id"], "name": r["name"], "kind": r["kind"], "at": r["at"]})
+                lists[r["state"]].append(LinkedPlayer(id=r["id"], name=r["name"],
+                                                      kind=r["kind"], at=r["at"]))
             blocked = sa.select(L.other_id).where(L.player_id == player) \
                 .where(L.state == "blocked")
             theirs = conn.execute(
@@ -211,8 +213,8 @@ class FriendRows(Storage):
                 .join(db.players, p.id == L.player_id).where(L.other_id == player)
                 .where(L.state == "requested").where(L.player_id.not_in(blocked))
                 .order_by(L.at)).mappings()
-            out["incoming"] = [{"id": r["id"], "name": r["name"], "kind": r["kind"],
-                                "at": r["at"]} for r in theirs]
+            out["incoming"] = [LinkedPlayer(id=r["id"], name=r["name"], kind=r["kind"],
+                                            at=r["at"]) for r in theirs]
             return out
 
         return await self.run_side(fn)

@@ -218,6 +218,37 @@ class QueueRow(TypedDict):
     queued_at: float
 
 
+# ------------------------------------------------------------------ friends
+
+LinkState = Literal["friend", "requested", "blocked"]
+
+
+class LinkedPlayer(TypedDict):
+    """Another player in one's friends page: who, and since when (`at`)."""
+
+    id: int
+    name: str
+    kind: PlayerKind
+    at: float
+
+
+class FriendsPage(TypedDict):
+    """What a player sees of their links (`friends_page`)."""
+
+    friends: list[LinkedPlayer]
+    incoming: list[LinkedPlayer]  # requests to them (none from players they blocked)
+    outgoing: list[LinkedPlayer]  # their own pending requests
+    blocked: list[LinkedPlayer]
+
+
+class OwnLink(TypedDict):
+    """One of a player's own links, as their data export lists it."""
+
+    name: str
+    state: LinkState
+    at: float
+
+
 # ------------------------------------------------------------------ tournaments
 
 EventState = Literal["upcoming", "running", "finished", "cancelled"]

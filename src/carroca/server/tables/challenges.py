@@ -14,8 +14,9 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal, NotRequired, TypedDict
 
 from carroca.rules import get_ruleset
 from carroca.server.edge.ratelimits import RateLimits
@@ -34,7 +35,7 @@ class Pending:
     id: str
     host: Player
     ruleset: str
-    options: dict[str, Any]
+    options: dict[str, object]  # the ruleset's, every one (`rules.rulesets.options_dict`)
     turn_seconds: float
     seats: list[Seat]
     invited: set[int]
@@ -47,6 +48,20 @@ class Pending:
         return [self.host["id"], *sorted(self.invited)]
 
 
+class Made(TypedDict):
+    """A challenge sent: its id, and when it expires unanswered."""
+
+    id: str
+    expires: float
+
+
+class Answered(TypedDict):
+    """An answer to a challenge: still waiting for the others, or the table made (`match`)."""
+
+    status: Literal["waiting", "accepted", "declined", "cancelled"]
+    match: NotRequired[str]
+
+
 class Challenges:
     def __init__(self, lobby: Lobby, store: Store, fanout: Fanout, settings: Settings,
                  limits: RateLimits) -> None:
@@ -54,9 +69,9 @@ class Challenges:
         self.settings, self.limits = settings, limits
         self.pending: dict[str, Pending] = {}
 
-    async def create(self, host: Player, ruleset: str, options: dict[str, Any] | None,
+    async def create(self, host: Player, ruleset: str, options: Mapping[str, object] | None,
                      seats: list[str], turn_seconds: float | None,
-                     address: str | None = None) -> dict[str, Any]:
+                     address: str | None = None) -> Made:
         """`seats`: "me", "bot:nível" or "player:ID" (a friend) for each seat of the ruleset."""
         self.limits.challenges_player.hit(str(host["id"]))
         opts, seconds = self.lobby.check(ruleset, options, turn_seconds)
@@ -102,7 +117,7 @@ class Challenges:
             raise NoChallenge
         return c
 
-    async def accept(self, player: Player, challenge_id: str) -> dict[str, Any]:
+    async def accept(self, player: Player, challenge_id: str) -> Answered:
         c = self._mine(challenge_id, player, invited=True)
         c.accepted.add(player["id"])
         if c.accepted != c.invited:
@@ -121,12 +136,12 @@ class Challenges:
         self._end(c, "accepted", table.id, None)
         return {"status": "accepted", "match": table.id}
 
-    def decline(self, player: Player, challenge_id: str) -> dict[str, Any]:
+    def decline(self, player: Player, challenge_id: str) -> Answered:
         c = self._mine(challenge_id, player, invited=True)
         self._end(c, "declined", None, player["name"])
         return {"status": "declined"}
 
-    def cancel(self, player: Player, challenge_id: str) -> dict[str, Any]:
+    def cancel(self, player: Player, challenge_id: str) -> Answered:
         c = self._mine(challenge_id, player, invited=False)
         self._end(c, "cancelled", None, player["name"])
         return {"status": "cancelled"}
