@@ -4,11 +4,12 @@ abandonment ladder. Each function takes a connection in a transaction (`Store.ru
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from carroca.server.records import Mode
 from carroca.server.storage import db
 
 #: Report reasons: code → what the player picked.
@@ -24,6 +25,145 @@ RECEIVED, ANALYSED = "recebida", "analisada"
 TIMED = ("chat_mute", "ranked_ban", "queue_ban")
 
 
+class ChatLine(TypedDict):
+    """A chat line as kept (`chat_lines`): what the player typed, what the others were shown."""
+
+    match_id: str
+    seat: int
+    player_id: int
+    name: str
+    text: str
+    shown: str
+    at: float
+
+
+class ContextLine(TypedDict):
+    """A chat line around a reported moment (a report's context)."""
+
+    seat: int
+    player_id: int
+    name: str
+    text: str
+    shown: str
+    at: float
+
+
+class SeatName(TypedDict):
+    seat: int
+    name: str | None
+    player: int | None
+
+
+class ReportContext(TypedDict):
+    """What a report keeps of the moment it was made: the names, and at a match its seats and
+    the chat around the reported line."""
+
+    reported_name: str
+    reporter_name: str
+    line_at: float | None
+    mode: NotRequired[Mode]
+    names: NotRequired[list[SeatName]]
+    chat: NotRequired[list[ContextLine]]
+
+
+class OwnReport(TypedDict):
+    """A report as its reporter sees it: whom, why, its state; never its context."""
+
+    id: int
+    reported: str
+    reason: str
+    status: str
+    match_id: str | None
+    created_at: float
+    updated_at: float
+    reason_text: str
+    match: str | None
+
+
+class Named(TypedDict):
+    id: int
+    name: str
+
+
+class QueueGroup(TypedDict):
+    """The open reports on one player, for moderators: their ids, and how many per reason."""
+
+    player: Named
+    oldest_at: float
+    reports: list[int]
+    reasons: dict[str, int]
+
+
+class ReportRow(TypedDict):
+    """A row of `reports`, with the names of who reported and who was reported."""
+
+    id: int
+    reporter_id: int
+    reported_id: int
+    reason: str
+    comment: str | None
+    match_id: str | None
+    context: ReportContext
+    status: str
+    outcome: str | None
+    count: int
+    created_at: float
+    updated_at: float
+    reporter: str | None
+    reported: str | None
+    reason_text: str
+
+
+class SanctionRow(TypedDict):
+    """A row of `sanctions`."""
+
+    id: int
+    player_id: int
+    kind: str  # warn | chat_mute | ranked_ban | queue_ban | rename | close
+    reason: str
+    by_id: int | None
+    report_id: int | None
+    created_at: float
+    until: float | None
+    lifted_at: float | None
+    lifted_by: int | None
+
+
+class LogLine(TypedDict):
+    """A line of the audit log, with the names of who acted and on whom."""
+
+    id: int
+    at: float
+    action: str
+    reason: str
+    report_id: int | None
+    sanction_id: int | None
+    actor: str | None
+    target: str | None
+
+
+class RatingChange(TypedDict):
+    match: str
+    mode: Mode
+    ruleset: str
+    finished_at: float | None
+    rating_before: float | None
+    rating_after: float | None
+
+
+class History(TypedDict):
+    """What a moderator weighs of a player."""
+
+    reports_received: dict[str, int]
+    linked_accounts: list[str]  # seen at one of its addresses or devices
+    matches: int
+    abandons: int
+    abandon_rate: float
+    ladder_step: int
+    sanctions: list[SanctionRow]
+    rating_changes: list[RatingChange]
+
+
 def _insert(conn: Connection, table: sa.Table, **values: Any) -> int:
     key = conn.execute(table.insert().values(**values)).inserted_primary_key
     assert key is not None  # an insert's
@@ -32,13 +172,13 @@ def _insert(conn: Connection, table: sa.Table, **values: Any) -> int:
 
 # ---------------------------------------------------------------------- chat lines
 
-def add_chat_lines(conn: Connection, lines: list[dict[str, Any]]) -> None:
+def add_chat_lines(conn: Connection, lines: list[ChatLine]) -> None:
     if lines:
         conn.execute(db.chat_lines.insert(), lines)
 
 
 def chat_around(conn: Connection, match_id: str, at: float | None = None,
-                before: int = 20, after: int = 5) -> list[dict[str, Any]]:
+                before: int = 20, after: int = 5) -> list[ContextLine]:
     """The match's chat lines up to `at` (None: the last ones), and a few after it."""
     c = db.chat_lines.c
     cols = (c.seat, c.player_id, c.name, c.text, c.shown, c.at)
@@ -47,7 +187,8 @@ def chat_around(conn: Connection, match_id: str, at: float | None = None,
                          .order_by(c.at.desc(), c.id.desc()).limit(before)).mappings().all()
     late = conn.execute(sa.select(*cols).where(c.match_id == match_id, c.at > upto)
                         .order_by(c.at, c.id).limit(after)).mappings().all() if at else []
-    return [dict(r) for r in reversed(early)] + [dict(r) for r in late]
+    return [cast(ContextLine, dict(r)) for r in reversed(early)] + \
+        [cast(ContextLine, dict(r)) for r in late]
 
 
 # ---------------------------------------------------------------------- reports
@@ -67,7 +208,7 @@ def recent_reports(conn: Connection, reporter_id: int, since: float) -> int:
 
 def merge_or_add_report(conn: Connection, reporter_id: int, reported_id: int, reason: str,
                         comment: str | None, match_id: str | None,
-                        context: dict[str, Any]) -> tuple[int, bool]:
+                        context: ReportContext) -> tuple[int, bool]:
     """A new report, or the same reporter's open one on the same player, match and reason
     with this one merged into it (its count raised, a new comment added). (id, merged)."""
     r = db.reports.c
@@ -89,7 +230,7 @@ def merge_or_add_report(conn: Connection, reporter_id: int, reported_id: int, re
     return made, False
 
 
-def reports_by(conn: Connection, reporter_id: int, limit: int = 50) -> list[dict[str, Any]]:
+def reports_by(conn: Connection, reporter_id: int, limit: int = 50) -> list[OwnReport]:
     """A reporter's own reports, newest first: whom, why, their state; never the context."""
     r, p = db.reports.c, db.players.c
     rows = conn.execute(
@@ -97,11 +238,11 @@ def reports_by(conn: Connection, reporter_id: int, limit: int = 50) -> list[dict
                   r.created_at, r.updated_at)
         .join(db.players, p.id == r.reported_id).where(r.reporter_id == reporter_id)
         .order_by(r.id.desc()).limit(limit)).mappings()
-    return [{**dict(x), "reason_text": REASONS.get(x["reason"], x["reason"]),
-             "match": x["match_id"]} for x in rows]
+    return [cast(OwnReport, {**dict(x), "reason_text": REASONS.get(x["reason"], x["reason"]),
+                             "match": x["match_id"]}) for x in rows]
 
 
-def queue(conn: Connection, limit: int = 100) -> list[dict[str, Any]]:
+def queue(conn: Connection, limit: int = 100) -> list[QueueGroup]:
     """Open reports grouped by the reported player, the group whose oldest report is oldest
     first."""
     r, p = db.reports.c, db.players.c
@@ -109,7 +250,7 @@ def queue(conn: Connection, limit: int = 100) -> list[dict[str, Any]]:
         sa.select(r.id, r.reported_id, p.name, r.reason, r.created_at, r.count)
         .join(db.players, p.id == r.reported_id).where(r.status == RECEIVED)
         .order_by(r.created_at, r.id)).mappings().all()
-    groups: dict[int, dict[str, Any]] = {}
+    groups: dict[int, QueueGroup] = {}
     for x in rows:
         g = groups.setdefault(x["reported_id"], {
             "player": {"id": x["reported_id"], "name": x["name"]}, "oldest_at": x["created_at"],
@@ -119,7 +260,7 @@ def queue(conn: Connection, limit: int = 100) -> list[dict[str, Any]]:
     return list(groups.values())[:limit]
 
 
-def report(conn: Connection, report_id: int) -> dict[str, Any] | None:
+def report(conn: Connection, report_id: int) -> ReportRow | None:
     r = db.reports.c
     row = conn.execute(sa.select(db.reports).where(r.id == report_id)).mappings().first()
     if row is None:
@@ -128,7 +269,7 @@ def report(conn: Connection, report_id: int) -> dict[str, Any] | None:
     out["reporter"] = name_of(conn, row["reporter_id"])
     out["reported"] = name_of(conn, row["reported_id"])
     out["reason_text"] = REASONS.get(row["reason"], row["reason"])
-    return out
+    return cast(ReportRow, out)
 
 
 def close_reports(conn: Connection, reported_id: int, outcome: str) -> list[int]:
@@ -157,18 +298,19 @@ def in_force(now: float) -> Any:
 
 
 def sanctions_of(conn: Connection, player_id: int, active_only: bool = False
-                 ) -> list[dict[str, Any]]:
+                 ) -> list[SanctionRow]:
     s = db.sanctions.c
     query = sa.select(db.sanctions).where(s.player_id == player_id)
     if active_only:
         query = query.where(in_force(time.time()))
-    return [dict(x) for x in conn.execute(query.order_by(s.id.desc()).limit(100)).mappings()]
+    return [cast(SanctionRow, dict(x))
+            for x in conn.execute(query.order_by(s.id.desc()).limit(100)).mappings()]
 
 
-def sanction(conn: Connection, sanction_id: int) -> dict[str, Any] | None:
+def sanction(conn: Connection, sanction_id: int) -> SanctionRow | None:
     row = conn.execute(sa.select(db.sanctions).where(db.sanctions.c.id == sanction_id)
                        ).mappings().first()
-    return dict(row) if row else None
+    return cast(SanctionRow, dict(row)) if row else None
 
 
 def lift(conn: Connection, sanction_id: int, by_id: int | None) -> bool:
@@ -199,7 +341,7 @@ def write_log(conn: Connection, actor_id: int | None, action: str, target_id: in
 
 
 def read_log(conn: Connection, limit: int = 100, before: int | None = None
-             ) -> list[dict[str, Any]]:
+             ) -> list[LogLine]:
     """The audit log, newest first, with the names of who acted and on whom."""
     g = db.moderation_log.c
     actor, target = db.players.alias("actor"), db.players.alias("target")
@@ -210,12 +352,12 @@ def read_log(conn: Connection, limit: int = 100, before: int | None = None
              .order_by(g.id.desc()).limit(limit))
     if before is not None:
         query = query.where(g.id < before)
-    return [dict(x) for x in conn.execute(query).mappings()]
+    return [cast(LogLine, dict(x)) for x in conn.execute(query).mappings()]
 
 
 # ---------------------------------------------------------------------- a player's history
 
-def history(conn: Connection, player_id: int) -> dict[str, Any]:
+def history(conn: Connection, player_id: int) -> History:
     """What a moderator weighs: reports received (by reason), abandonments against matches
     played, sanctions, the last rating changes, the accounts seen at the same address or device
     (`player_marks`)."""
@@ -228,7 +370,7 @@ def history(conn: Connection, player_id: int) -> dict[str, Any]:
     ladder = conn.execute(sa.select(db.abandon_ladder).where(
         db.abandon_ladder.c.player_id == player_id)).mappings().first()
     abandons = int(ladder["abandons"]) if ladder else 0
-    changes = [dict(x) for x in conn.execute(
+    changes = [cast(RatingChange, dict(x)) for x in conn.execute(
         sa.select(m.id.label("match"), m.mode, m.ruleset, m.finished_at, pt.rating_before,
                   pt.rating_after)
         .join(db.matches, m.id == pt.match_id)

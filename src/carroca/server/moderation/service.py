@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Coroutine
 from datetime import datetime, timedelta, timezone
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -40,6 +40,55 @@ from carroca.server.settings import Settings
 from carroca.server.storage import admin, db
 from carroca.server.storage.names import lookalike_keys
 from carroca.server.tables.chat import clean_text
+
+
+class Reported(TypedDict):
+    """A report made: its id, its state, whether it joined the reporter's open one."""
+
+    id: int
+    status: str
+    merged: bool
+
+
+class ReportView(rows.ReportRow):
+    """A report as a moderator reads it: with the player's history and their other open
+    reports (a report at a match: `ReportAtMatch`)."""
+
+    history: rows.History
+    others: list[rows.QueueGroup]
+
+
+class ReportAtMatch(ReportView):
+    replay: str  # the match's replay page
+
+
+class Acted(TypedDict):
+    """A moderator's decision done: on whom, the sanction written, the reports closed."""
+
+    player: int
+    sanction: int | None
+    reports: list[int]
+
+
+class ActAnswer(Acted):
+    until: float | None
+
+
+class Lifted(TypedDict):
+    id: int
+    lifted: bool
+
+
+class SanctionNotice(TypedDict):
+    """A sanction in force, as its player is told it."""
+
+    id: int
+    kind: str
+    until: float | None
+    at: float
+    reason: str
+    text: str
+
 
 if TYPE_CHECKING:
     from carroca.server.players.accounts import Accounts
@@ -85,7 +134,7 @@ class Moderation:
         self._accounts = accounts
         self.words = word_list(settings.chat_filter_file)
         self._timed: dict[int, dict[str, float]] = {}
-        self._lines: list[dict[str, Any]] = []
+        self._lines: list[rows.ChatLine] = []
         self._writing: asyncio.Task[None] | None = None
         self._hits: dict[int, deque[float]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -237,7 +286,7 @@ class Moderation:
 
     async def report(self, reporter: records.Player, reported: str, reason: str,
                      comment: str | None, match_id: str | None, line_at: float | None
-                     ) -> dict[str, Any]:
+                     ) -> Reported:
         """A player's report, with its context taken now; merged into the same reporter's
         open one on the same player, match and reason."""
         if reason not in rows.REASONS:
@@ -257,8 +306,9 @@ class Moderation:
             if rows.recent_reports(conn, reporter["id"], time.time() - 3600) >= \
                     settings.reports_per_hour:
                 raise TooManyReports
-            context: dict[str, Any] = {"reported_name": target.name,
-                                       "reporter_name": reporter["name"], "line_at": line_at}
+            context: rows.ReportContext = {"reported_name": target.name,
+                                           "reporter_name": reporter["name"],
+                                           "line_at": line_at}
             if match_id is not None:
                 m = db.matches.c
                 row = conn.execute(sa.select(m.seats, m.private, m.status, m.mode)
@@ -270,18 +320,18 @@ class Moderation:
                     raise MatchNotFound
                 if target.id not in ids:
                     raise BadReport(message="Esse jogador não jogou nesta partida.")
-                context.update(mode=row.mode, names=[
-                    {"seat": i, "name": s["name"] if s else None,
-                     "player": s.get("player") if s else None}
-                    for i, s in enumerate(row.seats)],
-                    chat=rows.chat_around(conn, match_id, line_at))
+                context["mode"] = row.mode
+                context["names"] = [{"seat": i, "name": s["name"] if s else None,
+                                     "player": s.get("player") if s else None}
+                                    for i, s in enumerate(row.seats)]
+                context["chat"] = rows.chat_around(conn, match_id, line_at)
             return rows.merge_or_add_report(conn, reporter["id"], target.id, reason, comment,
                                             match_id, context)
 
         report_id, merged = await self._store.run_side(fn)
         return {"id": report_id, "status": rows.RECEIVED, "merged": merged}
 
-    async def reports_by(self, player_id: int) -> list[dict[str, Any]]:
+    async def reports_by(self, player_id: int) -> list[rows.OwnReport]:
         return await self._store.run_side(lambda conn: rows.reports_by(conn, player_id))
 
     # ------------------------------------------------------------------ moderators
@@ -290,28 +340,27 @@ class Moderation:
         roles = await self._store.run_side(lambda conn: admin.roles_of(conn, player_id))
         return "moderator" in roles
 
-    async def queue(self) -> list[dict[str, Any]]:
+    async def queue(self) -> list[rows.QueueGroup]:
         return await self._store.run_side(rows.queue)
 
-    async def report_view(self, report_id: int) -> dict[str, Any]:
-        def fn(conn: Connection) -> dict[str, Any] | None:
+    async def report_view(self, report_id: int) -> ReportView:
+        def fn(conn: Connection) -> ReportView | None:
             found = rows.report(conn, report_id)
             if found is None:
                 return None
-            found["history"] = rows.history(conn, found["reported_id"])
-            found["others"] = [r for r in rows.queue(conn)
-                               if r["player"]["id"] == found["reported_id"]]
-            return found
+            return {**found, "history": rows.history(conn, found["reported_id"]),
+                    "others": [r for r in rows.queue(conn)
+                               if r["player"]["id"] == found["reported_id"]]}
 
         found = await self._store.run_side(fn)
         if found is None:
             raise NoSuchReport
         if found["match_id"]:
-            found["replay"] = f"/replay.html?id={found['match_id']}"
+            return ReportAtMatch({**found, "replay": f"/replay.html?id={found['match_id']}"})
         return found
 
     async def act(self, moderator: records.Player, report_id: int, action: str,
-                  reason: str, days: float | None) -> dict[str, Any]:
+                  reason: str, days: float | None) -> ActAnswer:
         """A moderator's decision on a report's player: every open report on them is
         analysed, the sanction (if any) written, and the action logged, in one transaction."""
         reason = " ".join(reason.split())
@@ -327,7 +376,7 @@ class Moderation:
         until = now + days * 86400 if timed and days is not None else \
             now + NOTICE_DAYS * 86400 if kind in ("warn", "rename") else None
 
-        def fn(conn: Connection) -> dict[str, Any]:
+        def fn(conn: Connection) -> Acted:
             found = rows.report(conn, report_id)
             if found is None:
                 raise NoSuchReport
@@ -357,12 +406,12 @@ class Moderation:
         return {**done, "until": until}
 
     async def lift(self, moderator: records.Player, sanction_id: int, reason: str
-                   ) -> dict[str, Any]:
+                   ) -> Lifted:
         reason = " ".join(reason.split())
         if not reason:
             raise BadAction(message="Diga o motivo de encerrar a sanção.")
 
-        def fn(conn: Connection) -> dict[str, Any]:
+        def fn(conn: Connection) -> rows.SanctionRow:
             found = rows.sanction(conn, sanction_id)
             if found is None or found["lifted_at"] is not None:
                 raise NoSuchSanction
@@ -383,12 +432,12 @@ class Moderation:
             match="", code="sanction_lifted", message="Uma sanção sua foi encerrada.")))
         return {"id": sanction_id, "lifted": True}
 
-    async def audit(self, before: int | None = None) -> list[dict[str, Any]]:
+    async def audit(self, before: int | None = None) -> list[rows.LogLine]:
         return await self._store.run_side(lambda conn: rows.read_log(conn, 100, before))
 
     # ------------------------------------------------------------------ the player's side
 
-    async def notices(self, player_id: int) -> list[dict[str, Any]]:
+    async def notices(self, player_id: int) -> list[SanctionNotice]:
         """The sanctions in force on the player, as they are shown to them."""
         found = await self._store.run_side(
             lambda conn: rows.sanctions_of(conn, player_id, active_only=True))

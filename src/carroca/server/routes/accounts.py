@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse
 from carroca.rules import RULESETS
 from carroca.server import records
 from carroca.server.errors import NoSuchLeaderboard, PlayerNotFound
+from carroca.server.moderation.service import SanctionNotice
 from carroca.server.players.accounts import COOKIE, DEVICE_COOKIE, DEVICE_DAYS, Accounts
 from carroca.server.players.ratings import family_of
 from carroca.server.realtime.announcements import Shown
@@ -49,14 +50,14 @@ class Me(TypedDict):
     player: records.Player
     tables: list[str]  # the live tables where the player has a seat
     queued: str | None  # the ruleset of the ranked queue they wait in
-    sanctions: list[dict[str, Any]]  # moderation's in force on the player, as they are told
+    sanctions: list[SanctionNotice]  # moderation's in force on the player, as they are told
 
 
 class SessionState(TypedDict):
     player: records.Player | None
     tables: NotRequired[list[str]]
     queued: NotRequired[str | None]
-    sanctions: NotRequired[list[dict[str, Any]]]
+    sanctions: NotRequired[list[SanctionNotice]]
     announcement: Shown | None
 
 

@@ -33,14 +33,37 @@ PSEUDONYM_PREFIX = "Excluído "
 DELETED = "deleted"  # players.kind of a deleted account's pseudonym row
 
 
-def _chat_lines(conn: Connection, player_id: int) -> list[dict[str, Any]]:
+class WrittenLine(TypedDict):
+    match: str
+    text: str
+    at: float
+
+
+class ReportMade(TypedDict):
+    id: int
+    reason: str
+    comment: str | None
+    match: str | None
+    status: str
+    created_at: float
+
+
+class SanctionGiven(TypedDict):
+    kind: str
+    reason: str
+    created_at: float
+    until: float | None
+    lifted_at: float | None
+
+
+def _chat_lines(conn: Connection, player_id: int) -> list[WrittenLine]:
     """The chat lines the player wrote, as written (moderation keeps them for reports)."""
     c = db.chat_lines.c
     return [{"match": r.match_id, "text": r.text, "at": r.at} for r in conn.execute(
         sa.select(c.match_id, c.text, c.at).where(c.player_id == player_id).order_by(c.id))]
 
 
-def _reports_made(conn: Connection, player_id: int) -> list[dict[str, Any]]:
+def _reports_made(conn: Connection, player_id: int) -> list[ReportMade]:
     r = db.reports.c
     return [{"id": x.id, "reason": x.reason, "comment": x.comment, "match": x.match_id,
              "status": x.status, "created_at": x.created_at} for x in conn.execute(
@@ -48,7 +71,7 @@ def _reports_made(conn: Connection, player_id: int) -> list[dict[str, Any]]:
         .where(r.reporter_id == player_id).order_by(r.id))]
 
 
-def _sanctions(conn: Connection, player_id: int) -> list[dict[str, Any]]:
+def _sanctions(conn: Connection, player_id: int) -> list[SanctionGiven]:
     s = db.sanctions.c
     return [{"kind": x.kind, "reason": x.reason, "created_at": x.created_at, "until": x.until,
              "lifted_at": x.lifted_at} for x in conn.execute(
