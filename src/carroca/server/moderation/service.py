@@ -313,8 +313,8 @@ class Moderation:
                 m = db.matches.c
                 row = conn.execute(sa.select(m.seats, m.private, m.status, m.mode)
                                    .where(m.id == match_id)).first()
-                seated = [s for s in (row.seats if row else []) if s and "player" in s]
-                ids = {s["player"] for s in seated}
+                seats: list[records.Seat | None] = row.seats if row else []
+                ids = {pid for pid in map(records.seated_player, seats) if pid is not None}
                 if row is None or (row.private and row.status not in LIVE
                                    and reporter["id"] not in ids):
                     raise MatchNotFound
@@ -322,8 +322,8 @@ class Moderation:
                     raise BadReport(message="Esse jogador não jogou nesta partida.")
                 context["mode"] = row.mode
                 context["names"] = [{"seat": i, "name": s["name"] if s else None,
-                                     "player": s.get("player") if s else None}
-                                    for i, s in enumerate(row.seats)]
+                                     "player": records.seated_player(s)}
+                                    for i, s in enumerate(seats)]
                 context["chat"] = rows.chat_around(conn, match_id, line_at)
             return rows.merge_or_add_report(conn, reporter["id"], target.id, reason, comment,
                                             match_id, context)

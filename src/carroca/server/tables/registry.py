@@ -22,7 +22,7 @@ from carroca.server.errors import MatchGone, NotStored, ServerError
 from carroca.server.players.ratings import Ratings
 from carroca.server.realtime import wire
 from carroca.server.realtime.fanout import Fanout
-from carroca.server.records import Player
+from carroca.server.records import Player, Seat, is_bot
 from carroca.server.settings import Settings
 from carroca.server.storage.rows import LiveMatch, MatchRow, Seating
 from carroca.server.storage.store import MoveRow, Store
@@ -297,8 +297,9 @@ class Tables:
         budget (`BotAdmission`), checked and made in one step whatever the route. `spend`: it
         counts against the player's tables created (`LIMIT_TABLES_PLAYER`), spent only once
         the budget allowed it, and before anything is stored."""
-        searching = any(s is not None and s.get("bot") in SEARCHING_LEVELS
-                        for s in row["seats"]) or \
+        seats: list[Seat | None] = row["seats"]
+        searching = any(s is not None and is_bot(s) and s["bot"] in SEARCHING_LEVELS
+                        for s in seats) or \
             (row["mode"] == "casual" and row["bot_level"] in SEARCHING_LEVELS)
         async with self._admission.admit(searching, self.bot_charges, player["id"], address):
             if spend and self._limits is not None:
