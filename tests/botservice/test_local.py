@@ -14,7 +14,7 @@ import pytest
 from tests.support import bot_workers as W
 from tests.support.bot_workers import a_view
 
-from carroca.botservice import BotService, Job, LocalBots, Priority, safe_move
+from carroca.botservice import BotService, Job, LocalBots, Priority, local, safe_move
 from carroca.botservice.local import Decide
 
 
@@ -97,6 +97,24 @@ def test_a_late_worker_is_not_waited_for() -> None:
         assert decision.source == "fallback:late"
         assert waited < 2.5  # the deadline (1 s), not the worker's 3 s
     run(body, decide=W.slow)
+
+
+@pytest.mark.parametrize(("decide", "killed"), [(W.slow, False), (W.spin, True)])
+def test_a_worker_that_overstays_is_killed_only_when_it_spins(
+        decide: Decide, killed: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past its budget and the hang allowance (1 s here), a worker that burned that much CPU
+    is hung and replaced; one that waited without the CPU (starved by a busy machine: here
+    asleep for 3 s) is let finish and answers."""
+    monkeypatch.setattr(local, "HANG_SECONDS", 1.0)
+
+    async def body(service: BotService) -> None:
+        backend: LocalBots = service.backend  # type: ignore[assignment]
+        decision = await service.decide(job(deadline=4.0 if killed else 20.0))
+        if killed:
+            assert backend.started >= 2
+        else:
+            assert decision.source == "worker" and backend.started == 1
+    run(body, decide=decide)
 
 
 def test_a_worker_killed_mid_think_costs_one_late_move(tmp_path: Path,

@@ -37,6 +37,14 @@ def slow(level: str, seed: int, think_ms: int | None, view: Observation) -> str:
     return think(level, seed, think_ms, view)
 
 
+def spin(level: str, seed: int, think_ms: int | None, view: Observation) -> str:
+    """A hung worker: spends 5 s of CPU in a loop before answering."""
+    end = time.process_time() + 5
+    while time.process_time() < end:
+        pass
+    return think(level, seed, think_ms, view)
+
+
 def pid_then_think(level: str, seed: int, think_ms: int | None, view: Observation) -> str:
     """Marks its process as thinking (a file named by its pid) for the test to kill it."""
     marker = os.environ["CARROCA_TEST_MARKS"]

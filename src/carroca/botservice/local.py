@@ -28,8 +28,12 @@ from carroca.rules import Observation
 
 #: How much lower the workers' OS priority is than the server's: the sockets come first.
 NICE = 10
-#: A worker still on a job this long after its budget has hung: it is killed and started again.
+#: A worker still on a job this long after its budget has hung: it is killed and started again,
+#: unless it spent less CPU than that on it (a starved worker: the machine is busy, and the
+#: workers' idle scheduling class lets everything else run first; killing it would only add a
+#: start's cost). A worker that waits this many times as long is killed whatever its CPU.
 HANG_SECONDS = 10.0
+STARVED_LIMIT = 6
 
 Decide = Callable[[str, int, "int | None", Observation], str]
 Answer = Callable[[int, "str | None", "str | None"], None]
@@ -69,14 +73,31 @@ def serve(conn: Connection, nice: int, decide: Decide, work: Tasks = WORK) -> No
             return
 
 
+def cpu_seconds(pid: int | None) -> float | None:
+    """The CPU a live process has used (Linux's /proc), None where it cannot be read."""
+    if pid is None:
+        return None
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / _TICKS
+
+
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
 class _Slot:
-    __slots__ = ("conn", "job", "process", "watch")
+    __slots__ = ("conn", "cpu", "job", "process", "waited", "watch")
 
     def __init__(self) -> None:
         self.process: BaseProcess | None = None
         self.conn: Connection | None = None
         self.job: int | None = None
         self.watch: asyncio.TimerHandle | None = None
+        self.cpu: float | None = None  # the worker's CPU when its job was sent
+        self.waited = 0.0  # how long the job has been watched
 
 
 class LocalBots:
@@ -126,8 +147,13 @@ class LocalBots:
             self._dead(slot)
             return
         budget = (think_ms or 0) / 1000
+        assert slot.process is not None
+        slot.cpu, slot.waited = cpu_seconds(slot.process.pid), 0.0
+        self._watch(slot, job.id, budget + HANG_SECONDS)
+
+    def _watch(self, slot: _Slot, job_id: int, seconds: float) -> None:
         slot.watch = asyncio.get_running_loop().call_later(
-            budget + HANG_SECONDS, self._hung, slot, job.id)
+            seconds, self._hung, slot, job_id, seconds)
 
     def _start(self, slot: _Slot) -> None:
         ctx = multiprocessing.get_context("spawn")
@@ -185,9 +211,17 @@ class LocalBots:
                 process.kill()
             process.join(timeout=2)
 
-    def _hung(self, slot: _Slot, job_id: int) -> None:
-        if slot.job == job_id:
-            self._kill(slot)
+    def _hung(self, slot: _Slot, job_id: int, seconds: float) -> None:
+        if slot.job != job_id:
+            return
+        slot.waited += seconds
+        pid = slot.process.pid if slot.process is not None else None
+        now, then = cpu_seconds(pid), slot.cpu
+        starved = now is not None and then is not None and now - then < seconds
+        if starved and slot.waited < seconds * STARVED_LIMIT:
+            self._watch(slot, job_id, seconds)  # starved, not hung: wait for it
+            return
+        self._kill(slot)
 
     def _kill(self, slot: _Slot) -> None:
         if slot.process is not None and slot.process.is_alive():
