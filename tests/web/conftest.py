@@ -34,13 +34,18 @@ def server(server_database: str) -> Iterator[str]:
 
 @pytest.fixture
 def new_context(browser: Any, server: str) -> Iterator[Any]:
-    """A factory of fresh browser contexts (own cookies) at a given viewport."""
+    """A factory of fresh browser contexts (own cookies) at a given viewport.
+
+    The service worker is left out unless a test asks for it (`service_workers=True`: the
+    offline tests of tests/web/test_pwa.py): a fresh context installs it and caches every page
+    and script again, about a third of the CPU of its first page, and nothing else the tests
+    check goes through it."""
     made: list[Any] = []
 
-    def make(viewport: dict[str, int] | None = None) -> Any:
+    def make(viewport: dict[str, int] | None = None, service_workers: bool = False) -> Any:
         ctx = browser.new_context(
             viewport=viewport or PHONE, base_url=server, locale="pt-BR",
-            reduced_motion="reduce",
+            reduced_motion="reduce", service_workers="allow" if service_workers else "block",
         )
         ctx.set_default_timeout(20_000)
         made.append(ctx)

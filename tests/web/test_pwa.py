@@ -101,7 +101,7 @@ def test_the_png_icons_are_the_ones_the_script_draws() -> None:
 
 
 def test_rules_and_tutorial_work_offline(new_context: Any) -> None:
-    context = new_context(PHONE)
+    context = new_context(PHONE, service_workers=True)
     page = context.new_page()
     errors = watch(page)
     page.goto("/regras.html")
