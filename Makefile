@@ -86,13 +86,16 @@ demo: $(RUNTIME)
 ## Every test: lint, types, the client's types and unit tests, the whole pytest suite (browser
 ## tests included), the tests of the database layer again on PostgreSQL, the cluster tests, then
 ## the engine's tests on the compiled build.
-# The checks before pytest (ruff, mypy, tsc, node's tests) run two at a time, each on a core of
-# its own. The compiled build (a venv, then mypyc: a minute or two) is made while the cluster
-# tests run, which mostly wait on their servers; each one's output is shown whole when it ends.
+# Two at a time, each on a core of its own: the checks before pytest (ruff, mypy, tsc, node's
+# tests) beside the compiled build (a venv, then mypyc: a minute or two); then the whole suite
+# on SQLite (two test processes); then the PostgreSQL and cluster runs beside each other (each
+# with its own throwaway servers); then the engine's tests on the compiled build. Each one's
+# output is shown whole when it ends.
 test: system
-	$(MAKE) --no-print-directory -j2 --output-sync=target lint typecheck typecheck-js unit-js browser
-	$(MAKE) --no-print-directory unit unit-postgres
-	$(MAKE) --no-print-directory -j2 --output-sync=target unit-cluster $(FAST)/.installed
+	$(MAKE) --no-print-directory -j2 --output-sync=target typecheck $(FAST)/.installed lint \
+		typecheck-js unit-js browser
+	$(MAKE) --no-print-directory unit
+	$(MAKE) --no-print-directory -j2 --output-sync=target unit-postgres unit-cluster
 	$(MAKE) --no-print-directory unit-compiled
 
 ## The inner loop, before each commit (under 2 minutes on 2 cores with mypy's cache warm): lint,

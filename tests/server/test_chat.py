@@ -154,3 +154,39 @@ def test_a_tower_of_combining_marks_is_cut_to_two() -> None:
     assert clean_text("Ti\u1ebfng Vi\u1ec7t") == "Ti\u1ebfng Vi\u1ec7t"  # precomposed: untouched
     assert clean_text("Tie\u0302\u0301ng") == "Tie\u0302\u0301ng"  # two marks: kept
     assert clean_text("x\u200b\u202ey\u200dz") == "xy\u200dz"  # as before: invisible ones go
+
+
+def test_a_blocked_players_lines_never_reach_the_blocker(client: TestClient) -> None:
+    """Unlike a mute, a block holds at every table and from the block's answer on: Gil blocks
+    Hana mid-match and hears no more of her (nor after joining again); Ivo still does; after an
+    unblock Gil hears her again. Hana is not told."""
+    gil, hana, ivo = guest(client, "Gil"), guest(client, "Hana"), guest(client, "Ivo")
+    match_id = friends_table(client, gil, ["me", "open", "open", "bot:greedy"], hana, ivo)
+    with client.websocket_connect(f"/ws?token={gil}") as wg, \
+            client.websocket_connect(f"/ws?token={hana}") as wh, \
+            client.websocket_connect(f"/ws?token={ivo}") as wi:
+        sit(wg, match_id), sit(wh, match_id), sit(wi, match_id)
+        say(wh, "oi")
+        line = until(wg, "chat")["data"]
+        assert (line["text"], line["seat"]) == ("oi", 1)
+        hana_id = line["player"]
+        for ws in (wh, wi):
+            assert until(ws, "chat")["data"]["text"] == "oi"
+        blocked = client.post("/api/blocks", headers=auth(gil), json={"player": hana_id})
+        assert blocked.status_code == 200, blocked.text
+
+        say(wh, "chato demais")
+        assert until(wi, "chat")["data"]["text"] == "chato demais"
+        say(wi, "calma, gente")
+        assert until(wg, "chat")["data"]["text"] == "calma, gente"  # Hana's line never came
+        assert until(wh, "chat")["data"]["text"] == "chato demais"  # her own: she is not told
+
+        send(wg, "join", {"match": match_id})  # a join reads the blocks again: still out
+        until(wg, "state")
+        say(wh, "de novo")
+        say(wi, "chega")
+        assert until(wg, "chat")["data"]["text"] == "chega"
+
+        assert client.delete(f"/api/blocks/{hana_id}", headers=auth(gil)).status_code == 200
+        say(wh, "desculpa")
+        assert until(wg, "chat")["data"]["text"] == "desculpa"

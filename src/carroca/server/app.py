@@ -70,7 +70,7 @@ from carroca.server.storage.db import migrate
 from carroca.server.storage.store import Store
 from carroca.server.tables.botbudget import BotAdmission
 from carroca.server.tables.challenges import Challenges
-from carroca.server.tables.chat import Mutes
+from carroca.server.tables.chat import Blocks, Mutes
 from carroca.server.tables.ending import EndedTables
 from carroca.server.tables.hub import Hub
 from carroca.server.tables.lobby import Lobby
@@ -202,8 +202,10 @@ def create_app(settings: Settings | None = None) -> App:
         moderation = Moderation(store, settings, fanout, accounts)
         tables.listen(moderation)  # the abandonment ladder hears every table's end
         app.state.moderation = moderation
+        blocks = Blocks(store.blocked_by)
+        app.state.friends.block_listeners.append(blocks.load)
         app.state.sockets = Services(hub, tables, fanout, mutes, sessions, announcements,
-                                      tournaments, presence, moderation)
+                                      tournaments, presence, moderation, blocks)
         app.state.accounts, app.state.tournaments = accounts, tournaments
         app.state.upkeep = upkeep
         app.state.reviews = Reviews(store, hub.bots)

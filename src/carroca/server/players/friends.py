@@ -7,7 +7,7 @@ stays pending on their side; the blocker never sees it. Each change is told to `
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Literal, NotRequired, TypedDict
 
 from carroca.server import records
@@ -54,6 +54,9 @@ class Friends:
     def __init__(self, store: Store, settings: Settings, limits: RateLimits) -> None:
         self.store, self.settings, self.limits = store, settings, limits
         self.listeners: list[Changed] = []
+        # Told of a player's own blocks and unblocks before the answer goes back, so that a
+        # block is in force from the next chat line on (`tables.chat.Blocks.load`).
+        self.block_listeners: list[Callable[[int], Awaitable[None]]] = []
 
     def _changed(self, a: int, b: int) -> None:
         for listener in self.listeners:
@@ -117,12 +120,16 @@ class Friends:
                     player_id: int | None = None) -> Done:
         other = await self.target(me, name, player_id, BlockSelf)
         await self.store.block(me["id"], other["id"])
+        for reload in self.block_listeners:
+            await reload(me["id"])
         self._changed(me["id"], other["id"])
         return {"status": "blocked", "player": _shown(other)}
 
     async def unblock(self, me: records.Player, other: int) -> Done:
         if not await self.store.unblock(me["id"], other):
             raise PlayerNotFound
+        for reload in self.block_listeners:
+            await reload(me["id"])
         return {"status": "unblocked"}
 
     async def page(self, me: records.Player) -> Page:

@@ -40,7 +40,7 @@ from carroca.server.realtime.presence import Presence
 from carroca.server.realtime.sessions import Sessions
 from carroca.server.records import seated_player
 from carroca.server.tables.calls import ChatCall, HoldCall, JoinAnswer, JoinCall, MoveCall
-from carroca.server.tables.chat import Mutes
+from carroca.server.tables.chat import Blocks, Mutes
 from carroca.server.tables.hub import Hub
 from carroca.server.tables.registry import Tables
 from carroca.server.tables.table import Table
@@ -80,6 +80,7 @@ class Services:
     events: Tournaments | None = None
     presence: Presence | None = None
     moderation: Moderation | None = None  # mutes and the word filter on chat
+    blocks: Blocks | None = None  # whom each player blocked: their lines are dropped
 
 
 class Connection:
@@ -155,8 +156,11 @@ class Connection:
 
     def _chat(self, payload: str) -> None:
         muted = self.on.mutes.of(self.match_id or "", self.player["id"])
-        if muted and json.loads(payload)["data"]["seat"] in muted:
-            return
+        blocked = self.on.blocks.of(self.player["id"]) if self.on.blocks is not None else None
+        if muted or blocked:
+            line = json.loads(payload)["data"]
+            if (muted and line["seat"] in muted) or (blocked and line["player"] in blocked):
+                return
         self.send(payload)
 
     def _event(self, payload: str) -> None:
@@ -422,6 +426,8 @@ class Connection:
             self.send(protocol.refusal(exc))
 
     async def _join(self, data: protocol.JoinData) -> None:
+        if self.on.blocks is not None:
+            await self.on.blocks.load(self.player["id"])
         table = self.on.tables.get(data.match)
         if table is None:
             await self._join_elsewhere(data)

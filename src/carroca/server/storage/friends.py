@@ -247,6 +247,15 @@ class FriendRows(Storage):
 
         return await self.run_side(fn)
 
+    async def blocked_by(self, player: int) -> set[int]:
+        """Whom the player blocked: their chat lines never reach the player."""
+
+        def fn(conn: Connection) -> set[int]:
+            return {int(r[0]) for r in conn.execute(
+                sa.select(L.other_id).where(L.player_id == player).where(L.state == "blocked"))}
+
+        return await self.run_side(fn)
+
     async def blockers_of(self, player: int) -> set[int]:
         """Who blocked the player: what the player sends never reaches them."""
 

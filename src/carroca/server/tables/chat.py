@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 import unicodedata
 from collections import deque
+from collections.abc import Awaitable, Callable
 
 from carroca.server.players.accounts import MAX_MARKS  # as in names: two marks on a letter at most
 
@@ -76,3 +77,28 @@ class Mutes:
         """The match's table is gone: its mutes with it."""
         for key in [k for k in self._muted if k[0] == match_id]:
             del self._muted[key]
+
+
+class Blocks:
+    """Whom each player with a socket here blocked: those players' chat lines never reach them
+    (at every table, unlike a mute). Read from the store when a socket joins a table (a block
+    taken on another node counts from the next join), and when this node takes a block or an
+    unblock of theirs (`load` is a block listener of `players.friends`). Only players who
+    blocked someone take an entry."""
+
+    def __init__(self, read: Callable[[int], Awaitable[set[int]]]) -> None:
+        self._read = read
+        self._of: dict[int, frozenset[int]] = {}
+
+    async def load(self, player: int) -> None:
+        blocked = frozenset(await self._read(player))
+        if blocked:
+            self._of[player] = blocked
+        else:
+            self._of.pop(player, None)
+
+    def of(self, player: int) -> frozenset[int]:
+        return self._of.get(player, _NOBODY)
+
+
+_NOBODY: frozenset[int] = frozenset()

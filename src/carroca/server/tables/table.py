@@ -728,7 +728,8 @@ class Table(TableRow):
             return protocol.refusal(EmptyChat())
         self._host.fanout.publish(
             chat_channel(self.id),
-            wire.frame(wire.ChatLine(seat=seat, name=self.names()[seat], text=clean,
+            wire.frame(wire.ChatLine(seat=seat, player=player_id, name=self.names()[seat],
+                                     text=clean,
                                      at=time.time())),
         )
         return None

@@ -209,6 +209,7 @@ export interface Error {
 
 export interface ChatLine {
   seat: number;
+  player: number;
   name: string;
   text: string;
   at: number;
