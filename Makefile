@@ -55,14 +55,16 @@ constraints:
 	rm -rf $(CONSTRAINTS_VENV)
 
 # The same package compiled with mypyc (see setup.py), installed as users of the fast engine
-# get it; the engine's tests run against it too.
+# get it; the engine's tests run against it too, so beside it only what they import: pytest,
+# its workers, Hypothesis and the test client's HTTP library (the development set's versions,
+# pinned by constraints.txt). One install: the runtime set and the compiled package.
 FAST := .venv-fast
+FAST_TEST_TOOLS := pytest pytest-xdist hypothesis httpx2
 SOURCES := $(shell find src -name '*.py')
 $(FAST)/.installed: $(INSTALL_DEPS) $(SOURCES)
 	$(PYTHON) -m venv $(FAST)
 	$(PIP_PINNED) $(FAST)/bin/pip install --quiet --upgrade pip
-	CARROCA_PURE=1 $(PIP_PINNED) $(FAST)/bin/pip install --quiet '.[dev]'
-	$(PIP_PINNED) $(FAST)/bin/pip install --quiet --force-reinstall --no-deps .
+	$(PIP_PINNED) $(FAST)/bin/pip install --quiet . $(FAST_TEST_TOOLS)
 	touch $@
 
 ## The main job: the game server with SQLite and bots, at the URL it prints. Another port:
