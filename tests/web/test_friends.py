@@ -56,12 +56,13 @@ def test_host_and_friend_play_a_whole_match(new_context: Any) -> None:
 
 
 def test_chat_and_mute_at_a_friends_table(new_context: Any) -> None:
-    """Quick phrases and text reach the other player; muting silences them; ranked has no chat."""
+    """Quick phrases and text reach the other player; muting silences them; from the same row,
+    a friend request and a block, whose lines then never arrive."""
     host = new_context(DESKTOP).new_page()
     friend = new_context(PHONE).new_page()
     host_errors, friend_errors = watch(host), watch(friend)
-    friend_name = unique_name("Rui")
-    open_lobby_as_guest(host, unique_name("Lia"))
+    friend_name, host_name = unique_name("Rui"), unique_name("Lia")
+    open_lobby_as_guest(host, host_name)
     create_friends_table(host, "bloqueio", ["open"])
     link = host.locator("[data-testid=invite-link]").input_value()
     friend.goto(link)
@@ -91,6 +92,25 @@ def test_chat_and_mute_at_a_friends_table(new_context: Any) -> None:
     friend.get_by_role("button", name="Enviar").click()
     host.wait_for_selector("#chat .chat-line:has-text('voltei')")
     assert host.locator("#chat .chat-line:has-text('ninguém me ouve')").count() == 0
+
+    # from the table's people: a friend request, then a block (after a confirmation), which
+    # holds the friend's lines back for good and is silent to them
+    host.get_by_role("button", name=f"Adicionar {friend_name}").click()
+    host.wait_for_selector("#mutes button[data-action=befriend]:has-text('Pedido enviado')")
+    incoming = friend.request.get("/api/friends").json()["incoming"]
+    assert [p["name"] for p in incoming] == [host_name], incoming
+    host.once("dialog", lambda dialog: dialog.accept())
+    host.get_by_role("button", name=f"Bloquear {friend_name}").click()
+    host.wait_for_selector("#mutes button[data-action=block]:has-text('Você bloqueou')")
+    shot(host, "desktop-chat-people-blocked")
+    friend.fill("#chat-input", "me bloqueou?")
+    friend.get_by_role("button", name="Enviar").click()
+    friend.wait_for_selector("#chat .chat-line.mine:has-text('me bloqueou?')")
+    host.fill("#chat-input", "alguém aí?")
+    host.get_by_role("button", name="Enviar").click()
+    host.wait_for_selector("#chat .chat-line.mine:has-text('alguém aí?')")
+    friend.wait_for_selector("#chat .chat-line:has-text('alguém aí?')")  # the blocker is heard
+    assert host.locator("#chat .chat-line:has-text('me bloqueou?')").count() == 0
     assert not (host_errors or friend_errors), (host_errors, friend_errors)
 
 

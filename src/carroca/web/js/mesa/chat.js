@@ -4,6 +4,7 @@
 
 import { $, fill, h, need } from "../dom.js";
 import { notify } from "./notices.js";
+import { blockButton, friendButton } from "./people.js";
 import { reportButton } from "./report.js";
 import { bubble } from "./seats.js";
 import { ctx, nameOf } from "./state.js";
@@ -78,6 +79,8 @@ export function renderMutes() {
         muted ? `Ouvir ${nameOf(seat)}` : `Silenciar ${nameOf(seat)}`,
       ),
       reportButton(nameOf(seat), null, `Denunciar ${nameOf(seat)}`),
+      friendButton(nameOf(seat), `Adicionar ${nameOf(seat)}`),
+      blockButton(nameOf(seat)),
     );
   });
   fill(host, ...buttons);

@@ -2,8 +2,8 @@
 // "Adicionar aos amigos" in the end dialog: a button for each person who sat at the table
 // (partner and opponents; not the bots, not oneself), which sends them a friend request.
 
-import * as api from "../api.js";
-import { h, toast } from "../dom.js";
+import { h } from "../dom.js";
+import { friendButton } from "./people.js";
 
 /**
  * The buttons for the people at this table, or null when there is nobody to add.
@@ -17,24 +17,6 @@ export function addFriends(st) {
   return h(
     "div",
     { class: "end-friends", "data-testid": "end-friends" },
-    ...people.map(({ p }) => {
-      const name = p?.name ?? "";
-      const button = /** @type {HTMLButtonElement} */ (
-        h("button", { type: "button", class: "btn btn-ghost btn-small" }, `Adicionar ${name} aos amigos`)
-      );
-      button.addEventListener("click", async () => {
-        button.disabled = true;
-        try {
-          const r = await api.post("/api/friends", { name });
-          const done = r.status === "friends" ? `Você e ${name} agora são amigos.` : `Pedido de amizade enviado para ${name}.`;
-          button.textContent = r.status === "friends" ? "Amigos" : "Pedido enviado";
-          toast(done, "ok");
-        } catch (e) {
-          button.disabled = false;
-          toast(e instanceof Error ? e.message : String(e), "error");
-        }
-      });
-      return button;
-    }),
+    ...people.map(({ p }) => friendButton(p?.name ?? "", `Adicionar ${p?.name ?? ""} aos amigos`)),
   );
 }
