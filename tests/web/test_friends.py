@@ -194,3 +194,58 @@ def test_the_host_makes_a_finished_friends_match_public(new_context: Any) -> Non
     stranger.goto(f"/replay.html?id={second}")
     stranger.wait_for_selector(f"{REPLAY}[data-status=ready]")
     assert not (host_errors or stranger_errors), (host_errors, stranger_errors)
+
+
+def test_met_at_a_table_then_friends_online_playing_challenged_and_a_block(
+        new_context: Any) -> None:
+    """A and B play a hand at a table; A adds B from the end dialog; B accepts in the lobby; A
+    sees B online, then "jogando" once B sits at a table; B challenges A and both are taken to
+    the new table. C blocks A: A's request to C is answered as any other and never reaches C."""
+    a, b = new_context(DESKTOP).new_page(), new_context(PHONE).new_page()
+    a_errors, b_errors = watch(a), watch(b)
+    ana, bia, caio = unique_name("Ana"), unique_name("Bia"), unique_name("Caio")
+    open_lobby_as_guest(a, ana)
+    create_friends_table(a, "bloqueio", ["open"], {"target": "1"})
+    b.goto(a.locator("[data-testid=invite-link]").input_value())
+    sign_in_guest(b, bia)
+    for p in (a, b):
+        p.wait_for_selector(f"{TABLE}[data-status=playing]")
+    seats = {int(str(p.get_attribute(TABLE, "data-seat"))): p for p in (a, b)}
+    play_together(a, seats, turns=200)
+
+    # A adds B from the end dialog; B accepts in the lobby's friends tab
+    a.get_by_role("button", name=f"Adicionar {bia} aos amigos").click()
+    a.wait_for_selector("[data-testid=end-friends] button:has-text('Pedido enviado')")
+    b.goto("/")
+    b.locator("#friend-requests li", has_text=ana).get_by_role("button", name="Aceitar").click()
+    b.wait_for_selector(f"#friend-list li:has-text('{ana}')")
+
+    # A sees B online, then playing once B sits at a table
+    a.goto("/")
+    state = f"#friend-list li:has-text('{bia}') .friend-state"
+    a.wait_for_selector(f"{state}:text-is('online')")
+    shot(a, "desktop-friends-online")
+    create_friends_table(b, "bloqueio", ["bot:greedy"])
+    a.wait_for_selector(f"{state}:text-is('jogando')")
+
+    # B challenges A from the lobby: A accepts where they are, and both are taken to the table
+    b.goto("/")
+    b.locator(f"#friend-list li:has-text('{ana}')").get_by_role("button", name="Desafiar").click()
+    box = a.wait_for_selector(".challenge-box")
+    said = box.text_content() if box is not None else ""
+    assert f"{bia} desafia você!" in said and "Mano a Mano até 50 pontos" in said, said
+    assert "1 contra 1 com compra" in said and "target" not in said, said
+    shot(a, "desktop-friends-challenge")
+    box.wait_for_selector("button:has-text('Aceitar')").click()
+    a.wait_for_url("**/mesa.html?id=*")
+    b.wait_for_url("**/mesa.html?id=*")
+    assert a.url.split("id=")[1] == b.url.split("id=")[1]
+
+    # C blocks A: A's request is answered as sent, and C never sees it
+    c = new_context(PHONE).new_page()
+    open_lobby_as_guest(c, caio)
+    assert c.request.post("/api/blocks", data={"name": ana}).ok
+    asked = a.request.post("/api/friends", data={"name": caio})
+    assert asked.ok and asked.json()["status"] == "requested", asked.text()
+    assert c.request.get("/api/friends").json()["incoming"] == []
+    assert not (a_errors or b_errors), (a_errors, b_errors)

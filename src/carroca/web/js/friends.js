@@ -175,9 +175,7 @@ export function showChallenge(data) {
     left.textContent = `${secs} s`;
     if (secs <= 0) dropChallenge(data.id);
   };
-  const options = Object.entries(data.options)
-    .map(([k, v]) => `${k}: ${v}`)
-    .join(", ");
+  const options = W.rulesText(data.ruleset, data.options);
   const answer = async (/** @type {boolean} */ yes) => {
     try {
       const r = await api.post(`/api/challenges/${encodeURIComponent(data.id)}/${yes ? "accept" : "decline"}`);
@@ -192,7 +190,7 @@ export function showChallenge(data) {
     "div",
     { class: "challenge-box", role: "alertdialog", "aria-labelledby": `challenge-${data.id}` },
     h("strong", { id: `challenge-${data.id}` }, `${data.by} desafia você!`),
-    h("p", {}, `${W.rulesetName(data.ruleset)} · ${data.turn_seconds} s por jogada`),
+    h("p", {}, `${W.rulesetWithLength(data.ruleset, data.options)} · ${data.turn_seconds} s por jogada`),
     h("p", { class: "muted" }, `Lugares: ${data.seats.join(", ")}`),
     options ? h("p", { class: "muted small" }, options) : null,
     h(
