@@ -69,6 +69,7 @@ from carroca.server.settings import Settings
 from carroca.server.storage.db import migrate
 from carroca.server.storage.store import Store
 from carroca.server.tables.botbudget import BotAdmission
+from carroca.server.tables.challenges import CALL as CHALLENGE_CALL
 from carroca.server.tables.challenges import Challenges
 from carroca.server.tables.chat import Blocks, Mutes
 from carroca.server.tables.ending import EndedTables
@@ -221,6 +222,9 @@ def create_app(settings: Settings | None = None) -> App:
             from carroca.server.tournaments.owners import EventOwners
 
             owners = EventOwners(tournaments, cluster)
+            challenges: Challenges = app.state.challenges
+            challenges.join_cluster(cluster.node, cluster.call_node)
+            cluster.bus.handlers[CHALLENGE_CALL] = challenges.on_call
             await hub.bots.start()
             await cluster.start(settings.node or f"{gethostname()}:{settings.port}", tables,
                                 lobby)

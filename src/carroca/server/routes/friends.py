@@ -77,12 +77,12 @@ async def challenge(body: ChallengeBody, me: Player, request: Request) -> Made:
 
 @router.post("/api/challenges/{challenge_id}/accept", response_model=None)
 async def accept_challenge(challenge_id: str, me: Player, request: Request) -> Answered:
-    return await challenges_of(request).accept(me, challenge_id)
+    return await challenges_of(request).answer(me, challenge_id, "accept")
 
 @router.post("/api/challenges/{challenge_id}/decline", response_model=None)
 async def decline_challenge(challenge_id: str, me: Player, request: Request) -> Answered:
-    return challenges_of(request).decline(me, challenge_id)
+    return await challenges_of(request).answer(me, challenge_id, "decline")
 
 @router.delete("/api/challenges/{challenge_id}", response_model=None)
 async def cancel_challenge(challenge_id: str, me: Player, request: Request) -> Answered:
-    return challenges_of(request).cancel(me, challenge_id)
+    return await challenges_of(request).answer(me, challenge_id, "cancel")

@@ -6,17 +6,20 @@ unanswered, it expires after `CHALLENGE_SECONDS`.
 
 Only friends can be challenged, and a block ends a friendship, so a blocked player's challenge
 to their blocker is refused as after an ordinary removal: nothing tells them of the block.
-A challenge lives in the memory of the node that received it; its answers must reach that node.
+A challenge lives in the memory of the node that received it, and its id names that node: an
+answer another node receives (behind the cluster's proxy, any node may) is passed to it (`answer`,
+over the cluster's calls).
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 from carroca.rules import get_ruleset
 from carroca.server.edge.ratelimits import RateLimits
@@ -62,12 +65,35 @@ class Answered(TypedDict):
     match: NotRequired[str]
 
 
+Answer = Literal["accept", "decline", "cancel"]
+CallNode = Callable[[str, str, Mapping[str, object]], Awaitable[Any]]
+#: The cluster call that passes an answer to the node holding the challenge.
+CALL = "challenge"
+
+
+class AnswerCall(TypedDict):
+    id: str
+    player: Player
+    answer: Answer
+
+
 class Challenges:
     def __init__(self, lobby: Lobby, store: Store, fanout: Fanout, settings: Settings,
                  limits: RateLimits) -> None:
         self.lobby, self.store, self.fanout = lobby, store, fanout
         self.settings, self.limits = settings, limits
         self.pending: dict[str, Pending] = {}
+        self.node: str | None = None
+        self._call_node: CallNode | None = None
+
+    def join_cluster(self, node: str, call_node: CallNode) -> None:
+        """In a cluster: challenge ids name this node, and answers to another node's challenges
+        are passed to it (`call_node`); that node's `on_call` answers them."""
+        self.node, self._call_node = node, call_node
+
+    async def on_call(self, args: AnswerCall) -> Answered:
+        """Another node passed on an answer to a challenge held here."""
+        return await self.answer(args["player"], args["id"], args["answer"])
 
     async def create(self, host: Player, ruleset: str, options: Mapping[str, object] | None,
                      seats: list[str], turn_seconds: float | None,
@@ -98,7 +124,8 @@ class Challenges:
                 raise BadSeats.invalid(s)
         if not invited:
             raise BadSeats.invalid(seats)
-        c = Pending(secrets.token_urlsafe(8), host, ruleset, opts, seconds, specs, invited,
+        made = secrets.token_urlsafe(8) + (f".{_encoded(self.node)}" if self.node else "")
+        c = Pending(made, host, ruleset, opts, seconds, specs, invited,
                     time.time() + self.settings.challenge_seconds, address)
         self.pending[c.id] = c
         c.timer = asyncio.get_running_loop().call_later(
@@ -117,7 +144,21 @@ class Challenges:
             raise NoChallenge
         return c
 
-    async def accept(self, player: Player, challenge_id: str) -> Answered:
+    async def answer(self, player: Player, challenge_id: str, answer: Answer) -> Answered:
+        """Accept, decline or cancel (the host) a challenge, here or on the node that holds it."""
+        holder = _decoded(challenge_id.partition(".")[2])
+        if (challenge_id not in self.pending and holder and holder != self.node
+                and self._call_node is not None):
+            call: AnswerCall = {"id": challenge_id, "player": player, "answer": answer}
+            answered: Answered = await self._call_node(holder, CALL, call)
+            return answered
+        if answer == "accept":
+            return await self._accept(player, challenge_id)
+        if answer == "decline":
+            return self._decline(player, challenge_id)
+        return self._cancel(player, challenge_id)
+
+    async def _accept(self, player: Player, challenge_id: str) -> Answered:
         c = self._mine(challenge_id, player, invited=True)
         c.accepted.add(player["id"])
         if c.accepted != c.invited:
@@ -136,12 +177,12 @@ class Challenges:
         self._end(c, "accepted", table.id, None)
         return {"status": "accepted", "match": table.id}
 
-    def decline(self, player: Player, challenge_id: str) -> Answered:
+    def _decline(self, player: Player, challenge_id: str) -> Answered:
         c = self._mine(challenge_id, player, invited=True)
         self._end(c, "declined", None, player["name"])
         return {"status": "declined"}
 
-    def cancel(self, player: Player, challenge_id: str) -> Answered:
+    def _cancel(self, player: Player, challenge_id: str) -> Answered:
         c = self._mine(challenge_id, player, invited=False)
         self._end(c, "cancelled", None, player["name"])
         return {"status": "cancelled"}
@@ -154,3 +195,15 @@ class Challenges:
                                              match=match, by=by))
         for pid in c.players():
             self.fanout.publish(player_channel(pid), frame)
+
+
+def _encoded(node: str) -> str:
+    """A node's id as a part of a challenge's id, fit for an address (ids hold `/` and `:`)."""
+    return base64.urlsafe_b64encode(node.encode()).rstrip(b"=").decode()
+
+
+def _decoded(part: str) -> str | None:
+    try:
+        return base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)).decode()
+    except (ValueError, UnicodeDecodeError):
+        return None  # not a node's: the challenge is unknown here, as any other
