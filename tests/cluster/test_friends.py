@@ -1,5 +1,5 @@
 """Friends across nodes: presence and a challenge, with the friend on one node and the player on
-the other (through the fan-out over Redis)."""
+the other (through the fan-out over Redis), and a friend's node that dies."""
 
 from __future__ import annotations
 
@@ -74,4 +74,11 @@ def test_presence_and_a_challenge_between_two_nodes(cluster_factory: Callable[..
     gone = frame(lobby, friend_is("bia", "offline"))
     entries = [gone["data"]["friend"]] if gone["type"] == "presence" else gone["data"]["friends"]
     assert next(e for e in entries if e["name"] == "bia")["seen"] is not None
+
+    # Bia back on n2, then n2 dies (no goodbye from its sockets): once its lease runs out, n1
+    # takes her for offline
+    far = socket(two, bia)
+    frame(lobby, friend_is("bia", "online"))
+    cluster.kill(2)
+    frame(lobby, friend_is("bia", "offline"), seconds=30)
     lobby.close()

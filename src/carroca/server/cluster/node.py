@@ -85,6 +85,9 @@ class Cluster:
         self.taken_over = 0  # matches this node took from dead nodes
         self.given_up = 0  # matches this node stopped running (lease lost or fenced)
         self._forgotten: set[str] = set()  # nodes taken for dead
+        # Told of each node taken for dead (its id), and of one back from the dead.
+        self.on_dead: list[Callable[[str], None]] = []
+        self.on_back: list[Callable[[], None]] = []
         self._next_forget = 0.0  # when to delete the rows of long-dead nodes again
         # The other nodes' searching tables, per player and address, with when they said it.
         self._charges: dict[str, tuple[float, Elsewhere]] = {}
@@ -256,11 +259,16 @@ class Cluster:
                 continue
             for node in self.bus.nodes_heard() - live:
                 self.bus.forget(node)
+                if node not in self._forgotten:
+                    for told in self.on_dead:
+                        told(node)
                 self._forgotten.add(node)
             back = (self._forgotten & live) - {self.node}
             if back:  # a node we took for dead renewed its lease: what do its sockets follow?
                 self._forgotten -= back
                 self.bus.announce()
+                for resync in self.on_back:
+                    resync()
 
     async def take_over(self) -> int:
         """Claim and run the matches of dead nodes; returns how many."""

@@ -264,6 +264,20 @@ class Presence:
             for conn in self.local.get(local, ()):
                 conn.send(frame)
 
+    def node_gone(self, node: str) -> None:
+        """A node was taken for dead (its lease ran out): what it said of its players no longer
+        holds, and those it alone had online are offline from now, for their friends too."""
+        now = time.time()
+        for pid in [p for p, nodes in self.states.items() if node in nodes]:
+            name = next((self.friends[w][pid] for w in self.watchers.get(pid, ())
+                         if pid in self.friends.get(w, {})), "")
+            self._status({"k": "s", "n": node, "p": pid, "name": name,
+                          "s": ["offline", None, None], "at": now})
+
+    def resync(self) -> None:
+        """A node came back from the dead: every node says again what its players do."""
+        self._publish_raw({"k": "sync", "n": self.node})
+
     def _spawn(self, coro: Awaitable[None]) -> None:
         task = asyncio.ensure_future(coro)
         self.tasks.add(task)
