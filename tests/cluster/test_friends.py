@@ -66,6 +66,11 @@ def test_presence_and_a_challenge_between_two_nodes(cluster_factory: Callable[..
                                               "seats": ["me", f"player:{bia_id}"]})
     told = frame(far, lambda f: f["type"] == "challenge")["data"]
     assert (told["id"], told["by"], told["ruleset"]) == (sent["id"], "ana", "bloqueio")
+    with httpx2.Client(base_url=two, timeout=30, trust_env=False,
+                       headers={"Authorization": f"Bearer {bia}"}) as c:
+        for made_up in (sent["id"].split(".")[0] + ".bm93aGVyZQ", sent["id"] + "x"):
+            refused = c.post(f"/api/challenges/{made_up}/accept")  # no such node: at once
+            assert refused.status_code == 404, refused.text
     accepted = post(two, bia, f"/api/challenges/{sent['id']}/accept", {})
     ended = frame(lobby, lambda f: f["type"] == "challenge_end")["data"]
     assert (ended["status"], ended["match"]) == ("accepted", accepted["match"])

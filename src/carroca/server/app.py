@@ -223,7 +223,7 @@ def create_app(settings: Settings | None = None) -> App:
 
             owners = EventOwners(tournaments, cluster)
             challenges: Challenges = app.state.challenges
-            challenges.join_cluster(cluster.node, cluster.call_node)
+            challenges.join_cluster(cluster.node, cluster.call_node, cluster.bus.nodes_heard)
             cluster.on_dead.append(presence.node_gone)
             cluster.on_back.append(presence.resync)
             cluster.bus.handlers[CHALLENGE_CALL] = challenges.on_call

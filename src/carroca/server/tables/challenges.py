@@ -85,11 +85,15 @@ class Challenges:
         self.pending: dict[str, Pending] = {}
         self.node: str | None = None
         self._call_node: CallNode | None = None
+        self._nodes: Callable[[], set[str]] = set
 
-    def join_cluster(self, node: str, call_node: CallNode) -> None:
+    def join_cluster(self, node: str, call_node: CallNode, nodes: Callable[[], set[str]]
+                     ) -> None:
         """In a cluster: challenge ids name this node, and answers to another node's challenges
-        are passed to it (`call_node`); that node's `on_call` answers them."""
-        self.node, self._call_node = node, call_node
+        are passed to it (`call_node`) when it is one of the live `nodes` (an id made up to
+        name another is unknown at once, not a call that waits for nobody); that node's
+        `on_call` answers them."""
+        self.node, self._call_node, self._nodes = node, call_node, nodes
 
     async def on_call(self, args: AnswerCall) -> Answered:
         """Another node passed on an answer to a challenge held here."""
@@ -149,6 +153,8 @@ class Challenges:
         holder = _decoded(challenge_id.partition(".")[2])
         if (challenge_id not in self.pending and holder and holder != self.node
                 and self._call_node is not None):
+            if holder not in self._nodes():
+                raise NoChallenge
             call: AnswerCall = {"id": challenge_id, "player": player, "answer": answer}
             answered: Answered = await self._call_node(holder, CALL, call)
             return answered
