@@ -169,7 +169,8 @@ def test_a_blocked_players_lines_never_reach_the_blocker(client: TestClient) -> 
         say(wh, "oi")
         line = until(wg, "chat")["data"]
         assert (line["text"], line["seat"]) == ("oi", 1)
-        hana_id = line["player"]
+        assert set(line) == {"seat", "name", "text", "at"}  # nobody's id goes out
+        hana_id = client.get("/api/me", headers=auth(hana)).json()["player"]["id"]
         for ws in (wh, wi):
             assert until(ws, "chat")["data"]["text"] == "oi"
         blocked = client.post("/api/blocks", headers=auth(gil), json={"player": hana_id})

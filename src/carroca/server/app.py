@@ -205,6 +205,7 @@ def create_app(settings: Settings | None = None) -> App:
         app.state.moderation = moderation
         blocks = Blocks(store.blocked_by)
         app.state.friends.block_listeners.append(blocks.load)
+        presence.links_heard.append(blocks.load)  # one taken on another node
         app.state.sockets = Services(hub, tables, fanout, mutes, sessions, announcements,
                                       tournaments, presence, moderation, blocks)
         app.state.accounts, app.state.tournaments = accounts, tournaments

@@ -501,6 +501,12 @@ class NoChallenge(ServerError, status=404, code="no_challenge",
     pass
 
 
+class ChallengeUnreachable(ServerError, status=503, code="challenge_unreachable",
+                           text="O servidor que guarda este desafio não respondeu; tente de "
+                                "novo em instantes."):
+    """The node holding the challenge did not answer the call that passed the answer on."""
+
+
 # Limits on tables with bots, waiting tables and password checks (429, with `Retry-After`)
 
 

@@ -136,6 +136,7 @@ class RedisFanout:
         self.on_reconnect: Callable[[], None] = lambda: None
         self.on_owner: Callable[[str, str], None] = lambda match, node: None
         self.on_hello: Callable[[list[str]], None] = lambda channels: None
+        self.on_gone: Callable[[str], None] = lambda node: None
         # Another node's bot charges (`Cluster`): the node, and its message.
         self.on_charges: Callable[[str, Charges], None] = lambda node, msg: None
         self.redis = aioredis.Redis.from_url(url, decode_responses=True,
@@ -456,6 +457,7 @@ class RedisFanout:
                 self.on_hello(channels)
         elif msg["k"] == "gone":
             self.forget(msg.get("node", ""))
+            self.on_gone(msg.get("node", ""))
         elif msg["k"] == "owner":
             self.on_owner(msg["m"], node)
         elif msg["k"] == "charges":

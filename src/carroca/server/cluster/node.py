@@ -127,6 +127,7 @@ class Cluster:
         bus.on_reconnect = self._reconnected
         bus.on_owner = self._owner
         bus.on_hello = self._hello
+        bus.on_gone = self._dead
         await bus.start()
         self.hub.spawn(self._lease_loop())
         self.hub.spawn(self._charges_loop())
@@ -259,16 +260,21 @@ class Cluster:
                 continue
             for node in self.bus.nodes_heard() - live:
                 self.bus.forget(node)
-                if node not in self._forgotten:
-                    for told in self.on_dead:
-                        told(node)
-                self._forgotten.add(node)
+                self._dead(node)
             back = (self._forgotten & live) - {self.node}
             if back:  # a node we took for dead renewed its lease: what do its sockets follow?
                 self._forgotten -= back
                 self.bus.announce()
                 for resync in self.on_back:
                     resync()
+
+    def _dead(self, node: str) -> None:
+        """A node stopped (its goodbye) or was taken for dead (its lease ran out): tell the
+        listeners once."""
+        if node and node != self.node and node not in self._forgotten:
+            self._forgotten.add(node)
+            for told in self.on_dead:
+                told(node)
 
     async def take_over(self) -> int:
         """Claim and run the matches of dead nodes; returns how many."""

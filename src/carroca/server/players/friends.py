@@ -130,6 +130,7 @@ class Friends:
             raise PlayerNotFound
         for reload in self.block_listeners:
             await reload(me["id"])
+        self._changed(me["id"], other)
         return {"status": "unblocked"}
 
     async def page(self, me: records.Player) -> Page:

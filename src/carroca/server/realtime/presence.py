@@ -110,6 +110,8 @@ class Presence:
         self.due: dict[int, asyncio.TimerHandle] = {}
         self.tasks: set[asyncio.Task[None]] = set()
         self.published = 0  # publishes on CHANNEL, for the bench and the tests
+        # Told of each local player whose links changed on any node (`links` messages).
+        self.links_heard: list[Callable[[int], Awaitable[None]]] = []
         fanout.subscribe(CHANNEL, self._heard)
 
     async def start(self) -> None:
@@ -238,6 +240,8 @@ class Presence:
             for pid in msg["p"]:
                 if pid in self.local:
                     self._spawn(self._load(int(pid), again=True))
+                    for heard in self.links_heard:
+                        self._spawn(heard(int(pid)))
         elif kind == "sync" and msg.get("n") != self.node:
             for pid, status in self.sent.items():
                 self._announce(pid, status)

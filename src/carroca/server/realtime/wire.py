@@ -247,7 +247,6 @@ class Error(Data, kw_only=True):
 class ChatLine(Data, kw_only=True):
     kind = "chat"
     seat: int
-    player: int  # who said it: the sockets of those who blocked them drop it
     name: str
     text: str
     at: float

@@ -40,7 +40,7 @@ from carroca.server.realtime.presence import Presence
 from carroca.server.realtime.sessions import Sessions
 from carroca.server.records import seated_player
 from carroca.server.tables.calls import ChatCall, HoldCall, JoinAnswer, JoinCall, MoveCall
-from carroca.server.tables.chat import Blocks, Mutes
+from carroca.server.tables.chat import Blocks, Mutes, said_by
 from carroca.server.tables.hub import Hub
 from carroca.server.tables.registry import Tables
 from carroca.server.tables.table import Table
@@ -86,9 +86,9 @@ class Services:
 class Connection:
     # Slots: one of these lives as long as each open socket (a dict would add ~0.3 KiB).
     __slots__ = ("_budget", "_direct", "_flush_queued", "_inbox", "_out", "_reader", "_reading",
-                 "_refilled", "_writer", "chat_on", "chat_sink", "closed", "event_held",
-                 "event_id", "event_sink", "hub", "match_id", "mode", "on", "player", "seat",
-                 "sink", "ws")
+                 "_refilled", "_writer", "blocks_read", "chat_on", "chat_sink", "closed",
+                 "event_held", "event_id", "event_sink", "hub", "match_id", "mode", "on", "player",
+                 "seat", "sink", "ws")
 
     def __init__(self, ws: WebSocket, player: records.Player, on: Services,
                  writer: FrameWriter | None = None) -> None:
@@ -111,6 +111,7 @@ class Connection:
         self.seat: int | None = None
         self.mode: str | None = None  # the followed table's (friends see a public one)
         self.chat_on = False
+        self.blocks_read = False  # whom the player blocked, read at the first join
         self.closed = False
         # A client's messages, handled in order by a task that runs only while some wait
         # (`received`), with the frame budget of `socket_frames_per_second`.
@@ -155,13 +156,14 @@ class Connection:
         self._writer = asyncio.get_running_loop().create_task(self._write())
 
     def _chat(self, payload: str) -> None:
-        muted = self.on.mutes.of(self.match_id or "", self.player["id"])
+        sender, frame = said_by(payload)
         blocked = self.on.blocks.of(self.player["id"]) if self.on.blocks is not None else None
-        if muted or blocked:
-            line = json.loads(payload)["data"]
-            if (muted and line["seat"] in muted) or (blocked and line["player"] in blocked):
-                return
-        self.send(payload)
+        if blocked and sender in blocked:
+            return
+        muted = self.on.mutes.of(self.match_id or "", self.player["id"])
+        if muted and json.loads(frame)["data"]["seat"] in muted:
+            return
+        self.send(frame)
 
     def _event(self, payload: str) -> None:
         held = self.event_held
@@ -426,7 +428,8 @@ class Connection:
             self.send(protocol.refusal(exc))
 
     async def _join(self, data: protocol.JoinData) -> None:
-        if self.on.blocks is not None:
+        if self.on.blocks is not None and not self.blocks_read:
+            self.blocks_read = True  # then kept current by the blocks' own listeners
             await self.on.blocks.load(self.player["id"])
         table = self.on.tables.get(data.match)
         if table is None:
@@ -531,4 +534,6 @@ async def serve_socket(
         conn.unwatch()
         if on.presence is not None:
             on.presence.closed(conn)
+            if on.blocks is not None and conn.player["id"] not in on.presence.local:
+                on.blocks.drop(conn.player["id"])  # their last socket here
         await conn.drain(1.0)

@@ -23,7 +23,14 @@ from typing import Any, Literal, NotRequired, TypedDict
 
 from carroca.rules import get_ruleset
 from carroca.server.edge.ratelimits import RateLimits
-from carroca.server.errors import BadSeats, NoChallenge, NotAFriend, ServerError
+from carroca.server.errors import (
+    BadSeats,
+    ChallengeUnreachable,
+    NoChallenge,
+    NotAFriend,
+    ServerError,
+    TableMoving,
+)
 from carroca.server.realtime import wire
 from carroca.server.realtime.fanout import Fanout, player_channel
 from carroca.server.records import Player, Seat
@@ -156,7 +163,10 @@ class Challenges:
             if holder not in self._nodes():
                 raise NoChallenge
             call: AnswerCall = {"id": challenge_id, "player": player, "answer": answer}
-            answered: Answered = await self._call_node(holder, CALL, call)
+            try:
+                answered: Answered = await self._call_node(holder, CALL, call)
+            except TableMoving:  # the call went unanswered (the node's own errors pass)
+                raise ChallengeUnreachable from None
             return answered
         if answer == "accept":
             return await self._accept(player, challenge_id)

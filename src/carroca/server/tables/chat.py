@@ -81,10 +81,11 @@ class Mutes:
 
 class Blocks:
     """Whom each player with a socket here blocked: those players' chat lines never reach them
-    (at every table, unlike a mute). Read from the store when a socket joins a table (a block
-    taken on another node counts from the next join), and when this node takes a block or an
-    unblock of theirs (`load` is a block listener of `players.friends`). Only players who
-    blocked someone take an entry."""
+    (at every table, unlike a mute). Read from the store when the player's first socket here
+    joins a table, again when this node takes a block or an unblock of theirs, before it
+    answers (`load` is a block listener of `players.friends`), and when another node took one
+    (its `links` message on the presence channel); dropped with their last socket here. Only
+    players who blocked someone take an entry."""
 
     def __init__(self, read: Callable[[int], Awaitable[set[int]]]) -> None:
         self._read = read
@@ -100,5 +101,17 @@ class Blocks:
     def of(self, player: int) -> frozenset[int]:
         return self._of.get(player, _NOBODY)
 
+    def drop(self, player: int) -> None:
+        self._of.pop(player, None)
+
 
 _NOBODY: frozenset[int] = frozenset()
+
+
+def said_by(payload: str) -> tuple[int | None, str]:
+    """A chat channel's message: the sender's id and the frame to send (`Table.chat` puts the
+    id before the frame; a message without one is the frame alone)."""
+    head, bar, frame = payload.partition("|")
+    if bar and head.isdigit():
+        return int(head), frame
+    return None, payload

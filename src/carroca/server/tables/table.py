@@ -726,10 +726,12 @@ class Table(TableRow):
         clean = " ".join(clean_text(text).split())
         if not clean:
             return protocol.refusal(EmptyChat())
+        # The sender's id goes before the frame, for the sockets of those who blocked them to
+        # drop the line (`tables.chat.said_by`); it is never sent to a client.
         self._host.fanout.publish(
             chat_channel(self.id),
-            wire.frame(wire.ChatLine(seat=seat, player=player_id, name=self.names()[seat],
-                                     text=clean,
+            f"{player_id}|" + wire.frame(wire.ChatLine(seat=seat, name=self.names()[seat],
+                                                       text=clean,
                                      at=time.time())),
         )
         return None

@@ -209,7 +209,6 @@ export interface Error {
 
 export interface ChatLine {
   seat: number;
-  player: number;
   name: string;
   text: string;
   at: number;

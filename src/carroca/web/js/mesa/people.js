@@ -31,7 +31,7 @@ export function friendButton(name, label) {
       const r = await api.post("/api/friends", { name });
       asked.add(name);
       const friends = r.status === "friends";
-      button.textContent = friends ? `Amizade com ${name}` : `Pedido enviado a ${name}`;
+      button.textContent = friends ? `Você e ${name} já são amigos` : `Pedido enviado a ${name}`;
       toast(friends ? `Você e ${name} agora são amigos.` : `Pedido de amizade enviado para ${name}.`, "ok");
     } catch (e) {
       button.disabled = false;
