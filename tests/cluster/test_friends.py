@@ -31,6 +31,10 @@ def frame(ws: ClientConnection, check: Callable[[dict[str, Any]], bool],
     raise AssertionError(f"no such frame in {seconds} s")
 
 
+def say(ws: ClientConnection, text: str) -> None:
+    ws.send(json.dumps({"type": "chat", "data": {"text": text}}))
+
+
 def friend_is(name: str, state: str) -> Callable[[dict[str, Any]], bool]:
     """A `presence` frame, or a `friends` list, that says `name` is in `state`."""
     def check(f: dict[str, Any]) -> bool:
@@ -74,6 +78,28 @@ def test_presence_and_a_challenge_between_two_nodes(cluster_factory: Callable[..
     accepted = post(two, bia, f"/api/challenges/{sent['id']}/accept", {})
     ended = frame(lobby, lambda f: f["type"] == "challenge_end")["data"]
     assert (ended["status"], ended["match"]) == ("accepted", accepted["match"])
+
+    # At that table, Bia blocks Ana through n1 while her socket is on n2: n2 hears of it (the
+    # presence channel's links message) and drops Ana's lines from then on. Each round, Ana's
+    # line is seen to come back to her before Bia speaks, so it reaches Bia first if it does.
+    table = accepted["match"]
+    for ws in (lobby, far):
+        ws.send(json.dumps({"type": "join", "data": {"match": table}}))
+        frame(ws, lambda f: f["type"] == "state")
+    post(one, bia, "/api/blocks", {"name": "ana"})
+    heard: list[bool] = []
+    for i in range(12):
+        say(lobby, f"oi {i}")
+        frame(lobby, lambda f, i=i: f["type"] == "chat" and f["data"]["text"] == f"oi {i}")
+        say(far, f"eco {i}")
+        got = frame(far, lambda f: f["type"] == "chat")["data"]["text"]
+        heard.append(got == f"oi {i}")
+        if got == f"oi {i}":
+            frame(far, lambda f, i=i: f["type"] == "chat" and f["data"]["text"] == f"eco {i}")
+        if heard[-3:] == [False] * 3:
+            break
+    assert heard[-3:] == [False] * 3, heard  # in force within a few rounds
+    assert not any(heard[heard.index(False):]), heard  # and for good
 
     far.close()  # Bia leaves: offline on n1, with the time last seen
     gone = frame(lobby, friend_is("bia", "offline"))
