@@ -46,8 +46,8 @@ def friend_is(name: str, state: str) -> Callable[[dict[str, Any]], bool]:
 
 def test_presence_and_a_challenge_between_two_nodes(cluster_factory: Callable[..., Cluster]
                                                     ) -> None:
-    cluster = cluster_factory(nodes=2, env={"CARROCA_PRESENCE_SECONDS": "0.2"})
-    one, two = cluster.node_url(1), cluster.node_url(2)
+    cluster = cluster_factory(nodes=3, env={"CARROCA_PRESENCE_SECONDS": "0.2"})
+    one, two, three = cluster.node_url(1), cluster.node_url(2), cluster.node_url(3)
     ana, bia = guest(one, "ana"), guest(two, "bia")
     assert post(one, ana, "/api/friends", {"name": "bia"})["status"] == "requested"
     assert post(two, bia, "/api/friends", {"name": "ana"})["status"] == "friends"
@@ -79,12 +79,26 @@ def test_presence_and_a_challenge_between_two_nodes(cluster_factory: Callable[..
     ended = frame(lobby, lambda f: f["type"] == "challenge_end")["data"]
     assert (ended["status"], ended["match"]) == ("accepted", accepted["match"])
 
-    # At that table, Bia blocks Ana through n1 while her socket is on n2: n2 hears of it (the
+    far.close()  # Bia leaves: offline on n1, with the time last seen
+    gone = frame(lobby, friend_is("bia", "offline"))
+    entries = [gone["data"]["friend"]] if gone["type"] == "presence" else gone["data"]["friends"]
+    assert next(e for e in entries if e["name"] == "bia")["seen"] is not None
+
+    # Bia back on n2, then n2 dies (no goodbye from its sockets): once its lease runs out, n1
+    # takes her for offline
+    far = socket(two, bia)
+    frame(lobby, friend_is("bia", "online"))
+    cluster.kill(2)
+    frame(lobby, friend_is("bia", "offline"), seconds=30)
+
+    # At a table of Ana's, Bia (her socket on n3) blocks Ana through n1: n3 hears of it (the
     # presence channel's links message) and drops Ana's lines from then on. Each round, Ana's
     # line is seen to come back to her before Bia speaks, so it reaches Bia first if it does.
-    table = accepted["match"]
+    made = post(one, ana, "/api/tables", {"ruleset": "bloqueio", "seats": ["me", "open"]})
+    post(three, bia, "/api/tables/join", {"invite": made["invite"]})
+    far = socket(three, bia)
     for ws in (lobby, far):
-        ws.send(json.dumps({"type": "join", "data": {"match": table}}))
+        ws.send(json.dumps({"type": "join", "data": {"match": made["id"]}}))
         frame(ws, lambda f: f["type"] == "state")
     post(one, bia, "/api/blocks", {"name": "ana"})
     heard: list[bool] = []
@@ -100,16 +114,5 @@ def test_presence_and_a_challenge_between_two_nodes(cluster_factory: Callable[..
             break
     assert heard[-3:] == [False] * 3, heard  # in force within a few rounds
     assert not any(heard[heard.index(False):]), heard  # and for good
-
-    far.close()  # Bia leaves: offline on n1, with the time last seen
-    gone = frame(lobby, friend_is("bia", "offline"))
-    entries = [gone["data"]["friend"]] if gone["type"] == "presence" else gone["data"]["friends"]
-    assert next(e for e in entries if e["name"] == "bia")["seen"] is not None
-
-    # Bia back on n2, then n2 dies (no goodbye from its sockets): once its lease runs out, n1
-    # takes her for offline
-    far = socket(two, bia)
-    frame(lobby, friend_is("bia", "online"))
-    cluster.kill(2)
-    frame(lobby, friend_is("bia", "offline"), seconds=30)
+    far.close()
     lobby.close()
