@@ -14,7 +14,10 @@ message on stderr and exit code 2, never a traceback; `verify` exits 1 when a re
 
 from __future__ import annotations
 
+import importlib
+import itertools
 import json
+import logging
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -1112,6 +1115,74 @@ def bots_command(
         if p.is_alive():
             p.kill()
             p.join()
+
+
+def _chooser_factory(level: str, bot: str | None, seed: int | None) -> Any:
+    """What plays each game: a built-in level, or `module:function` (a function that takes the
+    seat's `Observation` and returns an action or its text)."""
+    from carroca.client import level_chooser
+
+    if bot is None:
+        check_bot(level, "--level")
+        counter = itertools.count()
+        return lambda: level_chooser(level, None if seed is None else seed + next(counter))
+    module_name, _, attr = bot.partition(":")
+    if not module_name or not attr:
+        _fail(f"--bot wants module:function, not {bot!r}")
+    try:
+        chooser = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        _fail(f"--bot {bot}: {exc}")
+    if not callable(chooser):
+        _fail(f"--bot {bot}: not a function")
+    return lambda: chooser
+
+
+@app.command("bot-connect")
+def bot_connect_command(
+    token: Annotated[
+        str, typer.Option("--token", envvar="CARROCA_BOT_TOKEN",
+                          help="A token of a bot account with the bot:play scope (made on the "
+                               "profile page; or CARROCA_BOT_TOKEN).")],
+    server: Annotated[
+        str, typer.Option("--server", help="The carroca server's address.")
+    ] = "http://localhost:8000",
+    level: Annotated[
+        str, typer.Option("--level", help=f"The built-in level that plays: {_LEVELS_HELP}.")
+    ] = "expert",
+    bot: Annotated[
+        str | None,
+        typer.Option("--bot", help="Your own bot instead: module:function, called with the "
+                                   "seat's Observation, returning an action."),
+    ] = None,
+    accept: Annotated[
+        bool, typer.Option("--accept/--decline", help="Accept (default) or decline challenges.")
+    ] = True,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="The bots' seed.")] = None,
+) -> None:
+    """Connect a bot to a carroca server as a bot account, through the Bot API: it answers
+    challenges and plays every game the account is seated at (Ctrl-C stops it)."""
+    import httpx2
+
+    from carroca.client import ApiError, BotClient, run_bot
+
+    make = _chooser_factory(level, bot, seed)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    with BotClient(server, token) as client:
+        try:
+            who = client.account()
+        except ApiError as exc:
+            _fail(f"{server}: {exc.message} ({exc.code})", 1)
+        except httpx2.TransportError as exc:
+            _fail(f"cannot reach {server}: {exc}", 1)
+        print(f"carroca bot-connect: {who['player']['name']} on {server} "
+              f"({bot or level}; Ctrl-C stops it)", flush=True)
+        try:
+            run_bot(client, make, accept=lambda _: accept)
+        except KeyboardInterrupt:
+            pass
+        except ApiError as exc:
+            _fail(f"{server}: {exc.message} ({exc.code})", 1)
 
 
 def main() -> None:  # pragma: no cover - the console script calls `app` directly

@@ -70,6 +70,7 @@ SAMPLES: list[tuple[wire.Data, dict[str, Any]]] = [
       "turn_seconds": 20.0, "seats": ["Ana", "Bia"], "expires": 1754321098.5}),
     (wire.ChallengeEnd(id="c1", status="accepted", match="m"),
      {"id": "c1", "status": "accepted", "match": "m", "by": None}),
+    (wire.GameEnd(match="m", status="finished"), {"match": "m", "status": "finished"}),
     (wire.Presence(friend=wire.FriendPresence(id=3, name="Bia", state="playing", match="m")),
      {"friend": {"id": 3, "name": "Bia", "state": "playing", "match": "m", "event": None,
                  "seen": None}}),

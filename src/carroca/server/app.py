@@ -41,6 +41,7 @@ from carroca.server.errors import (
 )
 from carroca.server.moderation.service import Moderation
 from carroca.server.players.accounts import Accounts
+from carroca.server.players.api_tokens import ApiTokens
 from carroca.server.players.closing import ClosedAccounts
 from carroca.server.players.friends import Friends
 from carroca.server.realtime.announcements import Announcements
@@ -49,6 +50,7 @@ from carroca.server.realtime.presence import Presence
 from carroca.server.realtime.protocol import explain
 from carroca.server.realtime.sessions import Sessions
 from carroca.server.routes import accounts as routes_accounts
+from carroca.server.routes import bot_api as routes_bot_api
 from carroca.server.routes import friends as routes_friends
 from carroca.server.routes import game as routes_game
 from carroca.server.routes import matches as routes_matches
@@ -209,6 +211,7 @@ def create_app(settings: Settings | None = None) -> App:
         app.state.sockets = Services(hub, tables, fanout, mutes, sessions, announcements,
                                       tournaments, presence, moderation, blocks)
         app.state.accounts, app.state.tournaments = accounts, tournaments
+        app.state.api_tokens = ApiTokens(store, settings)
         app.state.upkeep = upkeep
         app.state.reviews = Reviews(store, hub.bots)
         metrics.configure(settings.metrics)
@@ -317,7 +320,7 @@ def create_app(settings: Settings | None = None) -> App:
     app.state.metrics_access = metrics.Access(settings)
     for router in (routes_game.router, routes_accounts.router, routes_matches.router,
                    routes_tournaments.router, routes_metrics.router, routes_rights.router,
-                   routes_friends.router, routes_moderation.router):
+                   routes_friends.router, routes_moderation.router, routes_bot_api.router):
         app.include_router(router)
     routes_game.mount_client(app)
     return app

@@ -732,6 +732,82 @@ class NodeFault(ServerError, status=500, code="server_error", text="Erro no serv
     """A call another node could not answer for a fault of its own (logged there)."""
 
 
+# The Bot API: tokens, bot accounts and the calls of a program
+
+
+class TokenRequired(ServerError, status=401, code="token_required",
+                    text="Esta rota da API de bots pede um token (Authorization: Bearer ...)."):
+    pass
+
+
+class BadToken(ServerError, status=401, code="bad_token",
+               text="Token inválido ou revogado."):
+    pass
+
+
+class MissingScope(ServerError, status=403, code="missing_scope"):
+    """A live token without the scope the call needs."""
+
+    def __init__(self, scope: str) -> None:
+        super().__init__(message=f"Este token não tem a permissão '{scope}'.")
+
+
+class BadScopes(ServerError, status=422, code="bad_scopes"):
+    def __init__(self, known: list[str]) -> None:
+        super().__init__(message="Permissões desconhecidas; as que existem: "
+                                 + ", ".join(known) + ".")
+
+
+class TooManyTokens(ServerError, status=409, code="too_many_tokens"):
+    def __init__(self, most: int) -> None:
+        super().__init__(message=f"Você já tem {most} tokens ativos; revogue um antes.")
+
+
+class NoToken(ServerError, status=404, code="no_token", text="Token não encontrado."):
+    pass
+
+
+class NotABot(ServerError, status=403, code="not_a_bot",
+              text="Só uma conta de bot joga pela API de bots; transforme a conta em bot "
+                   "antes (no seu perfil)."):
+    pass
+
+
+class BotNeedsAccount(ServerError, status=403, code="bot_needs_account",
+                      text="Só uma conta com senha pode virar conta de bot."):
+    pass
+
+
+class AlreadyPlayed(ServerError, status=409, code="already_played",
+                    text="Esta conta já jogou: só uma conta que nunca jogou pode virar bot."):
+    pass
+
+
+class BotsNotRanked(ServerError, status=403, code="bot_not_ranked",
+                    text="Contas de bot não entram na fila ranqueada das pessoas."):
+    pass
+
+
+class NotSeatedHere(ServerError, status=404, code="not_seated",
+                    text="Você não tem lugar nesta mesa."):
+    pass
+
+
+class TooManyApiCalls(RateLimited):
+    """A token's calls beyond its budget (`api_calls_per_second`, `api_call_burst`)."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(retry_after, "Chamadas demais com este token; espere um pouco.",
+                         code="api_calls")
+
+
+class TooManyStreams(ServerError, status=429, code="too_many_streams"):
+    """Open streams of one token beyond its limit."""
+
+    def __init__(self, most: int) -> None:
+        super().__init__(message=f"No máximo {most} fluxos abertos por token; feche um antes.")
+
+
 # Refusals that come whole from the pure libraries, with the status the server gives them
 
 
@@ -753,3 +829,20 @@ class DirectorRefusal(ServerError, status=409):
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(DIRECTOR_STATUS.get(code, 409), code, message)
+
+
+def status_of(code: str) -> int:
+    """The HTTP status of a refusal known only by its code (an error frame carries its code and
+    message: the Bot API answers a move's refusal as a route would). A code named nowhere here
+    is a rules refusal's (`RulesRefusal`: 422)."""
+    if not _STATUS:
+        todo: list[type[ServerError]] = [ServerError]
+        while todo:
+            cls = todo.pop()
+            todo += cls.__subclasses__()
+            if "code" in cls.__dict__:
+                _STATUS.setdefault(cls.code, cls.status)
+    return _STATUS.get(code, RulesRefusal.status)
+
+
+_STATUS: dict[str, int] = {}

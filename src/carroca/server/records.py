@@ -25,6 +25,7 @@ class PersonSeat(TypedDict):
 
     player: int
     name: str
+    bot_account: NotRequired[bool]  # a bot account's seat: a program plays it (the Bot API)
 
 
 class BotSeat(TypedDict):
@@ -50,7 +51,7 @@ def seated_player(seat: Seat | None) -> int | None:
     return seat["player"] if seat is not None and is_person(seat) else None
 
 
-PlayerKind = Literal["guest", "account"]
+PlayerKind = Literal["guest", "account", "bot"]  # "bot": an account played by a program
 
 
 class Player(TypedDict):

@@ -85,6 +85,15 @@ class Settings:
     max_friends: int = 500  # friends a player may have
     limit_challenges_player: str = "6/minute"  # challenges sent by one player
     challenge_seconds: float = 60.0  # a challenge not answered by then expires
+    # The Bot API (docs/bots.md): live tokens a player may hold, calls a token may make (a
+    # burst, refilled at a rate: a bot moves a few times a second at most), streams it may hold
+    # open (one for its events, one for each game it plays), and how often an open stream says
+    # it is alive (an empty line).
+    max_api_tokens: int = 10
+    api_calls_per_second: float = 4.0
+    api_call_burst: int = 20
+    api_streams_per_token: int = 8
+    api_keepalive_seconds: float = 10.0
     presence_seconds: float = 3.0  # a player's presence is told at most once in this time
     hash_queue: int = 4  # password checks waiting for a hashing slot; more get 429
 

@@ -45,6 +45,7 @@ from carroca.server.tables.calls import (
     MoveCall,
     PrivacyCall,
     RematchCall,
+    ResignCall,
     SitCall,
     TableCall,
 )
@@ -121,6 +122,7 @@ class Cluster:
             "join": self._on_join, "move": self._on_move, "chat": self._on_chat,
             "invite": self._on_invite, "sit": self._on_sit, "rematch": self._on_rematch,
             "info": self._on_info, "privacy": self._on_privacy, "hold": self._on_hold,
+            "resign": self._on_resign,
         })
         bus.on_charges = self._heard_charges
         bus.on_interest = self._interest
@@ -428,6 +430,9 @@ class Cluster:
     async def _on_chat(self, args: ChatCall) -> str | None:
         table = self._table(args)
         return table.chat(int(args["seat"]), int(args["player"]), str(args["text"]))
+
+    async def _on_resign(self, args: ResignCall) -> str | None:
+        return await self._table(args).resign(int(args["seat"]))
 
     async def _on_hold(self, args: HoldCall) -> None:
         table = self._table(args)

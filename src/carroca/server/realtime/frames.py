@@ -139,7 +139,8 @@ def shared_state(table: Stateful, view: dict[str, Any] | None) -> wire.State:
         if view is not None:
             view["legal"] = []  # nobody moves before the next hand starts
     players = [
-        wire.SeatPlayer(name=s["name"], bot=is_bot(s), connected=table.seat_connected(i))
+        wire.SeatPlayer(name=s["name"], bot=is_bot(s), connected=table.seat_connected(i),
+                        bot_account=True if s.get("bot_account") else UNSET)
         if s else None
         for i, s in enumerate(table.seats)
     ]

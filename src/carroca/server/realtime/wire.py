@@ -83,6 +83,7 @@ class SeatPlayer(Closed):
     name: str
     bot: bool
     connected: bool
+    bot_account: bool | UnsetType = UNSET  # a player's seat played by a program (the Bot API)
 
 
 class Clock(Closed):
@@ -395,10 +396,19 @@ class ChallengeEnd(Data, kw_only=True):
     by: str | None = None
 
 
+class GameEnd(Data, kw_only=True):
+    """A match where the player holds a seat ended (on their own channel, as `matched` told its
+    start): `finished` (played out, or given up) or `expired` (closed unfinished)."""
+
+    kind = "game_end"
+    match: str
+    status: TableStatus
+
+
 FRAMES: tuple[type[Data], ...] = (Hello, Owner, State, Ack, Error, ChatLine, Matched, Tournament,
                                   EventView, EventChange, Rematch, Pong, Left, Muted,
                                   Announcement, Notice, Friends, Presence, Challenge,
-                                  ChallengeEnd)
+                                  ChallengeEnd, GameEnd)
 
 _encode = msgspec.json.Encoder().encode
 

@@ -354,45 +354,20 @@ class Connection:
             self.detach()
             self.send(wire.frame(wire.Left()))
         elif isinstance(msg, protocol.Move):
-            began = time.perf_counter()
             match_id, seat = self.match_id, self.seat
             if match_id is None or seat is None:
                 self.send(protocol.refusal(NotSeatedToMove(), msg.data.id))
                 return
-            table = self.table
-            if table is not None:
-                self.send(await table.move(seat, msg.data.id, msg.data.action,
-                                           msg.data.version))
-            else:
-                try:
-                    self.send(await self.on.tables.call_owner(match_id, "move", MoveCall(
-                        seat=seat, id=msg.data.id, action=msg.data.action,
-                        version=msg.data.version)))
-                except ServerError as exc:
-                    self.send(protocol.refusal(exc, msg.data.id))
-            metrics.move_answered(time.perf_counter() - began)
+            self.send(await play(self.on, match_id, seat, msg.data.id, msg.data.action,
+                                 msg.data.version))
         elif isinstance(msg, protocol.Chat):
             match_id, seat = self.match_id, self.seat
             if match_id is None or seat is None:
                 self.send(protocol.refusal(NotSeatedToChat()))
                 return
-            table, text, moderation = self.table, msg.data.text, self.on.moderation
-            if moderation is not None:  # a muted player is refused; offensive words masked
-                refused, text = moderation.chat_gate(self.player["id"], text)
-                if refused:
-                    self.send(refused)
-                    return
-            try:
-                refused = table.chat(seat, self.player["id"], text) \
-                    if table is not None else await self.on.tables.call_owner(
-                        match_id, "chat",
-                        ChatCall(seat=seat, player=self.player["id"], text=text))
-            except ServerError as exc:
-                refused = protocol.refusal(exc)
+            refused = await say(self.on, self.player, match_id, seat, msg.data.text)
             if refused:
                 self.send(refused)
-            elif moderation is not None:  # kept for reports, off the moves' path
-                moderation.keep_line(match_id, seat, self.player, msg.data.text, text)
         elif isinstance(msg, protocol.Hold | protocol.Ready):
             await self._hold(msg)
         elif isinstance(msg, protocol.Watch):
@@ -426,6 +401,10 @@ class Connection:
                 await table.hold(seat, on)
         except ServerError as exc:
             self.send(protocol.refusal(exc))
+
+    async def follow(self, match_id: str) -> None:
+        """Follow a table as a `join` message would (the Bot API's game stream)."""
+        await self._join(protocol.JoinData(match=match_id))
 
     async def _join(self, data: protocol.JoinData) -> None:
         if self.on.blocks is not None and not self.blocks_read:
@@ -476,6 +455,46 @@ class Connection:
         owner = tables.owner_heard(data.match)
         if owner is not None:  # a front that routes `/ws?node=` can put the socket there
             self.send(wire.frame(wire.Owner(match=data.match, node=Hub.node_name(owner))))
+
+
+async def play(on: Services, match_id: str, seat: int, move_id: int, action: str,
+               version: int | None) -> str:
+    """A seated player's move, on this node or on the table's owner: the ack or error frame
+    (a socket's `move`, the Bot API's move call)."""
+    began = time.perf_counter()
+    table = on.tables.get(match_id)
+    try:
+        if table is not None:
+            return await table.move(seat, move_id, action, version)
+        answer: str = await on.tables.call_owner(match_id, "move", MoveCall(
+            seat=seat, id=move_id, action=action, version=version))
+        return answer
+    except ServerError as exc:
+        return protocol.refusal(exc, move_id)
+    finally:
+        metrics.move_answered(time.perf_counter() - began)
+
+
+async def say(on: Services, player: records.Player, match_id: str, seat: int, written: str
+              ) -> str | None:
+    """A seated player's chat line, on this node or on the table's owner: the refusal's frame,
+    or None once said (a socket's `chat`, the Bot API's chat call). A muted player is refused
+    and offensive words are masked (moderation); the line is kept for reports."""
+    text, moderation = written, on.moderation
+    if moderation is not None:
+        refused, text = moderation.chat_gate(player["id"], text)
+        if refused:
+            return refused
+    table = on.tables.get(match_id)
+    try:
+        refused = table.chat(seat, player["id"], text) if table is not None \
+            else await on.tables.call_owner(match_id, "chat",
+                                            ChatCall(seat=seat, player=player["id"], text=text))
+    except ServerError as exc:
+        refused = protocol.refusal(exc)
+    if not refused and moderation is not None:  # kept for reports, off the moves' path
+        moderation.keep_line(match_id, seat, player, written, text)
+    return refused
 
 
 async def serve_socket(

@@ -27,7 +27,7 @@ players = sa.Table(
     sa.Column("name", sa.String(24), nullable=False),
     # casefolded: may be longer than the name ("ß" folds to "ss")
     sa.Column("name_key", sa.String(64), nullable=False, unique=True),
-    sa.Column("kind", sa.String(10), nullable=False),  # guest | account
+    sa.Column("kind", sa.String(10), nullable=False),  # guest | account | bot | deleted
     sa.Column("password_hash", sa.String(200)),
     sa.Column("created_at", sa.Float, nullable=False),
     # sha256 of a guest's secret key (kept by their browser): signs the same guest in again
@@ -296,6 +296,22 @@ friend_links = sa.Table(
     sa.Column("state", sa.String(10), nullable=False),  # friend | requested | blocked
     sa.Column("at", sa.Float, nullable=False),
     sa.Index("ix_friend_links_other_id", "other_id", "state"),
+)
+
+# Personal API tokens (0020): a program acts for its player with one (the Bot API). Only the
+# token's SHA-256 is kept; `scopes` is space-separated; a revoked token stays listed, refused.
+api_tokens = sa.Table(
+    "api_tokens",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("label", sa.String(40), nullable=False),
+    sa.Column("scopes", sa.String(200), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("used_at", sa.Float),
+    sa.Column("revoked_at", sa.Float),
+    sa.Index("ix_api_tokens_player_id", "player_id"),
 )
 
 # Moderation (docs/moderation.md). Chat lines as written (a report's context reads them), kept

@@ -264,7 +264,8 @@ class DataRows(Storage):
             ended = [h for (h,) in conn.execute(sa.select(s.token_hash)
                                                 .where(s.player_id == player_id))]
             for table in (db.sessions, db.devices, db.player_marks, db.ratings,
-                          db.ranked_queue, db.player_roles, db.chat_lines, db.abandon_ladder):
+                          db.ranked_queue, db.player_roles, db.chat_lines, db.abandon_ladder,
+                          db.api_tokens):
                 conn.execute(table.delete().where(table.c.player_id == player_id))
             _rename_reports(conn, old, new)
             forget_links(conn, [player_id])  # friends, requests and blocks, both ways

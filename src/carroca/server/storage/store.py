@@ -24,12 +24,14 @@ from carroca.server.storage.plumbing import (
 )
 from carroca.server.storage.rights import DataRows
 from carroca.server.storage.rows import MatchEnd, MatchRow, ParticipantRow, RatingRow
+from carroca.server.storage.tokens import TokenRows
 from carroca.server.storage.tournaments import TournamentRows
 
 __all__ = ["Fenced", "MoveRow", "NameTaken", "Store", "token_hash"]
 
 
-class Store(PlayerRows, ClusterRows, TournamentRows, LinkRows, DataRows, FriendRows):
+class Store(PlayerRows, ClusterRows, TournamentRows, LinkRows, DataRows, FriendRows,
+            TokenRows):
     """The server's durable state: players, sessions, matches, their move logs and ratings."""
 
     # ------------------------------------------------------------------ matches

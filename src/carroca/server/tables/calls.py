@@ -13,7 +13,8 @@ from typing import Literal, NotRequired, TypedDict
 
 from carroca.server.records import Mode, Player
 
-Method = Literal["join", "move", "chat", "hold", "invite", "sit", "rematch", "info", "privacy"]
+Method = Literal["join", "move", "chat", "hold", "invite", "sit", "rematch", "info", "privacy",
+                 "resign"]
 
 
 class TableCall(TypedDict):
@@ -60,6 +61,13 @@ class HoldCall(TableCall):
 
     seat: int
     on: bool | None
+
+
+class ResignCall(TableCall):
+    """A seated player gives the match up (`Table.resign`); the answer is an error frame, or
+    None."""
+
+    seat: int
 
 
 class SitCall(TableCall):

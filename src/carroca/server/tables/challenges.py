@@ -125,12 +125,12 @@ class Challenges:
                 specs.append(bot_seat(s[4:]))
             elif s.startswith("player:") and s[7:].isdigit():
                 pid = int(s[7:])
-                if pid not in friends:
-                    raise NotAFriend
-                if pid in invited:
+                if pid in invited or pid == host["id"]:
                     raise BadSeats.invalid(s)
+                seat = {"player": pid, "name": friends[pid]} if pid in friends \
+                    else await self._bot_account(host, pid)
                 invited.add(pid)
-                specs.append({"player": pid, "name": friends[pid]})
+                specs.append(seat)
             else:
                 raise BadSeats.invalid(s)
         if not invited:
@@ -147,6 +147,15 @@ class Challenges:
         for pid in invited:
             self.fanout.publish(player_channel(pid), frame)
         return {"id": c.id, "expires": c.expires}
+
+    async def _bot_account(self, host: Player, pid: int) -> Seat:
+        """Anyone may challenge a bot account (the Bot API), friend or not, unless one of the two
+        blocked the other; any other stranger is refused as not a friend."""
+        other = await self.store.open_player(player_id=pid)
+        if other is None or other["kind"] != "bot" or \
+                await self.store.blocked_pairs([host["id"], pid]):
+            raise NotAFriend
+        return player_seat(other)
 
     def _mine(self, challenge_id: str, player: Player, invited: bool) -> Pending:
         c = self.pending.get(challenge_id)

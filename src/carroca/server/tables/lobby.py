@@ -21,6 +21,7 @@ from carroca.server.errors import (
     BadCasualTurn,
     BadSeats,
     BadTurnSeconds,
+    BotsNotRanked,
     ChosenTableFull,
     MatchNotFound,
     NoRematch,
@@ -274,6 +275,8 @@ class Lobby:
         """Queue for a ranked match; returns the lobby's answer for the table once enough
         players are waiting (or the one the player has a seat at already)."""
         opts, seconds = self.check(ruleset, None, None)
+        if player["kind"] == "bot":  # the bots' ladder is theirs, never the people's queue
+            raise BotsNotRanked()
         if self.hub.settings.ranked_requires_account and player["kind"] != "account":
             raise AccountRequired()
         n = get_ruleset(ruleset).seats
@@ -404,7 +407,7 @@ class Lobby:
         seats: list[Seat | None] = []
         for i, s in enumerate(table.seats):
             if i == seat:
-                seats.append({"player": player["id"], "name": player["name"]})
+                seats.append(player_seat(player))
             elif s is not None and is_bot(s):
                 seats.append({"bot": s["bot"], "name": s["name"]})
             else:

@@ -116,6 +116,7 @@ class Tables:
         table.notify_players(wire.Matched(match=table.id, mode=table.mode))
 
     def table_finished(self, table: Table) -> None:
+        table.notify_players(wire.GameEnd(match=table.id, status="finished"))
         loop = asyncio.get_running_loop()
         loop.call_later(self.settings.finished_keep_seconds, self._drop, table.id)
         for listener in self._listeners:
@@ -130,6 +131,7 @@ class Tables:
         self.remove(table)
         self._mutes.forget(table.id)
         if table.status == "expired":
+            table.notify_players(wire.GameEnd(match=table.id, status="expired"))
             for listener in self._listeners:
                 try:
                     listener.table_expired(table)

@@ -587,6 +587,22 @@ class Table(TableRow):
                 return protocol.refusal(MoveNotStored(), move_id)
             return wire.frame(wire.Ack(id=move_id, version=self.version))
 
+    async def resign(self, seat: int) -> str | None:
+        """The seat gives the match up (the Bot API's `resign`): stored and scored as an
+        abandonment (`rules`: the other side wins), as leaving a table is. None once done, else
+        the refusal's frame."""
+        async with self._lock:
+            if self.closed and self.status != "finished":
+                return protocol.refusal(TableMoving())
+            match = self.match
+            if self.status == "waiting" or match is None:
+                return protocol.refusal(NotStarted())
+            if match.is_over or self.status == "finished":
+                return protocol.refusal(MatchOver())
+            if not await self._commit(seat, None, auto=False):
+                return protocol.refusal(TableMoving() if self.closed else MoveNotStored())
+            return None
+
     async def _commit(
         self, seat: int, action: Action | None, auto: bool, client_id: int | None = None
     ) -> bool:

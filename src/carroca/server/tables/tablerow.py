@@ -33,7 +33,10 @@ def bot_seat(level: str) -> BotSeat:
 
 def player_seat(player: Player) -> PersonSeat:
     """A player's seat at a table."""
-    return {"player": player["id"], "name": player["name"]}
+    seat: PersonSeat = {"player": player["id"], "name": player["name"]}
+    if player["kind"] == "bot":
+        seat["bot_account"] = True
+    return seat
 
 
 class TableRow:

@@ -92,7 +92,7 @@ export interface ClientWatchData {
   code?: string | null;
 }
 
-export type PlayerKind = "guest" | "account";
+export type PlayerKind = "guest" | "account" | "bot";
 
 export type Mode = "casual" | "ranked" | "friends" | "bots" | "tournament";
 
@@ -167,6 +167,7 @@ export interface SeatPlayer {
   name: string;
   bot: boolean;
   connected: boolean;
+  bot_account?: boolean;
 }
 
 /** The running turn clock: `remaining_ms` counted when the frame was built. */
@@ -311,6 +312,12 @@ export interface ChallengeEnd {
   status: ChallengeStatus;
   match: string | null;
   by: string | null;
+}
+
+/** A match where the player holds a seat ended (on their own channel, as `matched` told its start): `finished` (played out, or given up) or `expired` (closed unfinished). */
+export interface GameEnd {
+  match: string;
+  status: TableStatus;
 }
 
 /** A seat's observation (`Observation.to_dict()`; spectators: seat null, no hand). */
@@ -487,8 +494,13 @@ export interface Challenge_endFrame {
   data: ChallengeEnd;
 }
 
+export interface Game_endFrame {
+  type: "game_end";
+  data: GameEnd;
+}
+
 /** Any message a client sends. */
 export type ClientMessage = ClientJoin | ClientLeave | ClientMove | ClientChat | ClientMute | ClientHold | ClientReady | ClientWatch | ClientUnwatch | ClientPing;
 
 /** Any frame the server sends. */
-export type ServerFrame = HelloFrame | OwnerFrame | StateFrame | AckFrame | ErrorFrame | ChatFrame | MatchedFrame | TournamentFrame | EventFrame | Event_changeFrame | RematchFrame | PongFrame | LeftFrame | MutedFrame | AnnouncementFrame | NoticeFrame | FriendsFrame | PresenceFrame | ChallengeFrame | Challenge_endFrame;
+export type ServerFrame = HelloFrame | OwnerFrame | StateFrame | AckFrame | ErrorFrame | ChatFrame | MatchedFrame | TournamentFrame | EventFrame | Event_changeFrame | RematchFrame | PongFrame | LeftFrame | MutedFrame | AnnouncementFrame | NoticeFrame | FriendsFrame | PresenceFrame | ChallengeFrame | Challenge_endFrame | Game_endFrame;

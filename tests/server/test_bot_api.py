@@ -1,0 +1,215 @@
+"""The Bot API: tokens with scopes, made and revoked by their owner, never a session; bot
+accounts, only for an account that never played and never in the people's ranked queue; and a
+bot account that plays a person through the Python client, whose game stream carries its own
+seat's view only (checked against the match's record), on a real server."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from tests.support.leak_oracle import Coverage, Oracle, check_state
+from tests.support.server_app import account, guest, settings_for
+from tests.support.serverproc import Server, wait_until
+from tests.support.wsplay import auth
+
+from carroca import record
+from carroca.client import ApiError, BotClient, level_chooser, play_game, run_bot
+from carroca.server.app import create_app
+
+pytestmark = pytest.mark.postgres  # tokens and bot accounts are stored
+
+
+def make_token(http: Any, headers: dict[str, str], *scopes: str, label: str = "meu bot"
+               ) -> tuple[str, int]:
+    resp = http.post("/api/me/tokens", json={"label": label, "scopes": list(scopes)},
+                     headers=headers)
+    assert resp.status_code == 201, resp.text
+    return resp.json()["token"], resp.json()["id"]
+
+
+def code(resp: Any) -> tuple[int, str]:
+    return resp.status_code, resp.json()["error"]["code"]
+
+
+def test_tokens_have_scopes_are_revoked_and_are_never_a_session(database: str) -> None:
+    settings = settings_for(database, max_api_tokens=3)
+    with TestClient(create_app(settings)) as c:
+        owner = auth(account(c, "Dona Bot"))
+        c.cookies.clear()
+        play_only, _ = make_token(c, owner, "bot:play")
+        challenges, _ = make_token(c, owner, "challenge:write")
+        # The routes of a program want a token; a session or a cookie is not one.
+        assert code(c.get("/api/bot/account")) == (401, "token_required")
+        assert code(c.get("/api/bot/account", headers=owner)) == (401, "bad_token")
+        assert code(c.get("/api/bot/account", headers=auth("crc_nada"))) == (401, "bad_token")
+        # A token is not a session: the people's routes do not take it.
+        assert code(c.get("/api/me", headers=auth(play_only))) == (401, "login_required")
+        assert c.get("/api/bot/account", headers=auth(challenges)).json()["scopes"] == \
+            ["challenge:write"]
+        # bot:play is a bot account's; a token without a scope is refused what needs it.
+        assert code(c.get("/api/bot/stream/event", headers=auth(play_only))) == \
+            (403, "not_a_bot")
+        assert code(c.get("/api/bot/stream/event", headers=auth(challenges))) == \
+            (403, "missing_scope")
+        assert code(c.post("/api/me/tokens", json={"scopes": ["admin"]}, headers=owner)) == \
+            (422, "bad_scopes")
+        listed = c.get("/api/me/tokens", headers=owner).json()
+        assert [t["scopes"] for t in listed["tokens"]] == [["bot:play"], ["challenge:write"]]
+        assert "token" not in json.dumps(listed["tokens"]).replace('"tokens"', "")
+        assert set(listed["scopes"]) == {"bot:play", "challenge:write", "tournament:write"}
+        third, third_id = make_token(c, owner, "bot:play", "challenge:write")
+        assert code(c.post("/api/me/tokens", json={"scopes": ["bot:play"]}, headers=owner)) \
+            == (409, "too_many_tokens")
+        # Revoked: refused at once, listed as revoked, and a place for a new one.
+        assert c.delete(f"/api/me/tokens/{third_id}", headers=owner).status_code == 200
+        assert code(c.get("/api/bot/account", headers=auth(third))) == (401, "bad_token")
+        assert code(c.delete(f"/api/me/tokens/{third_id}", headers=owner)) == (404, "no_token")
+        assert [t["revoked_at"] is not None for t in
+                c.get("/api/me/tokens", headers=owner).json()["tokens"]] == [False, False, True]
+        make_token(c, owner, "bot:play")
+        # Another player cannot revoke or list someone's tokens.
+        other = auth(account(c, "Seu Outro"))
+        c.cookies.clear()
+        assert code(c.delete(f"/api/me/tokens/{third_id}", headers=other)) == (404, "no_token")
+        assert c.get("/api/me/tokens", headers=other).json()["tokens"] == []
+        # A cross-site page cannot make a token with the player's cookie.
+        c.cookies.set("carroca_session", owner["Authorization"][7:])
+        assert c.post("/api/me/tokens", json={"scopes": ["bot:play"]},
+                      headers={"Origin": "https://evil.example"}).status_code == 403
+        c.cookies.clear()
+
+
+def test_only_an_account_that_never_played_becomes_a_bot_and_never_ranked(database: str
+                                                                          ) -> None:
+    with TestClient(create_app(settings_for(database))) as c:
+        visitor = auth(guest(c, "Visitante"))
+        assert code(c.post("/api/me/bot", headers=visitor)) == (403, "bot_needs_account")
+        player = auth(account(c, "Jogadora"))
+        table = c.post("/api/tables", json={"ruleset": "mano-a-mano",
+                                            "seats": ["me", "bot:random"]}, headers=player)
+        assert table.status_code == 201, table.text
+        assert code(c.post("/api/me/bot", headers=player)) == (409, "already_played")
+        assert c.get("/api/me", headers=player).json()["player"]["kind"] == "account"
+        fresh = auth(account(c, "Robozinho"))
+        c.cookies.clear()
+        made = c.post("/api/me/bot", headers=fresh)
+        assert made.status_code == 200 and made.json()["player"]["kind"] == "bot"
+        assert c.get("/api/me", headers=fresh).json()["player"]["kind"] == "bot"
+        assert c.post("/api/me/bot", headers=fresh).status_code == 200  # for good: still one
+        assert code(c.post("/api/ranked", json={"ruleset": "mano-a-mano"}, headers=fresh)) == \
+            (403, "bot_not_ranked")
+
+
+def test_calls_beyond_a_tokens_budget_are_refused(database: str) -> None:
+    settings = settings_for(database, api_calls_per_second=0.01, api_call_burst=3)
+    with TestClient(create_app(settings)) as c:
+        owner = auth(account(c, "Apressado"))
+        c.cookies.clear()
+        token, _ = make_token(c, owner, "challenge:write")
+        other, _ = make_token(c, owner, "challenge:write")
+        for _ in range(3):
+            assert c.get("/api/bot/account", headers=auth(token)).status_code == 200
+        refused = c.get("/api/bot/account", headers=auth(token))
+        assert code(refused) == (429, "api_calls") and int(refused.headers["Retry-After"]) >= 1
+        assert c.get("/api/bot/account", headers=auth(other)).status_code == 200  # per token
+
+
+def _person_plays(server: Server, token: str, match: str) -> list[dict[str, Any]]:
+    """A person at the table through the WebSocket: the first legal move each turn, until the
+    match is over; returns the states seen."""
+    states: list[dict[str, Any]] = []
+    with server.socket(token) as ws:
+        ws.send(json.dumps({"type": "join", "data": {"match": match}}))
+        sent = -1
+        while True:
+            frame = json.loads(ws.recv(timeout=60))
+            if frame["type"] != "state":
+                continue
+            state = frame["data"]
+            states.append(state)
+            if state["status"] in ("finished", "expired"):
+                return states
+            view = state["view"]
+            if view and view["legal"] and view["turn"] == state["seat"] and \
+                    state["version"] != sent and not state["pause"]:
+                sent = state["version"]
+                ws.send(json.dumps({"type": "move", "data": {
+                    "id": sent, "action": view["legal"][0], "version": sent}}))
+
+
+def _sign_up(http: Any, name: str) -> tuple[dict[str, str], int]:
+    resp = http.post("/api/register", json={"name": name, "password": "senha-secreta"})
+    assert resp.status_code == 200, resp.text
+    headers = {"Authorization": f"Bearer {resp.json()['token']}"}
+    http.cookies.clear()
+    return headers, int(http.get("/api/me", headers=headers).json()["player"]["id"])
+
+
+def test_a_bot_account_plays_a_person_through_the_client(
+        servers: Callable[..., Server]) -> None:
+    """A person challenges a bot account they are not friends with; the bot, run by
+    `run_bot` on its token, accepts and plays the match to its end against the person's
+    socket. Every state of the bot's game stream holds what its seat may see and nothing more
+    (the leak oracle, from the match's record); a move after the end is refused."""
+    server = servers(env={"CARROCA_API_KEEPALIVE_SECONDS": "0.5"})
+    with server.http() as http:
+        bot_headers, bot_id = _sign_up(http, "Robô Teste")
+        assert http.post("/api/me/bot", headers=bot_headers).status_code == 200
+        token, _ = make_token(http, bot_headers, "bot:play", "challenge:write")
+        person_headers, _ = _sign_up(http, "Pessoa")
+        person_token = person_headers["Authorization"][7:]
+    stop = threading.Event()
+    seen: dict[str, list[dict[str, Any]]] = {}
+
+    def chooser() -> Any:
+        return level_chooser("greedy", 7)
+
+    with BotClient(server.base, token) as client:
+        assert client.account()["player"] == {"id": bot_id, "name": "Robô Teste", "kind": "bot"}
+        runner = threading.Thread(
+            target=run_bot, args=(client, chooser), daemon=True,
+            kwargs={"stop": stop,
+                    "on_state": lambda m, s: seen.setdefault(m, []).append(s)})
+        runner.start()
+        with server.http(person_token) as http:
+            made = wait_until(lambda: http.post("/api/challenges", json={
+                "ruleset": "mano-a-mano", "options": {"target": 50},
+                "seats": ["me", f"player:{bot_id}"]}), "the challenge")
+            assert made.status_code == 201, made.text
+            tables = wait_until(lambda: http.get("/api/me").json()["tables"],
+                                "the table made by the accepted challenge")
+        match = tables[0]
+        states = _person_plays(server, person_token, match)
+        assert states[-1]["status"] == "finished"
+        wait_until(lambda: seen.get(match) and seen[match][-1]["status"] == "finished",
+                   "the bot's stream to end with the match")
+        with pytest.raises(ApiError) as refused:
+            client.move(match, "pass", 10_000)
+        assert (refused.value.status, refused.value.code) == (409, "game_over")
+        # Opened again after the end: the last state, then the stream ends.
+        last = play_game(client, match, lambda obs: "pass")
+        assert last is not None and last["status"] == "finished"
+        stop.set()
+        runner.join(timeout=30)
+        assert not runner.is_alive()
+    with server.http(person_token) as http:  # a friends' table: its players' record
+        rec = record.loads(http.get(f"/api/matches/{match}/record").text)
+        record.verify(rec)
+        person_seat = rec["players"].index("Pessoa")
+        bot_seat = 1 - person_seat
+    oracle, cov = Oracle(rec), Coverage()
+    versions = [s["version"] for s in seen[match]]
+    assert versions == sorted(versions) and len(versions) > 10
+    for i, state in enumerate(seen[match]):
+        check_state(oracle, state, bot_seat, f"bot's state {i}", cov)
+    assert cov.tiles > 0  # the check saw tiles: the bot's own, and those played
+    moves = sum(1 for h in rec["hands"] for a in h["actions"] if a["seat"] == bot_seat)
+    assert moves > 0
+    # The person's page shows the seat as a bot account's ("BOT"), the bot's as a person's.
+    assert states[-1]["players"][bot_seat]["bot_account"] is True
+    assert "bot_account" not in states[-1]["players"][person_seat]
