@@ -55,6 +55,7 @@ def web_settings(database: str, **overrides: Any) -> Settings:
         # Nor are the ranked queue's address marks: test players share 127.0.0.1 and would never
         # be paired (tests/security checks the marks).
         ranked_address_marks=False,
+        api_keepalive_seconds=1.0,  # a bot's client told to stop hears the stream within 1 s
     )
     fields.update(overrides)
     return Settings(**fields)

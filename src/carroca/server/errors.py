@@ -773,6 +773,11 @@ class NotABot(ServerError, status=403, code="not_a_bot",
     pass
 
 
+class TokensNeedAccount(ServerError, status=403, code="tokens_need_account",
+                        text="Só uma conta com senha tem tokens de API: crie a sua no perfil."):
+    pass
+
+
 class BotNeedsAccount(ServerError, status=403, code="bot_needs_account",
                       text="Só uma conta com senha pode virar conta de bot."):
     pass

@@ -22,6 +22,7 @@ from carroca.server.errors import (
     MissingScope,
     NotABot,
     NoToken,
+    TokensNeedAccount,
     TooManyApiCalls,
     TooManyStreams,
     TooManyTokens,
@@ -71,6 +72,8 @@ class ApiTokens:
     async def create(self, player: Player, label: str, scopes: list[str]
                      ) -> tuple[str, TokenRow]:
         """A new token: the token itself (shown once) and its row."""
+        if player["kind"] not in ("account", "bot"):
+            raise TokensNeedAccount
         wanted = sorted(set(scopes))
         if not wanted or any(s not in SCOPES for s in wanted):
             raise BadScopes(list(SCOPES))

@@ -79,7 +79,7 @@ async def my_data(player: Player, request: Request) -> JSONResponse:
 @router.post("/api/me/password", response_model=None)
 async def new_password(body: PasswordBody, player: Player, request: Request) -> PasswordChanged:
     """A new password (the current one proven); the player's other sessions end."""
-    if player["kind"] != "account":
+    if player["kind"] not in ("account", "bot"):
         raise AccountRequired
     ended = await accounts_of(request).change_password(
         player, body.current, body.new, client_ip(request), token_of(request))

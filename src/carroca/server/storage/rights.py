@@ -27,6 +27,7 @@ from carroca.server.storage.friends import forget_links, friend_links_of
 from carroca.server.storage.names import lookalike_keys
 from carroca.server.storage.plumbing import Storage, token_hash
 from carroca.server.storage.rows import PlayerRow
+from carroca.server.storage.tokens import tokens_listed
 
 SESSION_ID_CHARS = 16  # a session is named to its owner by the start of its token's digest
 PSEUDONYM_PREFIX = "Excluído "
@@ -85,6 +86,7 @@ EXPORT_SECTIONS: dict[str, Callable[[Connection, int], Any]] = {
     "chat_lines": _chat_lines,
     "reports_made": _reports_made,
     "sanctions": _sanctions,
+    "api_tokens": tokens_listed,
 }
 
 

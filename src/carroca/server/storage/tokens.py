@@ -61,6 +61,13 @@ def _row(r: Any) -> TokenRow:
             "used_at": r.used_at, "revoked_at": r.revoked_at}
 
 
+def tokens_listed(conn: Connection, player_id: int) -> list[TokenRow]:
+    """The player's tokens as they see them listed (their data export too)."""
+    return [_row(r) for r in conn.execute(
+        sa.select(T.id, T.label, T.scopes, T.created_at, T.used_at, T.revoked_at)
+        .where(T.player_id == player_id).order_by(T.id))]
+
+
 class TokenRows(Storage):
     async def make_bot(self, player_id: int) -> BotUpgrade:
         """The account becomes a bot account, for good (see the module's docstring)."""
@@ -101,12 +108,7 @@ class TokenRows(Storage):
         return await self.run_side(fn)
 
     async def tokens_of(self, player_id: int) -> list[TokenRow]:
-        def fn(conn: Connection) -> list[TokenRow]:
-            return [_row(r) for r in conn.execute(
-                sa.select(T.id, T.label, T.scopes, T.created_at, T.used_at, T.revoked_at)
-                .where(T.player_id == player_id).order_by(T.id))]
-
-        return await self.run_side(fn)
+        return await self.run_side(lambda conn: tokens_listed(conn, player_id))
 
     async def revoke_token(self, player_id: int, token_id: int) -> str | None:
         """Revoke one of the player's tokens: its digest (to drop it from caches), or None when

@@ -127,10 +127,8 @@ class Challenges:
                 pid = int(s[7:])
                 if pid in invited or pid == host["id"]:
                     raise BadSeats.invalid(s)
-                seat = {"player": pid, "name": friends[pid]} if pid in friends \
-                    else await self._bot_account(host, pid)
                 invited.add(pid)
-                specs.append(seat)
+                specs.append(await self._invited(host, pid, friends))
             else:
                 raise BadSeats.invalid(s)
         if not invited:
@@ -148,12 +146,13 @@ class Challenges:
             self.fanout.publish(player_channel(pid), frame)
         return {"id": c.id, "expires": c.expires}
 
-    async def _bot_account(self, host: Player, pid: int) -> Seat:
-        """Anyone may challenge a bot account (the Bot API), friend or not, unless one of the two
-        blocked the other; any other stranger is refused as not a friend."""
+    async def _invited(self, host: Player, pid: int, friends: Mapping[int, str]) -> Seat:
+        """An invited player's seat: a friend's, or a bot account's (the Bot API), which anyone
+        may challenge, friend or not, unless one of the two blocked the other; any other
+        stranger is refused as not a friend. A bot account's seat says so (BOT)."""
         other = await self.store.open_player(player_id=pid)
-        if other is None or other["kind"] != "bot" or \
-                await self.store.blocked_pairs([host["id"], pid]):
+        if other is None or (pid not in friends and (
+                other["kind"] != "bot" or await self.store.blocked_pairs([host["id"], pid]))):
             raise NotAFriend
         return player_seat(other)
 

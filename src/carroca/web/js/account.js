@@ -85,7 +85,7 @@ async function deleteAccount(ev) {
 /** The section as the signed-in player sees it (`kind`: "account" or "guest": no password).
  * @param {string} kind */
 export function showAccount(kind) {
-  const isAccount = kind === "account";
+  const isAccount = kind === "account" || kind === "bot";
   need("#password-form").hidden = !isAccount;
   need("#delete-password-field").hidden = !isAccount;
 }

@@ -108,6 +108,7 @@ function render() {
       "li",
       { class: `friend-row ${p && p.state !== "offline" ? "on" : "off"}`, "data-id": String(f.id) },
       h("span", { class: "friend-name" }, f.name),
+      f.kind === "bot" ? h("span", { class: "badge badge-bot", title: "Conta de bot: jogada por um programa" }, "BOT") : null,
       h("span", { class: "friend-state" }, presenceText(p)),
       watch,
       h("button", { type: "button", class: "btn btn-small", onclick: () => challenge(f.id, f.name) }, "Desafiar"),

@@ -5,6 +5,7 @@
 // on this site only).
 
 import { bindAccount, showAccount } from "./account.js";
+import { bindBotApi, showBotApi } from "./bot-tokens.js";
 import * as api from "./api.js";
 import { showMyReports, showSanctions } from "./lobby-moderation.js";
 import { showAnnouncement } from "./announce.js";
@@ -102,6 +103,7 @@ async function main() {
   bindEntry();
   bindSignOut();
   bindAccount();
+  bindBotApi();
   let who = null;
   try {
     who = await api.session();
@@ -937,6 +939,7 @@ async function renderProfile() {
   const player = me();
   need("#upgrade").hidden = player.kind !== "guest";
   showAccount(player.kind);
+  showBotApi(player.kind);
   let p;
   try {
     p = await api.player(player.name);

@@ -56,6 +56,7 @@ export function renderSeatsLive() {
     const parts = seatParts(el, seat);
     const badges = [];
     if (player && player.bot) badges.push(["badge", "bot"]);
+    if (player && player.bot_account) badges.push(["badge badge-bot", "BOT"]);
     if (player && !player.connected) badges.push(["badge badge-warn", "fora"]);
     if (n === 4 && st.seat !== null && seat === (st.seat + 2) % 4) {
       badges.push(["badge badge-partner", "parceiro"]);
