@@ -6,19 +6,22 @@ seat's view only (checked against the match's record), on a real server."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import threading
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from tests.support.docs import run_block
 from tests.support.leak_oracle import Coverage, Oracle, check_state
 from tests.support.server_app import account, guest, settings_for
 from tests.support.serverproc import Server, wait_until
 from tests.support.wsplay import auth
 
 from carroca import record
-from carroca.client import ApiError, BotClient, level_chooser, play_game, run_bot
+from carroca.client import ApiError, BotClient, play_game, run_bot
 from carroca.server.app import create_app
 
 pytestmark = pytest.mark.postgres  # tokens and bot accounts are stored
@@ -152,10 +155,11 @@ def _sign_up(http: Any, name: str) -> tuple[dict[str, str], int]:
 
 def test_a_bot_account_plays_a_person_through_the_client(
         servers: Callable[..., Server]) -> None:
-    """A person challenges a bot account they are not friends with; the bot, run by
-    `run_bot` on its token, accepts and plays the match to its end against the person's
-    socket. Every state of the bot's game stream holds what its seat may see and nothing more
-    (the leak oracle, from the match's record); a move after the end is refused."""
+    """A person challenges a bot account they are not friends with; the bot (docs/bots.md's
+    twenty-line bot, run by `run_bot` on its token) accepts and plays the match to its end
+    against the person's socket. Every state of the bot's game stream holds what its seat may
+    see and nothing more (the leak oracle, from the match's record); a move after the end is
+    refused; `carroca bot-connect` with a made-up token says so."""
     server = servers(env={"CARROCA_API_KEEPALIVE_SECONDS": "0.5"})
     with server.http() as http:
         bot_headers, bot_id = _sign_up(http, "Robô Teste")
@@ -166,13 +170,12 @@ def test_a_bot_account_plays_a_person_through_the_client(
     stop = threading.Event()
     seen: dict[str, list[dict[str, Any]]] = {}
 
-    def chooser() -> Any:
-        return level_chooser("greedy", 7)
+    choose = run_block("bots.md", 0)["choose"]  # docs/bots.md's twenty-line bot
 
     with BotClient(server.base, token) as client:
         assert client.account()["player"] == {"id": bot_id, "name": "Robô Teste", "kind": "bot"}
         runner = threading.Thread(
-            target=run_bot, args=(client, chooser), daemon=True,
+            target=run_bot, args=(client, lambda: choose), daemon=True,
             kwargs={"stop": stop,
                     "on_state": lambda m, s: seen.setdefault(m, []).append(s)})
         runner.start()
@@ -210,6 +213,12 @@ def test_a_bot_account_plays_a_person_through_the_client(
     assert cov.tiles > 0  # the check saw tiles: the bot's own, and those played
     moves = sum(1 for h in rec["hands"] for a in h["actions"] if a["seat"] == bot_seat)
     assert moves > 0
+    # `carroca bot-connect` says why it cannot play: a revoked or made-up token.
+    connect = subprocess.run(
+        [sys.executable, "-m", "carroca", "bot-connect", "--server", server.base,
+         "--token", "crc_inventado", "--level", "greedy"],
+        capture_output=True, text=True, timeout=60)
+    assert connect.returncode == 1 and "bad_token" in connect.stderr, connect.stderr
     # The person's page shows the seat as a bot account's ("BOT"), the bot's as a person's.
     assert states[-1]["players"][bot_seat]["bot_account"] is True
     assert "bot_account" not in states[-1]["players"][person_seat]
