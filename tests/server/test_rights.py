@@ -14,10 +14,13 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
-from tests.support.server_app import account, settings_for, wait_finished
+from tests.moderation.helpers import make_moderator, report
+from tests.support.fairplay import insert_ranked, stored_matches
+from tests.support.server_app import account, guest, settings_for, wait_finished
 from tests.support.wsplay import auth
 
 from carroca.server.app import create_app
+from carroca.server.moderation.agreement import tally
 from carroca.server.storage import db
 from carroca.server.storage.db import make_engine, metadata
 
@@ -54,6 +57,16 @@ def verified(tmp_path: Path, records: list[str]) -> None:
     done = subprocess.run([sys.executable, "-m", "carroca", "verify", str(path)],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def player_ids(database: str) -> dict[str, int]:
+    engine = make_engine(database)
+    try:
+        with engine.connect() as conn:
+            return {str(n): int(i) for n, i in conn.execute(
+                sa.select(db.players.c.name, db.players.c.id))}
+    finally:
+        engine.dispose()
 
 
 def database_text(database: str) -> str:
@@ -163,3 +176,65 @@ def test_export_sessions_password_and_deletion(fast: TestClient, database: str,
     bia = fast.get("/api/players/Bia").json()
     assert bia["ratings"]["mano"]["games"] == 2 and len(bia["history"]) == 2
     assert NAME not in database_text(database)
+
+
+def test_the_export_carries_moderation_and_fair_play(database: str) -> None:
+    """The reports she made, the sanctions she received (a moderator's warning, the ladder's
+    queue ban), where she stands on the ladder and her ranked decisions counted for fair play:
+    all in her export; deleting the account deletes the ladder and the counts."""
+    with TestClient(create_app(settings_for(database))) as client:
+        mine, mara, bia = account(client, NAME), account(client, "Mara"), guest(client, "Bia")
+        make_moderator(database, "Mara")
+        ids = {n: int(i) for n, i in player_ids(database).items()}
+        made = report(client, mine, player="Bia", reason="outro", comment="some da mesa")
+        assert made.status_code == 201, made.text
+        against = report(client, bia, player=NAME, reason="chat").json()["id"]
+        acted = client.post(f"/api/moderation/reports/{against}/action", headers=auth(mara),
+                            json={"action": "warn", "reason": "seja gentil"})
+        assert acted.status_code == 200, acted.text
+        moderation = client.app.state.moderation  # type: ignore[attr-defined]
+        client.portal.call(moderation.count_match, ids[NAME], True, "m")
+        kept = stored_matches()[0]
+        engine = make_engine(database)
+        try:
+            with engine.begin() as conn:
+                insert_ranked(conn, "fp0", [(ids[NAME], NAME), (ids["Bia"], "Bia")],
+                              kept.record, kept.analysis)
+        finally:
+            engine.dispose()
+        fairplay = client.app.state.fairplay  # type: ignore[attr-defined]
+        client.portal.call(fairplay.ended, "fp0")
+        assert client.portal.call(fairplay.step) == 1
+        counted = tally(kept.analysis, {0: ids[NAME], 1: ids["Bia"]})[ids[NAME]]
+
+        got = client.get("/api/me/data", headers=auth(mine)).json()
+        assert [{k: v for k, v in r.items() if k != "created_at"} for r in got["reports_made"]] \
+            == [{"id": made.json()["id"], "reason": "outro", "comment": "some da mesa",
+                 "match": None, "status": "recebida"}]
+        assert [(s["kind"], s["reason"], s["lifted_at"]) for s in got["sanctions"]] == [
+            ("warn", "seja gentil", None),
+            ("queue_ban", "abandono de partida (1º seguido sem partidas limpas entre eles)",
+             None)]
+        assert all(s["until"] > s["created_at"] for s in got["sanctions"])
+        assert {k: v for k, v in got["abandon_ladder"].items() if k != "updated_at"} == \
+            {"step": 1, "clean": 0, "abandons": 1}
+        assert got["fair_play"] == [{"ruleset": "bloqueio", "matches": 1,
+                                     "decisions": counted[0], "agreed": counted[1]}]
+        assert counted[0] > 0
+        theirs = client.get("/api/me/data", headers=auth(bia)).json()
+        assert [(r["reason"], r["status"]) for r in theirs["reports_made"]] == \
+            [("chat", "analisada")]
+        assert theirs["abandon_ladder"] is None and theirs["sanctions"] == []
+
+        deleted = client.post("/api/me/delete", headers=auth(mine),
+                              json={"confirm": "EXCLUIR", "password": "senha-secreta"})
+        assert deleted.status_code == 200, deleted.text
+        engine = make_engine(database)
+        try:
+            with engine.begin() as conn:
+                t = db.fairplay_tallies.c
+                left = dict(conn.execute(sa.select(t.player_id, t.decisions)).all())
+                ladders = conn.execute(sa.select(db.abandon_ladder.c.player_id)).all()
+        finally:
+            engine.dispose()
+        assert ids[NAME] not in left and ids["Bia"] in left and ladders == []

@@ -84,6 +84,9 @@ def settings_for(database: str, **kw: object) -> Settings:
         "socket_frames_per_second": 0.0,
         "limit_signups": "100000/minute",
         "commit_gap_ms": 2.0,  # nobody plays alongside most tests' tables: no wait for others
+        # No ranked match reviewed in the background for the fair-play signal unless a test asks
+        # (tests/moderation/test_fairplay.py): the workers are the tests' own.
+        "fairplay_reviews": False,
     }
     base.update(kw)
     return Settings(**base)  # type: ignore[arg-type]

@@ -6,6 +6,7 @@ accounts, matches, tournaments)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import secrets
 from collections.abc import AsyncIterator, Iterator
@@ -39,6 +40,7 @@ from carroca.server.errors import (
     ServerFault,
     StorageUnavailable,
 )
+from carroca.server.moderation.fairplay import FairPlay
 from carroca.server.moderation.service import Moderation
 from carroca.server.players.accounts import Accounts
 from carroca.server.players.api_tokens import ApiTokens
@@ -98,6 +100,8 @@ if TYPE_CHECKING:
 GC_THRESHOLDS = (50_000, 50, 1000)
 GC_FREEZE_SECONDS = 10.0
 GC_FULL_SECONDS = 15 * 60.0
+#: A clean stop waits this long at most for moderation's writes of the ends heard last.
+SETTLE_SECONDS = 5.0
 
 
 async def _collector_upkeep() -> None:
@@ -202,7 +206,9 @@ def create_app(settings: Settings | None = None) -> App:
         app.state.friends.listeners.append(presence.links)
         app.state.challenges = Challenges(lobby, store, fanout, settings, limits)
         app.state.presence = presence
-        moderation = Moderation(store, settings, fanout, accounts)
+        reviews = Reviews(store, hub.bots)
+        fairplay = FairPlay(store, settings, reviews)
+        moderation = Moderation(store, settings, fanout, accounts, fairplay)
         tables.listen(moderation)  # the abandonment ladder hears every table's end
         app.state.moderation = moderation
         blocks = Blocks(store.blocked_by)
@@ -213,7 +219,7 @@ def create_app(settings: Settings | None = None) -> App:
         app.state.accounts, app.state.tournaments = accounts, tournaments
         app.state.api_tokens = ApiTokens(store, settings)
         app.state.upkeep = upkeep
-        app.state.reviews = Reviews(store, hub.bots)
+        app.state.reviews, app.state.fairplay = reviews, fairplay
         metrics.configure(settings.metrics)
 
         def figures() -> Iterator[Metric]:
@@ -249,6 +255,7 @@ def create_app(settings: Settings | None = None) -> App:
                  loop.create_task(ending.run())]
         await moderation.refresh()
         tasks.append(loop.create_task(moderation.run()))
+        tasks.append(loop.create_task(fairplay.run()))
         app.state.scheduler = None
         if settings.tournament_schedule:  # the operator's recurring events
             scheduler = Scheduler(tournaments, load_schedule(settings.tournament_schedule,
@@ -266,6 +273,8 @@ def create_app(settings: Settings | None = None) -> App:
             presence.stop()
             await app.state.reviews.close()  # before the workers its jobs are on
             tables.stop()
+            with contextlib.suppress(TimeoutError):  # the ends heard, counted (an outage: not)
+                await asyncio.wait_for(moderation.settle(), SETTLE_SECONDS)
             await hub.stop()
             if cluster is not None:
                 await cluster.stop()

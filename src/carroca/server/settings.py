@@ -132,6 +132,16 @@ class Settings:
     abandon_ban_minutes: str = "15,60,180,1440"
     abandon_reset_matches: int = 3  # clean matches in a row that bring the ladder back to 0
     reports_per_hour: int = 10  # reports one player may make in an hour
+    # The fair-play signal: ranked matches nobody asked to review are reviewed in the
+    # background (one at a time per node, one started every `fairplay_seconds` at most); a
+    # player with `fairplay_min_decisions` in a ruleset is compared with the others who have as
+    # many (`fairplay_min_players` of them at least), flagged `fairplay_z` standard deviations
+    # above their agreement with the expert. Shown to moderators only, never acted on.
+    fairplay_reviews: bool = True
+    fairplay_seconds: float = 30.0
+    fairplay_min_decisions: int = 100
+    fairplay_min_players: int = 20
+    fairplay_z: float = 3.0
 
     # ---------------------------------------------------------------- tournaments
     # A tournament's table waits this long for its players; a side none of whose players came

@@ -9,6 +9,7 @@ from typing import Any, NotRequired, TypedDict, cast
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from carroca.server.moderation.agreement import Signal
 from carroca.server.records import Mode
 from carroca.server.storage import db
 
@@ -162,6 +163,7 @@ class History(TypedDict):
     ladder_step: int
     sanctions: list[SanctionRow]
     rating_changes: list[RatingChange]
+    fair_play: list[Signal]  # agreement with the expert per ruleset, against the population
 
 
 def _insert(conn: Connection, table: sa.Table, **values: Any) -> int:
@@ -357,10 +359,10 @@ def read_log(conn: Connection, limit: int = 100, before: int | None = None
 
 # ---------------------------------------------------------------------- a player's history
 
-def history(conn: Connection, player_id: int) -> History:
+def history(conn: Connection, player_id: int, fair_play: list[Signal]) -> History:
     """What a moderator weighs: reports received (by reason), abandonments against matches
     played, sanctions, the last rating changes, the accounts seen at the same address or device
-    (`player_marks`)."""
+    (`player_marks`), and the fair-play signal (`fair_play`, read by `FairPlay.signals`)."""
     r, pt, m = db.reports.c, db.participants.c, db.matches.c
     received = {str(k): int(n) for k, n in conn.execute(
         sa.select(r.reason, sa.func.sum(r.count)).where(r.reported_id == player_id)
@@ -390,6 +392,7 @@ def history(conn: Connection, player_id: int) -> History:
         "ladder_step": int(ladder["step"]) if ladder else 0,
         "sanctions": sanctions_of(conn, player_id),
         "rating_changes": changes,
+        "fair_play": fair_play,
     }
 
 

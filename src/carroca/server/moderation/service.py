@@ -1,6 +1,7 @@
 """Moderation as the server runs it: reports made with their context, moderators' actions and
 their audit log, sanctions enforced (a muted player's chat, a banned player's queue), the word
-filter on chat, and the abandonment ladder (a listener of every table's end).
+filter on chat, the abandonment ladder (a listener of every table's end) and the fair-play
+signal in a reported player's history (`fairplay`).
 
 Timed sanctions are kept in memory for the chat's path (a chat line is checked without a
 database round trip) and read again every few seconds, so a moderator's action on any node is
@@ -33,6 +34,7 @@ from carroca.server.moderation.errors import (
     Sanctioned,
     TooManyReports,
 )
+from carroca.server.moderation.fairplay import FairPlay
 from carroca.server.players.words import word_list
 from carroca.server.realtime import protocol, wire
 from carroca.server.realtime.fanout import Fanout, player_channel
@@ -104,6 +106,9 @@ NOTICE_DAYS = 7.0  # a warning or a rename is shown to the player this long
 MAX_DAYS = 365
 CHAT_KINDS = ("chat_mute",)
 QUEUE_KINDS = ("chat_mute", "ranked_ban", "queue_ban")
+#: The matches on the abandonment ladder: a friends' table only with another person at it (one
+#: person with bots is practice: leaving it keeps nobody waiting), never a bots' match.
+LADDER_MODES = ("casual", "ranked", "friends", "tournament")
 
 
 def when(at: float) -> str:
@@ -129,9 +134,10 @@ class Moderation:
     """Reports, sanctions and their enforcement on this node."""
 
     def __init__(self, store: Store, settings: Settings, fanout: Fanout,
-                 accounts: Accounts | None = None) -> None:
+                 accounts: Accounts | None = None, fairplay: FairPlay | None = None) -> None:
         self._store, self._settings, self._fanout = store, settings, fanout
         self._accounts = accounts
+        self.fairplay = fairplay
         self.words = word_list(settings.chat_filter_file)
         self._timed: dict[int, dict[str, float]] = {}
         self._lines: list[rows.ChatLine] = []
@@ -153,6 +159,12 @@ class Moderation:
         """Read the timed sanctions in force again (those of every node's moderators)."""
         self._timed = await self._store.run_side(
             lambda conn: rows.active_timed(conn, QUEUE_KINDS), track=False)
+
+    async def settle(self) -> None:
+        """Every table's end heard so far counted (the ladder, the fair play's due matches) and
+        every sanction of the server's own written: a clean stop waits for them."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -247,19 +259,31 @@ class Moderation:
     # ------------------------------------------------------------------ abandonment
 
     def table_finished(self, table: Table) -> None:
-        """A finished casual or ranked match climbs the ladder of the player who abandoned it
-        and counts as clean for the others."""
+        """A finished match on the ladder (`LADDER_MODES`) climbs the ladder of the player who
+        abandoned it and counts as clean for the others; a ranked one's decisions are due for
+        the fair-play signal."""
         match = table.match
-        if table.mode not in ("casual", "ranked") or match is None or match.result is None:
+        if match is None or match.result is None:
+            return
+        if table.mode == "ranked" and self.fairplay is not None:
+            self._spawn(self.fairplay.ended(table.id))
+        people = table.humans()
+        if table.mode not in LADDER_MODES or (table.mode == "friends" and len(people) < 2):
             return
         quitter = None
         if match.result.reason == "abandon" and match.history:
             quitter = match.history[-1].end.seat
-        for seat, pid in table.humans():
+        for seat, pid in people:
             self._spawn(self.count_match(pid, seat == quitter, table.id))
 
     def table_expired(self, table: Table) -> None:
-        pass
+        """A tournament's table closed unplayed at its show-up time: each player of a side none
+        of whose players came abandoned it (the others played nothing: not counted)."""
+        if table.mode != "tournament" or not table.absent:
+            return
+        for seat, pid in table.humans():
+            if seat % 2 in table.absent:
+                self._spawn(self.count_match(pid, True, table.id))
 
     async def count_match(self, player_id: int, abandoned: bool, match_id: str) -> None:
         """One finished match of the player's on the ladder: an abandonment bans them from the
@@ -348,13 +372,17 @@ class Moderation:
             found = rows.report(conn, report_id)
             if found is None:
                 return None
-            return {**found, "history": rows.history(conn, found["reported_id"]),
+            pid = int(found["reported_id"])
+            fair = self.fairplay.signals(conn, pid) if self.fairplay is not None else []
+            return {**found, "history": rows.history(conn, pid, fair),
                     "others": [r for r in rows.queue(conn)
                                if r["player"]["id"] == found["reported_id"]]}
 
         found = await self._store.run_side(fn)
         if found is None:
             raise NoSuchReport
+        if self.fairplay is not None:  # their ranked matches are reviewed first from now on
+            self.fairplay.want(int(found["reported_id"]))
         if found["match_id"]:
             return ReportAtMatch({**found, "replay": f"/replay.html?id={found['match_id']}"})
         return found

@@ -395,6 +395,28 @@ abandon_ladder = sa.Table(
     sa.Column("updated_at", sa.Float, nullable=False),
 )
 
+# The fair-play signal (moderation/agreement.py): the ranked matches whose decisions are still to
+# be counted (from their stored review; one nobody asked for is asked for in the background,
+# `claimed_at` by a node, `attempts` times), and each player's decisions counted per match.
+fairplay_due = sa.Table(
+    "fairplay_due",
+    metadata,
+    sa.Column("match_id", sa.String(16), sa.ForeignKey("matches.id"), primary_key=True),
+    sa.Column("finished_at", sa.Float, nullable=False, index=True),
+    sa.Column("claimed_at", sa.Float),
+    sa.Column("attempts", sa.Integer, nullable=False, server_default="0"),
+)
+fairplay_tallies = sa.Table(
+    "fairplay_tallies",
+    metadata,
+    sa.Column("match_id", sa.String(16), sa.ForeignKey("matches.id"), primary_key=True),
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), primary_key=True,
+              index=True),
+    sa.Column("ruleset", sa.String(20), nullable=False),
+    sa.Column("decisions", sa.Integer, nullable=False),  # with two or more legal actions
+    sa.Column("agreed", sa.Integer, nullable=False),  # the expert's choice played
+)
+
 
 def normalize_url(url: str) -> str:
     """Plain `postgresql://` URLs use psycopg 3, the driver the project installs."""

@@ -80,6 +80,40 @@ def _sanctions(conn: Connection, player_id: int) -> list[SanctionGiven]:
         .where(s.player_id == player_id).order_by(s.id))]
 
 
+class LadderState(TypedDict):
+    step: int
+    clean: int
+    abandons: int
+    updated_at: float
+
+
+def _abandon_ladder(conn: Connection, player_id: int) -> LadderState | None:
+    """Where the player stands on the abandonment ladder (None: never counted)."""
+    a = db.abandon_ladder.c
+    row = conn.execute(sa.select(a.step, a.clean, a.abandons, a.updated_at)
+                       .where(a.player_id == player_id)).first()
+    return None if row is None else {"step": row.step, "clean": row.clean,
+                                     "abandons": row.abandons, "updated_at": row.updated_at}
+
+
+class FairPlayCount(TypedDict):
+    ruleset: str
+    matches: int
+    decisions: int
+    agreed: int
+
+
+def _fair_play(conn: Connection, player_id: int) -> list[FairPlayCount]:
+    """The player's ranked decisions counted for the fair-play signal, and how many agreed with
+    the expert's review, per ruleset."""
+    t = db.fairplay_tallies.c
+    return [{"ruleset": r, "matches": int(n), "decisions": int(d or 0), "agreed": int(a or 0)}
+            for r, n, d, a in conn.execute(
+                sa.select(t.ruleset, sa.func.count(), sa.func.sum(t.decisions),
+                          sa.func.sum(t.agreed))
+                .where(t.player_id == player_id).group_by(t.ruleset).order_by(t.ruleset))]
+
+
 # More kinds of a player's data, each read by its function into the export.
 EXPORT_SECTIONS: dict[str, Callable[[Connection, int], Any]] = {
     "friends": friend_links_of,
@@ -87,6 +121,8 @@ EXPORT_SECTIONS: dict[str, Callable[[Connection, int], Any]] = {
     "reports_made": _reports_made,
     "sanctions": _sanctions,
     "api_tokens": tokens_listed,
+    "abandon_ladder": _abandon_ladder,
+    "fair_play": _fair_play,
 }
 
 
@@ -267,7 +303,7 @@ class DataRows(Storage):
                                                 .where(s.player_id == player_id))]
             for table in (db.sessions, db.devices, db.player_marks, db.ratings,
                           db.ranked_queue, db.player_roles, db.chat_lines, db.abandon_ladder,
-                          db.api_tokens):
+                          db.api_tokens, db.fairplay_tallies):
                 conn.execute(table.delete().where(table.c.player_id == player_id))
             _rename_reports(conn, old, new)
             forget_links(conn, [player_id])  # friends, requests and blocks, both ways

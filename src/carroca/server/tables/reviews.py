@@ -110,6 +110,11 @@ class Reviews:
         self.stored: dict[str, str] = {}  # reviews this process stored, latest last
         self._closing = False
 
+    @property
+    def pending(self) -> int:
+        """Reviews being produced now."""
+        return len(self._running)
+
     def running(self, match_id: str) -> bool:
         """Being produced, or stored a moment ago (a reader may still hold the older row)."""
         return match_id in self._running or match_id in self.stored

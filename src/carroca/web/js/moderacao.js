@@ -1,8 +1,8 @@
 // @ts-check
 // The moderation page (moderacao.html, served to moderators only): the queue of open reports
 // grouped by reported player, one report with its context (the chat as written, the names at
-// the time, a replay link, the player's history and sanctions) and the actions, each with a
-// reason; sanctions in force can be lifted; the audit log below.
+// the time, a replay link, the player's history, their fair-play signal and sanctions) and the
+// actions, each with a reason; sanctions in force can be lifted; the audit log below.
 
 import * as api from "./api.js";
 import { fill, h, need } from "./dom.js";
@@ -85,6 +85,14 @@ async function openReport(id) {
       `Denúncias recebidas: ${Object.entries(hist.reports_received).map(([k, n]) => `${REASONS[k] || k} ${n}`).join(", ") || "nenhuma"}. `,
       `Partidas: ${hist.matches}; abandonos: ${hist.abandons} (${Math.round(hist.abandon_rate * 100)}%). `,
       `Contas no mesmo endereço ou aparelho: ${hist.linked_accounts.join(", ") || "nenhuma"}.`),
+    h("ul", { class: "mod-fairplay", dataset: { testid: "fair-play" } },
+      hist.fair_play.length === 0
+        ? h("li", { class: "muted" }, "Concordância com o especialista: nenhuma ranqueada revisada ainda.")
+        : hist.fair_play.map((/** @type {any} */ f) =>
+            h("li", { class: f.flagged ? "mod-flag" : "", dataset: { ruleset: f.ruleset, verdict: f.verdict } }, f.text))),
+    hist.fair_play.some((/** @type {any} */ f) => f.flagged)
+      ? h("p", { class: "muted" }, "Um sinal para analisar (o replay e a revisão das partidas), nunca uma prova: ninguém é punido por ele sem a decisão de um moderador.")
+      : null,
     h("ul", { class: "mod-sanctions", dataset: { testid: "sanctions" } },
       hist.sanctions.length === 0 ? h("li", { class: "muted" }, "Nenhuma sanção.") : hist.sanctions.map(sanctionItem)),
     hist.rating_changes.length
