@@ -60,6 +60,7 @@ def test_a_reported_insult_is_muted_and_lifted(new_context: Any, server_database
     group.get_by_role("button").first.click()
     report = mod.locator("[data-testid=mod-report]")
     report.locator("[data-testid=transcript] li:has-text('seu idiota')").wait_for()
+    report.locator("[data-testid=fair-play] li:has-text('nenhuma ranqueada revisada')").wait_for()
     assert report.locator("[data-testid=replay-link]").get_attribute("href", timeout=2000) \
         .startswith("/replay.html?id=")
     mod.select_option("#action", "mute")
