@@ -52,6 +52,7 @@ class Server:
         env = {k: v for k, v in os.environ.items() if not k.startswith("CARROCA_")} | {
             "CARROCA_HAND_PAUSE_SECONDS": "0",  # no pause between hands unless a test asks
             "CARROCA_SOCKET_FRAMES_PER_SECOND": "0",  # test clients play at machine speed
+            "CARROCA_FAIRPLAY_REVIEWS": "false",  # no background reviews unless a test asks
         } | (env or {})
         for attempt in range(3):
             self.port = port or free_port()
