@@ -93,6 +93,16 @@ class BotClient:
         found: Frame = self._call("POST", f"/api/bot/challenges/{challenge}/accept")
         return found
 
+    def register(self, event: str, code: str | None = None) -> Frame:
+        """Enter an event that takes bot accounts (a private one with its `code`)."""
+        found: Frame = self._call("POST", f"/api/bot/tournaments/{event}/register",
+                                  {"code": code})
+        return found
+
+    def withdraw(self, event: str) -> Frame:
+        found: Frame = self._call("POST", f"/api/bot/tournaments/{event}/withdraw")
+        return found
+
     def decline(self, challenge: str) -> Frame:
         found: Frame = self._call("POST", f"/api/bot/challenges/{challenge}/decline")
         return found
@@ -210,7 +220,10 @@ def _event(client: BotClient, frame: Frame, accept: Callable[[Frame], bool],
             (client.accept if accept(data) else client.decline)(data["id"])
         except ApiError as exc:
             log.info("challenge %s: %s", data["id"], exc)
-    elif kind == "matched" and data["match"] not in playing:
+    elif kind in ("matched", "tournament") and data.get("match") and \
+            data["match"] not in playing:
+        # `matched`: a game started; `tournament` with a match: an event's game waits for its
+        # players (its stream, open, is the seat's presence).
         thread = threading.Thread(target=game, args=(data["match"],), daemon=True,
                                   name=f"game-{data['match']}")
         playing[data["match"]] = thread

@@ -101,6 +101,8 @@ test("an event's request carries only its format's fields", () => {
   const arena = tourneyRequest({ ...FORM, format: "arena" }, NOW);
   assert.equal(arena.duration, 45 * 60);
   assert.ok(!("best_of" in arena) && !("bots" in arena));
+  assert.ok(!("bot_accounts" in arena));
+  assert.equal(tourneyRequest({ ...FORM, botAccounts: true }, NOW).bot_accounts, true);
 });
 
 test("empty numbers fall back: no capacity, rounds decided by the server, a 30-minute arena", () => {

@@ -24,8 +24,6 @@ from carroca import record
 from carroca.client import ApiError, BotClient, play_game, run_bot
 from carroca.server.app import create_app
 
-pytestmark = pytest.mark.postgres  # tokens and bot accounts are stored
-
 
 def make_token(http: Any, headers: dict[str, str], *scopes: str, label: str = "meu bot"
                ) -> tuple[str, int]:
@@ -39,6 +37,7 @@ def code(resp: Any) -> tuple[int, str]:
     return resp.status_code, resp.json()["error"]["code"]
 
 
+@pytest.mark.postgres  # stored: tokens, bot accounts
 def test_tokens_have_scopes_are_revoked_and_are_never_a_session(database: str) -> None:
     settings = settings_for(database, max_api_tokens=3)
     with TestClient(create_app(settings)) as c:
@@ -87,6 +86,7 @@ def test_tokens_have_scopes_are_revoked_and_are_never_a_session(database: str) -
         c.cookies.clear()
 
 
+@pytest.mark.postgres  # stored: tokens, bot accounts
 def test_only_an_account_that_never_played_becomes_a_bot_and_never_ranked(database: str
                                                                           ) -> None:
     with TestClient(create_app(settings_for(database))) as c:
@@ -108,6 +108,7 @@ def test_only_an_account_that_never_played_becomes_a_bot_and_never_ranked(databa
             (403, "bot_not_ranked")
 
 
+@pytest.mark.postgres  # stored: tokens, bot accounts
 def test_calls_beyond_a_tokens_budget_are_refused(database: str) -> None:
     settings = settings_for(database, api_calls_per_second=0.01, api_call_burst=3)
     with TestClient(create_app(settings)) as c:
@@ -174,16 +175,18 @@ def test_a_bot_account_plays_a_person_through_the_client(
 
     with BotClient(server.base, token) as client:
         assert client.account()["player"] == {"id": bot_id, "name": "Robô Teste", "kind": "bot"}
-        runner = threading.Thread(
-            target=run_bot, args=(client, lambda: choose), daemon=True,
-            kwargs={"stop": stop,
-                    "on_state": lambda m, s: seen.setdefault(m, []).append(s)})
-        runner.start()
+        # The challenge comes before the bot's program listens: its event stream tells it
+        # again when it opens.
         with server.http(person_token) as http:
-            made = wait_until(lambda: http.post("/api/challenges", json={
-                "ruleset": "mano-a-mano", "options": {"target": 50},
-                "seats": ["me", f"player:{bot_id}"]}), "the challenge")
+            made = http.post("/api/challenges", json={
+                "ruleset": "mano-a-mano", "options": {"target": 10},
+                "seats": ["me", f"player:{bot_id}"]})
             assert made.status_code == 201, made.text
+            runner = threading.Thread(
+                target=run_bot, args=(client, lambda: choose), daemon=True,
+                kwargs={"stop": stop,
+                        "on_state": lambda m, s: seen.setdefault(m, []).append(s)})
+            runner.start()
             tables = wait_until(lambda: http.get("/api/me").json()["tables"],
                                 "the table made by the accepted challenge")
         match = tables[0]
@@ -222,3 +225,49 @@ def test_a_bot_account_plays_a_person_through_the_client(
     # The person's page shows the seat as a bot account's ("BOT"), the bot's as a person's.
     assert states[-1]["players"][bot_seat]["bot_account"] is True
     assert "bot_account" not in states[-1]["players"][person_seat]
+
+
+def test_a_bot_account_plays_a_tournament_through_the_client(
+        servers: Callable[..., Server]) -> None:
+    """An event that takes bot accounts: the bot enters and plays its game only through the
+    Python client; an event that does not take them refuses its entry."""
+    server = servers(env={"CARROCA_API_KEEPALIVE_SECONDS": "0.5"})
+    with server.http() as http:
+        bot_headers, _ = _sign_up(http, "Robô Torneio")
+        assert http.post("/api/me/bot", headers=bot_headers).status_code == 200
+        token, _ = make_token(http, bot_headers, "bot:play", "tournament:write")
+        person_headers, _ = _sign_up(http, "Organizadora")
+        person_token = person_headers["Authorization"][7:]
+    event = {"name": "Copa dos Robôs", "format": "swiss", "ruleset": "bloqueio",
+             "options": {"target": 1}, "rounds": 1, "starts_in": 3600}
+    stop = threading.Event()
+    with server.http(person_token) as http, BotClient(server.base, token) as client:
+        closed = http.post("/api/tournaments", json=event).json()["id"]
+        with pytest.raises(ApiError) as refused:
+            client.register(closed)
+        assert (refused.value.status, refused.value.code) == (403, "bots_not_invited")
+        made = http.post("/api/tournaments", json={**event, "bot_accounts": True})
+        assert made.status_code == 201, made.text
+        open_id = made.json()["id"]
+        assert client.register(open_id)["entrant"]
+        assert http.post(f"/api/tournaments/{open_id}/register").status_code == 200
+        page = http.get(f"/api/tournaments/{open_id}").json()
+        assert page["bot_accounts"] is True and len(page["registrations"]) == 2
+        runner = threading.Thread(target=run_bot, daemon=True, kwargs={"stop": stop},
+                                  args=(client, lambda: run_block("bots.md", 0)["choose"]))
+        runner.start()
+        try:
+            assert http.post(f"/api/tournaments/{open_id}/start").status_code == 200
+            tables = wait_until(lambda: http.get("/api/me").json()["tables"],
+                                "the event's table")
+            states = _person_plays(server, person_token, tables[0])
+            assert states[-1]["status"] == "finished"
+            bot_seat = next(i for i, p in enumerate(states[-1]["players"])
+                            if p["name"] == "Robô Torneio")
+            assert states[-1]["players"][bot_seat]["bot_account"] is True
+            over = wait_until(lambda: (p := http.get(f"/api/tournaments/{open_id}").json())
+                              ["status"] == "finished" and p, "the event's end")
+        finally:
+            stop.set()
+            runner.join(timeout=30)
+    assert {s["name"] for s in over["standings"]} == {"Robô Torneio", "Organizadora"}

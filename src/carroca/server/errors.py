@@ -793,6 +793,11 @@ class BotsNotRanked(ServerError, status=403, code="bot_not_ranked",
     pass
 
 
+class BotsNotInvited(ServerError, status=403, code="bots_not_invited",
+                     text="Este torneio não aceita contas de bot."):
+    pass
+
+
 class NotSeatedHere(ServerError, status=404, code="not_seated",
                     text="Você não tem lugar nesta mesa."):
     pass

@@ -42,9 +42,11 @@ from carroca.server.routes.deps import (
     lobby_of,
     tables_of,
 )
+from carroca.server.routes.tournaments import spend_entry, tournaments_of
 from carroca.server.storage.tokens import TokenOwner, TokenRow
 from carroca.server.tables.calls import ResignCall
 from carroca.server.tables.challenges import Answered, Challenges, Made
+from carroca.server.tournaments.entries import EntryAnswer, Withdrawn
 
 router = APIRouter()
 
@@ -81,6 +83,10 @@ class BotChallengeBody(_Body):
     options: dict[str, object] | None = Field(default=None, max_length=MAX_OPTIONS)
     seats: list[str] = Field(max_length=4)  # "me", "bot:nível", "player:ID"
     turn_seconds: float | None = None
+
+
+class BotEntryBody(_Body):
+    code: str | None = Field(default=None, max_length=20)  # a private event's invitation
 
 
 class Tokens(TypedDict):
@@ -128,6 +134,7 @@ def with_scope(scope: str | None) -> Callable[[Request], Awaitable[TokenOwner]]:
 
 BotPlayer = Annotated[TokenOwner, Depends(with_scope("bot:play"))]
 ChallengeWriter = Annotated[TokenOwner, Depends(with_scope("challenge:write"))]
+EventWriter = Annotated[TokenOwner, Depends(with_scope("tournament:write"))]
 AnyToken = Annotated[TokenOwner, Depends(with_scope(None))]
 
 
@@ -219,7 +226,8 @@ async def event_stream(owner: BotPlayer, request: Request) -> StreamingResponse:
     """The account's events, as frames of the WebSocket protocol (docs/protocol.md), one a
     line: `matched` (a game started: open its stream), `game_end`, `challenge` (to answer),
     `challenge_end`, `tournament`, `rematch`, `notice`. First a `matched` for every game the
-    bot has a seat at now, so a program that restarts picks its games up again."""
+    bot has a seat at now and a `challenge` for every challenge waiting for its answer (held
+    by this node), so a program that (re)starts misses neither."""
     api_tokens_of(request).stream_opened(owner["token_id"])
     player, fanout = owner["player"], sockets_of(request).fanout
     out = StreamSocket()
@@ -239,6 +247,8 @@ async def event_stream(owner: BotPlayer, request: Request) -> StreamingResponse:
             seating = await tables.seating(match_id)
             mode = seating["mode"] if seating is not None else mode
         out.put(wire.frame(wire.Matched(match=match_id, mode=mode)))
+    for frame in challenges_of(request).waiting_for(player["id"]):
+        out.put(frame)
     return StreamingResponse(
         _lines(request, owner, out, lambda _: False,
                lambda: fanout.unsubscribe(channel, heard)), media_type=NDJSON)
@@ -356,6 +366,23 @@ async def bot_accept(challenge_id: str, owner: ChallengeWriter, request: Request
 async def bot_decline(challenge_id: str, owner: ChallengeWriter, request: Request
                       ) -> Answered:
     return await challenges_of(request).answer(owner["player"], challenge_id, "decline")
+
+
+@router.post("/api/bot/tournaments/{event_id}/register", response_model=None)
+async def bot_register(event_id: str, owner: EventWriter, request: Request,
+                       body: BotEntryBody | None = None) -> EntryAnswer:
+    """An entry in an event that takes bot accounts (403 `bots_not_invited` otherwise), alone;
+    its games start as `matched` on the event stream, as any other."""
+    player = owner["player"]
+    spend_entry(request, player)
+    return await tournaments_of(request).register(player, event_id,
+                                                  code=body.code if body else None)
+
+
+@router.post("/api/bot/tournaments/{event_id}/withdraw", response_model=None)
+async def bot_withdraw(event_id: str, owner: EventWriter, request: Request) -> Withdrawn:
+    spend_entry(request, owner["player"])
+    return await tournaments_of(request).withdraw(owner["player"], event_id)
 
 
 @router.get("/api/bot/account", response_model=None)

@@ -41,6 +41,7 @@ class TournamentBody(_Body):
     turn_seconds: float | None = None
     private: bool = False
     bots: str | None = Field(default=None, max_length=20)  # a level filling the free places
+    bot_accounts: bool = False  # bot accounts (the Bot API) may enter
 
     def event_fields(self) -> NewEvent:
         """The event's fields, as the service takes them."""
@@ -48,7 +49,8 @@ class TournamentBody(_Body):
                         options=self.options, rounds=self.rounds, best_of=self.best_of,
                         duration=self.duration, capacity=self.capacity,
                         starts_at=self.starts_at, starts_in=self.starts_in,
-                        turn_seconds=self.turn_seconds, private=self.private, bots=self.bots)
+                        turn_seconds=self.turn_seconds, private=self.private, bots=self.bots,
+                        bot_accounts=self.bot_accounts)
 
 
 class RegisterBody(_Body):

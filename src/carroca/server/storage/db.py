@@ -200,6 +200,8 @@ tournaments = sa.Table(
     sa.Column("slot", sa.String(40)),
     sa.Column("note", sa.String(300)),
     sa.Column("by_newcomer", sa.Boolean, nullable=False, server_default=sa.false()),
+    # Bot accounts (the Bot API) may enter: the creator's choice (0022).
+    sa.Column("bot_accounts", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Index("ux_tournaments_schedule_slot", "schedule_key", "slot", unique=True),
 )
 

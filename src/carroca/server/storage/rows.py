@@ -292,6 +292,7 @@ class EventFacts(TypedDict):
     slot: NotRequired[str | None]
     note: NotRequired[str | None]
     by_newcomer: NotRequired[bool]
+    bot_accounts: NotRequired[bool]  # bot accounts may enter (the Bot API)
 
 
 class EventRow(EventFacts):

@@ -139,12 +139,16 @@ class Challenges:
         self.pending[c.id] = c
         c.timer = asyncio.get_running_loop().call_later(
             self.settings.challenge_seconds, self._end, c, "expired", None, None)
-        frame = wire.frame(wire.Challenge(
-            id=c.id, by=host["name"], ruleset=ruleset, options=opts, turn_seconds=seconds,
-            seats=[s["name"] for s in specs], expires=c.expires))
+        frame = _frame(c)
         for pid in invited:
             self.fanout.publish(player_channel(pid), frame)
         return {"id": c.id, "expires": c.expires}
+
+    def waiting_for(self, player_id: int) -> list[str]:
+        """The `challenge` frames of the challenges held here that wait for this player's
+        answer: told again to a program whose event stream opens after they were sent."""
+        return [_frame(c) for c in self.pending.values()
+                if player_id in c.invited and player_id not in c.accepted]
 
     async def _invited(self, host: Player, pid: int, friends: Mapping[int, str]) -> Seat:
         """An invited player's seat: a friend's, or a bot account's (the Bot API), which anyone
@@ -219,6 +223,12 @@ class Challenges:
                                              match=match, by=by))
         for pid in c.players():
             self.fanout.publish(player_channel(pid), frame)
+
+
+def _frame(c: Pending) -> str:
+    return wire.frame(wire.Challenge(
+        id=c.id, by=c.host["name"], ruleset=c.ruleset, options=c.options,
+        turn_seconds=c.turn_seconds, seats=[s["name"] for s in c.seats], expires=c.expires))
 
 
 def _encoded(node: str) -> str:

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 from carroca.bots import BOT_NAMES, SEARCHING_LEVELS
 from carroca.server.errors import (
     AlreadyRegistered,
+    BotsNotInvited,
     EventBotsOverBudget,
     EventStarted,
     NewcomerEventsFull,
@@ -448,6 +449,8 @@ class Tournaments:
                 raise RegistrationClosed()
             if ev.entrant_of(player["id"]) is not None:
                 raise AlreadyRegistered()
+            if player["kind"] == "bot" and not ev.row.get("bot_accounts"):
+                raise BotsNotInvited()
             me = EntryPerson(id=player["id"], name=player["name"], kind=player["kind"])
             if not ev.row["private"] and not self._full(ev) and await self.newcomer(player):
                 # A flood of throwaway guests takes a share of the places, never all of them.

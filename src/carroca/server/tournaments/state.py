@@ -105,6 +105,7 @@ class NewEvent(TypedDict):
     turn_seconds: NotRequired[float | None]
     private: NotRequired[bool]
     bots: NotRequired[str | None]  # a level filling the free places
+    bot_accounts: NotRequired[bool]  # bot accounts (the Bot API) may enter
 
 
 def new_event(settings: Settings, player: Player | None, body: NewEvent
@@ -149,7 +150,7 @@ def new_event(settings: Settings, player: Player | None, body: NewEvent
         "creator": None if player is None else player["id"], "created_at": now,
         "starts_at": float(starts_at),
         "started_at": None, "finished_at": None, "turn_seconds": turn, "bots": bots,
-        "private": bool(body.get("private")),
+        "private": bool(body.get("private")), "bot_accounts": bool(body.get("bot_accounts")),
         "invite": secrets.token_urlsafe(6) if body.get("private") else None,
         "seed": t.event_seed, "commitment": t.commitment, "record": dumps(to_record(t)),
     }
@@ -264,7 +265,10 @@ class Event:
                     if is_entry_bot(p):
                         return BotSeat(bot=p["bot"], name=p["name"])
                     if is_entry_person(p):
-                        return PersonSeat(player=p["id"], name=p["name"])
+                        seat = PersonSeat(player=p["id"], name=p["name"])
+                        if p.get("kind") == "bot":
+                            seat["bot_account"] = True
+                        return seat
         raise KeyError(name)
 
     def entrant_of(self, player_id: int) -> str | None:

@@ -147,6 +147,7 @@ class EventSummary(TypedDict):
     bots: str | None
     recurring: str | None  # "Todo dia às 20h"
     note: str | None  # a cancelled event's reason
+    bot_accounts: bool  # bot accounts (the Bot API) may enter
     entrants: NotRequired[int]  # the upcoming and live lists'
 
 
@@ -228,6 +229,7 @@ class EventPage(TypedDict):
     bots: str | None
     recurring: str | None
     note: str | None
+    bot_accounts: bool
     private: bool
     turn_seconds: float
     commitment: str
@@ -279,7 +281,7 @@ def summary(row: EventFacts) -> EventSummary:
             "best_of": spec.get("best_of"),
             "duration": spec.get("duration"), "capacity": spec.get("capacity"),
             "bots": row.get("bots"), "recurring": recurring_text(row.get("slot")),
-            "note": row.get("note")}
+            "note": row.get("note"), "bot_accounts": bool(row.get("bot_accounts"))}
 
 
 def recurring_text(slot: str | None) -> str | None:
@@ -358,7 +360,8 @@ def public_view(row: EventRow, record: EventRecord, entries: dict[str, EntryRow]
         "options": row["options"], "rounds": rounds, "best_of": head["best_of"],
         "duration": head["duration"], "capacity": head["capacity"], "bots": row["bots"],
         "recurring": head["recurring"], "note": head["note"],
-        "private": bool(row["private"]), "turn_seconds": row["turn_seconds"],
+        "bot_accounts": head["bot_accounts"], "private": bool(row["private"]),
+        "turn_seconds": row["turn_seconds"],
         "commitment": row["commitment"], "event_seed": record["fairness"].get("event_seed"),
         "registrations": [
             {"id": k, "name": e["name"], "players": [p["name"] for p in e["players"]],

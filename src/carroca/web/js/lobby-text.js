@@ -62,11 +62,12 @@ export function localInput(/** @type {Date} */ date) {
 /**
  * @typedef {{name: string, format: string, ruleset: string, options: Record<string, number>,
  *   capacity: string, turnSeconds: string, private: boolean, rounds: string, bestOf: string,
- *   duration: string, start: string, bots: string}} TourneyForm
+ *   duration: string, start: string, bots: string, botAccounts?: boolean}} TourneyForm
  *   the event form's values as its fields hold them ("" for an empty field or no bots)
  * @typedef {{name: string, format: string, ruleset: string, options: Record<string, number>,
  *   capacity: number | null, turn_seconds: number, private: boolean, rounds?: number | null,
- *   best_of?: number, duration?: number, starts_at?: number, starts_in?: number, bots?: string}}
+ *   best_of?: number, duration?: number, starts_at?: number, starts_in?: number, bots?: string,
+ *   bot_accounts?: boolean}}
  *   TourneyRequest what POST /api/tournaments receives
  */
 
@@ -94,5 +95,6 @@ export function tourneyRequest(form, now) {
   if (Number.isFinite(start)) body.starts_at = Math.max(start, now / 1000);
   else body.starts_in = 0;
   if (form.bots) body.bots = form.bots;
+  if (form.botAccounts) body.bot_accounts = true;
   return body;
 }

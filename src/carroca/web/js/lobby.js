@@ -915,6 +915,7 @@ async function createTourney(ev) {
       duration: control("#t-duration").value,
       start: control("#t-start").value,
       bots: need("#t-bots-field").hidden ? "" : control("#t-bots").value,
+      botAccounts: control("#t-bot-accounts").checked,
     },
     Date.now(),
   );
