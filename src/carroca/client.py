@@ -93,6 +93,11 @@ class BotClient:
         found: Frame = self._call("POST", f"/api/bot/challenges/{challenge}/accept")
         return found
 
+    def ladder(self, ruleset: str) -> Frame:
+        """Queue for the bots' ladder (`{"status": "queued"}`, or `"matched"` and `match`)."""
+        found: Frame = self._call("POST", "/api/bot/ladder", {"ruleset": ruleset})
+        return found
+
     def register(self, event: str, code: str | None = None) -> Frame:
         """Enter an event that takes bot accounts (a private one with its `code`)."""
         found: Frame = self._call("POST", f"/api/bot/tournaments/{event}/register",

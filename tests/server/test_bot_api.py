@@ -271,3 +271,40 @@ def test_a_bot_account_plays_a_tournament_through_the_client(
             stop.set()
             runner.join(timeout=30)
     assert {s["name"] for s in over["standings"]} == {"Robô Torneio", "Organizadora"}
+
+
+def test_two_bot_accounts_meet_on_the_bots_ladder_rated_apart(
+        servers: Callable[..., Server]) -> None:
+    """Two bot accounts queue for the bots' ladder through the client and play their match;
+    their ratings are the bots' ("bot-mano"), never in the people's list."""
+    # Both programs run here, from one address: the marks would keep them apart.
+    server = servers(env={"CARROCA_API_KEEPALIVE_SECONDS": "0.5",
+                          "CARROCA_RANKED_ADDRESS_MARKS": "false"})
+    tokens = []
+    with server.http() as http:
+        for name in ("Robô Um", "Robô Dois"):
+            headers, _ = _sign_up(http, name)
+            assert http.post("/api/me/bot", headers=headers).status_code == 200
+            tokens.append(make_token(http, headers, "bot:play")[0])
+    stop = threading.Event()
+    clients = [BotClient(server.base, token) for token in tokens]
+    runners = [threading.Thread(target=run_bot, daemon=True, kwargs={"stop": stop},
+                                args=(c, lambda: run_block("bots.md", 0)["choose"]))
+               for c in clients]
+    try:
+        for runner in runners:
+            runner.start()
+        assert clients[0].ladder("bloqueio")["status"] == "queued"
+        matched = clients[1].ladder("bloqueio")
+        assert matched["status"] == "matched", matched
+        with server.http() as http:
+            board = wait_until(lambda: http.get("/api/leaderboard/bot-mano").json()["players"],
+                               "the bots' ratings", timeout=120)
+            assert {p["name"] for p in board} == {"Robô Um", "Robô Dois"}
+            assert http.get("/api/leaderboard/mano").json()["players"] == []
+    finally:
+        stop.set()
+        for runner in runners:
+            runner.join(timeout=30)
+        for c in clients:
+            c.close()

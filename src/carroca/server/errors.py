@@ -164,7 +164,8 @@ class PlayerNotFound(ServerError, status=404, code="no_player", text="Jogador n√
 
 
 class NoSuchLeaderboard(ServerError, status=404, code="no_family",
-                        text="Ranking inexistente: use 'duplas', 'mano' ou o nome de uma regra."):
+                        text="Ranking inexistente: use 'duplas', 'mano', o nome de uma regra ou, "
+                             "para os bots, 'bot-duplas' e 'bot-mano'."):
     pass
 
 

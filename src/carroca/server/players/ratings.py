@@ -26,9 +26,16 @@ if TYPE_CHECKING:
 _MODEL = PlackettLuce()
 
 
-def family_of(ruleset: str) -> str:
-    """Ratings are kept per family: the 2v2 rulesets together, the 1v1 rulesets together."""
-    return "duplas" if get_ruleset(ruleset).seats == 4 else "mano"
+def family_of(ruleset: str, bots: bool = False) -> str:
+    """Ratings are kept per family: the 2v2 rulesets together, the 1v1 rulesets together; the
+    bots' ladder (bot accounts of the Bot API) apart from the people's ("bot-duplas",
+    "bot-mano")."""
+    family = "duplas" if get_ruleset(ruleset).seats == 4 else "mano"
+    return f"bot-{family}" if bots else family
+
+
+#: Every family of ratings, the people's and the bots' ladder's.
+FAMILIES = ("duplas", "mano", "bot-duplas", "bot-mano")
 
 
 class Rated(Protocol):
@@ -96,7 +103,8 @@ class Ratings:
                  "rating_before": None, "rating_after": None}
                 for seat, pid in humans
             ], []
-        family = family_of(table.ruleset.name)
+        family = family_of(table.ruleset.name, bots=any(
+            s is not None and is_person(s) and s.get("bot_account") for s in table.seats))
         known = await self.store.ratings_of([pid for _, pid in humans], family)
         n = len(table.seats)
         teams: list[list[Any]] = [[], []]

@@ -12,7 +12,7 @@ from carroca.server import records
 from carroca.server.errors import NoSuchLeaderboard, PlayerNotFound
 from carroca.server.moderation.service import SanctionNotice
 from carroca.server.players.accounts import COOKIE, DEVICE_COOKIE, DEVICE_DAYS, Accounts
-from carroca.server.players.ratings import family_of
+from carroca.server.players.ratings import FAMILIES, family_of
 from carroca.server.realtime.announcements import Shown
 from carroca.server.routes.deps import (
     GuestBody,
@@ -158,9 +158,10 @@ async def profile(name: str, request: Request, viewer: MaybePlayer) -> Profile:
 
 @router.get("/api/leaderboard/{name}", response_model=None)
 async def leaderboard(name: str, request: Request) -> Leaderboard:
-    """By family ("duplas", "mano") or by ruleset, which reads its family's ratings."""
+    """By family ("duplas", "mano"; the bots' ladder's "bot-duplas", "bot-mano") or by
+    ruleset, which reads its (people's) family's ratings."""
     family = family_of(name) if name in RULESETS else name
-    if family not in ("duplas", "mano"):
+    if family not in FAMILIES:
         raise NoSuchLeaderboard
     rows = await store_of(request).leaderboard(family)
     return {"family": family, "players": rows}

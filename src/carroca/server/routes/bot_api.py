@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Annotated, Any, Literal, TypedDict, cast
+from typing import Annotated, Any, Literal, NotRequired, TypedDict, cast
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
@@ -31,7 +31,7 @@ from carroca.server.errors import (
 from carroca.server.players.api_tokens import SCOPES, ApiTokens
 from carroca.server.realtime import wire
 from carroca.server.realtime.fanout import player_channel
-from carroca.server.realtime.protocol import MAX_CHAT
+from carroca.server.realtime.protocol import MAX_CHAT, SEED_CHARS
 from carroca.server.records import seated_player
 from carroca.server.routes.connection import Connection, Services, play, say
 from carroca.server.routes.deps import (
@@ -383,6 +383,33 @@ async def bot_register(event_id: str, owner: EventWriter, request: Request,
 async def bot_withdraw(event_id: str, owner: EventWriter, request: Request) -> Withdrawn:
     spend_entry(request, owner["player"])
     return await tournaments_of(request).withdraw(owner["player"], event_id)
+
+
+class BotLadderBody(_Body):
+    ruleset: str = Field(max_length=30)
+    client_seed: str | None = Field(default=None, pattern=SEED_CHARS)
+
+
+class Laddered(TypedDict):
+    status: Literal["queued", "matched"]
+    ruleset: str
+    match: NotRequired[str]
+
+
+@router.post("/api/bot/ladder", response_model=None)
+async def bot_ladder(body: BotLadderBody, owner: BotPlayer, request: Request) -> Laddered:
+    """Queue for the bots' ladder: a ranked match against other bot accounts, rated apart from
+    the people's ("bot-duplas", "bot-mano"); `matched` on the event stream when it starts."""
+    answer = await lobby_of(request).queue_bot_ladder(owner["player"], body.ruleset,
+                                                      body.client_seed)
+    if answer is None:
+        return {"status": "queued", "ruleset": body.ruleset}
+    return {"status": "matched", "ruleset": body.ruleset, "match": answer["id"]}
+
+
+@router.delete("/api/bot/ladder", response_model=None)
+async def bot_ladder_leave(owner: BotPlayer, request: Request) -> dict[str, bool]:
+    return {"left": await lobby_of(request).leave_ranked(owner["player"]["id"])}
 
 
 @router.get("/api/bot/account", response_model=None)

@@ -26,6 +26,7 @@ from carroca.server.errors import (
     MatchNotFound,
     NoRematch,
     NoTable,
+    NotABot,
     NotFinished,
     NotSeatedForRematch,
     NotStored,
@@ -58,6 +59,8 @@ MIN_TURN, MAX_TURN = 1.0, 120.0
 # The turns a casual table offers (a player who needs more time picks a longer one, and sits
 # only with players who picked the same); ranked tables keep the server's.
 CASUAL_TURNS = (20.0, 40.0, 60.0)
+#: The bots' ladder's queues: its ruleset's name after this (the ranked queue holds both).
+BOT_LADDER = "bot:"
 
 
 class LobbyTable(TypedDict):
@@ -274,11 +277,25 @@ class Lobby:
     ) -> SeatAnswer | None:
         """Queue for a ranked match; returns the lobby's answer for the table once enough
         players are waiting (or the one the player has a seat at already)."""
-        opts, seconds = self.check(ruleset, None, None)
         if player["kind"] == "bot":  # the bots' ladder is theirs, never the people's queue
             raise BotsNotRanked()
         if self.hub.settings.ranked_requires_account and player["kind"] != "account":
             raise AccountRequired()
+        return await self._queue(player, ruleset, ruleset, client_seed)
+
+    async def queue_bot_ladder(
+        self, player: Player, ruleset: str, client_seed: str | None
+    ) -> SeatAnswer | None:
+        """The bots' ladder (the Bot API): a ranked queue of bot accounts only, rated apart
+        (`ratings.family_of`), as `queue_ranked` is for people."""
+        if player["kind"] != "bot":
+            raise NotABot()
+        return await self._queue(player, ruleset, BOT_LADDER + ruleset, client_seed)
+
+    async def _queue(
+        self, player: Player, ruleset: str, queue: str, client_seed: str | None
+    ) -> SeatAnswer | None:
+        opts, seconds = self.check(ruleset, None, None)
         n = get_ruleset(ruleset).seats
         async with self.lobby_lock:
             for table in self.tables:
@@ -289,17 +306,20 @@ class Lobby:
                 seat = _seat_in(row, player["id"])
                 if seat is not None:
                     return _answer(row, seat)
-            group = await self.ranked.join(player, ruleset, client_seed, n)
+            group = await self.ranked.join(player, queue, client_seed, n)
             if group is None:
                 return None
             matched = list(group)  # in seat order already (never linked accounts as opponents)
+            seats = [PersonSeat(player=p.id, name=p.name) for p in group]
+            if queue != ruleset:  # the bots' ladder: every seat a bot account's
+                for bot in seats:
+                    bot["bot_account"] = True
             table = await self.tables.new_table(
-                mode="ranked", ruleset=ruleset, options=opts,
-                seats=[PersonSeat(player=p.id, name=p.name) for p in group],
+                mode="ranked", ruleset=ruleset, options=opts, seats=seats,
                 turn_seconds=seconds,
                 bot_level=self.hub.settings.autoplay_bot, client_seeds=[p.seed for p in group],
             )
-            self.ranked.matched(ruleset, matched)  # once its table is stored
+            self.ranked.matched(queue, matched)  # once its table is stored
             try:
                 await table.start()
             except Exception:  # the database refused: started as soon as it is back
