@@ -253,6 +253,14 @@ class BadCasualTurn(ServerError, status=422, code="bad_turn_seconds"):
         super().__init__(message=f"O tempo por jogada da mesa casual é de {said} segundos.")
 
 
+class FixedEventTurn(ServerError, status=422, code="bad_turn_seconds"):
+    """A tournament's turn is the one every ranked table has (the server's `turn_seconds`)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(message=f"Nos torneios o tempo por jogada é sempre de {seconds:g} "
+                                 "segundos, igual para todos.")
+
+
 class BadSeats(ServerError, status=422, code="bad_seats"):
     """The seats asked for a new table do not fit its ruleset (the message says how)."""
 
