@@ -622,7 +622,13 @@ class NotSeatedToChat(ServerError, status=403, code="not_seated",
 
 class NotSeatedToHold(ServerError, status=403, code="not_seated",
                       text="Você não tem lugar nesta mesa."):
-    """A `hold` or `ready` from a socket not seated at that table."""
+    """A `hold`, `ready` or `more_time` from a socket not seated at that table."""
+
+
+class NoMoreTime(ServerError, status=409, code="no_more_time",
+                 text="Esta mesa não dá mais tempo: nas ranqueadas e nos torneios o tempo por "
+                      "jogada é igual para todos."):
+    """`more_time` at a table whose turn is the same for everyone (ranked, tournaments)."""
 
 
 class NotJoined(ServerError, status=409, code="not_joined",
