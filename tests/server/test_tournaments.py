@@ -276,7 +276,8 @@ def first_game(client: TestClient, event_id: str, creator: str) -> str:
 def test_every_event_plays_at_the_servers_turn(database: str) -> None:
     """An event's turn is the server's, as a ranked table's: another length is refused in
     Portuguese and nothing is made; an event stored when its creator chose its turn (here
-    made while the server's was 60 s) keeps that turn for its games."""
+    made while the server's was 60 s) keeps that turn for its games. A player's "mais tempo"
+    is refused at an event's table."""
     with TestClient(create_app(fast_settings(database, turn_seconds=60.0))) as client:
         ana, bia = guest(client, "Ana"), guest(client, "Bia")
         old = create(client, ana, rounds=1, turn_seconds=60)
@@ -301,8 +302,11 @@ def test_every_event_plays_at_the_servers_turn(database: str) -> None:
             for token in (ana, bia):
                 r = client.post(f"/api/tournaments/{event_id}/register", headers=auth(token))
                 assert r.status_code == 200, r.text
-            state = c.join(first_game(client, event_id, ana))
+            match_id = first_game(client, event_id, ana)
+            state = c.join(match_id)
             assert state["mode"] == "tournament" and state["turn_seconds"] == seconds
+        c.send("more_time", {"match": match_id, "on": True})  # nobody has more time here
+        assert c.until_type("error")["data"]["code"] == "no_more_time"
 
 
 def test_a_private_event_starts_at_its_time(database: str) -> None:
