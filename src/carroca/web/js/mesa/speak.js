@@ -142,7 +142,7 @@ export function renderMoves() {
   const items = v.steps.map((step, i) =>
     h("li", {}, `${S.stepSentence(step, names[step.seat], { opening: i === 0 && step.type === "pass" && st.ruleset === "duplas-pontos" })}.`),
   );
-  fill(list, ...(items.length ? items : [h("li", {}, `Mão ${v.hand_number}: nenhuma jogada ainda.`)]));
+  fill(list, ...(items.length ? items : [h("li", {}, `Mão ${v.hand_number + 1}: nenhuma jogada ainda.`)]));
 }
 
 /**
