@@ -454,7 +454,8 @@ class Table(TableRow):
         if self.mode not in MORE_TIME_MODES:
             raise NoMoreTime()
         async with self._lock:
-            if self.closed or on == (seat in self.more_time_seats):
+            if self.closed or self.status not in ("waiting", "playing") \
+                    or on == (seat in self.more_time_seats):
                 return
             if not on:
                 self.more_time_seats.discard(seat)

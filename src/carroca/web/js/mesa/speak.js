@@ -207,9 +207,11 @@ export function renderMoreTime() {
   if (!st) return;
   const note = need("#mais-tempo-nota");
   const seconds = st.turn_seconds * S.MORE_TIME;
-  const text = givesMoreTime(st)
-    ? `Nesta mesa, ${seconds} segundos em vez de ${st.turn_seconds}. Os outros veem.`
-    : `Nesta mesa não: ${NO_MORE_TIME}`;
+  const text = !givesMoreTime(st)
+    ? `Nesta mesa não: ${NO_MORE_TIME}`
+    : st.seat === null
+      ? "Vale quando você joga numa mesa casual ou de amigos."
+      : `Nesta mesa, ${seconds} segundos em vez de ${st.turn_seconds}. Os outros veem.`;
   if (note.textContent !== text) note.textContent = text;
 }
 
@@ -222,13 +224,18 @@ export function sendMoreTime() {
 
 let moreTimeSentOn = -1;
 
-/** Once per connection, once seated: the table learns the player's setting when it has
- * another (the server keeps it in memory: a restarted one, or a new table, does not know it). */
+/** Once seated, whenever the table has another setting than the player's (the server keeps it
+ * in memory: a new table, a restarted server or the one a table moved to does not know it): it is
+ * told, once a connection until the table has it. */
 export function moreTimeOnce() {
   const st = ctx.state;
   const connects = ctx.connects ?? 0;
-  if (!st || st.seat === null || moreTimeSentOn === connects) return;
-  if (wantsMoreTime() === st.more_time.includes(st.seat)) return;
+  if (!st || st.seat === null) return;
+  if (wantsMoreTime() === st.more_time.includes(st.seat)) {
+    moreTimeSentOn = -1;
+    return;
+  }
+  if (moreTimeSentOn === connects) return;
   moreTimeSentOn = connects;
   sendMoreTime();
 }
