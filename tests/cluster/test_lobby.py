@@ -1,5 +1,5 @@
-"""The lobby across nodes: the ranked queue, casual seating, chat, the list of tables and a
-player's tables, whichever node each request reaches."""
+"""The lobby across nodes: the ranked queue, casual seating, chat, "mais tempo", the list of
+tables and a player's tables, whichever node each request reaches."""
 
 from __future__ import annotations
 
@@ -101,6 +101,9 @@ def test_casual_seating_chat_and_lists_across_nodes(cluster: Cluster) -> None:
     assert until(wa, "chat")["text"] == "boa sorte!"
     wa.send(json.dumps({"type": "chat", "data": {"text": "pra você também"}}))
     assert until(wb, "chat", lambda d: d["text"] != "boa sorte!")["text"] == "pra você também"
+    # Bia's "mais tempo", asked on n2, reaches the table on n1: Ana sees it.
+    wb.send(json.dumps({"type": "more_time", "data": {"match": made["id"], "on": True}}))
+    assert until(wa, "state", lambda d: d["more_time"] == [1])["id"] == made["id"]
     wb.close()  # Bia leaves: Ana sees it
     until(wa, "state", lambda d: not d["players"][1]["connected"])
     wa.close()

@@ -150,7 +150,7 @@ def test_an_event_made_on_one_node_with_players_of_the_others(cluster: Cluster,
     made = post(n1, ana, "/api/tournaments", {
         "name": "Copa do Cluster", "format": "swiss", "ruleset": "bloqueio",
         "options": {"target": 1}, "rounds": 2, "capacity": 4, "bots": "greedy",
-        "starts_in": 3600, "turn_seconds": 5})
+        "starts_in": 3600})
     event_id = made["id"]
     assert event_row(cluster, event_id)["owner"].startswith("n1/")
     for token in (ana, bia):

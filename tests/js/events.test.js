@@ -21,7 +21,7 @@ function state(version, view) {
     id: "m1", mode: "casual", ruleset: "duplas-pontos", options: { target: 200 }, status: "playing",
     seat: 0, players: [0, 1, 2, 3].map((i) => ({ name: `p${i}`, bot: i > 0, connected: true })),
     commitment: "", client_seeds: [], client_seed: null, version, turn_seconds: 20, clock: null,
-    pause: null, chat: true,
+    pause: null, more_time: [], chat: true,
     view: {
       ruleset: "duplas-pontos", options: {}, seat: 0, phase: "play", turn: 0, hand: [], hand_sizes: [],
       boneyard: 0, table: [], ends: {}, table_count: 0, score: [0, 0], hand_number: 1, deal_index: 0,

@@ -1,12 +1,12 @@
 // @ts-check
 // What the table says (speech.js), run by `node --test`: one sentence per action, the lines of
 // the events between two states (the batida said before the hand's end), what each verbosity
-// keeps, and the review of the table.
+// keeps, the others' "mais tempo", and the review of the table.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { diff } from "../../src/carroca/web/js/events.js";
-import { endsText, eventLines, isSaid, reviewText, stepSentence, tableText, turnText } from "../../src/carroca/web/js/speech.js";
+import { endsText, eventLines, isSaid, moreTimeLines, reviewText, stepSentence, tableText, turnText } from "../../src/carroca/web/js/speech.js";
 
 /** @typedef {import("../../src/carroca/web/js/frames.js").State} State */
 /** @typedef {import("../../src/carroca/web/js/frames.js").View} View */
@@ -22,7 +22,7 @@ function state(version, view) {
     id: "m1", mode: "casual", ruleset: "duplas-pontos", options: { target: 200 }, status: "playing",
     seat: 0, players: [0, 1, 2, 3].map((i) => ({ name: `p${i}`, bot: i > 0, connected: true })),
     commitment: "", client_seeds: [], client_seed: null, version, turn_seconds: 20, clock: null,
-    pause: null, chat: true,
+    pause: null, more_time: [], chat: true,
     view: {
       ruleset: "duplas-pontos", options: {}, seat: 0, phase: "play", turn: 0, hand: [], hand_sizes: [7, 7, 7, 7],
       boneyard: 0, table: [], ends: {}, table_count: 0, score: [0, 0], hand_number: 1, deal_index: 0,
@@ -86,4 +86,14 @@ test("the review: the ends and what they count, the tiles in order, the hands an
   const turn = state(10, { table: v.table, ends: v.ends, table_count: 16, legal: ["4-5:left", "6-2:right", "6-2:up"] });
   assert.equal(turnText(turn, "tudo", null), "Sua vez: 2 pedras encaixam.");
   assert.match(turnText(turn, "vez", "Juca passou."), /^Juca passou\. Sua vez: 2 pedras encaixam\. Pontas: /);
+});
+
+test("another player's more time is said when it comes and when it goes, never one's own", () => {
+  assert.deepEqual(moreTimeLines([], [3], NAMES, 0), [
+    { kind: "time", seat: 3, text: "Juca tem mais tempo: o dobro do tempo da mesa em cada vez." },
+  ]);
+  assert.deepEqual(moreTimeLines([3], [], NAMES, 0), [{ kind: "time", seat: 3, text: "Juca voltou ao tempo da mesa." }]);
+  assert.deepEqual(moreTimeLines([], [0], NAMES, 0), []);
+  assert.deepEqual(moreTimeLines([1], [1], NAMES, 0), []);
+  assert.ok(isSaid(moreTimeLines([], [2], NAMES, 0)[0], "vez", 0)); // said at every verbosity
 });

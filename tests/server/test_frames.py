@@ -71,6 +71,7 @@ def old_state(table: Table, seat: int | None) -> dict[str, Any]:
         "turn_seconds": table.turn_seconds,
         "clock": clock,
         "pause": pause,
+        "more_time": sorted(table.more_time_seats),
         "chat": table.mode in ("casual", "friends"),
         "view": view,
     }
@@ -256,6 +257,8 @@ async def play(ruleset: str, seed: int, clock: Clock) -> Checker:
             {"player": 100 + seat, "name": f"Jogador {seat}"}
         await table.sit(who, client_seed(seed, seat), seat)  # the last one starts the match
         checker.check()
+    await table.more_time(0, True)  # the host's turns last longer: the seats see it
+    checker.check()
     move_id = 0
     while table.status != "finished":
         match = table.match

@@ -266,6 +266,49 @@ def test_registration_rules_and_withdrawal(database: str) -> None:
         assert client.get("/api/tournaments/nada").status_code == 404
 
 
+def first_game(client: TestClient, event_id: str, creator: str) -> str:
+    """Start the event (its creator asks) and return the match of its first game."""
+    client.post(f"/api/tournaments/{event_id}/start", headers=auth(creator))
+    info = wait_event(client, event_id, "running")
+    return str(info["rounds"][0]["tables"][0]["games"][0]["match"])
+
+
+def test_every_event_plays_at_the_servers_turn(database: str) -> None:
+    """An event's turn is the server's, as a ranked table's: another length is refused in
+    Portuguese and nothing is made; an event stored when its creator chose its turn (here
+    made while the server's was 60 s) keeps that turn for its games. A player's "mais tempo"
+    is refused at an event's table."""
+    with TestClient(create_app(fast_settings(database, turn_seconds=60.0))) as client:
+        ana, bia = guest(client, "Ana"), guest(client, "Bia")
+        old = create(client, ana, rounds=1, turn_seconds=60)
+    with TestClient(create_app(fast_settings(database))) as client, ExitStack() as stack:
+        for seconds in (45, 60, 10):
+            refused = client.post("/api/tournaments", headers=auth(ana), json={
+                "name": "Copa Lenta", "format": "swiss", **FAST, "starts_in": 3600,
+                "turn_seconds": seconds})
+            assert refused.status_code == 422, refused.text
+            assert refused.json()["error"] == {
+                "code": "bad_turn_seconds",
+                "message": "Nos torneios o tempo por jogada é sempre de 20 segundos, "
+                           "igual para todos."}
+        listed = client.get("/api/tournaments").json()["upcoming"]
+        assert [e["id"] for e in listed] == [old]  # the refusals made nothing
+        same = create(client, ana, rounds=1, turn_seconds=20)  # the server's own: taken
+        new = create(client, ana, rounds=1)
+        for event_id, seconds in ((old, 60), (same, 20), (new, 20)):
+            assert client.get(f"/api/tournaments/{event_id}").json()["turn_seconds"] == seconds
+        c = connect(stack, client, ana, "Ana")
+        for event_id, seconds in ((old, 60), (new, 20)):
+            for token in (ana, bia):
+                r = client.post(f"/api/tournaments/{event_id}/register", headers=auth(token))
+                assert r.status_code == 200, r.text
+            match_id = first_game(client, event_id, ana)
+            state = c.join(match_id)
+            assert state["mode"] == "tournament" and state["turn_seconds"] == seconds
+        c.send("more_time", {"match": match_id, "on": True})  # nobody has more time here
+        assert c.until_type("error")["data"]["code"] == "no_more_time"
+
+
 def test_a_private_event_starts_at_its_time(database: str) -> None:
     """The start that comes with the time asks no one's leave: a private event, shown to no
     one but its people, still starts (here with one entrant: it is cancelled)."""

@@ -93,7 +93,7 @@ class Script:
             "seat": self.viewer, "players": [dict(p) for p in self.players],
             "commitment": "0" * 64, "client_seeds": ["a"] * m.n, "client_seed": "a",
             "version": self.version, "turn_seconds": 20, "clock": clock, "pause": self.pause,
-            "chat": True, "view": view, **extra,
+            "more_time": [], "chat": True, "view": view, **extra,
         }
         if over:
             data["server_seed"] = self.seed

@@ -58,7 +58,7 @@ def test_no_axe_violation_on_any_page(new_context: Any, size: dict[str, int]) ->
     open_lobby_as_guest(page, name)
     made = page.request.post("/api/tournaments", data={
         "name": f"Copa {name}", "format": "knockout", "ruleset": "bloqueio",
-        "options": {"target": 1}, "capacity": 4, "starts_in": 3600, "turn_seconds": 60})
+        "options": {"target": 1}, "capacity": 4, "starts_in": 3600})
     assert made.status == 201, made.text()
     event_id = made.json()["id"]
     bots = page.request.post("/api/matches", data={

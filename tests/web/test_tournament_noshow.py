@@ -81,7 +81,7 @@ def test_a_no_show_leaves_nobody_stranded(new_context: Any, viewport: dict[str, 
     open_lobby_as_guest(page, me)
     made = page.request.post("/api/tournaments", data={
         "name": f"Copa {me}", "format": "knockout", "ruleset": "bloqueio",
-        "options": {"target": 1}, "capacity": 4, "starts_in": 3600, "turn_seconds": 60})
+        "options": {"target": 1}, "capacity": 4, "starts_in": 3600})
     assert made.status == 201, made.text()
     event_id = made.json()["id"]
     assert page.request.post(f"/api/tournaments/{event_id}/register").ok

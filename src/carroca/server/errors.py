@@ -254,6 +254,14 @@ class BadCasualTurn(ServerError, status=422, code="bad_turn_seconds"):
         super().__init__(message=f"O tempo por jogada da mesa casual é de {said} segundos.")
 
 
+class FixedEventTurn(ServerError, status=422, code="bad_turn_seconds"):
+    """A tournament's turn is the one every ranked table has (the server's `turn_seconds`)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(message=f"Nos torneios o tempo por jogada é sempre de {seconds:g} "
+                                 "segundos, igual para todos.")
+
+
 class BadSeats(ServerError, status=422, code="bad_seats"):
     """The seats asked for a new table do not fit its ruleset (the message says how)."""
 
@@ -615,7 +623,13 @@ class NotSeatedToChat(ServerError, status=403, code="not_seated",
 
 class NotSeatedToHold(ServerError, status=403, code="not_seated",
                       text="Você não tem lugar nesta mesa."):
-    """A `hold` or `ready` from a socket not seated at that table."""
+    """A `hold`, `ready` or `more_time` from a socket not seated at that table."""
+
+
+class NoMoreTime(ServerError, status=409, code="no_more_time",
+                 text="Esta mesa não dá mais tempo: nas ranqueadas e nos torneios o tempo por "
+                      "jogada é igual para todos."):
+    """`more_time` at a table whose turn is the same for everyone (ranked, tournaments)."""
 
 
 class NotJoined(ServerError, status=409, code="not_joined",

@@ -42,6 +42,7 @@ from carroca.server.tables.calls import (
     JoinAnswer,
     JoinCall,
     Method,
+    MoreTimeCall,
     MoveCall,
     PrivacyCall,
     RematchCall,
@@ -123,6 +124,7 @@ class Cluster:
             "invite": self._on_invite, "sit": self._on_sit, "rematch": self._on_rematch,
             "info": self._on_info, "privacy": self._on_privacy, "hold": self._on_hold,
             "resign": self._on_resign,
+            "more_time": self._on_more_time,
         })
         bus.on_charges = self._heard_charges
         bus.on_interest = self._interest
@@ -441,6 +443,9 @@ class Cluster:
             await table.ready(int(args["seat"]))
         else:
             await table.hold(int(args["seat"]), bool(on))
+
+    async def _on_more_time(self, args: MoreTimeCall) -> None:
+        await self._table(args).more_time(int(args["seat"]), bool(args["on"]))
 
     async def _on_invite(self, args: InviteCall) -> InviteAnswer:
         self._table(args)

@@ -112,6 +112,7 @@ class Stateful(Protocol):
     version: int
     turn_seconds: float
     clock: records.Clock | None
+    more_time_seats: set[int]
 
     @property
     def match(self) -> Match | None: ...
@@ -158,6 +159,7 @@ def shared_state(table: Stateful, view: dict[str, Any] | None) -> wire.State:
         turn_seconds=table.turn_seconds,
         clock=clock,
         pause=pause,
+        more_time=sorted(table.more_time_seats),
         chat=table.mode in ("casual", "friends"),
         server_seed=table.server_seed if table.status == "finished" else UNSET,
         ended=table.ended_reason or UNSET,

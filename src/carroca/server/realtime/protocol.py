@@ -67,6 +67,11 @@ class ReadyData(_Data):
     match: str = Field(min_length=1, max_length=16)
 
 
+class MoreTimeData(_Data):
+    match: str = Field(min_length=1, max_length=16)
+    on: bool
+
+
 class WatchData(_Data):
     event: str = Field(min_length=1, max_length=32)
     code: str | None = Field(default=None, max_length=20)  # a private event's invitation
@@ -115,6 +120,14 @@ class Ready(_Data):
     data: ReadyData
 
 
+class MoreTime(_Data):
+    """Give (or no longer) this seat's turns twice the table's time, where the table allows it
+    (casual and friends' tables)."""
+
+    type: Literal["more_time"]
+    data: MoreTimeData
+
+
 class Watch(_Data):
     type: Literal["watch"]
     data: WatchData
@@ -130,10 +143,11 @@ class Ping(_Data):
     data: EmptyData = EmptyData()
 
 
-Message = Join | Leave | Move | Chat | Mute | Hold | Ready | Watch | Unwatch | Ping
+Message = Join | Leave | Move | Chat | Mute | Hold | Ready | MoreTime | Watch | Unwatch | Ping
 ClientMessage = Annotated[Message, Field(discriminator="type")]
 CLIENT_MESSAGES: TypeAdapter[Message] = TypeAdapter(ClientMessage)
-TYPES = ("join", "leave", "move", "chat", "mute", "hold", "ready", "watch", "unwatch", "ping")
+TYPES = ("join", "leave", "move", "chat", "mute", "hold", "ready", "more_time", "watch", "unwatch",
+         "ping")
 
 
 def parse(text: str) -> Message:

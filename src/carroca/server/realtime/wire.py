@@ -216,6 +216,7 @@ class State(Data, kw_only=True):
     turn_seconds: float
     clock: Clock | None
     pause: Pause | None
+    more_time: list[int]  # the seats whose turns last twice the table's ("mais tempo")
     chat: bool
     server_seed: str | UnsetType = UNSET  # once finished
     ended: str | UnsetType = UNSET  # ended unfinished by an operator: why (then `expired`)

@@ -39,7 +39,14 @@ from carroca.server.realtime.fanout import (
 from carroca.server.realtime.presence import Presence
 from carroca.server.realtime.sessions import Sessions
 from carroca.server.records import seated_player
-from carroca.server.tables.calls import ChatCall, HoldCall, JoinAnswer, JoinCall, MoveCall
+from carroca.server.tables.calls import (
+    ChatCall,
+    HoldCall,
+    JoinAnswer,
+    JoinCall,
+    MoreTimeCall,
+    MoveCall,
+)
 from carroca.server.tables.chat import Blocks, Mutes, said_by
 from carroca.server.tables.hub import Hub
 from carroca.server.tables.registry import Tables
@@ -370,6 +377,8 @@ class Connection:
                 self.send(refused)
         elif isinstance(msg, protocol.Hold | protocol.Ready):
             await self._hold(msg)
+        elif isinstance(msg, protocol.MoreTime):
+            await self._more_time(msg)
         elif isinstance(msg, protocol.Watch):
             await self.watch(msg.data.event, msg.data.code)
         elif isinstance(msg, protocol.Unwatch):
@@ -405,6 +414,24 @@ class Connection:
     async def follow(self, match_id: str) -> None:
         """Follow a table as a `join` message would (the Bot API's game stream)."""
         await self._join(protocol.JoinData(match=match_id))
+
+    async def _more_time(self, msg: protocol.MoreTime) -> None:
+        """Twice the table's time on this seat's turns, or no longer ("mais tempo"): on this
+        node or on the table's owner; refused (`no_more_time`) where the table does not allow
+        it."""
+        match_id, seat = self.match_id, self.seat
+        if match_id is None or seat is None or match_id != msg.data.match:
+            self.send(protocol.refusal(NotSeatedToHold()))
+            return
+        table = self.table
+        try:
+            if table is None:
+                await self.on.tables.call_owner(match_id, "more_time",
+                                                MoreTimeCall(seat=seat, on=msg.data.on))
+            else:
+                await table.more_time(seat, msg.data.on)
+        except ServerError as exc:
+            self.send(protocol.refusal(exc))
 
     async def _join(self, data: protocol.JoinData) -> None:
         if self.on.blocks is not None and not self.blocks_read:

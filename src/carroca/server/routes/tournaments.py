@@ -38,7 +38,7 @@ class TournamentBody(_Body):
     capacity: int | None = Field(default=None, ge=2, le=100_000)  # and the server's setting
     starts_at: float | None = None  # epoch seconds
     starts_in: float | None = Field(default=None, ge=0, le=30 * 24 * 3600)  # or from now
-    turn_seconds: float | None = None
+    turn_seconds: float | None = None  # only the server's own: every event plays at it
     private: bool = False
     bots: str | None = Field(default=None, max_length=20)  # a level filling the free places
     bot_accounts: bool = False  # bot accounts (the Bot API) may enter

@@ -13,8 +13,8 @@ from typing import Literal, NotRequired, TypedDict
 
 from carroca.server.records import Mode, Player
 
-Method = Literal["join", "move", "chat", "hold", "invite", "sit", "rematch", "info", "privacy",
-                 "resign"]
+Method = Literal["join", "move", "chat", "hold", "more_time", "invite", "sit", "rematch", "info",
+                 "privacy", "resign"]
 
 
 class TableCall(TypedDict):
@@ -68,6 +68,14 @@ class ResignCall(TableCall):
     None."""
 
     seat: int
+
+
+class MoreTimeCall(TableCall):
+    """A seat asks for twice the table's time on its turns, or no longer (`Table.more_time`);
+    no answer (a table that does not allow it raises `NoMoreTime`)."""
+
+    seat: int
+    on: bool
 
 
 class SitCall(TableCall):

@@ -36,6 +36,7 @@ from carroca.server.errors import (
     MatchOver,
     MoveNotStored,
     NoChat,
+    NoMoreTime,
     NotStarted,
     NotStored,
     RematchStarted,
@@ -61,6 +62,11 @@ ABANDON = "abandon"
 # nobody holds a table for ever: casual, friends' and bots' tables; ranked and tournament ones.
 HOLD_MOST = 60.0
 HOLD_MOST_TIMED = 15.0
+# A player's "mais tempo" (`Table.more_time`): their turns (and their cinco-carroças choice) last
+# this many times the table's, at the tables where the time is the players' to choose; ranked
+# and tournament tables keep the same clock for everyone.
+MORE_TIME = 2.0
+MORE_TIME_MODES = ("casual", "friends")
 MIN_BACKOFF, MAX_BACKOFF = 0.5, 10.0  # a bot's retries while the database refuses its moves
 #: Told once to the people of a table whose bot played the safe move (the bot service behind).
 BOTS_SIMPLE = ("Os robôs desta mesa estão jogando no modo simples: o servidor que pensa por eles "
@@ -138,6 +144,9 @@ class Table(TableRow):
         # The seats that asked the table to wait at each hand's end while they read its
         # summary (`hold`); kept while the table runs here, sent again by a client that joins.
         self.holders: set[int] = set()
+        # The seats whose turns last MORE_TIME times the table's (`more_time`); kept while the
+        # table runs here, sent again by a client that joins, shown to everyone in the state.
+        self.more_time_seats: set[int] = set()
         self.frame_cache = FrameCache()  # text of the hand so far, for the next frames
 
     # ------------------------------------------------------------------ restore
@@ -425,9 +434,45 @@ class Table(TableRow):
             delay = max(settings.bot_delay_ms / 1000, self._backoff)
             self._timers.later(delay, self._spawn, self._bot_turn, version)
             return
-        seconds = settings.choice_seconds if match.phase == Phase.CHOICE else self.turn_seconds
+        seconds = self.clock_seconds(seat, match.phase)
         self.clock = records.Clock(seat, time.time() + seconds, seconds)
         self._timers.clock(seconds, version, self._clock_ran_out)
+
+    def clock_seconds(self, seat: int, phase: Phase) -> float:
+        """How long a person at `seat` has to act: the table's turn (the cinco-carroças
+        choice's window in the choice phase), MORE_TIME times it for a seat that asked."""
+        base = self._host.settings.choice_seconds if phase == Phase.CHOICE \
+            else self.turn_seconds
+        return base * MORE_TIME if seat in self.more_time_seats else base
+
+    async def more_time(self, seat: int, on: bool) -> None:
+        """A player asks for their turns to last MORE_TIME times the table's (or no longer).
+        Turned on during their own turn, the running clock gets the extra time at once; turned
+        off, it ends as it was set, and their next turn has the table's time. Everyone sees who
+        has more time (the state's `more_time`, and their clock). Raises `NoMoreTime` at ranked
+        and tournament tables, where the clock is the same for everyone."""
+        if self.mode not in MORE_TIME_MODES:
+            raise NoMoreTime()
+        async with self._lock:
+            if self.closed or self.status not in ("waiting", "playing") \
+                    or on == (seat in self.more_time_seats):
+                return
+            if not on:
+                self.more_time_seats.discard(seat)
+                self.publish()
+                return
+            self.more_time_seats.add(seat)
+            clock, match = self.clock, self.match
+            # its own turn, whose time has not run out yet (the auto-play may be on its way)
+            if clock is not None and clock.seat == seat and match is not None \
+                    and self._timers.running():
+                seconds = self.clock_seconds(seat, match.phase)
+                if seconds > clock.seconds:
+                    deadline = clock.deadline + seconds - clock.seconds
+                    self.clock = records.Clock(seat, deadline, seconds)
+                    self._timers.clock(max(0.0, deadline - time.time()), self.version,
+                                       self._clock_ran_out)
+            self.publish()
 
     def _clock_ran_out(self, version: int) -> None:
         if not self.closed:

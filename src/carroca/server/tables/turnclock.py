@@ -50,6 +50,10 @@ class Timers:
             self._clock_at = due[0]
             self._clock_timer = loop.call_at(due[0], self._rings)
 
+    def running(self) -> bool:
+        """Whether the clock's time is still running: armed, neither rung nor stopped."""
+        return self._due is not None
+
     def _rings(self) -> None:
         self._clock_timer = None
         due, ring = self._due, self._ring

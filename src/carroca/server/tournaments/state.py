@@ -17,11 +17,11 @@ from typing import Any, Literal, NotRequired, Protocol, TypedDict, cast
 from carroca.server.errors import (
     BadEventName,
     BadStart,
-    BadTurnSeconds,
     BotsNeedCapacity,
     CapacityTooLarge,
     DirectorRefusal,
     EventNotFound,
+    FixedEventTurn,
     NoEventBots,
     ServerError,
 )
@@ -44,7 +44,6 @@ from carroca.tournament.eventrecord import Resolver, dumps
 
 log = logging.getLogger("carroca.server")
 MAX_AHEAD = 30 * 24 * 3600.0  # an event starts within 30 days
-MIN_TURN, MAX_TURN = 1.0, 120.0
 
 def refused(exc: TournamentError) -> ServerError:
     """A director's refusal as the server answers it (its pt-BR message, its code)."""
@@ -102,7 +101,7 @@ class NewEvent(TypedDict):
     capacity: NotRequired[int | None]
     starts_at: NotRequired[float | None]  # epoch seconds
     starts_in: NotRequired[float | None]  # or from now
-    turn_seconds: NotRequired[float | None]
+    turn_seconds: NotRequired[float | None]  # only the server's own (`new_event`)
     private: NotRequired[bool]
     bots: NotRequired[str | None]  # a level filling the free places
     bot_accounts: NotRequired[bool]  # bot accounts (the Bot API) may enter
@@ -122,9 +121,12 @@ def new_event(settings: Settings, player: Player | None, body: NewEvent
             raise NoEventBots
         if body.get("capacity") is None:
             raise BotsNeedCapacity
-    turn = float(body.get("turn_seconds") or settings.turn_seconds)
-    if not MIN_TURN <= turn <= MAX_TURN:
-        raise BadTurnSeconds(MIN_TURN, MAX_TURN)
+    # Every event plays at the server's turn, as ranked tables do: the same time for everyone
+    # (an event stored before this rule keeps the turn it was made with).
+    turn = settings.turn_seconds
+    asked = body.get("turn_seconds")
+    if asked is not None and float(asked) != turn:
+        raise FixedEventTurn(turn)
     capacity = body.get("capacity")
     if capacity is not None and capacity > settings.max_tournament_capacity:
         raise CapacityTooLarge(settings.max_tournament_capacity)

@@ -61,11 +61,11 @@ export function localInput(/** @type {Date} */ date) {
 
 /**
  * @typedef {{name: string, format: string, ruleset: string, options: Record<string, number>,
- *   capacity: string, turnSeconds: string, private: boolean, rounds: string, bestOf: string,
+ *   capacity: string, private: boolean, rounds: string, bestOf: string,
  *   duration: string, start: string, bots: string, botAccounts?: boolean}} TourneyForm
  *   the event form's values as its fields hold them ("" for an empty field or no bots)
  * @typedef {{name: string, format: string, ruleset: string, options: Record<string, number>,
- *   capacity: number | null, turn_seconds: number, private: boolean, rounds?: number | null,
+ *   capacity: number | null, private: boolean, rounds?: number | null,
  *   best_of?: number, duration?: number, starts_at?: number, starts_in?: number, bots?: string,
  *   bot_accounts?: boolean}}
  *   TourneyRequest what POST /api/tournaments receives
@@ -85,7 +85,6 @@ export function tourneyRequest(form, now) {
     ruleset: form.ruleset,
     options: form.options,
     capacity: Number(form.capacity) || null,
-    turn_seconds: Number(form.turnSeconds),
     private: form.private,
   };
   if (form.format === "swiss") body.rounds = Number(form.rounds) || null;

@@ -908,7 +908,6 @@ async function createTourney(ev) {
       ruleset: control("#t-ruleset").value,
       options,
       capacity: control("#t-capacity").value,
-      turnSeconds: control("#t-time").value,
       private: control("#t-private").checked,
       rounds: control("#t-rounds").value,
       bestOf: control("#t-best-of").value,

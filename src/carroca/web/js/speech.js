@@ -273,6 +273,29 @@ export function matchEndText(result, st, labels, first) {
   return `Fim da partida: ${who}! Placar final: ${order}.${pneu}`;
 }
 
+/** How many times the table's turn a player with "mais tempo" has (the server's MORE_TIME). */
+export const MORE_TIME = 2;
+
+/**
+ * What is said when other players ask for more time or give it up (the state's `more_time`
+ * changed from `before` to `now`); the player hears their own setting when they change it.
+ * @param {number[]} before @param {number[]} now @param {string[]} names @param {number | null} me
+ * @returns {Line[]}
+ */
+export function moreTimeLines(before, now, names, me) {
+  /** @type {Line[]} */
+  const out = [];
+  for (const seat of now) {
+    if (seat !== me && !before.includes(seat)) {
+      out.push({ kind: "time", seat, text: `${names[seat]} tem mais tempo: o dobro do tempo da mesa em cada vez.` });
+    }
+  }
+  for (const seat of before) {
+    if (seat !== me && !now.includes(seat)) out.push({ kind: "time", seat, text: `${names[seat]} voltou ao tempo da mesa.` });
+  }
+  return out;
+}
+
 /**
  * Whether a line is said at this verbosity (`me`: the viewer's seat). The end of a hand or of
  * the match, the turn, the clock and the answers to what the player tried are always said; the

@@ -41,6 +41,17 @@ export interface ClientLeave {
   data?: ClientEmptyData;
 }
 
+/** Give (or no longer) this seat's turns twice the table's time, where the table allows it (casual and friends' tables). */
+export interface ClientMoreTime {
+  type: "more_time";
+  data: ClientMoreTimeData;
+}
+
+export interface ClientMoreTimeData {
+  match: string;
+  on: boolean;
+}
+
 export interface ClientMove {
   type: "move";
   data: ClientMoveData;
@@ -151,6 +162,7 @@ export interface State {
   turn_seconds: number;
   clock: Clock | null;
   pause: Pause | null;
+  more_time: number[];
   chat: boolean;
   server_seed?: string;
   ended?: string;
@@ -500,7 +512,7 @@ export interface Game_endFrame {
 }
 
 /** Any message a client sends. */
-export type ClientMessage = ClientJoin | ClientLeave | ClientMove | ClientChat | ClientMute | ClientHold | ClientReady | ClientWatch | ClientUnwatch | ClientPing;
+export type ClientMessage = ClientJoin | ClientLeave | ClientMove | ClientChat | ClientMute | ClientHold | ClientReady | ClientMoreTime | ClientWatch | ClientUnwatch | ClientPing;
 
 /** Any frame the server sends. */
 export type ServerFrame = HelloFrame | OwnerFrame | StateFrame | AckFrame | ErrorFrame | ChatFrame | MatchedFrame | TournamentFrame | EventFrame | Event_changeFrame | RematchFrame | PongFrame | LeftFrame | MutedFrame | AnnouncementFrame | NoticeFrame | FriendsFrame | PresenceFrame | ChallengeFrame | Challenge_endFrame | Game_endFrame;

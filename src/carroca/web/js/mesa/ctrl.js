@@ -21,7 +21,7 @@ import { renderOverlay } from "./overlay.js";
 import { chooseEnd } from "./play.js";
 import { renderFacts, renderLog, renderScores } from "./scores.js";
 import { renderSeatsLive, tick } from "./seats.js";
-import { holdOnce, lastAction, renderMoves, say, verbosity } from "./speak.js";
+import { holdOnce, lastAction, moreTimeOnce, renderMoreTime, renderMoves, say, verbosity } from "./speak.js";
 import { ctx, current, isMyTurn, myTeam } from "./state.js";
 import { closeSummary, renderReading, showSummary } from "./summary.js";
 import { renderBoard, renderTableInfo } from "./table.js";
@@ -176,7 +176,10 @@ function onState(data) {
     uncoverTheHand();
     say([{ kind: "turn", text: S.turnText(data, verbosity(), lastAction()) }]);
   }
+  const names = data.players.map((_, i) => ctx.names[i] ?? W.seatName(data.players[i], i));
+  say(S.moreTimeLines(prev ? prev.more_time : [], data.more_time, names, data.seat));
   holdOnce();
+  moreTimeOnce();
   if (!first) playSounds(events, turnStarted);
 }
 
@@ -200,8 +203,8 @@ function sayTheStart(data) {
 
 /**
  * The turn clock from the state's `clock`. A state that moves the turn to a person may come
- * without it (sent before the clock is armed): then count down from the move, with the turn
- * length seen last (20 s by default, 15 s for the cinco-carroças choice).
+ * without it (sent before the clock is armed): then count down from the move, with the table's
+ * turn (15 s for the cinco-carroças choice), twice it for a seat with more time.
  * @param {State | null} prev
  * @param {State} data
  */
@@ -212,7 +215,6 @@ function updateClock(prev, data) {
     return;
   }
   if (data.clock) {
-    if (v && v.phase === "play") ctx.turnSeconds = data.clock.seconds;
     ctx.clock = {
       seat: data.clock.seat,
       seconds: data.clock.seconds,
@@ -229,7 +231,8 @@ function updateClock(prev, data) {
   }
   const moved = !prev || prev.version !== data.version;
   if (moved || !ctx.clock || ctx.clock.seat !== turn) {
-    const seconds = v.phase === "choice" ? 15 : ctx.turnSeconds ?? 20;
+    const base = v.phase === "choice" ? 15 : data.turn_seconds;
+    const seconds = data.more_time.includes(turn) ? base * S.MORE_TIME : base;
     ctx.clock = { seat: turn, seconds, deadline: performance.now() + seconds * 1000 };
   }
 }
@@ -299,5 +302,6 @@ function render(from = null) {
   renderLog();
   renderMoves();
   renderReading();
+  renderMoreTime();
   tick();
 }

@@ -66,7 +66,7 @@ export function renderFacts() {
   /** Every kind of table has its words (tsc checks the list against the server's modes). @type {Record<import("../wire").Mode, string>} */
   const modes = { casual: "casual", ranked: "ranqueada", friends: "com amigos", bots: "só bots", tournament: "de torneio" };
   const mode = modes[st.mode] ?? st.mode;
-  facts.push(`partida ${mode}`);
+  facts.push(`partida ${mode}`, `${st.turn_seconds} s por jogada`);
   fill(need("#match-facts"), ...facts.flatMap((f, i) => (i ? [" · ", f] : [f])));
   need("#match-facts").append(" ", h("a", { class: "btn btn-ghost btn-small", href: `regras.html#${st.ruleset}` }, "Regras desta modalidade"));
   const rules = W.rulesText(st.ruleset, opts);

@@ -58,6 +58,7 @@ export function renderSeatsLive() {
     if (player && player.bot) badges.push(["badge", "bot"]);
     if (player && player.bot_account) badges.push(["badge badge-bot", "BOT"]);
     if (player && !player.connected) badges.push(["badge badge-warn", "fora"]);
+    if (st.more_time.includes(seat)) badges.push(["badge badge-time", "mais tempo"]);
     if (n === 4 && st.seat !== null && seat === (st.seat + 2) % 4) {
       badges.push(["badge badge-partner", "parceiro"]);
     }

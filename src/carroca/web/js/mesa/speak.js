@@ -12,6 +12,7 @@ import { ctx, current, nameOf } from "./state.js";
 
 const VERBOSITY_KEY = "carroca.fala";
 const HOLD_KEY = "carroca.esperar";
+const MORE_TIME_KEY = "carroca.mais-tempo";
 
 /** @returns {S.Verbosity} */
 export function verbosity() {
@@ -32,6 +33,22 @@ export function holdsSummary() {
     return false;
   }
 }
+
+/** Whether the player asked for more time on their turns ("mais tempo"), where a table gives it. */
+export function wantsMoreTime() {
+  try {
+    return localStorage.getItem(MORE_TIME_KEY) === "1";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether this table gives a player more time: casual and friends' tables (ranked and
+ * tournament ones keep the same clock for everyone, and refuse it).
+ * @param {import("../frames.js").State} st
+ */
+export const givesMoreTime = (st) => st.mode === "casual" || st.mode === "friends";
 
 /**
  * Say these lines, those that the player's setting keeps, each once.
@@ -125,7 +142,7 @@ export function renderMoves() {
   const items = v.steps.map((step, i) =>
     h("li", {}, `${S.stepSentence(step, names[step.seat], { opening: i === 0 && step.type === "pass" && st.ruleset === "duplas-pontos" })}.`),
   );
-  fill(list, ...(items.length ? items : [h("li", {}, `Mão ${v.hand_number}: nenhuma jogada ainda.`)]));
+  fill(list, ...(items.length ? items : [h("li", {}, `Mão ${v.hand_number + 1}: nenhuma jogada ainda.`)]));
 }
 
 /**
@@ -161,7 +178,66 @@ export function bindSettings() {
     }
     sendHold();
   });
+  const more = need("#mais-tempo", HTMLInputElement);
+  more.checked = wantsMoreTime();
+  more.addEventListener("change", () => {
+    try {
+      localStorage.setItem(MORE_TIME_KEY, more.checked ? "1" : "0");
+    } catch {
+      // as above
+    }
+    const st = ctx.state;
+    if (st && !givesMoreTime(st)) {
+      announce(`${more.checked ? "Mais tempo guardado" : "Mais tempo desligado"}: ${NO_MORE_TIME}`);
+    } else {
+      announce(more.checked
+        ? "Mais tempo ligado: o dobro do tempo da mesa em cada vez sua. Os outros veem."
+        : "Mais tempo desligado: a próxima vez sua tem o tempo da mesa.");
+    }
+    sendMoreTime();
+  });
   need("#btn-review").addEventListener("click", review);
+}
+
+const NO_MORE_TIME = "nas ranqueadas e nos torneios o tempo é igual para todos; vale nas mesas casuais e de amigos.";
+
+/** The setting's note: what it gives at this table. */
+export function renderMoreTime() {
+  const st = ctx.state;
+  if (!st) return;
+  const note = need("#mais-tempo-nota");
+  const seconds = st.turn_seconds * S.MORE_TIME;
+  const text = !givesMoreTime(st)
+    ? `Nesta mesa não: ${NO_MORE_TIME}`
+    : st.seat === null
+      ? "Vale quando você joga numa mesa casual ou de amigos."
+      : `Nesta mesa, ${seconds} segundos em vez de ${st.turn_seconds}. Os outros veem.`;
+  if (note.textContent !== text) note.textContent = text;
+}
+
+/** Tell the table whether this player's turns get more time (where the table gives it). */
+export function sendMoreTime() {
+  const st = ctx.state;
+  if (!st || st.seat === null || !ctx.socket || st.status === "finished" || !givesMoreTime(st)) return;
+  ctx.socket.send("more_time", { match: ctx.matchId, on: wantsMoreTime() });
+}
+
+let moreTimeSentOn = -1;
+
+/** Once seated, whenever the table has another setting than the player's (the server keeps it
+ * in memory: a new table, a restarted server or the one a table moved to does not know it): it is
+ * told, once a connection until the table has it. */
+export function moreTimeOnce() {
+  const st = ctx.state;
+  const connects = ctx.connects ?? 0;
+  if (!st || st.seat === null) return;
+  if (wantsMoreTime() === st.more_time.includes(st.seat)) {
+    moreTimeSentOn = -1;
+    return;
+  }
+  if (moreTimeSentOn === connects) return;
+  moreTimeSentOn = connects;
+  sendMoreTime();
 }
 
 /** Tell the table whether to wait for this player at the end of each hand. */

@@ -31,7 +31,6 @@ import * as W from "../words.js";
  * @property {string | null} selected the tile touched that fits several ends
  * @property {{seat: number, seconds: number, deadline: number} | null} clock the turn clock,
  *   its deadline on the performance.now() scale
- * @property {number} [turnSeconds] the turn's length seen last
  * @property {Map<number, Points[]>} hands deal_index -> the points scored in that hand
  * @property {Extract<import("../events.js").Event, {type: "score"}>[]} live points of the
  *   current hand, as they happen
