@@ -93,6 +93,14 @@ class BotClient:
         found: Frame = self._call("POST", f"/api/bot/challenges/{challenge}/accept")
         return found
 
+    def casual(self, ruleset: str, bot_level: str = "medium",
+               turn_seconds: float | None = None) -> Frame:
+        """A seat at a casual table (`{"match", "seat"}`), with people or, after the casual
+        wait, built-in bots of `bot_level`."""
+        found: Frame = self._call("POST", "/api/bot/casual", {
+            "ruleset": ruleset, "bot_level": bot_level, "turn_seconds": turn_seconds})
+        return found
+
     def ladder(self, ruleset: str) -> Frame:
         """Queue for the bots' ladder (`{"status": "queued"}`, or `"matched"` and `match`)."""
         found: Frame = self._call("POST", "/api/bot/ladder", {"ruleset": ruleset})

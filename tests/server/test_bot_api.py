@@ -276,10 +276,12 @@ def test_a_bot_account_plays_a_tournament_through_the_client(
 def test_two_bot_accounts_meet_on_the_bots_ladder_rated_apart(
         servers: Callable[..., Server]) -> None:
     """Two bot accounts queue for the bots' ladder through the client and play their match;
-    their ratings are the bots' ("bot-mano"), never in the people's list."""
+    their ratings are the bots' ("bot-mano"), never in the people's list. One then plays a
+    casual table filled by built-in bots; the API is in the server's OpenAPI description."""
     # Both programs run here, from one address: the marks would keep them apart.
     server = servers(env={"CARROCA_API_KEEPALIVE_SECONDS": "0.5",
-                          "CARROCA_RANKED_ADDRESS_MARKS": "false"})
+                          "CARROCA_RANKED_ADDRESS_MARKS": "false",
+                          "CARROCA_CASUAL_WAIT_SECONDS": "0.2", "CARROCA_BOT_DELAY_MS": "0"})
     tokens = []
     with server.http() as http:
         for name in ("Robô Um", "Robô Dois"):
@@ -302,6 +304,15 @@ def test_two_bot_accounts_meet_on_the_bots_ladder_rated_apart(
                                "the bots' ratings", timeout=120)
             assert {p["name"] for p in board} == {"Robô Um", "Robô Dois"}
             assert http.get("/api/leaderboard/mano").json()["players"] == []
+            # A casual table too: built-in bots fill it, the bot account plays its seat.
+            casual = clients[0].casual("bloqueio", "random")["match"]
+            over = wait_until(lambda: (m := http.get(f"/api/matches/{casual}").json())
+                              ["status"] == "finished" and m, "the casual match", timeout=120)
+            assert "Robô Um" in over["players"]
+            paths = http.get("/api/openapi.json").json()["paths"]
+            assert {"/api/bot/stream/event", "/api/bot/game/stream/{match_id}",
+                    "/api/bot/game/{match_id}/move", "/api/bot/ladder", "/api/bot/casual",
+                    "/api/me/tokens"} <= set(paths)
     finally:
         stop.set()
         for runner in runners:

@@ -412,6 +412,26 @@ async def bot_ladder_leave(owner: BotPlayer, request: Request) -> dict[str, bool
     return {"left": await lobby_of(request).leave_ranked(owner["player"]["id"])}
 
 
+class BotCasualBody(_Body):
+    ruleset: str = Field(max_length=30)
+    bot_level: str = Field(default="medium", max_length=20)  # the level filling empty seats
+    turn_seconds: float | None = None  # one of the casual lengths; none: the server's
+
+
+@router.post("/api/bot/casual", response_model=None)
+async def bot_casual(body: BotCasualBody, owner: BotPlayer, request: Request
+                     ) -> dict[str, Any]:
+    """A seat at a casual table, as a person takes one ("Jogar agora"): with the people
+    waiting there, or with built-in bots after the casual wait; `matched` when it starts.
+    Within the same abandonment ban and the same bot budget as a person's."""
+    player = owner["player"]
+    request.app.state.moderation.check_queue(player["id"], "casual")
+    answer = await lobby_of(request).casual(player, body.ruleset, body.bot_level, None, None,
+                                            client_ip(request),
+                                            turn_seconds=body.turn_seconds)
+    return {"match": answer["id"], "seat": answer["seat"]}
+
+
 @router.get("/api/bot/account", response_model=None)
 async def bot_account(owner: AnyToken) -> dict[str, Any]:
     """Who the token speaks for and what it may do."""
