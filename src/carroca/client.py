@@ -32,11 +32,14 @@ Chooser = Callable[[Observation], Action | str]
 
 
 class ApiError(Exception):
-    """A refusal of the server: its HTTP status, code and message (pt-BR)."""
+    """A refusal of the server: its HTTP status, code and message (pt-BR); `retry_after`: the
+    seconds to wait before trying again, for a limit (429)."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str,
+                 retry_after: float | None = None) -> None:
         super().__init__(f"{status} {code}: {message}")
         self.status, self.code, self.message = status, code, message
+        self.retry_after = retry_after
 
 
 class BotClient:
@@ -153,7 +156,9 @@ def _answer(resp: httpx2.Response) -> Any:
             code, message = str(error["code"]), str(error["message"])
         except (ValueError, KeyError, TypeError):
             code, message = "http_error", resp.text[:200]
-        raise ApiError(resp.status_code, code, message)
+        wait = resp.headers.get("retry-after")
+        raise ApiError(resp.status_code, code, message,
+                       float(wait) if wait and wait.isdigit() else None)
     return resp.json()
 
 
@@ -179,12 +184,26 @@ def play_game(client: BotClient, match: str, choose: Chooser,
                 view.get("turn") != state.get("seat") or not view.get("legal"):
             continue
         action = choose(Observation.from_dict(view))
-        try:
-            client.move(match, str(action), next_id, state["version"])
-            next_id += 1
-        except ApiError as exc:  # the table moved on meanwhile: its next state says how
-            log.info("move refused at %s: %s", match, exc)
+        _move(client, match, str(action), next_id, state["version"])
+        next_id += 1
     return last if last is not None and last["status"] in ("finished", "expired") else None
+
+
+def _move(client: BotClient, match: str, action: str, move_id: int, version: int) -> None:
+    """One move; a limit's refusal (429) waits as told and tries the same move again (its id
+    makes a second arrival a duplicate, never a second move). Any other refusal is logged: the
+    table moved on meanwhile, and its next state says how."""
+    for _ in range(5):
+        try:
+            client.move(match, action, move_id, version)
+            return
+        except ApiError as exc:
+            if exc.status != 429:
+                log.info("move refused at %s: %s", match, exc)
+                return
+            log.warning("move at %s waits %s s: %s", match, exc.retry_after, exc.message)
+            threading.Event().wait(exc.retry_after or 1.0)
+    log.warning("move at %s given up: still limited", match)
 
 
 def run_bot(client: BotClient, make: Callable[[], Chooser],

@@ -90,8 +90,8 @@ class Settings:
     # open (one for its events, one for each game it plays), and how often an open stream says
     # it is alive (an empty line).
     max_api_tokens: int = 10
-    api_calls_per_second: float = 4.0
-    api_call_burst: int = 20
+    api_calls_per_second: float = 10.0
+    api_call_burst: int = 50
     api_streams_per_token: int = 8
     api_keepalive_seconds: float = 10.0
     presence_seconds: float = 3.0  # a player's presence is told at most once in this time
