@@ -153,6 +153,12 @@ def _sign_up(http: Any, name: str) -> tuple[dict[str, str], int]:
     http.cookies.clear()
     return headers, int(http.get("/api/me", headers=headers).json()["player"]["id"])
 
+def _bot_account(http: Any, name: str, *scopes: str) -> tuple[str, int]:
+    """A new account made a bot account, and a token of it with `scopes`: the token, the id."""
+    headers, player_id = _sign_up(http, name)
+    assert http.post("/api/me/bot", headers=headers).status_code == 200
+    return make_token(http, headers, *scopes)[0], player_id
+
 
 def test_a_bot_account_plays_a_person_through_the_client(
         servers: Callable[..., Server]) -> None:
@@ -163,9 +169,7 @@ def test_a_bot_account_plays_a_person_through_the_client(
     refused; `carroca bot-connect` with a made-up token says so."""
     server = servers(env={"CARROCA_API_KEEPALIVE_SECONDS": "0.5"})
     with server.http() as http:
-        bot_headers, bot_id = _sign_up(http, "Robô Teste")
-        assert http.post("/api/me/bot", headers=bot_headers).status_code == 200
-        token, _ = make_token(http, bot_headers, "bot:play", "challenge:write")
+        token, bot_id = _bot_account(http, "Robô Teste", "bot:play", "challenge:write")
         person_headers, _ = _sign_up(http, "Pessoa")
         person_token = person_headers["Authorization"][7:]
     stop = threading.Event()
@@ -233,9 +237,7 @@ def test_a_bot_account_plays_a_tournament_through_the_client(
     Python client; an event that does not take them refuses its entry."""
     server = servers(env={"CARROCA_API_KEEPALIVE_SECONDS": "0.5"})
     with server.http() as http:
-        bot_headers, _ = _sign_up(http, "Robô Torneio")
-        assert http.post("/api/me/bot", headers=bot_headers).status_code == 200
-        token, _ = make_token(http, bot_headers, "bot:play", "tournament:write")
+        token, _ = _bot_account(http, "Robô Torneio", "bot:play", "tournament:write")
         person_headers, _ = _sign_up(http, "Organizadora")
         person_token = person_headers["Authorization"][7:]
     event = {"name": "Copa dos Robôs", "format": "swiss", "ruleset": "bloqueio",
@@ -282,12 +284,8 @@ def test_two_bot_accounts_meet_on_the_bots_ladder_rated_apart(
     server = servers(env={"CARROCA_API_KEEPALIVE_SECONDS": "0.5",
                           "CARROCA_RANKED_ADDRESS_MARKS": "false",
                           "CARROCA_CASUAL_WAIT_SECONDS": "0.2", "CARROCA_BOT_DELAY_MS": "0"})
-    tokens = []
     with server.http() as http:
-        for name in ("Robô Um", "Robô Dois"):
-            headers, _ = _sign_up(http, name)
-            assert http.post("/api/me/bot", headers=headers).status_code == 200
-            tokens.append(make_token(http, headers, "bot:play")[0])
+        tokens = [_bot_account(http, name, "bot:play")[0] for name in ("Robô Um", "Robô Dois")]
     stop = threading.Event()
     clients = [BotClient(server.base, token) for token in tokens]
     runners = [threading.Thread(target=run_bot, daemon=True, kwargs={"stop": stop},
