@@ -153,6 +153,11 @@ def _sign_up(http: Any, name: str) -> tuple[dict[str, str], int]:
     http.cookies.clear()
     return headers, int(http.get("/api/me", headers=headers).json()["player"]["id"])
 
+def http_record(server: Server, headers: dict[str, str], match: str) -> str:
+    with server.http(headers["Authorization"][7:]) as http:
+        return str(http.get(f"/api/matches/{match}/record").text)
+
+
 def _bot_account(http: Any, name: str, *scopes: str) -> tuple[str, int]:
     """A new account made a bot account, and a token of it with `scopes`: the token, the id."""
     headers, player_id = _sign_up(http, name)
@@ -317,3 +322,55 @@ def test_two_bot_accounts_meet_on_the_bots_ladder_rated_apart(
             runner.join(timeout=30)
         for c in clients:
             c.close()
+
+
+def test_a_bot_chats_and_resigns_by_its_calls(servers: Callable[..., Server]) -> None:
+    """Without `run_bot`: the bot's program reads the challenge from its event stream, accepts
+    it, follows the game, says a line the person's socket hears, and resigns, out of its turn:
+    its turns run out at once, the third is its abandonment (the rules' only way out, so the
+    record still verifies), the person wins, and the game's stream ends with that last state.
+    The person plays their turns meanwhile."""
+    server = servers()
+    with server.http() as http:
+        token, bot_id = _bot_account(http, "Robô Cortês", "bot:play", "challenge:write")
+        person_headers, _ = _sign_up(http, "Visita")
+    with BotClient(server.base, token) as client, server.http(
+            person_headers["Authorization"][7:]) as http:
+        assert http.post("/api/challenges", json={
+            "ruleset": "mano-a-mano", "seats": ["me", f"player:{bot_id}"]}).status_code == 201
+        events = client.events()
+        challenge = next(f["data"] for f in events if f["type"] == "challenge")
+        assert client.accept(challenge["id"])["status"] == "accepted"
+        match = next(f["data"]["match"] for f in events if f["type"] == "matched")
+        with server.socket(person_headers["Authorization"][7:]) as ws:
+            ws.send(json.dumps({"type": "join", "data": {"match": match}}))
+            game = client.game(match)
+            first = next(game)["data"]
+            assert first["status"] == "playing" and first["seat"] is not None
+            client.chat(match, "Boa sorte!")
+            said = wait_until(lambda: (f := json.loads(ws.recv(timeout=30)))["type"] == "chat"
+                              and f["data"], "the bot's line")
+            assert (said["name"], said["text"]) == ("Robô Cortês", "Boa sorte!")
+            client.resign(match)
+            last: dict[str, Any] = {}
+            while not last:  # the person answers their turns; the bot's run out at once
+                frame = json.loads(ws.recv(timeout=60))
+                state = frame["data"]
+                if frame["type"] != "state":
+                    continue
+                if state["status"] == "finished":
+                    last = state
+                elif state["view"]["turn"] == state["seat"] and state["view"]["legal"]:
+                    ws.send(json.dumps({"type": "move", "data": {
+                        "id": state["version"], "action": state["view"]["legal"][0]}}))
+            ended = [f["data"] for f in game if f["type"] == "state"]
+            assert ended[-1]["status"] == "finished"  # and the stream is over
+        with pytest.raises(ApiError) as again:
+            client.resign(match)
+        assert again.value.code == "game_over"
+    result = last["view"]["result"]
+    assert result["reason"] == "abandon" and result["winner"] != first["seat"] % 2
+    rec = record.loads(http_record(server, person_headers, match))
+    record.verify(rec)
+    steps = [a for a in rec["hands"][-1]["actions"] if a["seat"] == first["seat"]]
+    assert [a.get("auto", False) for a in steps[-2:]] == [True, True]  # then its abandonment

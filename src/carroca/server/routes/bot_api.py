@@ -333,7 +333,8 @@ async def bot_chat(match_id: str, body: BotChatBody, owner: BotPlayer, request: 
 
 @router.post("/api/bot/game/{match_id}/resign", response_model=None)
 async def bot_resign(match_id: str, owner: BotPlayer, request: Request) -> Done:
-    """The bot gives the match up: an abandonment, the other side wins."""
+    """The bot gives the match up: its turns run out at once from now on, and the third is
+    its abandonment (`Table.resign`): the other side wins."""
     seat = await _seat(request, match_id, owner["player"]["id"])
     tables = tables_of(request)
     table = tables.get(match_id)

@@ -147,6 +147,9 @@ class Table(TableRow):
         # The seats whose turns last MORE_TIME times the table's (`more_time`); kept while the
         # table runs here, sent again by a client that joins, shown to everyone in the state.
         self.more_time_seats: set[int] = set()
+        # Seats whose player gave up (`resign`): their turns run out at once (in memory: after
+        # a restart the seat plays on its clock again, and its program may resign again).
+        self.resigned: set[int] = set()
         self.frame_cache = FrameCache()  # text of the hand so far, for the next frames
 
     # ------------------------------------------------------------------ restore
@@ -434,6 +437,9 @@ class Table(TableRow):
             delay = max(settings.bot_delay_ms / 1000, self._backoff)
             self._timers.later(delay, self._spawn, self._bot_turn, version)
             return
+        if seat in self.resigned:
+            self._timers.later(self._backoff, self._spawn, self._timeout, version)
+            return
         seconds = self.clock_seconds(seat, match.phase)
         self.clock = records.Clock(seat, time.time() + seconds, seconds)
         self._timers.clock(seconds, version, self._clock_ran_out)
@@ -633,9 +639,11 @@ class Table(TableRow):
             return wire.frame(wire.Ack(id=move_id, version=self.version))
 
     async def resign(self, seat: int) -> str | None:
-        """The seat gives the match up (the Bot API's `resign`): stored and scored as an
-        abandonment (`rules`: the other side wins), as leaving a table is. None once done, else
-        the refusal's frame."""
+        """The seat gives the match up (the Bot API's `resign`). The rules know one way to
+        leave a match, the abandonment at the third time run out in a row (rules.md §5), and a
+        record must stay one the rules replay: so from now on the seat's turns run out at
+        once, the first two played for it as any time run out, the third its abandonment (the
+        other side wins). None once under way, else the refusal's frame."""
         async with self._lock:
             if self.closed and self.status != "finished":
                 return protocol.refusal(TableMoving())
@@ -644,8 +652,9 @@ class Table(TableRow):
                 return protocol.refusal(NotStarted())
             if match.is_over or self.status == "finished":
                 return protocol.refusal(MatchOver())
-            if not await self._commit(seat, None, auto=False):
-                return protocol.refusal(TableMoving() if self.closed else MoveNotStored())
+            self.resigned.add(seat)
+            if match.current_player == seat and self.pause is None:
+                self.schedule()  # its clock runs out now
             return None
 
     async def _commit(
