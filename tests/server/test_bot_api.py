@@ -374,3 +374,7 @@ def test_a_bot_chats_and_resigns_by_its_calls(servers: Callable[..., Server]) ->
     record.verify(rec)
     steps = [a for a in rec["hands"][-1]["actions"] if a["seat"] == first["seat"]]
     assert [a.get("auto", False) for a in steps[-2:]] == [True, True]  # then its abandonment
+    # The person has played a whole match now: never a bot account.
+    with server.http(person_headers["Authorization"][7:]) as http:
+        refused = http.post("/api/me/bot")
+        assert (refused.status_code, refused.json()["error"]["code"]) == (409, "already_played")
