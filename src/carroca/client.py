@@ -27,6 +27,8 @@ from carroca.rules.observation import Observation
 
 log = logging.getLogger("carroca.client")
 Frame = dict[str, Any]
+STREAM_SILENCE = 60.0  # seconds without a line (the server's keep-alive: 10 s) before a reopen
+GAME_TRIES = 8  # a game's stream reopened this many times at most (a restart, a proxy's cut)
 #: What a bot is to the client: the seat's observation in, its action out.
 Chooser = Callable[[Observation], Action | str]
 
@@ -128,8 +130,9 @@ class BotClient:
     def _stream(self, path: str, alive: bool = False) -> Iterator[Frame]:
         """The stream's frames; with `alive`, its keep-alive lines too, as `{"type": "alive"}`
         (a reader that wants to stop between events hears from the stream every few seconds)."""
+        # The server says it is there every 10 s: a minute of silence is a dead connection.
         with self.http.stream("GET", path,
-                              timeout=httpx2.Timeout(self.timeout, read=None)) as resp:
+                              timeout=httpx2.Timeout(self.timeout, read=STREAM_SILENCE)) as resp:
             if resp.status_code != 200:
                 resp.read()
                 _answer(resp)
@@ -215,18 +218,31 @@ def run_bot(client: BotClient, make: Callable[[], Chooser],
     the stream, a keep-alive's included). A lost stream is opened again, after 1 s, then twice
     as long each time up to 30 s; the games in play go on meanwhile (a refusal, such as a
     revoked token, ends it). `on_state(match, state)` hears every state of every game."""
+    stop = stop or threading.Event()  # never set: until the process ends
     playing: dict[str, threading.Thread] = {}
 
     def game(match: str) -> None:
+        chooser = make()
+        hear = None if on_state is None else (lambda state: on_state(match, state))
         try:
-            play_game(client, match, make(), None if on_state is None
-                      else lambda state: on_state(match, state))
+            for tries in range(GAME_TRIES):
+                try:
+                    if play_game(client, match, chooser, hear) is not None:
+                        return  # played to its end
+                except ApiError as exc:
+                    if exc.status < 500 and exc.status != 429:
+                        log.info("game %s: %s", match, exc)  # no seat, over, refused
+                        return
+                except httpx2.TransportError as exc:
+                    log.warning("game %s stream lost: %s", match, exc)
+                if stop.wait(min(30.0, 2.0 ** tries)):  # then its stream is opened again
+                    return
+            log.warning("game %s given up after %d tries", match, GAME_TRIES)
         except Exception:
             log.exception("game %s stopped", match)
         finally:
             playing.pop(match, None)
 
-    stop = stop or threading.Event()  # never set: until the process ends
     wait = 1.0
     while not stop.is_set():
         try:
@@ -237,6 +253,11 @@ def run_bot(client: BotClient, make: Callable[[], Chooser],
                 _event(client, frame, accept, playing, game)
         except httpx2.TransportError as exc:  # the server restarts, the network drops
             log.warning("event stream lost (%s); again in %.0f s", exc, wait)
+        except ApiError as exc:  # a refused token ends it; a busy or restarting server not
+            if exc.status < 500 and exc.status != 429:
+                raise
+            wait = max(wait, exc.retry_after or 0.0)
+            log.warning("event stream refused (%s); again in %.0f s", exc, wait)
         else:
             log.info("event stream ended; again in %.0f s", wait)
         if stop.wait(wait):

@@ -98,6 +98,13 @@ def test_only_an_account_that_never_played_becomes_a_bot_and_never_ranked(databa
         assert table.status_code == 201, table.text
         assert code(c.post("/api/me/bot", headers=player)) == (409, "already_played")
         assert c.get("/api/me", headers=player).json()["player"]["kind"] == "account"
+        # Queued for the people's ranked, a person stays one until they leave the queue.
+        waiting = auth(account(c, "Na Fila"))
+        assert c.post("/api/ranked", json={"ruleset": "mano-a-mano"},
+                      headers=waiting).json()["status"] == "queued"
+        assert code(c.post("/api/me/bot", headers=waiting)) == (409, "waiting_somewhere")
+        assert c.request("DELETE", "/api/ranked", headers=waiting).status_code == 200
+        assert c.post("/api/me/bot", headers=waiting).status_code == 200
         fresh = auth(account(c, "Robozinho"))
         c.cookies.clear()
         made = c.post("/api/me/bot", headers=fresh)
@@ -106,6 +113,13 @@ def test_only_an_account_that_never_played_becomes_a_bot_and_never_ranked(databa
         assert c.post("/api/me/bot", headers=fresh).status_code == 200  # for good: still one
         assert code(c.post("/api/ranked", json={"ruleset": "mano-a-mano"}, headers=fresh)) == \
             (403, "bot_not_ranked")
+        # A bot follows and plays only the games it has a seat at.
+        token, _ = make_token(c, fresh, "bot:play")
+        game = table.json()["id"]
+        assert code(c.get(f"/api/bot/game/stream/{game}", headers=auth(token))) == \
+            (404, "not_seated")
+        assert code(c.post(f"/api/bot/game/{game}/move", json={"id": 1, "action": "pass"},
+                           headers=auth(token))) == (404, "not_seated")
 
 
 @pytest.mark.postgres  # stored: tokens, bot accounts
@@ -352,6 +366,9 @@ def test_a_bot_chats_and_resigns_by_its_calls(servers: Callable[..., Server]) ->
                               and f["data"], "the bot's line")
             assert (said["name"], said["text"]) == ("Robô Cortês", "Boa sorte!")
             client.resign(match)
+            with pytest.raises(ApiError) as gone:  # it gave up: its moves are refused
+                client.move(match, "pass", 99_999)
+            assert (gone.value.status, gone.value.code) == (409, "resigned")
             last: dict[str, Any] = {}
             while not last:  # the person answers their turns; the bot's run out at once
                 frame = json.loads(ws.recv(timeout=60))
@@ -378,3 +395,36 @@ def test_a_bot_chats_and_resigns_by_its_calls(servers: Callable[..., Server]) ->
     with server.http(person_headers["Authorization"][7:]) as http:
         refused = http.post("/api/me/bot")
         assert (refused.status_code, refused.json()["error"]["code"]) == (409, "already_played")
+
+
+def test_open_streams_are_capped_and_end_with_their_token(servers: Callable[..., Server]
+                                                          ) -> None:
+    """A token holds at most its streams open (the next is refused, one closed gives a place
+    back), and a revocation ends those still open within a keep-alive."""
+    server = servers(env={"CARROCA_API_KEEPALIVE_SECONDS": "0.3",
+                          "CARROCA_API_STREAMS_PER_TOKEN": "2"})
+    with server.http() as http:
+        headers, _ = _sign_up(http, "Robô Limite")
+        assert http.post("/api/me/bot", headers=headers).status_code == 200
+        token, token_id = make_token(http, headers, "bot:play")
+        with BotClient(server.base, token) as client:
+            first, second = client.events(alive=True), client.events(alive=True)
+            assert next(first)["type"] == next(second)["type"] == "alive"
+            with pytest.raises(ApiError) as third:
+                next(client.events())
+            assert (third.value.status, third.value.code) == (429, "too_many_streams")
+            second.close()  # its place is given back once the server sees it gone
+            again = wait_until(lambda: _opened(client), "a place for a stream again")
+            assert http.delete(f"/api/me/tokens/{token_id}", headers=headers).status_code == 200
+            for stream in (first, again):
+                assert [f for f in stream if f["type"] != "alive"] == []  # ended, nothing else
+
+
+def _opened(client: BotClient) -> Any:
+    stream = client.events(alive=True)
+    try:
+        next(stream)
+    except ApiError:
+        stream.close()
+        return None
+    return stream

@@ -813,6 +813,23 @@ class BotsNotInvited(ServerError, status=403, code="bots_not_invited",
     pass
 
 
+class Resigned(ServerError, status=409, code="resigned",
+               text="Você desistiu desta partida: suas vezes passam sozinhas até o fim."):
+    pass
+
+
+class WaitingSomewhere(ServerError, status=409, code="waiting_somewhere",
+                       text="Saia da fila ranqueada e dos torneios em que se inscreveu antes de "
+                            "virar conta de bot."):
+    pass
+
+
+class TooManyChallengesWaiting(ServerError, status=429, code="challenges_waiting"):
+    def __init__(self, most: int) -> None:
+        super().__init__(message=f"Esta conta de bot já tem {most} desafios esperando "
+                                 "resposta; tente daqui a pouco.")
+
+
 class NotSeatedHere(ServerError, status=404, code="not_seated",
                     text="Você não tem lugar nesta mesa."):
     pass

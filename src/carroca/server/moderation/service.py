@@ -265,14 +265,17 @@ class Moderation:
         match = table.match
         if match is None or match.result is None:
             return
-        if table.mode == "ranked" and self.fairplay is not None:
-            self._spawn(self.fairplay.ended(table.id))
+        bots_ladder = any(s is not None and s.get("bot_account") for s in table.seats)
+        if table.mode == "ranked" and self.fairplay is not None and not bots_ladder:
+            self._spawn(self.fairplay.ended(table.id))  # people's decisions only
         people = table.humans()
         if table.mode not in LADDER_MODES or (table.mode == "friends" and len(people) < 2):
             return
         quitter = None
         if match.result.reason == "abandon" and match.history:
             quitter = match.history[-1].end.seat
+            if quitter in table.resigned:  # the Bot API's resignation: a loss, not a desertion
+                quitter = None
         for seat, pid in people:
             self._spawn(self.count_match(pid, seat == quitter, table.id))
 

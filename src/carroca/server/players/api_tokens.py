@@ -26,6 +26,7 @@ from carroca.server.errors import (
     TooManyApiCalls,
     TooManyStreams,
     TooManyTokens,
+    WaitingSomewhere,
 )
 from carroca.server.records import Player
 from carroca.server.settings import Settings
@@ -59,9 +60,15 @@ class ApiTokens:
 
     # ------------------------------------------------------------------ the owner's side
 
-    async def make_bot(self, player: Player) -> Player:
-        """The account becomes a bot account, for good; refused once it has played."""
+    async def make_bot(self, player: Player, queued: bool = False) -> Player:
+        """The account becomes a bot account, for good; refused once it has played, and while
+        it waits as a person (`queued`: in this node's ranked queue; the cluster's and the
+        events' entries are read with the change)."""
+        if queued:
+            raise WaitingSomewhere
         answer = await self.store.make_bot(player["id"])
+        if answer == "waiting":
+            raise WaitingSomewhere
         if answer == "not_account":
             raise BotNeedsAccount
         if answer == "played":
@@ -136,6 +143,14 @@ class ApiTokens:
         if budget.left < 1:
             raise TooManyApiCalls(max(1, int((1 - budget.left) / rate) + 1))
         budget.left -= 1
+
+    async def still_live(self, token_id: int) -> bool:
+        """An open stream's token, asked again at each of its keep-alives: a revocation or an
+        operator's closing ends the streams open with it within that time, on every node."""
+        try:
+            return await self.store.token_live(token_id)
+        except Exception:  # the database is away: the stream goes on, asked again later
+            return True
 
     def stream_opened(self, token_id: int) -> None:
         """One more open stream for the token (refused beyond the setting)."""

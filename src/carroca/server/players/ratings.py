@@ -52,6 +52,9 @@ class Rated(Protocol):
 
     def humans(self) -> list[tuple[int, int]]: ...
 
+    @property
+    def resigned(self) -> set[int]: ...
+
 
 def own_moves_before_abandon(match: Match) -> int | None:
     """The moves the abandoning side made itself (not `auto`), or None if nobody abandoned."""
@@ -95,7 +98,10 @@ class Ratings:
     ) -> tuple[list[ParticipantRow], list[RatingRow]]:
         """Participant rows for every human seat and, for ranked matches, the new ratings."""
         humans = table.humans()
-        early = table.match is not None and early_abandon(
+        # An early abandonment rates nothing (a puppet that idles cannot feed its opponent
+        # points); a resignation (the Bot API's) is a loss, rated, or a losing bot would
+        # resign early and never lose a point.
+        early = table.match is not None and not table.resigned and early_abandon(
             table.match, self.min_moves, self.min_hands, self.min_share)
         if table.mode != "ranked" or not humans or early:
             return [

@@ -40,6 +40,7 @@ from carroca.server.routes.deps import (
     _Body,
     client_ip,
     lobby_of,
+    mark,
     tables_of,
 )
 from carroca.server.routes.tournaments import spend_entry, tournaments_of
@@ -162,7 +163,8 @@ async def revoke_token(token_id: int, me: Player, request: Request) -> Done:
 @router.post("/api/me/bot", response_model=None)
 async def become_bot(me: Player, request: Request) -> dict[str, records.Player]:
     """The account becomes a bot account, for good (only before it has played)."""
-    player = await api_tokens_of(request).make_bot(me)
+    queued = await lobby_of(request).queued(me["id"]) is not None
+    player = await api_tokens_of(request).make_bot(me, queued)
     request.app.state.accounts.drop_cached({me["id"]})  # sessions now name a bot
     return {"player": player}
 
@@ -204,11 +206,14 @@ async def _lines(request: Request, owner: TokenOwner, out: StreamSocket,
     """The stream's lines: each frame, an empty line when nothing came for a while (so that
     both ends know the other is there), until `done` says a frame was the last."""
     keepalive = request.app.state.settings.api_keepalive_seconds
+    tokens = api_tokens_of(request)
     try:
         while True:
             try:
                 item = await asyncio.wait_for(out.queue.get(), keepalive)
             except TimeoutError:
+                if not await tokens.still_live(owner["token_id"]):
+                    return  # revoked, or its player closed: the stream ends with it
                 yield "\n"
                 continue
             if item is None:
@@ -218,7 +223,7 @@ async def _lines(request: Request, owner: TokenOwner, out: StreamSocket,
                 return
     finally:
         cleanup()
-        api_tokens_of(request).stream_closed(owner["token_id"])
+        tokens.stream_closed(owner["token_id"])
 
 
 @router.get("/api/bot/stream/event", response_model=None)
@@ -228,7 +233,8 @@ async def event_stream(owner: BotPlayer, request: Request) -> StreamingResponse:
     `challenge_end`, `tournament`, `rematch`, `notice`. First a `matched` for every game the
     bot has a seat at now and a `challenge` for every challenge waiting for its answer (held
     by this node), so a program that (re)starts misses neither."""
-    api_tokens_of(request).stream_opened(owner["token_id"])
+    tokens = api_tokens_of(request)
+    tokens.stream_opened(owner["token_id"])
     player, fanout = owner["player"], sockets_of(request).fanout
     out = StreamSocket()
 
@@ -239,16 +245,21 @@ async def event_stream(owner: BotPlayer, request: Request) -> StreamingResponse:
 
     channel = player_channel(player["id"])
     fanout.subscribe(channel, heard)
-    tables = tables_of(request)
-    for match_id in await lobby_of(request).tables_of(player["id"]):
-        table = tables.get(match_id)
-        mode = table.mode if table is not None else "friends"
-        if table is None:
-            seating = await tables.seating(match_id)
-            mode = seating["mode"] if seating is not None else mode
-        out.put(wire.frame(wire.Matched(match=match_id, mode=mode)))
-    for frame in challenges_of(request).waiting_for(player["id"]):
-        out.put(frame)
+    try:
+        tables = tables_of(request)
+        for match_id in await lobby_of(request).tables_of(player["id"]):
+            table = tables.get(match_id)
+            mode = table.mode if table is not None else "friends"
+            if table is None:
+                seating = await tables.seating(match_id)
+                mode = seating["mode"] if seating is not None else mode
+            out.put(wire.frame(wire.Matched(match=match_id, mode=mode)))
+        for frame in challenges_of(request).waiting_for(player["id"]):
+            out.put(frame)
+    except BaseException:  # nothing is streamed: the slot and the subscription go back
+        fanout.unsubscribe(channel, heard)
+        tokens.stream_closed(owner["token_id"])
+        raise
     return StreamingResponse(
         _lines(request, owner, out, lambda _: False,
                lambda: fanout.unsubscribe(channel, heard)), media_type=NDJSON)
@@ -262,15 +273,19 @@ async def _seat(request: Request, match_id: str, player_id: int) -> int:
         seat = table.seat_of(player_id)
     else:
         seating = await tables.seating(match_id)
-        seat = None if seating is None else next(
-            (i for i, s in enumerate(seating["seats"]) if seated_player(s) == player_id), None)
+        seat = None if seating is None or seating["status"] not in ("waiting", "playing") \
+            else next((i for i, s in enumerate(seating["seats"])
+                       if seated_player(s) == player_id), None)
     if seat is None:
         raise NotSeatedHere
     return seat
 
 
 def _last_state(frame: str) -> bool:
-    """A state frame of a table that will not change any more ends a game's stream."""
+    """A state frame of a table that will not change any more ends a game's stream, as does a
+    refusal of the join (the table gone meanwhile, or moving: the program opens it again)."""
+    if frame.startswith('{"type":"error"'):
+        return True
     if not frame.startswith('{"type":"state"'):
         return False
     status = json.loads(frame)["data"]["status"]
@@ -401,8 +416,10 @@ class Laddered(TypedDict):
 async def bot_ladder(body: BotLadderBody, owner: BotPlayer, request: Request) -> Laddered:
     """Queue for the bots' ladder: a ranked match against other bot accounts, rated apart from
     the people's ("bot-duplas", "bot-mano"); `matched` on the event stream when it starts."""
-    answer = await lobby_of(request).queue_bot_ladder(owner["player"], body.ruleset,
-                                                      body.client_seed)
+    player = owner["player"]
+    request.app.state.moderation.check_queue(player["id"], "ranked")  # a ban from ranked
+    await mark(request, player["id"])  # one operator's bots are never each other's opponents
+    answer = await lobby_of(request).queue_bot_ladder(player, body.ruleset, body.client_seed)
     if answer is None:
         return {"status": "queued", "ruleset": body.ruleset}
     return {"status": "matched", "ruleset": body.ruleset, "match": answer["id"]}

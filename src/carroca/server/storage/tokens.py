@@ -18,8 +18,9 @@ from carroca.server.storage import db
 from carroca.server.storage.plumbing import Storage, token_hash
 
 #: What asking to become a bot came to: done, not an account (a guest must make one first;
-#: closed or deleted: none), or too late (they have played).
-BotUpgrade = Literal["bot", "not_account", "played"]
+#: closed or deleted: none), too late (they have played), or not now: queued for a people's
+#: ranked match or entered in an event as a person (`waiting`).
+BotUpgrade = Literal["bot", "not_account", "played", "waiting"]
 
 
 class TokenRow(TypedDict):
@@ -56,6 +57,21 @@ def _has_played(conn: Connection, player_id: int) -> bool:
     return False
 
 
+def _is_waiting(conn: Connection, player_id: int) -> bool:
+    """Queued for ranked (the cluster's queue: in the database) or entered in an event not
+    over: a person's place that a bot would take."""
+    if conn.execute(sa.select(db.ranked_queue.c.player_id)
+                    .where(db.ranked_queue.c.player_id == player_id)).first():
+        return True
+    e, t = db.tournament_entries.c, db.tournaments.c
+    for (players,) in conn.execute(
+            sa.select(e.players).join(db.tournaments, t.id == e.tournament_id)
+            .where(t.status.in_(("upcoming", "running")))):
+        if any(isinstance(p, dict) and p.get("id") == player_id for p in players or []):
+            return True
+    return False
+
+
 def _row(r: Any) -> TokenRow:
     return {"id": r.id, "label": r.label, "scopes": r.scopes.split(), "created_at": r.created_at,
             "used_at": r.used_at, "revoked_at": r.revoked_at}
@@ -81,6 +97,8 @@ class TokenRows(Storage):
                 return "not_account"
             if _has_played(conn, player_id):
                 return "played"
+            if _is_waiting(conn, player_id):
+                return "waiting"
             conn.execute(db.players.update().where(P.id == player_id).values(kind="bot"))
             return "bot"
 
@@ -125,6 +143,16 @@ class TokenRows(Storage):
             return str(digest)
 
         return await self.run_side(fn)
+
+    async def token_live(self, token_id: int) -> bool:
+        """The token is not revoked and its player not closed (an open stream asks again)."""
+
+        def fn(conn: Connection) -> bool:
+            return conn.execute(
+                sa.select(T.id).join(db.players, P.id == T.player_id).where(T.id == token_id)
+                .where(T.revoked_at.is_(None)).where(P.closed_at.is_(None))).first() is not None
+
+        return await self.run_side(fn, track=False)
 
     async def token_owner(self, token: str) -> TokenOwner | None:
         """The player a live token speaks for (not revoked, the player not closed); notes its

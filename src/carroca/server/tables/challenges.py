@@ -30,6 +30,7 @@ from carroca.server.errors import (
     NotAFriend,
     ServerError,
     TableMoving,
+    TooManyChallengesWaiting,
 )
 from carroca.server.realtime import wire
 from carroca.server.realtime.fanout import Fanout, player_channel
@@ -74,6 +75,8 @@ class Answered(TypedDict):
 
 Answer = Literal["accept", "decline", "cancel"]
 CallNode = Callable[[str, str, Mapping[str, object]], Awaitable[Any]]
+#: Challenges held here that may wait at once for one bot account's answer.
+MAX_WAITING_BOT = 20
 #: The cluster call that passes an answer to the node holding the challenge.
 CALL = "challenge"
 
@@ -158,6 +161,9 @@ class Challenges:
         if other is None or (pid not in friends and (
                 other["kind"] != "bot" or await self.store.blocked_pairs([host["id"], pid]))):
             raise NotAFriend
+        if other["kind"] == "bot" and \
+                sum(1 for c in self.pending.values() if pid in c.invited) >= MAX_WAITING_BOT:
+            raise TooManyChallengesWaiting(MAX_WAITING_BOT)  # many senders, one bot: a flood
         return player_seat(other)
 
     def _mine(self, challenge_id: str, player: Player, invited: bool) -> Pending:

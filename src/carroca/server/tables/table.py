@@ -40,6 +40,7 @@ from carroca.server.errors import (
     NotStarted,
     NotStored,
     RematchStarted,
+    Resigned,
     StaleMove,
     StaleState,
     TableFull,
@@ -624,6 +625,8 @@ class Table(TableRow):
                 return protocol.refusal(MatchOver(), move_id)
             if self.pause is not None:
                 return protocol.refusal(HandPause(), move_id)
+            if seat in self.resigned:
+                return protocol.refusal(Resigned(), move_id)
             if version is not None and version != self.version:
                 return protocol.refusal(StaleState(), move_id)
             try:
