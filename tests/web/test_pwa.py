@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import struct
 import zlib
 from pathlib import Path
@@ -141,3 +142,23 @@ def test_the_service_worker_leaves_the_api_alone() -> None:
     check = source.index('url.pathname.startsWith("/api/") || url.pathname === "/ws"')
     assert check < source.index("event.respondWith(")
     assert Path(WEB / "js" / "pwa.js").read_text().count('register("/sw.js"') == 1
+
+
+def test_the_shell_keeps_every_module_its_pages_import() -> None:
+    """Offline, a module of the lobby (or of the rules page, or of the tutorial) missing from
+    the worker's lists fails the page's whole script: every module they import, at any depth,
+    is kept."""
+    source = (WEB / "sw.js").read_text()
+    kept = set(re.findall(r'"(/[^"]+)"', source[source.index("const SHELL"):
+                                                   source.index("const KEPT")]))
+    for page in ("lobby.js", "rules.js", "tutorial.js"):
+        todo, seen = [page], set()
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            text = (WEB / "js" / name).read_text()
+            todo += [m.removeprefix("./") for m in re.findall(r'from "(\./[\w./-]+\.js)"', text)]
+        missing = sorted(f"/js/{n}" for n in seen if f"/js/{n}" not in kept)
+        assert missing == [], f"{page} imports modules the service worker does not keep: {missing}"

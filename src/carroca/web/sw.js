@@ -8,7 +8,7 @@
 // (/ws) are never handled nor kept: they pass straight to the network. Change CACHE when the
 // list changes; the old copies are dropped when the new worker takes over.
 
-const CACHE = "carroca-v7";
+const CACHE = "carroca-v8";
 
 /** This script runs as the site's service worker (registered by js/pwa.js). */
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
@@ -27,6 +27,7 @@ const SHELL = [
   "/js/lobby.js",
   "/js/lobby-text.js",
   "/js/account.js",
+  "/js/bot-tokens.js",
   "/js/lobby-moderation.js",
   "/js/friends.js",
   "/js/announce.js",
