@@ -111,13 +111,15 @@ def test_a_worker_that_overstays_is_killed_only_when_it_spins(
         backend: LocalBots = service.backend  # type: ignore[assignment]
         decision = await service.decide(job(deadline=4.0 if killed else 20.0))
         if killed:
-            # The move fell back at its deadline; the spinning worker is replaced then or
-            # soon after: at once once it burned the allowance, or, on a machine so busy that
-            # even a spinning worker gets little CPU, when its starved waits run out.
+            # Killed once it burned the allowance: before the move's deadline, and its job went
+            # to a new worker; or, on a machine so busy that even a spinning worker gets
+            # little CPU, after it (when its starved waits run out), with no job left to place.
+            spinning = backend.processes[0] if backend.started == 1 else None
             limit = asyncio.get_running_loop().time() + 30.0
-            while backend.started < 2 and asyncio.get_running_loop().time() < limit:
+            while spinning is not None and spinning.is_alive() and \
+                    asyncio.get_running_loop().time() < limit:
                 await asyncio.sleep(0.05)
-            assert backend.started >= 2
+            assert backend.started >= 2 or (spinning is not None and not spinning.is_alive())
         else:
             assert decision.source == "worker" and backend.started == 1
     run(body, decide=decide)
