@@ -34,6 +34,8 @@ RECENT = 10  # the latest public matches listed
 COMMON_FRIENDS = 50  # friends in common listed at most
 
 _L = db.friend_links.c
+# Made once, not per query: the server keeps what a new alias builds (`FriendRows._set`).
+_MINE, _THEIRS = db.friend_links.alias("mine"), db.friend_links.alias("theirs")
 
 
 def _relation(conn: Connection, viewer: int, player: int) -> Relation:
@@ -54,8 +56,7 @@ def _relation(conn: Connection, viewer: int, player: int) -> Relation:
 
 
 def _common_friends(conn: Connection, viewer: int, player: int) -> list[ProfileFriend]:
-    mine, theirs, p = db.friend_links.alias("mine"), db.friend_links.alias("theirs"), \
-        db.players.c
+    mine, theirs, p = _MINE, _THEIRS, db.players.c
     rows = conn.execute(
         sa.select(p.id, p.name)
         .select_from(mine.join(theirs, mine.c.other_id == theirs.c.other_id)
