@@ -55,7 +55,7 @@ function seatSelect(id, label, friends, bots, chosen) {
     h("label", { for: id }, label),
     h(
       "select",
-      { id, "data-seat": "" },
+      { id },
       ...friends.map((f) => h("option", { value: `player:${f.id}`, selected: chosen === `player:${f.id}` }, f.name)),
       ...bots.map((b) => h("option", { value: `bot:${b}`, selected: chosen === `bot:${b}` }, `Bot ${W.botLevelName(b)}`)),
     ),
