@@ -69,6 +69,20 @@ forwarded.
 (CARROCA_METRICS=false: no instrument counts, no endpoint) and on (every instrument, and
 /metrics scraped every SCRAPE_SECONDS over the window, as a Prometheus would, more often than its
 default 15 s), and reports the CPU per move of each run and of the two sides.
+
+Friends and presence. --friends K gives each player K friends among the crowd (its worker's
+players, in a ring: the K/2 before it and the K/2 after it), made at set-up over the API (a
+request each way), so that every socket's presence reaches K friends: a `friends` list when it
+connects, a `presence` frame to each friend online whenever what it does changes. Playing on at
+one table changes nothing; --away S makes each player step away from its table now and then (a
+`leave`, then a `join` AWAY_SECONDS later: a look at the lobby and back), after an exponential
+time of mean S seconds, which changes its presence twice (online, then playing again). The
+report counts the `friends` and `presence` frames the players got over the window.
+--presence PAIRS runs the same load 2 x PAIRS times, alternating no friends and K friends each
+(--friends, 20 when not given), with the same --away, and reports the CPU per move of each run
+and of the two sides: what presence costs a move.
+
+    python bench/load.py --presence 2 --friends 20 [--away 60] [--players 1000 …]
 """
 
 from __future__ import annotations
@@ -117,11 +131,14 @@ OPTIONS = {"target": 300}  # the longest duplas-pontos match: ~140 moves, minute
 CROWD = {"CARROCA_LIMIT_GUEST_IP": "1000000/minute", "CARROCA_LIMIT_SIGNUPS": "1000000/minute",
          "CARROCA_MAX_CONNECTIONS_PER_IP": "0",
          "CARROCA_LIMIT_TABLES_PLAYER": "1000000/minute",
-         "CARROCA_BOT_TABLES_PER_ADDRESS": "1000000"}
+         "CARROCA_BOT_TABLES_PER_ADDRESS": "1000000",
+         "CARROCA_LIMIT_FRIEND_REQUESTS_PLAYER": "1000000/hour"}
 TURN_SECONDS = 120.0  # the longest clock: a slow server does not make the clock play for anyone
 PROGRESS_SECONDS = 5.0
 LAG_TICK = 0.1  # seconds between the event-loop lag probes of a worker
 LINGER = 1.0  # seconds the players stay after the window (their moves then are not counted)
+AWAY_SECONDS = 1.0  # how long a player that steps away (--away) stays off its table
+PRESENCE_FRIENDS = 20  # friends a player has in the "with" runs of --presence, by default
 ROOT = Path(__file__).resolve().parent.parent
 POSTGRES_SCRIPT = ROOT / "scripts" / "test-postgres.sh"
 REDIS_SCRIPT = ROOT / "scripts" / "test-redis.sh"
@@ -148,6 +165,8 @@ class Plan:
     sources: bool = False  # spread connections over loopback source addresses (--front proxy)
     follow: bool = False  # connect again to a match's owner when told (`owner`, --front proxy)
     deflate: bool = False  # offer permessage-deflate, as browsers do (--deflate)
+    friends: int = 0  # friends each player has among its worker's players (--friends)
+    away: float = 0.0  # mean seconds between a player's steps away from its table (--away)
 
 
 def raise_fd_limit() -> int:
@@ -622,10 +641,11 @@ class Servers:
 class Player(asyncio.Protocol):
     """One WebSocket: joins its match and plays each of its turns after a think time."""
 
-    def __init__(self, gen: Generator, group: Group, token: str) -> None:
+    def __init__(self, gen: Generator, group: Group, token: str, name: str = "") -> None:
         self.gen = gen
         self.group = group
         self.token = token
+        self.name = name
         self.node = 0  # which of the plan's urls the player uses
         self.source: tuple[str, int] | None = None  # the local address of its socket
         self.match_id = ""
@@ -641,6 +661,7 @@ class Player(asyncio.Protocol):
         self.pending = -1  # id of the move waiting for its ack
         self.sent_at = 0.0
         self.parts: list[bytes] = []
+        self.away: asyncio.TimerHandle | None = None  # the next step away, or the way back
 
     # ------------------------------------------------------------------ transport
 
@@ -712,6 +733,9 @@ class Player(asyncio.Protocol):
 
     def close(self) -> None:
         self._cancel()
+        if self.away is not None:
+            self.away.cancel()
+            self.away = None
         if self.transport is not None:
             self.transport.abort()
 
@@ -726,6 +750,36 @@ class Player(asyncio.Protocol):
         self.planned = -1
         self._cancel()
         self._send("join", {"match": self.match_id})
+
+    # ------------------------------------------------------------------ stepping away (--away)
+
+    def _away_later(self) -> None:
+        gen = self.gen
+        if gen.plan.away > 0 and not gen.stopping:
+            self.away = gen.loop.call_later(gen.rng.expovariate(1 / gen.plan.away),
+                                            self._step_away)
+
+    def _step_away(self) -> None:
+        """Off the table for a moment (`leave`): the player's presence is "online" meanwhile."""
+        self.away = None
+        if self.gen.stopping:
+            return
+        if not self.hello or not self.match_id or self.group.renewing:
+            self._away_later()
+            return
+        if self.pending != -1:  # a move waits for its answer: a moment later
+            self.away = self.gen.loop.call_later(AWAY_SECONDS, self._step_away)
+            return
+        self._cancel()
+        self._send("leave", {})
+        self.gen.count("stepped_away")
+        self.away = self.gen.loop.call_later(AWAY_SECONDS, self._back)
+
+    def _back(self) -> None:
+        self.away = None
+        if self.hello and not self.gen.stopping:
+            self.join()
+        self._away_later()
 
     def _message(self, raw: bytes) -> None:
         gen = self.gen
@@ -753,12 +807,17 @@ class Player(asyncio.Protocol):
                 gen.count("moved_to_owner")
                 self.moving = True
                 self.close()
+        elif kind == "presence" or kind == "friends":
+            if gen.window_start <= time.perf_counter() < gen.window_end:
+                gen.presence_frames += 1
         elif kind == "hello":
             self.hello = True
             gen.connected += 1
             gen.connect_ms.append((time.perf_counter() - self.started) * 1000)
             if self.match_id:
                 self.join()
+            if self.away is None:
+                self._away_later()
 
     def _state(self, data: dict[str, Any]) -> None:
         if data["id"] != self.match_id:
@@ -862,6 +921,7 @@ class Generator:
         self.connected = 0
         self.moves_sent = 0
         self.frames = 0
+        self.presence_frames = 0  # `friends` and `presence` frames over the window
         self.bytes = 0  # frames' payloads, as the players read them
         self.wire = 0  # bytes off the sockets (compressed, with WebSocket framing)
         self.finished = 0
@@ -907,7 +967,7 @@ class Generator:
         self._names += 1
         name = f"L{self.plan.tag}w{self.worker}n{self._names}"
         reply = await self._post("/api/guest", {"name": name}, node=self._names % len(self.http))
-        group.players.append(Player(self, group, reply["token"]))
+        group.players.append(Player(self, group, reply["token"], name))
 
     async def seat(self, group: Group) -> None:
         """A new friends' table for the group: the first player hosts, the others join."""
@@ -932,7 +992,29 @@ class Generator:
         await asyncio.gather(*(self._guest(g) for g in self.groups for _ in range(g.seats)))
         self.players = [p for g in self.groups for p in g.players]
         self._place()
-        return {"guests": len(self.players), "guest_seconds": time.perf_counter() - start}
+        out = {"guests": len(self.players), "guest_seconds": time.perf_counter() - start}
+        if self.plan.friends:
+            start = time.perf_counter()
+            out["friendships"] = await self._befriend()
+            out["friends_seconds"] = time.perf_counter() - start
+        return out
+
+    async def _befriend(self) -> int:
+        """Each player befriends the `friends // 2` players after it in the worker's ring (so
+        each has `friends`, the ones before it asking it): a request each way."""
+        ring = self.players
+        reach = min(self.plan.friends // 2, (len(ring) - 1) // 2)
+        pairs = [(a, ring[(i + d) % len(ring)]) for i, a in enumerate(ring)
+                 for d in range(1, reach + 1)]
+
+        async def befriend(a: Player, b: Player) -> None:
+            await self._post("/api/friends", {"name": b.name}, a.token, a.node)
+            answer = await self._post("/api/friends", {"name": a.name}, b.token, b.node)
+            if answer.get("status") != "friends":
+                raise RuntimeError(f"{a.name} and {b.name} are not friends: {answer}")
+
+        await asyncio.gather(*(befriend(a, b) for a, b in pairs))
+        return len(pairs)
 
     def _place(self) -> None:
         """Each player's node (--route) and, behind the proxy, its socket's source address."""
@@ -1022,6 +1104,7 @@ class Generator:
             "moves_sent": self.moves_sent,
             "acks": len(self.rtt),
             "frames": frames,
+            "presence_frames": self.presence_frames,
             "bytes": received,
             "wire": wire,
             "finished": self.finished,
@@ -1096,7 +1179,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         plan = Plan(urls=tuple(servers.urls), think=args.think, bot_level=args.bot_level,
                     http_concurrency=args.http_concurrency, tag=secrets.token_hex(2),
                     seed=args.seed, route=args.route, sources=args.front == "proxy",
-                    follow=args.front == "proxy", deflate=args.deflate)
+                    follow=args.front == "proxy", deflate=args.deflate,
+                    friends=args.friends, away=args.away)
         ctx = mp.get_context("spawn")
         queue: Queue[Any] = ctx.Queue()
         go = ctx.Event()
@@ -1116,6 +1200,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             if kind == "ready":
                 setups.append(body)
         setup_wall = time.perf_counter() - setup_start
+        if args.friends:
+            say(f"{sum(int(x.get('friendships', 0)) for x in setups)} friendships made, "
+                f"{max(x.get('friends_seconds', 0.0) for x in setups):.1f} s")
         say(f"{args.players} guests signed in, {setup_wall:.1f} s; opening tables and "
             f"connecting over {args.ramp:g} s")
         after_setup = snapshot(nodes, None, servers)
@@ -1271,6 +1358,9 @@ def report(args: argparse.Namespace, tables: list[int], workers: int,
         "route": args.route if args.nodes > 1 and args.front == "direct" else None,
         "think_s": args.think,
         "deflate": args.deflate,
+        "friends": getattr(args, "friends", 0),
+        "friendships": sum(int(s.get("friendships", 0)) for s in setups),
+        "away_s": getattr(args, "away", 0.0),
         "ramp_s": args.ramp,
         "duration_s": args.duration,
         "bot_delay_ms": args.bot_delay_ms,
@@ -1292,6 +1382,8 @@ def report(args: argparse.Namespace, tables: list[int], workers: int,
         "generator": {
             "cpu_pct": round(100 * generator_cpu / args.duration, 1),
             "frames_per_s": round(sum(r["frames"] for r in results) / args.duration, 1),
+            "presence_frames_per_s": round(sum(r.get("presence_frames", 0) for r in results)
+                                           / args.duration, 1),
             "kb_received_per_s": round(sum(r["bytes"] for r in results) / 1024 / args.duration, 1),
             "kb_wire_per_s": round(sum(r.get("wire", 0) for r in results) / 1024 / args.duration,
                                    1),
@@ -1390,6 +1482,10 @@ def render(r: dict[str, Any]) -> str:
         where += f", players spread per {r['route']}"
     if r.get("deflate"):
         where += ", permessage-deflate offered"
+    if r.get("friends"):
+        where += f", {r['friends']} friends each ({r['friendships']} friendships)"
+    if r.get("away_s"):
+        where += f", a step away every {r['away_s']:g} s"
     lines = [
         f"players {r['players']} at {r['tables']} tables ({r['tables_with_bots']} with bots), "
         f"{r['workers']} worker(s), think {r['think_s']:g} s, ramp {r['ramp_s']:g} s, "
@@ -1437,6 +1533,7 @@ def render(r: dict[str, Any]) -> str:
         lines.append(f"haproxy: CPU {x['cpu_pct']}%, RSS {x['rss_end_mb']} MiB")
     lines.append(
         f"generator: CPU {g['cpu_pct']}% of a core, {g['frames_per_s']} frames/s "
+        f"({g.get('presence_frames_per_s', 0)} of them friends' presence) "
         f"({g['kb_received_per_s']} KiB/s of payload, {g.get('kb_wire_per_s', '?')} KiB/s off "
         f"the sockets), loop lag p99 "
         f"{g['loop_lag_ms']['p99']} ms, max {g['loop_lag_ms']['max']} ms")
@@ -1483,6 +1580,38 @@ def compare_metrics(args: argparse.Namespace, say: Callable[[str], None]) -> dic
     return {"players": args.players, "duration_s": args.duration, "runs": runs,
             "cpu_ms_per_move_off": off, "cpu_ms_per_move_on": on_,
             "on_over_off": round(on_ / off, 3) if off and on_ else None}
+
+
+def compare_presence(args: argparse.Namespace, say: Callable[[str], None]) -> dict[str, Any]:
+    """The same load without friends and with `args.friends` each (presence frames flowing),
+    alternated, one run after another."""
+    friends = args.friends or PRESENCE_FRIENDS
+    runs: list[dict[str, Any]] = []
+    for pair in range(args.presence):
+        for each in (0, friends):
+            args.friends = each
+            say(f"pair {pair + 1}/{args.presence}: {each} friends each")
+            r = run(args)
+            s = r.get("server", {})
+            runs.append({"friends": each, "cpu_ms_per_move": s.get("cpu_ms_per_move"),
+                         "cpu_pct": s.get("cpu_pct"), "kb_per_player": s.get("kb_per_player"),
+                         "moves_per_s": r.get("server_moves_per_s"),
+                         "rtt_p99_ms": r["rtt_ms"]["p99"],
+                         "presence_frames_per_s": r["generator"]["presence_frames_per_s"],
+                         "stepped_away": r["events"].get("stepped_away", 0),
+                         "other_core_pct": r["machine"]["other_core_pct"]})
+    args.friends = friends
+
+    def side(with_friends: bool) -> float | None:
+        figures = [x["cpu_ms_per_move"] for x in runs if bool(x["friends"]) is with_friends
+                   and x["cpu_ms_per_move"] is not None]
+        return round(statistics.median(figures), 4) if figures else None
+
+    off, on = side(False), side(True)
+    return {"players": args.players, "duration_s": args.duration, "friends": friends,
+            "away_s": args.away, "runs": runs, "cpu_ms_per_move_without": off,
+            "cpu_ms_per_move_with": on, "with_over_without": round(on / off, 3)
+            if off and on else None}
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
@@ -1534,6 +1663,15 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                              "line and file, written to FILE (bench/memtrace.py; slows it)")
     parser.add_argument("--metrics", type=int, default=0, metavar="PAIRS",
                         help="compare metrics off and on: PAIRS runs of each, alternated")
+    parser.add_argument("--friends", type=int, default=0, metavar="K",
+                        help="each player has K friends among the crowd, so that presence "
+                             "frames flow (made at set-up)")
+    parser.add_argument("--away", type=float, default=0.0, metavar="S",
+                        help="each player steps away from its table (leave, then join again "
+                             "a second later) every S seconds on average: presence changes")
+    parser.add_argument("--presence", type=int, default=0, metavar="PAIRS",
+                        help="compare no friends and --friends K each (20 by default): PAIRS "
+                             "runs of each, alternated")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = parser.parse_args(argv)
@@ -1550,14 +1688,33 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         parser.error("--database names a PostgreSQL server (postgresql://…)")
     if args.redis and args.nodes == 1:
         parser.error("--redis is for a cluster: --nodes 2 or more")
+    if args.friends < 0 or args.away < 0 or args.presence < 0:
+        parser.error("--friends, --away and --presence are not negative")
+    if args.metrics and args.presence:
+        parser.error("one comparison at a time: --metrics or --presence")
     gc.disable()
+
+    def say(text: str) -> None:
+        if not args.quiet:
+            print(f"[load {time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+    if args.presence:
+        if args.server_url:
+            parser.error("--presence starts its own servers: no --server-url")
+        presence = compare_presence(args, say)
+        print(json.dumps(presence) if args.json else "\n".join(
+            [f"{x['friends']:>3} friends: {x['cpu_ms_per_move']} ms/move, CPU {x['cpu_pct']}%, "
+             f"{x['moves_per_s']} moves/s, {x['presence_frames_per_s']} presence frames/s, "
+             f"RTT p99 {x['rtt_p99_ms']} ms, other work {x['other_core_pct']}% of a core"
+             for x in presence["runs"]]
+            + [f"median CPU a move: without friends {presence['cpu_ms_per_move_without']} ms, "
+               f"with {presence['friends']} each {presence['cpu_ms_per_move_with']} ms: "
+               f"with/without {presence['with_over_without']}"]),
+            flush=True)
+        return presence
     if args.metrics:
         if args.server_url:
             parser.error("--metrics starts its own servers: no --server-url")
-
-        def say(text: str) -> None:
-            if not args.quiet:
-                print(f"[load {time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
 
         compared = compare_metrics(args, say)
         print(json.dumps(compared) if args.json else "\n".join(

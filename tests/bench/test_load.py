@@ -86,6 +86,26 @@ def test_metrics_off_and_on_side_by_side() -> None:
     assert report["on_over_off"] == round(on["cpu_ms_per_move"] / off["cpu_ms_per_move"], 3)
 
 
+def test_presence_without_and_with_friends_side_by_side() -> None:
+    """--presence 1: the same tiny load without friends, then with four each (a ring of eight),
+    everyone stepping away from the table now and then: friends' presence reaches the players
+    in the second run only."""
+    done = subprocess.run(
+        [sys.executable, str(_BENCH / "load.py"), "--players", "8", "--duration", "4",
+         "--ramp", "0.5", "--think", "0.2", "--bot-delay-ms", "50", "--presence", "1",
+         "--friends", "4", "--away", "1", "--json", "--quiet"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    without, with_friends = report["runs"]
+    assert (without["friends"], with_friends["friends"]) == (0, 4)
+    assert without["stepped_away"] > 0 and with_friends["stepped_away"] > 0
+    assert without["presence_frames_per_s"] == 0 < with_friends["presence_frames_per_s"]
+    assert report["with_over_without"] == round(
+        with_friends["cpu_ms_per_move"] / without["cpu_ms_per_move"], 3)
+
+
 def _placed(route: str, worker: int, urls: int = 2, sources: bool = False
             ) -> list[list[Any]]:
     """Each player's node (or, with `sources`, socket address) at tables of 4, 4, 2 and 2."""

@@ -118,3 +118,55 @@ def test_only_friends_within_the_limit_and_a_block_says_nothing(client: TestClie
     assert challenge(client, ana, caio_id).status_code == 422
     r = challenge(client, ana, caio_id)
     assert r.status_code == 429 and "desafios" in r.json()["error"]["message"]
+
+
+def test_a_duplas_challenge_a_partner_against_two_others_all_accept(client: TestClient) -> None:
+    """Ana with Bia (seat 2, in front of her) against Caio and Davi: the table is made once all
+    three accepted, everyone in the seat chosen; a decline by any one ends a second one for
+    all, and a bot may take a seat."""
+    (ana, ws_ana, _), (bia, ws_bia, bia_id), (caio, ws_caio, caio_id), (davi, _, davi_id) = \
+        sign_in(client, "Ana", "Bia", "Caio", "Davi")
+    for other, name in ((bia, "Bia"), (caio, "Caio"), (davi, "Davi")):
+        befriend(client, ana, other, "Ana", name)
+    seats = ["me", f"player:{caio_id}", f"player:{bia_id}", f"player:{davi_id}"]
+    with client.websocket_connect(ws_ana) as wa, client.websocket_connect(ws_bia) as wb, \
+            client.websocket_connect(ws_caio) as wc:
+        made = client.post("/api/challenges", headers=ana,
+                           json={"ruleset": "duplas-pontos", "seats": seats})
+        assert made.status_code == 201, made.text
+        got = until(wb, "challenge")["data"]
+        assert got["seats"] == ["Ana", "Caio", "Bia", "Davi"]
+        assert until(wc, "challenge")["data"]["id"] == got["id"]
+        for who in (bia, caio):
+            answer = client.post(f"/api/challenges/{got['id']}/accept", headers=who).json()
+            assert answer == {"status": "waiting"}
+        assert client.get("/api/me", headers=ana).json()["tables"] == []  # no table yet
+        done = client.post(f"/api/challenges/{got['id']}/accept", headers=davi).json()
+        assert done["status"] == "accepted"
+        for ws in (wa, wb, wc):
+            end = until(ws, "challenge_end")["data"]
+            assert (end["status"], end["match"]) == ("accepted", done["match"])
+        page = client.get(f"/api/matches/{done['match']}", headers=ana).json()
+        assert (page["mode"], page["ruleset"]) == ("friends", "duplas-pontos")
+        assert page["players"] == ["Ana", "Caio", "Bia", "Davi"]
+
+        # Another, with a bot on the right: Caio's decline ends it for everyone.
+        again = client.post("/api/challenges", headers=ana, json={
+            "ruleset": "duplas-torneio",
+            "seats": ["me", f"player:{caio_id}", f"player:{bia_id}", "bot:greedy"]}).json()
+        assert client.post(f"/api/challenges/{again['id']}/accept", headers=bia).json() == \
+            {"status": "waiting"}
+        client.post(f"/api/challenges/{again['id']}/decline", headers=caio)
+        for ws in (wa, wb):
+            end = until(ws, "challenge_end")["data"]
+            assert (end["id"], end["status"], end["by"]) == (again["id"], "declined", "Caio")
+        assert client.post(f"/api/challenges/{again['id']}/accept",
+                           headers=bia).status_code == 404
+    # The same friend in two seats, or no friend at all, is refused and makes nothing.
+    twice = client.post("/api/challenges", headers=ana, json={
+        "ruleset": "duplas-pontos",
+        "seats": ["me", f"player:{caio_id}", f"player:{caio_id}", "bot:greedy"]})
+    nobody = client.post("/api/challenges", headers=ana, json={
+        "ruleset": "duplas-pontos", "seats": ["me", "bot:greedy", "bot:greedy", "bot:greedy"]})
+    assert twice.status_code == nobody.status_code == 422
+    assert twice.json()["error"]["code"] == nobody.json()["error"]["code"] == "bad_seats"

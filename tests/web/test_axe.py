@@ -3,7 +3,7 @@ laptop's (1366x768): no violation of WCAG 2.0/2.1 A and AA.
 
 The pages are audited as a player sees them: the entry and the lobby (each of its tabs, with an
 event listed), a table in play, the rules, the tutorial, the fairness check, a replay, an
-event's page and the page for an unknown address."""
+event's page, a player's profile and the page for an unknown address."""
 
 from __future__ import annotations
 
@@ -78,6 +78,9 @@ def test_no_axe_violation_on_any_page(new_context: Any, size: dict[str, int]) ->
     page.goto(f"/torneio.html?id={event_id}")
     page.wait_for_load_state("networkidle")
     found += audit(page, "torneio", source)
+    page.goto(f"/perfil.html?nome={name}")
+    page.wait_for_selector("[data-testid=profile][data-status=ready]")
+    found += audit(page, "perfil", source)
     page.goto(f"/replay.html?id={bots.json()['id']}")
     page.wait_for_selector("#narration:not(:empty)")
     found += audit(page, "replay", source)

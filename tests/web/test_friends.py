@@ -231,6 +231,8 @@ def test_met_at_a_table_then_friends_online_playing_challenged_and_a_block(
     # B challenges A from the lobby: A accepts where they are, and both are taken to the table
     b.goto("/")
     b.locator(f"#friend-list li:has-text('{ana}')").get_by_role("button", name="Desafiar").click()
+    assert b.locator("#challenge-ruleset").input_value() == "mano-a-mano"
+    b.get_by_role("button", name="Enviar desafio").click()
     box = a.wait_for_selector(".challenge-box")
     said = box.text_content() if box is not None else ""
     assert f"{bia} desafia você!" in said and "Mano a Mano até 50 pontos" in said, said

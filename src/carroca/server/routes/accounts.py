@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NotRequired, TypedDict
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
 from carroca.rules import RULESETS
@@ -12,6 +12,7 @@ from carroca.server import records
 from carroca.server.errors import NoSuchLeaderboard, PlayerNotFound
 from carroca.server.moderation.service import SanctionNotice
 from carroca.server.players.accounts import COOKIE, DEVICE_COOKIE, DEVICE_DAYS, Accounts
+from carroca.server.players.profiles import PlayerPage, profile_page
 from carroca.server.players.ratings import FAMILIES, family_of
 from carroca.server.realtime.announcements import Shown
 from carroca.server.routes.deps import (
@@ -155,6 +156,17 @@ async def profile(name: str, request: Request, viewer: MaybePlayer) -> Profile:
     if found is None:
         raise PlayerNotFound
     return found
+
+@router.get("/api/players/{player_id}/profile", response_model=None)
+async def player_page(player_id: int, request: Request, viewer: MaybePlayer) -> PlayerPage:
+    """A player's profile (`perfil.html`): public matches only; 404 for a closed account."""
+    return await profile_page(store_of(request), viewer, player_id=player_id)
+
+@router.get("/api/profile", response_model=None)
+async def player_page_by_name(request: Request, viewer: MaybePlayer,
+                              name: str = Query(min_length=1, max_length=40)) -> PlayerPage:
+    """The same by nickname (the names a table or a replay shows)."""
+    return await profile_page(store_of(request), viewer, name=name)
 
 @router.get("/api/leaderboard/{name}", response_model=None)
 async def leaderboard(name: str, request: Request) -> Leaderboard:

@@ -159,6 +159,12 @@ participants = sa.Table(
     sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False, index=True),
     sa.Column("rating_before", sa.Float),
     sa.Column("rating_after", sa.Float),
+    # What the player did in the match, for their profile (`players.stats`, 0023): null until
+    # counted (matches stored before 0023 are counted by the node's upkeep, a few at a time).
+    sa.Column("won", sa.Boolean),
+    sa.Column("batidas", sa.Integer),
+    sa.Column("galos", sa.Integer),
+    sa.Column("capicus", sa.Integer),
 )
 
 

@@ -110,13 +110,18 @@ class EndedMatch(TypedDict):
 
 
 class ParticipantRow(TypedDict):
-    """A row of `participants`: who sat where, their rating before and after."""
+    """A row of `participants`: who sat where, their rating before and after, and what they
+    did in the match (`players.stats`: null until counted)."""
 
     match_id: str
     seat: int
     player_id: int
     rating_before: float | None
     rating_after: float | None
+    won: NotRequired[bool | None]
+    batidas: NotRequired[int | None]
+    galos: NotRequired[int | None]
+    capicus: NotRequired[int | None]
 
 
 # ------------------------------------------------------------------ players
@@ -195,6 +200,84 @@ class Profile(TypedDict):
     kind: StoredKind
     ratings: dict[str, ProfileRating]
     history: list[HistoryRow]
+
+
+#: What the viewer of a profile is to its player: themselves, friends, a request either way
+#: (`requested`: the viewer's; `incoming`: theirs, not from someone the viewer blocked), the
+#: viewer blocked them, or nothing. A block by the player is not told: it reads as nothing (or
+#: as the viewer's request, which stays pending on their side).
+Relation = Literal["self", "friends", "requested", "incoming", "blocked", "none"]
+
+
+class RatingPoint(TypedDict):
+    """A ranked match's rating change, for the profile's graph: when, after what, where."""
+
+    at: float
+    rating: float
+    ruleset: str
+    match: str
+
+
+class RulesetStats(TypedDict):
+    """A player's figures in one ruleset, over their public matches counted so far."""
+
+    ruleset: str
+    matches: int
+    wins: int
+    batidas: int
+    galos: int
+    capicus: int
+
+
+class RecentMatch(TypedDict):
+    """A public match of a profile: its players' names by seat (bots': `bot:level`)."""
+
+    id: str
+    mode: Mode
+    ruleset: str
+    finished_at: float | None
+    seat: int
+    won: bool | None
+    score: list[int] | None
+    players: list[str]
+
+
+class ProfileFriend(TypedDict):
+    id: int
+    name: str
+
+
+class StoredPage(TypedDict):
+    """What a player's public page reads (`player_page`): what anyone may see, and, for a
+    signed-in viewer, the friends they have in common and what the viewer is to the player."""
+
+    id: int
+    name: str
+    kind: PlayerKind
+    since: float
+    ratings: dict[str, ProfileRating]
+    rating_points: list[RatingPoint]  # the latest ranked matches', oldest first
+    stats: list[RulesetStats]
+    uncounted: int  # public matches of theirs whose figures are still being counted
+    recent: list[RecentMatch]
+    common_friends: list[ProfileFriend]
+    relation: Relation | None  # None: nobody signed in
+
+
+class SeatCounts(TypedDict):
+    """What one player did in a match (`players.stats`), as their `participants` row keeps it."""
+
+    won: bool
+    batidas: int
+    galos: int
+    capicus: int
+
+
+class Uncounted(TypedDict):
+    """A finished match whose players' figures were not counted yet, with its record."""
+
+    id: str
+    record: str
 
 
 class LeaderLine(TypedDict):

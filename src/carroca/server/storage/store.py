@@ -1,6 +1,6 @@
 """The server's durable state (`Store`): players, sessions, matches, their move logs and
 ratings, behind a small async interface. Its parts: `storage` (threads, group commits),
-`players`, `cluster`, `tournaments`, `friends` beside it, and the matches here."""
+`players`, `cluster`, `tournaments`, `friends`, `profiles` beside it, and the matches here."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from carroca.server.storage.plumbing import (
     update_fenced,
     with_moves,
 )
+from carroca.server.storage.profiles import ProfileRows
 from carroca.server.storage.rights import DataRows
 from carroca.server.storage.rows import MatchEnd, MatchRow, ParticipantRow, RatingRow
 from carroca.server.storage.tokens import TokenRows
@@ -31,7 +32,7 @@ __all__ = ["Fenced", "MoveRow", "NameTaken", "Store", "token_hash"]
 
 
 class Store(PlayerRows, ClusterRows, TournamentRows, LinkRows, DataRows, FriendRows,
-            TokenRows):
+            TokenRows, ProfileRows):
     """The server's durable state: players, sessions, matches, their move logs and ratings."""
 
     # ------------------------------------------------------------------ matches

@@ -47,6 +47,7 @@ from carroca.server.errors import (
     TableMoving,
 )
 from carroca.server.players.ratings import Ratings
+from carroca.server.players.stats import seat_stats
 from carroca.server.realtime import protocol, wire
 from carroca.server.realtime.fanout import Fanout, chat_channel, player_channel, seat_channel
 from carroca.server.realtime.frames import FrameCache, OwnState, StateFrames, table_state
@@ -736,6 +737,11 @@ class Table(TableRow):
         )
         result = rec["result"]
         participants, rating_rows = await self._host.ratings.after_match(self, result["winner"])
+        did = seat_stats(match)
+        for p in participants:  # what each player did, for their profile
+            seat = did[p["seat"]]
+            p["won"], p["batidas"] = seat["won"], seat["batidas"]
+            p["galos"], p["capicus"] = seat["galos"], seat["capicus"]
         await self._host.store.finish_match(
             self.id,
             {"status": "finished", "finished_at": time.time(), "score": result["score"],

@@ -1,6 +1,7 @@
 """The node's periodic clean-up: waiting friends' tables past their time are closed, then the
 expired sessions and the guests who never played are dropped, except the players something here
-still holds (a seat, the ranked queue, an open socket, an event)."""
+still holds (a seat, the ranked queue, an open socket, an event). Then a batch of the matches
+stored before the profile's figures were kept is counted (`players.stats.count_stored`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from carroca.server.errors import ServerError
+from carroca.server.players.stats import count_stored
 from carroca.server.realtime.sessions import Sessions
 from carroca.server.records import is_person
 from carroca.server.settings import Settings
@@ -39,6 +41,8 @@ class Upkeep:
             await asyncio.sleep(self._settings.purge_seconds)
             with contextlib.suppress(Exception):  # an outage: the store logs it once
                 await self.purge()
+            with contextlib.suppress(Exception):
+                await count_stored(self._store)
 
     async def purge(self) -> tuple[int, int, int]:
         """Returns (tables, sessions, guests) removed."""

@@ -1,11 +1,15 @@
 // @ts-check
 // Friends: the lobby's list with each friend's presence as the socket tells it ("friends",
 // "presence"), the requests to answer, adding by nickname, blocking; and challenges
-// ("Desafiar"), which arrive on any page with a socket ("challenge", "challenge_end"): the page
-// hands those frames to `onFriendsFrame`.
+// ("Desafiar", challenge.js), which arrive on any page with a socket ("challenge",
+// "challenge_end"): the page hands those frames to `onFriendsFrame`. Each friend's name leads
+// to their profile (perfil.html).
 
 import * as api from "./api.js";
+import { openChallenge } from "./challenge.js";
+import { sidesText } from "./challenge-text.js";
 import { fill, h, toast } from "./dom.js";
+import { profileHref } from "./perfil-text.js";
 import * as W from "./words.js";
 
 /** @typedef {import("./frames.js").Frames} Frames */
@@ -74,14 +78,28 @@ async function act(call, done) {
   await reload();
 }
 
-/** @param {number} id @param {string} name */
-async function challenge(id, name) {
-  try {
-    await api.post("/api/challenges", { ruleset: "mano-a-mano", seats: ["me", `player:${id}`] });
-    toast(`Desafio enviado para ${name}. Esperando a resposta…`, "ok");
-  } catch (e) {
-    toast(messageOf(e), "error");
+/** @param {number} id */
+const isOnline = (id) => {
+  const p = presence.get(id);
+  return p !== undefined && p.state !== "offline";
+};
+
+/**
+ * "Desafiar" a friend: the dialog, with the friends online now for the other seats of a duplas
+ * table (the page's list, or the server's when this page has none).
+ * @param {number} id @param {string} name
+ */
+export async function challengeFriend(id, name) {
+  let friends = listing ? listing.friends : null;
+  if (!friends) {
+    try {
+      friends = /** @type {Listing} */ (await api.get("/api/friends")).friends;
+    } catch (e) {
+      toast(messageOf(e), "error");
+      return;
+    }
   }
+  await openChallenge({ id, name }, friends.filter((f) => isOnline(f.id)).map((f) => ({ id: f.id, name: f.name })));
 }
 
 function render() {
@@ -101,31 +119,50 @@ function render() {
     if (!name) return;
     act(() => api.post("/api/friends", { name }), `Pedido de amizade enviado para ${name}.`);
   });
+  // One line a friend (a phone lists dozens): who and what they do, then Assistir and
+  // Desafiar; removing and blocking, seldom wanted, behind "⋯".
   const friendRow = (/** @type {Link} */ f) => {
     const p = presence.get(f.id);
-    const watch = p && p.match ? h("a", { href: tableHref(p.match), class: "btn btn-ghost btn-small" }, "Assistir") : null;
+    const watch = p && p.match ? h("a", { href: tableHref(p.match), class: "btn btn-ghost btn-small", "aria-label": `Assistir à mesa de ${f.name}` }, "Assistir") : null;
     return h(
       "li",
-      { class: `friend-row ${p && p.state !== "offline" ? "on" : "off"}`, "data-id": String(f.id) },
-      h("span", { class: "friend-name" }, f.name),
-      f.kind === "bot" ? h("span", { class: "badge badge-bot", title: "Conta de bot: jogada por um programa" }, "BOT") : null,
-      h("span", { class: "friend-state" }, presenceText(p)),
-      watch,
-      h("button", { type: "button", class: "btn btn-small", onclick: () => challenge(f.id, f.name) }, "Desafiar"),
-      h("button", { type: "button", class: "btn btn-ghost btn-small", onclick: () => act(() => api.del(`/api/friends/${f.id}`), `${f.name} saiu dos seus amigos.`) }, "Remover"),
-      h("button", { type: "button", class: "btn btn-ghost btn-small", onclick: () => act(() => api.post("/api/blocks", { player: f.id }), `${f.name} foi bloqueado.`) }, "Bloquear"),
+      { class: `friend-row ${isOnline(f.id) ? "on" : "off"}`, "data-id": String(f.id) },
+      h(
+        "span",
+        { class: "friend-who" },
+        h("a", { class: "friend-name", href: profileHref(f.id) }, f.name),
+        f.kind === "bot" ? h("span", { class: "badge badge-bot", title: "Conta de bot: jogada por um programa" }, "BOT") : null,
+        h("span", { class: "friend-state" }, presenceText(p)),
+      ),
+      h(
+        "span",
+        { class: "friend-actions" },
+        watch,
+        h("button", { type: "button", class: "btn btn-secondary btn-small", onclick: () => challengeFriend(f.id, f.name) }, "Desafiar"),
+        h(
+          "details",
+          { class: "friend-more" },
+          h("summary", { class: "btn btn-ghost btn-small", "aria-label": `Mais: ${f.name}` }, "⋯"),
+          h(
+            "span",
+            { class: "friend-menu" },
+            h("button", { type: "button", class: "btn btn-ghost btn-small", onclick: () => act(() => api.del(`/api/friends/${f.id}`), `${f.name} saiu dos seus amigos.`) }, "Remover"),
+            h("button", { type: "button", class: "btn btn-ghost btn-small", onclick: () => act(() => api.post("/api/blocks", { player: f.id }), `${f.name} foi bloqueado.`) }, "Bloquear"),
+          ),
+        ),
+      ),
     );
   };
   const requestRow = (/** @type {Link} */ r) =>
     h(
       "li",
       { class: "friend-row request" },
-      h("span", { class: "friend-name" }, r.name),
+      h("a", { class: "friend-name", href: profileHref(r.id) }, r.name),
       h("button", { type: "button", class: "btn btn-small btn-primary", onclick: () => act(() => api.post(`/api/friends/${r.id}/accept`), `Você e ${r.name} agora são amigos.`) }, "Aceitar"),
       h("button", { type: "button", class: "btn btn-ghost btn-small", onclick: () => act(() => api.post(`/api/friends/${r.id}/decline`)) }, "Recusar"),
       h("button", { type: "button", class: "btn btn-ghost btn-small", onclick: () => act(() => api.post("/api/blocks", { player: r.id }), `${r.name} foi bloqueado.`) }, "Bloquear"),
     );
-  const online = [...l.friends].sort((a, b) => Number(presence.get(b.id)?.state !== "offline") - Number(presence.get(a.id)?.state !== "offline"));
+  const online = [...l.friends].sort((a, b) => Number(isOnline(b.id)) - Number(isOnline(a.id)));
   fill(
     box,
     h("h2", { id: "friends-list-title" }, `Seus amigos (${l.friends.length})`),
@@ -192,7 +229,7 @@ export function showChallenge(data) {
     { class: "challenge-box", role: "alertdialog", "aria-labelledby": `challenge-${data.id}` },
     h("strong", { id: `challenge-${data.id}` }, `${data.by} desafia você!`),
     h("p", {}, `${W.rulesetWithLength(data.ruleset, data.options)} · ${data.turn_seconds} s por jogada`),
-    h("p", { class: "muted" }, `Lugares: ${data.seats.join(", ")}`),
+    h("p", { class: "muted" }, sidesText(data.seats)),
     options ? h("p", { class: "muted small" }, options) : null,
     h(
       "div",

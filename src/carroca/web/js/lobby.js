@@ -11,6 +11,7 @@ import { showMyReports, showSanctions } from "./lobby-moderation.js";
 import { showAnnouncement } from "./announce.js";
 import { dec, fill, h, need, num, param, randomSeed, sameOriginPath, toast } from "./dom.js";
 import { historyLine, localInput, modeName, playersText, seatsOf, seatsText, tourneyRequest } from "./lobby-text.js";
+import { profileNamed } from "./perfil-text.js";
 import { onFriendsFrame, showFriends } from "./friends.js";
 import { Socket } from "./socket.js";
 import { tileSVG } from "./tiles.js";
@@ -992,6 +993,7 @@ async function renderProfile() {
   fill(
     host,
     ratings,
+    h("p", { class: "small" }, h("a", { href: profileNamed(player.name) }, "Ver seu perfil como os outros veem")),
     h("h3", { class: "sub" }, "Últimas partidas"),
     h("ul", { class: "table-list" }, ...(games.length ? games : [h("li", { class: "muted" }, "Nenhuma partida terminada ainda.")])),
   );
@@ -1040,7 +1042,7 @@ async function renderRanking() {
       "li",
       { class: `rank-row ${state.me && p.name === state.me.name ? "me" : ""}` },
       h("span", { class: "rank-pos" }, `${i + 1}º`),
-      h("span", { class: "rank-name" }, p.name),
+      h("a", { class: "rank-name", href: profileNamed(p.name) }, p.name),
       h("span", { class: "rank-value" }, dec(p.rating)),
       h("span", { class: "muted small" }, `${num(p.wins)}/${num(p.games)}`),
     ),

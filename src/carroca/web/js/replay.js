@@ -8,6 +8,7 @@ import * as api from "./api.js";
 import { Board } from "./board.js";
 import { $$, fill, h, need, param } from "./dom.js";
 import { pipsOf } from "./engine.js";
+import { profileNamed } from "./perfil-text.js";
 import { rebuild } from "./record.js";
 import { atMatchEnd as isLastPlace, clampPlace, placeFromAddress, stepFrom } from "./replay-moves.js";
 import { stepSentence } from "./speech.js";
@@ -346,7 +347,9 @@ function renderHands(hand, pos) {
         h(
           "span",
           { class: "hand-name" },
-          h("span", { class: "hand-player" }, ctx.names[seat]),
+          ctx.players[seat].bot
+            ? h("span", { class: "hand-player" }, ctx.names[seat])
+            : h("a", { class: "hand-player", href: profileNamed(ctx.players[seat].name), title: `Perfil de ${ctx.players[seat].name}` }, ctx.names[seat]),
           h("span", { class: "hand-team" }, seatNote(seat, turn)),
         ),
       ),

@@ -3,6 +3,7 @@
 // column on a large screen and a sheet over the hand on a phone.
 
 import { $, fill, h, need } from "../dom.js";
+import { profileNamed } from "../perfil-text.js";
 import { notify } from "./notices.js";
 import { blockButton, friendButton } from "./people.js";
 import { reportButton } from "./report.js";
@@ -81,6 +82,8 @@ export function renderMutes() {
       reportButton(nameOf(seat), null, `Denunciar ${nameOf(seat)}`),
       friendButton(nameOf(seat), `Adicionar ${nameOf(seat)}`),
       blockButton(nameOf(seat)),
+      // in a tab of its own: the table stays where it is
+      h("a", { class: "btn btn-ghost btn-small", href: profileNamed(nameOf(seat)), target: "_blank", rel: "noopener" }, `Perfil de ${nameOf(seat)}`),
     );
   });
   fill(host, ...buttons);

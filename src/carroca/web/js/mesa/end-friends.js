@@ -1,8 +1,10 @@
 // @ts-check
 // "Adicionar aos amigos" in the end dialog: a button for each person who sat at the table
-// (partner and opponents; not the bots, not oneself), which sends them a friend request.
+// (partner and opponents; not the bots, not oneself), which sends them a friend request, and
+// a link to their profile.
 
 import { h } from "../dom.js";
+import { profileNamed } from "../perfil-text.js";
 import { friendButton } from "./people.js";
 
 /**
@@ -17,6 +19,9 @@ export function addFriends(st) {
   return h(
     "div",
     { class: "end-friends", "data-testid": "end-friends" },
-    ...people.map(({ p }) => friendButton(p?.name ?? "", `Adicionar ${p?.name ?? ""} aos amigos`)),
+    ...people.flatMap(({ p }) => [
+      friendButton(p?.name ?? "", `Adicionar ${p?.name ?? ""} aos amigos`),
+      h("a", { class: "btn btn-ghost btn-small", href: profileNamed(p?.name ?? ""), "data-action": "profile" }, `Perfil de ${p?.name ?? ""}`),
+    ]),
   );
 }
