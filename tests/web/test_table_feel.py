@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from tests.support.browser import DESKTOP, PHONE, LiveServer, shot, unique_name, watch
+from tests.support.sockplay import play_match, token_of
 from tests.support.table_script import RECT, Script, overlap, rect, wait_version
 from tests.support.webplay import (
     TABLE,
@@ -23,7 +24,6 @@ from tests.support.webplay import (
     act,
     create_friends_table,
     open_lobby_as_guest,
-    play_together,
     sign_in_guest,
     wait_turn_or_end,
 )
@@ -472,9 +472,10 @@ def test_reconnects_at_once_when_online_or_shown(new_context: Any) -> None:
 # ---------------------------------------------------------------------- 9. rematch
 
 
-def test_rematch_is_offered_and_accepted(new_context: Any) -> None:
+def test_rematch_is_offered_and_accepted(new_context: Any, server: str) -> None:
     """Two friends finish a match; "Jogar de novo" makes a table with the same settings, the
-    friend is offered it on the end screen and takes their seat there."""
+    friend is offered it on the end screen and takes their seat there. The match is played on
+    their own sockets while their pages show it."""
     host = new_context(PHONE).new_page()
     friend = new_context(DESKTOP).new_page()
     errors = watch(host) + watch(friend)
@@ -488,8 +489,7 @@ def test_rematch_is_offered_and_accepted(new_context: Any) -> None:
     for p in (host, friend):
         p.wait_for_selector(f"{TABLE}[data-status=playing]")
     old = host.url.split("id=")[1]
-    seats = {int(str(p.get_attribute(TABLE, "data-seat"))): p for p in (host, friend)}
-    play_together(host, seats, 200)
+    play_match(server, [token_of(host.context), token_of(friend.context)], old)
     for p in (host, friend):
         p.wait_for_selector("#end-dialog[open] [data-testid=rematch]")
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tests.support.browser import DESKTOP, PHONE, shot, unique_name, watch
+from tests.support.sockplay import play_match, token_of
 from tests.support.webplay import TABLE, create_friends_table, open_lobby_as_guest, play_to_end
 
 ON_TABLE = """() => location.pathname.endsWith('/mesa.html') ||
@@ -144,10 +145,11 @@ def test_the_event_page_follows_its_channel_without_polling(new_context: Any,
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_the_end_of_a_knockout_match_leads_on_in_the_event(
-        new_context: Any, viewport: dict[str, int]) -> None:
+        new_context: Any, server: str, viewport: dict[str, int]) -> None:
     """At a tournament's table the end dialog's first action is the event: the next table
     when it is ready (and the player is taken there), else the event; a knockout's loser reads
-    that they are out, its champion that they won it. Within the phone's screen, unscrolled."""
+    that they are out, its champion that they won it. Within the phone's screen, unscrolled.
+    The matches are played on the player's socket while the page shows them."""
     page = new_context(viewport).new_page()
     errors = watch(page)
     me = unique_name("Rita")
@@ -164,7 +166,8 @@ def test_the_end_of_a_knockout_match_leads_on_in_the_event(
     semi = page.url
     rounds = 2
     for reached in range(1, rounds + 1):
-        play_to_end(page)
+        play_match(server, [token_of(page.context)], page.url.split("id=")[1])
+        page.wait_for_selector("#end-dialog[open]")
         page.wait_for_selector("#tourney-next[data-kind]:not([data-kind=''])")
         kind = page.get_attribute("#tourney-next", "data-kind")
         said = page.text_content("#tourney-next") or ""
