@@ -31,14 +31,6 @@ def token_of(context: Any) -> str:
     return str(token)
 
 
-def sign_in(context: Any, name: str) -> str:
-    """Sign a browser context in as a new guest through the API (no page loads); returns the
-    session token."""
-    answer = context.request.post("/api/guest", data={"name": name})
-    assert answer.ok, answer.text()
-    return str(answer.json()["token"])
-
-
 def hand_over(state: State) -> bool:
     """The first hand ended (or the match): a `stop` for `Seat.play`."""
     view = state["view"]

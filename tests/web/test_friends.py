@@ -6,12 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 from tests.support.browser import DESKTOP, PHONE, shot, unique_name, watch
-from tests.support.sockplay import play_match, sign_in, token_of
+from tests.support.sockplay import play_match, token_of
 from tests.support.webplay import (
     TABLE,
     create_friends_table,
+    join_by_invite,
     open_lobby_as_guest,
+    open_new_table,
     play_together,
+    sign_in,
     sign_in_guest,
 )
 
@@ -62,11 +65,10 @@ def test_chat_and_mute_at_a_friends_table(new_context: Any) -> None:
     friend = new_context(PHONE).new_page()
     host_errors, friend_errors = watch(host), watch(friend)
     friend_name, host_name = unique_name("Rui"), unique_name("Lia")
-    open_lobby_as_guest(host, host_name)
-    create_friends_table(host, "bloqueio", ["open"])
-    link = host.locator("[data-testid=invite-link]").input_value()
-    friend.goto(link)
-    sign_in_guest(friend, friend_name)
+    sign_in(host.context, host_name)
+    table = open_new_table(host, "bloqueio", ["open"])
+    sign_in(friend.context, friend_name)
+    join_by_invite(friend, table["invite"])
     friend.wait_for_selector(f"{TABLE}[data-status=playing]")
     host.wait_for_selector(f"{TABLE}[data-status=playing]")
 
@@ -146,7 +148,7 @@ def test_ranked_queue_matches_two_players_without_chat(new_context: Any) -> None
     # someone else watches: the table and both players' tile counts, no hand, no moves
     watcher = new_context(PHONE).new_page()
     watcher_errors = watch(watcher)
-    open_lobby_as_guest(watcher, unique_name("Ze"))
+    sign_in(watcher.context, unique_name("Ze"))
     watcher.goto(f"/mesa.html?id={match_id}")
     watcher.wait_for_selector(f"{TABLE}[data-status=playing].spectator")
     assert watcher.get_attribute(TABLE, "data-seat") == ""

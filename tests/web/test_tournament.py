@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tests.support.browser import DESKTOP, PHONE, shot, unique_name, watch
 from tests.support.sockplay import play_match, token_of
-from tests.support.webplay import TABLE, create_friends_table, open_lobby_as_guest, play_to_end
+from tests.support.webplay import TABLE, open_lobby_as_guest, open_new_table, play_to_end, sign_in
 
 ON_TABLE = """() => location.pathname.endsWith('/mesa.html') ||
     Boolean(document.querySelector('#btn-my-match'))"""
@@ -94,7 +94,7 @@ def test_from_registration_to_the_podium(new_context: Any, viewport: dict[str, i
 def test_a_knockout_bracket_is_drawn(new_context: Any) -> None:
     page = new_context(DESKTOP).new_page()
     errors = watch(page)
-    open_lobby_as_guest(page, unique_name("Beto"))
+    sign_in(page.context, unique_name("Beto"))
     made = page.request.post("/api/tournaments", data={
         "name": "Mata-mata dos bots", "format": "knockout", "ruleset": "bloqueio",
         "options": {"target": 1}, "capacity": 4, "bots": "greedy", "starts_in": 3600})
@@ -118,7 +118,7 @@ def test_the_event_page_follows_its_channel_without_polling(new_context: Any,
     its one GET of the event is the first load, whatever happens after."""
     page = new_context(viewport).new_page()
     errors = watch(page)
-    open_lobby_as_guest(page, unique_name("Vera"))
+    sign_in(page.context, unique_name("Vera"))
     made = page.request.post("/api/tournaments", data={
         "name": "Copa sem espera", "format": "swiss", "ruleset": "bloqueio", "rounds": 2,
         "options": {"target": 1}, "capacity": 4, "bots": "greedy", "starts_in": 3600})
@@ -153,7 +153,7 @@ def test_the_end_of_a_knockout_match_leads_on_in_the_event(
     page = new_context(viewport).new_page()
     errors = watch(page)
     me = unique_name("Rita")
-    open_lobby_as_guest(page, me)
+    sign_in(page.context, me)
     made = page.request.post("/api/tournaments", data={
         "name": f"Copa {me}", "format": "knockout", "ruleset": "bloqueio",
         "options": {"target": 1}, "capacity": 4, "bots": "greedy", "starts_in": 3600})
@@ -214,7 +214,7 @@ def test_a_page_without_a_table_takes_the_player_to_theirs(
     page = new_context(viewport).new_page()
     errors = watch(page)
     me = unique_name("Lia")
-    open_lobby_as_guest(page, me)
+    sign_in(page.context, me)
     event_id = knockout_with_bots(page, me)
     page.goto(where)
     page.wait_for_load_state("networkidle")
@@ -232,9 +232,9 @@ def test_mid_match_a_banner_calls_the_player_to_their_table(
     page = new_context(viewport).new_page()
     errors = watch(page)
     me = unique_name("Gil")
-    open_lobby_as_guest(page, me)
+    sign_in(page.context, me)
     event_id = knockout_with_bots(page, me)
-    create_friends_table(page, "bloqueio", ["bot:greedy"])
+    open_new_table(page, "bloqueio", ["bot:greedy"])
     page.wait_for_selector(f"{TABLE}[data-status=playing]")
     casual = page.url
     assert page.request.post(f"/api/tournaments/{event_id}/start").ok

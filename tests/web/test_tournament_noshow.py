@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 from tests.support.browser import DESKTOP, PHONE, LiveServer, shot, unique_name, watch, web_settings
-from tests.support.sockplay import Seat, play_match, play_seats, sign_in, token_of
-from tests.support.webplay import TABLE
+from tests.support.sockplay import Seat, play_match, play_seats, token_of
+from tests.support.webplay import TABLE, sign_in
 
 SHOW_UP = 15.0  # seconds a game's table waits for its players (the countdown to the next is 5)
 
