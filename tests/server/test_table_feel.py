@@ -28,11 +28,15 @@ def human_and_bot(client: TestClient, token: str, ruleset: str = "bloqueio",
     return match_id
 
 
-def play_to_pause(c: Client, match_id: str) -> tuple[Frame, float]:
-    """Play the first legal action at every turn until a hand ends; returns the first state of
-    the pause and when it arrived."""
+def play_to_pause(c: Client, match_id: str, seen: bool = False) -> tuple[Frame, float]:
+    """Play the first legal action at every turn of this client's seat until a hand ends;
+    returns the first state of the pause and when it arrived. `seen`: a hand that ended before
+    the join does not count (a hand of bloqueio can end on its opening tile, a trancado when no
+    other tile of the opening double's number was dealt: at a bot's table, before any socket
+    joins), the client waits for the next one to end."""
     c.send("join", {"match": match_id})
     answered = -1
+    before: int | None = None  # the hands over when the client joined
     while True:
         frame = c.recv()
         assert frame["type"] != "error", frame
@@ -41,11 +45,19 @@ def play_to_pause(c: Client, match_id: str) -> tuple[Frame, float]:
         state = frame["data"]
         view = state["view"]
         assert state["status"] == "playing", state["status"]
-        if view and view["hand_number"] > 0:
+        if view and before is None:
+            before = view["hand_number"] if seen else 0
+        if view and view["hand_number"] > (before or 0):
             return state, time.monotonic()
-        if view and view["legal"] and view["turn"] == 0 and state["version"] != answered:
+        if view and view["legal"] and view["turn"] == state["seat"] \
+                and state["version"] != answered:
             answered = state["version"]
             c.move(view["legal"][0])
+
+
+def hand_over(state: Frame) -> bool:
+    """The first hand ended (the view is the next one's already)."""
+    return bool(state["view"]) and state["view"]["hand_number"] > 0
 
 
 def test_the_next_hand_waits_for_the_pause(database: str) -> None:
@@ -58,7 +70,7 @@ def test_the_next_hand_waits_for_the_pause(database: str) -> None:
         token = guest(client, "Nina")
         match_id = human_and_bot(client, token)
         c = connect(sockets, client, token, "nina")
-        state, at = play_to_pause(c, match_id)
+        state, at = play_to_pause(c, match_id, seen=True)
         assert state["pause"] is not None, state
         assert state["pause"]["seconds"] == pause
         assert 0 < state["pause"]["remaining_ms"] <= pause * 1000
@@ -117,22 +129,36 @@ def test_no_pause_when_it_is_set_to_zero(client: TestClient) -> None:
 
 def test_a_reader_holds_the_pause_until_ready(client: TestClient) -> None:
     """A player who asked for time to read the hand's summary (`hold`) is waited for, even
-    with no ordinary pause, and is listed as reading; `ready` lets the next hand start."""
-    token = guest(client, "Lia")
-    match_id = human_and_bot(client, token)
+    with no ordinary pause, and is listed as reading (the other player, who did not ask, is
+    not); `ready` lets the next hand start.
+
+    The hold is asked while the table still waits for its second player, so before any hand
+    can end (see `play_to_pause`: at a bot's table one may end before the socket joins)."""
+    host, other = guest(client, "Lia"), guest(client, "Rui")
+    r = client.post("/api/tables", headers=auth(host),
+                    json={"ruleset": "bloqueio", "seats": ["me", "open"]})
+    assert r.status_code == 201, r.text
+    match_id, invite = r.json()["id"], r.json()["invite"]
     with ExitStack() as sockets:
-        c = connect(sockets, client, token, "lia")
+        c = connect(sockets, client, host, "lia")
         c.send("hold", {"match": match_id, "on": True})  # before joining: refused
         refused = c.until_type("error")["data"]
         assert refused["code"] == "not_seated", refused
-        c.send("join", {"match": match_id})
-        c.until_type("state")
+        assert c.join(match_id)["status"] == "waiting"
         c.send("hold", {"match": match_id, "on": True})
-        state, _ = play_to_pause(c, match_id)
-        pause = state["pause"]
-        assert pause is not None and pause["reading"] == [0], pause
-        assert pause["seconds"] == 60.0 and pause["remaining_ms"] > 50_000, pause
-        assert state["clock"] is None and state["view"]["legal"] == []
+        c.ping()  # the hold is taken: it was handled before the ping
+        b = connect(sockets, client, other, "rui")
+        sat = client.post("/api/tables/join", headers=auth(other), json={"invite": invite})
+        assert sat.status_code == 200 and sat.json()["seat"] == 1, sat.text
+        assert b.join(match_id)["status"] == "playing"  # shown to both: no state comes later
+        c.until(lambda f: f["type"] == "state" and f["data"]["players"][1]["connected"])
+        state, seen = run_together([lambda: play_to_pause(c, match_id)[0],
+                                    lambda: play(b, match_id, stop=hand_over)])
+        for shown in (state, seen):
+            pause = shown["pause"]
+            assert pause is not None and pause["reading"] == [0], pause
+            assert pause["seconds"] == 60.0 and pause["remaining_ms"] > 50_000, pause
+            assert shown["clock"] is None and shown["view"]["legal"] == []
         c.send("ready", {"match": match_id})
         after = c.until(lambda f: f["type"] == "state")["data"]
         assert after["pause"] is None and after["version"] == state["version"]

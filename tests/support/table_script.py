@@ -147,6 +147,14 @@ class Script:
         return page, errors
 
 
+def from_last_deal(stream: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The states of `stream` from the first that shows its last deal: a page that joins there
+    sees the last hand of the match played."""
+    last = stream[-1]["view"]["deal_index"]
+    return next(stream[i:] for i, state in enumerate(stream)
+                if state["view"]["deal_index"] == last)
+
+
 def open_table(page: Any) -> None:
     page.goto("/mesa.html?id=roteiro")
     page.wait_for_selector(f"{TABLE}[data-status]:not([data-status=loading])")

@@ -36,6 +36,35 @@ def open_lobby_as_guest(page: Any, name: str) -> None:
     page.wait_for_selector("#home:not([hidden]) #rs-list input")
 
 
+def sign_in(context: Any, name: str) -> str:
+    """Sign a browser context in as a new guest through the API, loading no page (for tests
+    that are not about the entry page or the lobby: a lobby's load costs the browser as much
+    as a table's); returns the session token."""
+    answer = context.request.post("/api/guest", data={"name": name})
+    assert answer.ok, answer.text()
+    return str(answer.json()["token"])
+
+
+def open_new_table(page: Any, ruleset: str, seats: list[str],
+                   options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A friends' table made by the page's player through the API (`seats`: the other seats,
+    as `create_friends_table` takes them), opened in the page; returns the API's answer (its
+    `id`, `invite`). Creating a table from the lobby's form is test_match.py's."""
+    made = page.request.post("/api/tables", data={"ruleset": ruleset, "options": options or {},
+                                                  "seats": ["me", *seats]})
+    assert made.ok, made.text()
+    table: dict[str, Any] = made.json()
+    page.goto(f"/mesa.html?id={table['id']}")
+    return table
+
+
+def join_by_invite(page: Any, invite: str) -> None:
+    """The page's player takes a seat at a friends' table through the API, and opens it."""
+    joined = page.request.post("/api/tables/join", data={"invite": invite})
+    assert joined.ok, joined.text()
+    page.goto(f"/mesa.html?id={joined.json()['id']}")
+
+
 def create_friends_table(
     page: Any, ruleset: str, seats: list[str], options: dict[str, str] | None = None
 ) -> None:

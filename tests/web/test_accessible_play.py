@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from tests.support.browser import DESKTOP, shot, unique_name, watch
-from tests.support.webplay import MOVED, TABLE, open_lobby_as_guest
+from tests.support.webplay import MOVED, TABLE, sign_in
 
 BOTS = ["Zé", "Tião", "Dona Cida", "Juca"]  # words.js: the names of the bots by seat
 NUMBERS = ["branca", "ás", "duque", "terno", "quadra", "quina", "sena"]
@@ -133,7 +133,7 @@ def play_my_turn(page: Any) -> None:
 
 
 def play_a_match(page: Any, zoomed: bool) -> None:
-    open_lobby_as_guest(page, unique_name("Cega"))
+    sign_in(page.context, unique_name("Cega"))
     made = page.request.post("/api/tables", data={
         "ruleset": "duplas-pontos", "options": {"target": 100},
         "seats": ["me", "bot:greedy", "bot:greedy", "bot:greedy"], "turn_seconds": TURN})

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from tests.support.browser import DESKTOP, PHONE, shot, unique_name, watch
-from tests.support.webplay import open_lobby_as_guest
+from tests.support.webplay import open_lobby_as_guest, sign_in
 
 from carroca.server.storage import admin, db
 
@@ -32,7 +32,7 @@ def test_the_banner_comes_closes_and_goes(new_context: Any, server_database: str
                                           viewport: dict[str, int]) -> None:
     page = new_context(viewport).new_page()
     errors = watch(page)
-    open_lobby_as_guest(page, unique_name("Avisada"))
+    sign_in(page.context, unique_name("Avisada"))
     made = page.request.post("/api/matches", data={
         "ruleset": "bloqueio", "options": {"target": 6}, "seats": ["bot:greedy"] * 2})
     assert made.status == 201, made.text()

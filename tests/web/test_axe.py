@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from tests.support.browser import DESKTOP, PHONE, ROOT, unique_name, watch
-from tests.support.webplay import TABLE, open_lobby_as_guest
+from tests.support.webplay import TABLE, sign_in
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
@@ -55,7 +55,7 @@ def test_no_axe_violation_on_any_page(new_context: Any, size: dict[str, int]) ->
         found += audit(page, where, source)
 
     name = unique_name("Axe")
-    open_lobby_as_guest(page, name)
+    sign_in(page.context, name)
     made = page.request.post("/api/tournaments", data={
         "name": f"Copa {name}", "format": "knockout", "ruleset": "bloqueio",
         "options": {"target": 1}, "capacity": 4, "starts_in": 3600})

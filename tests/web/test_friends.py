@@ -6,12 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 from tests.support.browser import DESKTOP, PHONE, shot, unique_name, watch
+from tests.support.sockplay import play_match, token_of
 from tests.support.webplay import (
     TABLE,
     create_friends_table,
+    join_by_invite,
     open_lobby_as_guest,
-    play_to_end,
+    open_new_table,
     play_together,
+    sign_in,
     sign_in_guest,
 )
 
@@ -62,11 +65,10 @@ def test_chat_and_mute_at_a_friends_table(new_context: Any) -> None:
     friend = new_context(PHONE).new_page()
     host_errors, friend_errors = watch(host), watch(friend)
     friend_name, host_name = unique_name("Rui"), unique_name("Lia")
-    open_lobby_as_guest(host, host_name)
-    create_friends_table(host, "bloqueio", ["open"])
-    link = host.locator("[data-testid=invite-link]").input_value()
-    friend.goto(link)
-    sign_in_guest(friend, friend_name)
+    sign_in(host.context, host_name)
+    table = open_new_table(host, "bloqueio", ["open"])
+    sign_in(friend.context, friend_name)
+    join_by_invite(friend, table["invite"])
     friend.wait_for_selector(f"{TABLE}[data-status=playing]")
     host.wait_for_selector(f"{TABLE}[data-status=playing]")
 
@@ -146,7 +148,7 @@ def test_ranked_queue_matches_two_players_without_chat(new_context: Any) -> None
     # someone else watches: the table and both players' tile counts, no hand, no moves
     watcher = new_context(PHONE).new_page()
     watcher_errors = watch(watcher)
-    open_lobby_as_guest(watcher, unique_name("Ze"))
+    sign_in(watcher.context, unique_name("Ze"))
     watcher.goto(f"/mesa.html?id={match_id}")
     watcher.wait_for_selector(f"{TABLE}[data-status=playing].spectator")
     assert watcher.get_attribute(TABLE, "data-seat") == ""
@@ -156,14 +158,27 @@ def test_ranked_queue_matches_two_players_without_chat(new_context: Any) -> None
     assert not (first_errors or second_errors or watcher_errors)
 
 
-def test_the_host_makes_a_finished_friends_match_public(new_context: Any) -> None:
+def table_with_a_bot(host: Any) -> str:
+    """A friends' mano-a-mano to 10 of the host's player against a bot; returns its id."""
+    made = host.request.post("/api/tables", data={
+        "ruleset": "mano-a-mano", "options": {"target": 10}, "seats": ["me", "bot:greedy"]})
+    assert made.ok, made.text()
+    return str(made.json()["id"])
+
+
+def test_the_host_makes_a_finished_friends_match_public(new_context: Any, server: str) -> None:
+    """The end dialog of a friends' match says it is its players' only, and makes it public;
+    the profile's history offers the same for another one. The matches are played on the
+    host's own socket (the first while the host's page shows it to its end)."""
     host = new_context(DESKTOP).new_page()
     stranger = new_context(PHONE).new_page()
     host_errors, stranger_errors = watch(host), watch(stranger)
-    open_lobby_as_guest(host, unique_name("Dona"))
-    create_friends_table(host, "mano-a-mano", ["bot:greedy"], {"target": "10"})
-    match_id = host.url.split("id=")[1]
-    play_to_end(host)
+    sign_in(host.context, unique_name("Dona"))
+    match_id = table_with_a_bot(host)
+    host.goto(f"/mesa.html?id={match_id}")
+    host.wait_for_selector(f"{TABLE}[data-status=playing]")
+    play_match(server, [token_of(host.context)], match_id)
+    host.wait_for_selector("#end-dialog[open]")
     control = host.locator("#end-privacy")
     control.locator("[data-testid=make-public]").wait_for()
     assert "só quem jogou" in control.inner_text()
@@ -180,11 +195,8 @@ def test_the_host_makes_a_finished_friends_match_public(new_context: Any) -> Non
     stranger.wait_for_selector(f"{REPLAY}[data-status=ready]")
 
     # Another one, left private: the profile's history offers the same choice to its host.
-    host.goto("/")
-    host.wait_for_selector("#home:not([hidden]) #rs-list input")
-    create_friends_table(host, "mano-a-mano", ["bot:greedy"], {"target": "10"})
-    second = host.url.split("id=")[1]
-    play_to_end(host)
+    second = table_with_a_bot(host)
+    play_match(server, [token_of(host.context)], second)
     host.goto("/")
     item = host.locator("#profile li", has=host.locator(f"a[href='replay.html?id={second}']"))
     item.locator("button:has-text('Tornar partida pública')").click()
@@ -197,10 +209,11 @@ def test_the_host_makes_a_finished_friends_match_public(new_context: Any) -> Non
 
 
 def test_met_at_a_table_then_friends_online_playing_challenged_and_a_block(
-        new_context: Any) -> None:
+        new_context: Any, server: str) -> None:
     """A and B play a hand at a table; A adds B from the end dialog; B accepts in the lobby; A
     sees B online, then "jogando" once B sits at a table; B challenges A and both are taken to
-    the new table. C blocks A: A's request to C is answered as any other and never reaches C."""
+    the new table. C blocks A: A's request to C is answered as any other and never reaches C.
+    The hand is played on A's and B's own sockets while their pages show it."""
     a, b = new_context(DESKTOP).new_page(), new_context(PHONE).new_page()
     a_errors, b_errors = watch(a), watch(b)
     ana, bia, caio = unique_name("Ana"), unique_name("Bia"), unique_name("Caio")
@@ -210,8 +223,7 @@ def test_met_at_a_table_then_friends_online_playing_challenged_and_a_block(
     sign_in_guest(b, bia)
     for p in (a, b):
         p.wait_for_selector(f"{TABLE}[data-status=playing]")
-    seats = {int(str(p.get_attribute(TABLE, "data-seat"))): p for p in (a, b)}
-    play_together(a, seats, turns=200)
+    play_match(server, [token_of(a.context), token_of(b.context)], a.url.split("id=")[1])
 
     # A adds B from the end dialog; B accepts in the lobby's friends tab
     a.get_by_role("button", name=f"Adicionar {bia} aos amigos").click()
@@ -244,8 +256,8 @@ def test_met_at_a_table_then_friends_online_playing_challenged_and_a_block(
     assert a.url.split("id=")[1] == b.url.split("id=")[1]
 
     # C blocks A: A's request is answered as sent, and C never sees it
-    c = new_context(PHONE).new_page()
-    open_lobby_as_guest(c, caio)
+    c = new_context(PHONE)
+    sign_in(c, caio)
     assert c.request.post("/api/blocks", data={"name": ana}).ok
     asked = a.request.post("/api/friends", data={"name": caio})
     assert asked.ok and asked.json()["status"] == "requested", asked.text()

@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from tests.support.browser import DESKTOP, PHONE, shot, unique_name, watch
+from tests.support.sockplay import play_match, token_of
 from tests.support.webplay import (
     TABLE,
     Tally,
@@ -27,6 +28,11 @@ def check_end_screen(page: Any) -> None:
     assert dialog.locator(f"a[href='replay.html?id={match_id}']").count() == 1
     assert dialog.locator(f"a[href='justo.html?id={match_id}']").count() == 1
     assert page.get_attribute(TABLE, "data-status") == "finished"
+
+
+def hand_number(page: Any) -> int:
+    """The hands over so far, as the page's last state has them."""
+    return int(page.evaluate("window.carroca.ctx.state.view?.hand_number ?? 0"))
 
 
 def test_duplas_pontos_against_bots_to_the_end(new_context: Any) -> None:
@@ -72,9 +78,11 @@ def test_duplas_pontos_against_bots_to_the_end(new_context: Any) -> None:
     assert not errors, errors
 
 
-def test_mano_a_mano_casual_to_the_end(new_context: Any) -> None:
+def test_mano_a_mano_casual_to_the_end(new_context: Any, server: str) -> None:
     """1v1 with a boneyard from "Jogar agora" (a casual table that bots fill), at desktop size:
-    Comprar and Passo when nothing fits, until the end-of-match screen."""
+    Comprar (and Passo) when nothing fits, until the end-of-match screen. The page clicks until
+    a hand has ended with a draw among its clicks; the rest of the match (to 50 points against
+    a random bot: many hands) is played on the player's own socket while the page shows it."""
     page = new_context(DESKTOP).new_page()
     errors = watch(page)
     open_lobby_as_guest(page, unique_name("Bia"))
@@ -89,11 +97,13 @@ def test_mano_a_mano_casual_to_the_end(new_context: Any) -> None:
     assert page.locator("#btn-draw").is_visible()
     tally = Tally()
     shot_taken = False
-    while wait_turn_or_end(page) != "finished":
+    while wait_turn_or_end(page) != "finished" and not (tally.draws and hand_number(page)):
         if not shot_taken and page.locator(".board-svg .tile").count() >= 5:
             shot(page, "desktop-table-mano")
             shot_taken = True
         act(page, tally)
+    match_id = page.url.split("id=")[1]
+    play_match(server, [token_of(page.context)], match_id)
     tally = play_to_end(page, tally)
     check_end_screen(page)
     shot(page, "desktop-match-end-mano")

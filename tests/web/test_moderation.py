@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from tests.support.browser import DESKTOP, PHONE, unique_name, watch
-from tests.support.webplay import TABLE, create_friends_table, open_lobby_as_guest, sign_in_guest
+from tests.support.webplay import TABLE, join_by_invite, open_new_table, sign_in
 
 from carroca.server.storage import admin, db
 
@@ -34,10 +34,10 @@ def test_a_reported_insult_is_muted_and_lifted(new_context: Any, server_database
     a, b, mod = (new_context(viewport).new_page() for _ in range(3))
     errors = [watch(p) for p in (a, b, mod)]
     a_name, b_name, mod_name = unique_name("Aco"), unique_name("Bel"), unique_name("Moe")
-    open_lobby_as_guest(a, a_name)
-    create_friends_table(a, "bloqueio", ["open"])
-    b.goto(a.locator("[data-testid=invite-link]").input_value())
-    sign_in_guest(b, b_name)
+    sign_in(a.context, a_name)
+    table = open_new_table(a, "bloqueio", ["open"])
+    sign_in(b.context, b_name)
+    join_by_invite(b, table["invite"])
     for p in (a, b):
         p.wait_for_selector(f"{TABLE}[data-status=playing]")
         p.click("#btn-chat")

@@ -9,10 +9,10 @@ from tests.support.webplay import (
     TABLE,
     Tally,
     act,
-    create_friends_table,
     hand,
-    open_lobby_as_guest,
+    open_new_table,
     scores,
+    sign_in,
     wait_turn_or_end,
 )
 
@@ -24,8 +24,8 @@ def table_tiles(page: Any) -> int:
 def test_reload_and_dropped_connection_bring_the_table_back(new_context: Any) -> None:
     page = new_context(PHONE).new_page()
     errors = watch(page)
-    open_lobby_as_guest(page, unique_name("Caio"))
-    create_friends_table(page, "pontos", ["bot:greedy"], {"target": "100"})
+    sign_in(page.context, unique_name("Caio"))
+    open_new_table(page, "pontos", ["bot:greedy"], {"target": 100})
     tally = Tally()
     # play a little, so that the table holds tiles
     for _ in range(2):

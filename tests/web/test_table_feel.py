@@ -16,15 +16,15 @@ from typing import Any
 
 import pytest
 from tests.support.browser import DESKTOP, PHONE, LiveServer, shot, unique_name, watch
+from tests.support.sockplay import play_match, token_of
 from tests.support.table_script import RECT, Script, overlap, rect, wait_version
 from tests.support.webplay import (
     TABLE,
     Tally,
     act,
-    create_friends_table,
-    open_lobby_as_guest,
-    play_together,
-    sign_in_guest,
+    join_by_invite,
+    open_new_table,
+    sign_in,
     wait_turn_or_end,
 )
 
@@ -124,8 +124,10 @@ def test_the_next_hand_waits_for_the_summary(browser: Any, paused_server: str) -
         errors = watch(page)
         frames: list[str] = []
         page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(str(f))))
-        open_lobby_as_guest(page, unique_name("Lia"))
-        create_friends_table(page, "bloqueio", ["bot:random"])
+        sign_in(context, unique_name("Lia"))
+        # Clássico draws until a tile fits: its hand cannot end before the page moves (one of
+        # bloqueio can, on the bot's opening tile, before the watch below is set).
+        open_new_table(page, "classico", ["bot:random"])
         page.evaluate(WATCH_SUMMARY)
         tally = Tally()
         for _ in range(60):
@@ -472,24 +474,22 @@ def test_reconnects_at_once_when_online_or_shown(new_context: Any) -> None:
 # ---------------------------------------------------------------------- 9. rematch
 
 
-def test_rematch_is_offered_and_accepted(new_context: Any) -> None:
+def test_rematch_is_offered_and_accepted(new_context: Any, server: str) -> None:
     """Two friends finish a match; "Jogar de novo" makes a table with the same settings, the
-    friend is offered it on the end screen and takes their seat there."""
+    friend is offered it on the end screen and takes their seat there. The match is played on
+    their own sockets while their pages show it."""
     host = new_context(PHONE).new_page()
     friend = new_context(DESKTOP).new_page()
     errors = watch(host) + watch(friend)
     host_name = unique_name("Rosa")
-    open_lobby_as_guest(host, host_name)
-    create_friends_table(host, "bloqueio", ["open"], {"target": "1"})
-    link = host.locator("[data-testid=invite-link]").input_value()
-    friend.goto(link)
-    sign_in_guest(friend, unique_name("Téo"))
-    friend.wait_for_url("**/mesa.html?id=*")
+    sign_in(host.context, host_name)
+    table = open_new_table(host, "bloqueio", ["open"], {"target": 1})
+    sign_in(friend.context, unique_name("Téo"))
+    join_by_invite(friend, table["invite"])
     for p in (host, friend):
         p.wait_for_selector(f"{TABLE}[data-status=playing]")
     old = host.url.split("id=")[1]
-    seats = {int(str(p.get_attribute(TABLE, "data-seat"))): p for p in (host, friend)}
-    play_together(host, seats, 200)
+    play_match(server, [token_of(host.context), token_of(friend.context)], old)
     for p in (host, friend):
         p.wait_for_selector("#end-dialog[open] [data-testid=rematch]")
 

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from tests.support.browser import DESKTOP, PHONE, shot, unique_name, watch
-from tests.support.table_script import RECT, Script, overlap, rect, wait_version
+from tests.support.table_script import RECT, Script, from_last_deal, overlap, rect, wait_version
 from tests.support.webplay import TABLE, open_lobby_as_guest
 
 PEOPLE = [{"name": name, "bot": False, "connected": True}
@@ -342,7 +342,7 @@ def test_names_stay_whole_and_apart_from_the_score(new_context: Any) -> None:
         while not script.match.is_over:
             script.apply(str(script.match.legal_actions()[0]))
             rest.append(script.state())
-        for state in rest:
+        for state in from_last_deal(rest):  # the match's last hand: its end is the point
             script.push("state", state)
         page.wait_for_selector("#end-dialog[open]")
         final = page.inner_text("#end-dialog [data-testid=final-score]")
@@ -481,10 +481,11 @@ def winning_seat(ruleset: str, label: str, options: dict[str, Any]) -> tuple[int
 
 
 def test_the_end_of_a_match_is_a_moment_of_victory(browser: Any, server: str) -> None:
-    """A 2v2 to 100 streamed at full speed, seen by a winner: no banner plays behind
-    the end dialog, the board keeps the final table, and the dialog shows the winners, the final
-    score and the play that decided the match, with a celebration that moves only for those who
-    did not ask for reduced motion; the loser's dialog shows the winners without it."""
+    """The last hand of a 2v2 to 100 streamed at full speed (the page joins as it is dealt),
+    seen by a winner: no banner plays behind the end dialog, the board keeps the final table,
+    and the dialog shows the winners, the final score and the play that decided the match, with
+    a celebration that moves only for those who did not ask for reduced motion; the loser's
+    dialog shows the winners without it."""
     options = {"target": 100}
     winner, last = winning_seat("duplas-pontos", "vitoria", options)
     for motion, viewer in (("no-preference", winner), ("reduce", winner),
@@ -495,13 +496,12 @@ def test_the_end_of_a_match_is_a_moment_of_victory(browser: Any, server: str) ->
         try:
             script = Script("duplas-pontos", "vitoria", viewer=viewer, options=options,
                             autoplay=True)
-            start = script.state()
-            stream = script.others()
+            stream = from_last_deal(script.others())
             assert script.match.is_over
-            page, errors = script.open_page(context, [start])
-            wait_version(page, start["version"])
+            page, errors = script.open_page(context, stream[:1])
+            wait_version(page, stream[0]["version"])
             page.evaluate(WATCH_BANNERS)
-            for state in stream:
+            for state in stream[1:]:
                 script.push("state", state)
             page.wait_for_selector("#end-dialog[open]")
             seen = page.evaluate("window.seen")

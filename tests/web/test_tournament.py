@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tests.support.browser import DESKTOP, PHONE, shot, unique_name, watch
-from tests.support.webplay import TABLE, create_friends_table, open_lobby_as_guest, play_to_end
+from tests.support.sockplay import play_match, token_of
+from tests.support.webplay import TABLE, open_lobby_as_guest, open_new_table, play_to_end, sign_in
 
 ON_TABLE = """() => location.pathname.endsWith('/mesa.html') ||
     Boolean(document.querySelector('#btn-my-match'))"""
@@ -93,7 +94,7 @@ def test_from_registration_to_the_podium(new_context: Any, viewport: dict[str, i
 def test_a_knockout_bracket_is_drawn(new_context: Any) -> None:
     page = new_context(DESKTOP).new_page()
     errors = watch(page)
-    open_lobby_as_guest(page, unique_name("Beto"))
+    sign_in(page.context, unique_name("Beto"))
     made = page.request.post("/api/tournaments", data={
         "name": "Mata-mata dos bots", "format": "knockout", "ruleset": "bloqueio",
         "options": {"target": 1}, "capacity": 4, "bots": "greedy", "starts_in": 3600})
@@ -117,7 +118,7 @@ def test_the_event_page_follows_its_channel_without_polling(new_context: Any,
     its one GET of the event is the first load, whatever happens after."""
     page = new_context(viewport).new_page()
     errors = watch(page)
-    open_lobby_as_guest(page, unique_name("Vera"))
+    sign_in(page.context, unique_name("Vera"))
     made = page.request.post("/api/tournaments", data={
         "name": "Copa sem espera", "format": "swiss", "ruleset": "bloqueio", "rounds": 2,
         "options": {"target": 1}, "capacity": 4, "bots": "greedy", "starts_in": 3600})
@@ -144,14 +145,15 @@ def test_the_event_page_follows_its_channel_without_polling(new_context: Any,
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_the_end_of_a_knockout_match_leads_on_in_the_event(
-        new_context: Any, viewport: dict[str, int]) -> None:
+        new_context: Any, server: str, viewport: dict[str, int]) -> None:
     """At a tournament's table the end dialog's first action is the event: the next table
     when it is ready (and the player is taken there), else the event; a knockout's loser reads
-    that they are out, its champion that they won it. Within the phone's screen, unscrolled."""
+    that they are out, its champion that they won it. Within the phone's screen, unscrolled.
+    The matches are played on the player's socket while the page shows them."""
     page = new_context(viewport).new_page()
     errors = watch(page)
     me = unique_name("Rita")
-    open_lobby_as_guest(page, me)
+    sign_in(page.context, me)
     made = page.request.post("/api/tournaments", data={
         "name": f"Copa {me}", "format": "knockout", "ruleset": "bloqueio",
         "options": {"target": 1}, "capacity": 4, "bots": "greedy", "starts_in": 3600})
@@ -164,7 +166,8 @@ def test_the_end_of_a_knockout_match_leads_on_in_the_event(
     semi = page.url
     rounds = 2
     for reached in range(1, rounds + 1):
-        play_to_end(page)
+        play_match(server, [token_of(page.context)], page.url.split("id=")[1])
+        page.wait_for_selector("#end-dialog[open]")
         page.wait_for_selector("#tourney-next[data-kind]:not([data-kind=''])")
         kind = page.get_attribute("#tourney-next", "data-kind")
         said = page.text_content("#tourney-next") or ""
@@ -211,7 +214,7 @@ def test_a_page_without_a_table_takes_the_player_to_theirs(
     page = new_context(viewport).new_page()
     errors = watch(page)
     me = unique_name("Lia")
-    open_lobby_as_guest(page, me)
+    sign_in(page.context, me)
     event_id = knockout_with_bots(page, me)
     page.goto(where)
     page.wait_for_load_state("networkidle")
@@ -229,9 +232,9 @@ def test_mid_match_a_banner_calls_the_player_to_their_table(
     page = new_context(viewport).new_page()
     errors = watch(page)
     me = unique_name("Gil")
-    open_lobby_as_guest(page, me)
+    sign_in(page.context, me)
     event_id = knockout_with_bots(page, me)
-    create_friends_table(page, "bloqueio", ["bot:greedy"])
+    open_new_table(page, "bloqueio", ["bot:greedy"])
     page.wait_for_selector(f"{TABLE}[data-status=playing]")
     casual = page.url
     assert page.request.post(f"/api/tournaments/{event_id}/start").ok

@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, unquote, urlparse
 import pytest
 from tests.support.browser import DESKTOP, PHONE, shot, unique_name, watch
 from tests.support.table_script import RECT, Script, overlap
-from tests.support.webplay import open_lobby_as_guest
+from tests.support.webplay import open_lobby_as_guest, sign_in
 
 VIEWPORTS = pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 
@@ -143,7 +143,7 @@ def test_the_standings_show_every_tiebreak_and_what_decided(
     page = new_context(viewport).new_page()
     errors = watch(page)
     me = unique_name("Maria Souza ")
-    open_lobby_as_guest(page, me)
+    sign_in(page.context, me)
     event = create_event(page, name="Copa dos Empates", ruleset="classico",
                          options={"hands_to_win": 1}, rounds=1, capacity=8, bots="greedy")
     event_id = event["id"]
@@ -206,7 +206,7 @@ def test_a_knockouts_standings_tell_the_final_and_the_round_reached(
     the seed."""
     page = new_context(viewport).new_page()
     errors = watch(page)
-    open_lobby_as_guest(page, unique_name("Edu"))
+    sign_in(page.context, unique_name("Edu"))
     event = create_event(page, name="Mata-mata dos empates", format="knockout",
                          ruleset="bloqueio", options={"target": 1}, capacity=4, bots="greedy")
     assert page.request.post(f"/api/tournaments/{event['id']}/start").status == 200
@@ -238,7 +238,7 @@ def test_a_cancelled_event_lists_who_had_registered(new_context: Any,
     page = new_context(viewport).new_page()
     errors = watch(page)
     me = unique_name("Rui")
-    open_lobby_as_guest(page, me)
+    sign_in(page.context, me)
     event = create_event(page, name=f"Copa Vazia {unique_name('')}", ruleset="bloqueio")
     page.goto(f"/torneio.html?id={event['id']}")
     page.click("#btn-register")
@@ -280,7 +280,7 @@ def test_a_private_event_and_a_dupla_invite_with_copy_and_whatsapp(
     page = context.new_page()
     errors = watch(page)
     me = unique_name("Gil")
-    open_lobby_as_guest(page, me)
+    sign_in(page.context, me)
     name = f"Copa Fechada {unique_name('')}"
     event = create_event(page, name=name, ruleset="duplas-torneio", options={"target": 50},
                          private=True)
@@ -309,7 +309,7 @@ def test_a_private_event_and_a_dupla_invite_with_copy_and_whatsapp(
     friend = new_context(viewport).new_page()
     friend_errors = watch(friend)
     partner = unique_name("Ida")
-    open_lobby_as_guest(friend, partner)
+    sign_in(friend.context, partner)
     friend.goto(partner_link)
     friend.click("#btn-register")
     friend.wait_for_selector(f"#entrants li[data-entrant='{me}+{partner}']")

@@ -150,8 +150,47 @@ function hideBubble(seat) {
   if (el) el.classList.remove("on");
 }
 
+/**
+ * Set an attribute only when its value changes. The clock ticks five times a second: each write,
+ * even of the value already there, has the browser style and paint the table again, under the
+ * end dialog's blurred backdrop too, while nothing on screen changes.
+ * @param {Element} el
+ * @param {string} name
+ * @param {string} value
+ */
+function put(el, name, value) {
+  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+}
+
+/**
+ * Set an element's text only when it changes (see `put`).
+ * @param {Element} el
+ * @param {string} text
+ */
+function write(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+/** The inline style properties last written by the clock, per element. */
+/** @type {WeakMap<Element, Map<string, string>>} */
+const written = new WeakMap();
+
+/**
+ * Set an inline style property only when its value changes (see `put`).
+ * @param {HTMLElement | SVGElement} el
+ * @param {string} prop
+ * @param {string} value
+ */
+function putStyle(el, prop, value) {
+  let props = written.get(el);
+  if (!props) written.set(el, (props = new Map()));
+  if (props.get(prop) === value) return;
+  props.set(prop, value);
+  el.style.setProperty(prop, value);
+}
+
 /** The clock, five times a second: its ring and seconds, the seat's ring, the next hand's
- * countdown and the cinco-carroças dialog's. */
+ * countdown and the cinco-carroças dialog's. Only what changed is written. */
 export function tick() {
   const st = ctx.state;
   const el = need("#clock");
@@ -159,15 +198,13 @@ export function tick() {
   const arc = need("#clock-arc", SVGElement);
   const c = ctx.clock;
   const next = document.getElementById("summary-next");
-  if (next) {
-    const said = nextHandText();
-    if (next.textContent !== said) next.textContent = said;
-  }
+  if (next) write(next, nextHandText());
   if (!st || !c || st.status !== "playing") {
-    el.dataset.state = ctx.pause ? "pause" : "idle";
-    text.textContent = "–";
-    arc.style.strokeDasharray = "100 100";
-    el.setAttribute(
+    put(el, "data-state", ctx.pause ? "pause" : "idle");
+    write(text, "–");
+    putStyle(arc, "stroke-dasharray", "100 100");
+    put(
+      el,
       "aria-label",
       ctx.pause ? "Tempo da jogada: intervalo entre as mãos" : "Tempo da jogada: sem relógio agora",
     );
@@ -177,15 +214,15 @@ export function tick() {
   const secs = Math.ceil(left / 1000);
   const fraction = Math.max(0, Math.min(1, left / (c.seconds * 1000)));
   const mine = c.seat === st.seat;
-  el.dataset.state = mine ? (secs <= 5 ? "urgent" : "mine") : "other";
-  el.dataset.seat = String(c.seat);
+  put(el, "data-state", mine ? (secs <= 5 ? "urgent" : "mine") : "other");
+  put(el, "data-seat", String(c.seat));
   if (mine) warnTime(secs);
   if (text.textContent !== String(secs)) {
     text.textContent = String(secs);
     el.setAttribute("aria-label", `Tempo da jogada de ${mine ? "você" : nameOf(c.seat)}: ${secs} segundos`);
   }
-  arc.style.strokeDasharray = `${(fraction * 100).toFixed(1)} 100`;
+  putStyle(arc, "stroke-dasharray", `${(fraction * 100).toFixed(1)} 100`);
   const seatEl = $(`.seat[data-seat="${c.seat}"]`);
-  if (seatEl) seatEl.style.setProperty("--left", fraction.toFixed(3));
-  if (need("#five-dialog", HTMLDialogElement).open) need("#five-count").textContent = String(secs);
+  if (seatEl) putStyle(seatEl, "--left", fraction.toFixed(3));
+  if (need("#five-dialog", HTMLDialogElement).open) write(need("#five-count"), String(secs));
 }
