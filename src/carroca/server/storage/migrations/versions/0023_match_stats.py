@@ -1,8 +1,8 @@
 """what each player did in a match (won, batidas, galos, capicús), kept with their seat for the
 profile's figures; null until counted (matches stored before this are counted in the background)
 
-Revision ID: 0021
-Revises: 0020
+Revision ID: 0023
+Revises: 0022
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0021"
-down_revision = "0020"
+revision = "0023"
+down_revision = "0022"
 branch_labels = None
 depends_on = None
 
