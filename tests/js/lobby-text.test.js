@@ -17,6 +17,7 @@ import {
 test("a table's seats: names, bots by their table names, empty seats", () => {
   assert.equal(playersText(["ana", "bot:medium", null, "bot:expert"]), "ana, Tião, vago, Juca");
   assert.equal(playersText(["", "bia"]), "vago, bia");
+  assert.equal(playersText(["ana", "robo", "bot:medium", "bia"], [1]), "ana, robo (BOT), Dona Cida, bia");
 });
 
 test("kinds of table and seats in the players' words", () => {

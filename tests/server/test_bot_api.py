@@ -248,6 +248,8 @@ def test_a_bot_account_plays_a_person_through_the_client(
     # The person's page shows the seat as a bot account's ("BOT"), the bot's as a person's.
     assert states[-1]["players"][bot_seat]["bot_account"] is True
     assert "bot_account" not in states[-1]["players"][person_seat]
+    with server.http(person_token) as http:
+        assert http.get(f"/api/matches/{match}").json()["bot_accounts"] == [bot_seat]
 
 
 def test_a_bot_account_plays_a_tournament_through_the_client(
@@ -274,6 +276,9 @@ def test_a_bot_account_plays_a_tournament_through_the_client(
         assert http.post(f"/api/tournaments/{open_id}/register").status_code == 200
         page = http.get(f"/api/tournaments/{open_id}").json()
         assert page["bot_accounts"] is True and len(page["registrations"]) == 2
+        # The bot's entry is marked "BOT" on the event's page, the person's is not.
+        assert {r["name"]: r["bot_account"] for r in page["registrations"]} == {
+            "Robô Torneio": True, "Organizadora": False}
         runner = threading.Thread(target=run_bot, daemon=True, kwargs={"stop": stop},
                                   args=(client, lambda: run_block("bots.md", 0)["choose"]))
         runner.start()
@@ -326,6 +331,13 @@ def test_two_bot_accounts_meet_on_the_bots_ladder_rated_apart(
             over = wait_until(lambda: (m := http.get(f"/api/matches/{casual}").json())
                               ["status"] == "finished" and m, "the casual match", timeout=120)
             assert "Robô Um" in over["players"]
+            # The pages that list names mark the bot account's seat ("BOT"): the match's
+            # page (the replay reads it) and the lobby's finished list.
+            assert over["bot_accounts"] == [over["players"].index("Robô Um")]
+            listed = next(m for m in http.get("/api/matches").json()["finished"]
+                          if m["id"] == casual)
+            assert [bool(s and s.get("bot_account")) for s in listed["seats"]] == [
+                name == "Robô Um" for name in over["players"]]
             paths = http.get("/api/openapi.json").json()["paths"]
             assert {"/api/bot/stream/event", "/api/bot/game/stream/{match_id}",
                     "/api/bot/game/{match_id}/move", "/api/bot/ladder", "/api/bot/casual",

@@ -83,4 +83,10 @@ def test_a_person_challenges_and_plays_a_bot_account_run_by_the_client(
     bot_seat = rec["players"].index(robo)
     assert any(a["seat"] == bot_seat and not a.get("auto")
                for h in rec["hands"] for a in h["actions"]), "the bot played no move itself"
+    # The replay and the bot's profile mark it too.
+    person.goto(f"/replay.html?id={match}")
+    person.locator(f".hand-row[data-seat='{bot_seat}'] .badge-bot:text-is('BOT')").wait_for()
+    assert person.locator(".hand-row .badge-bot").count() == 1
+    person.goto(f"/perfil.html?id={bot_id}")
+    person.locator("#p-name .badge-bot:text-is('BOT')").wait_for()
     assert not (owner_errors or person_errors), (owner_errors, person_errors)

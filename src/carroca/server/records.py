@@ -11,6 +11,7 @@ dataclass.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, NotRequired, TypedDict, TypeGuard
 
@@ -40,6 +41,11 @@ Seat = PersonSeat | BotSeat
 
 def is_bot(seat: Seat) -> TypeGuard[BotSeat]:
     return "bot" in seat
+
+
+def bot_account_seats(seats: Sequence[Seat | None]) -> list[int]:
+    """The seats a bot account holds: the pages that list a table's names mark them "BOT"."""
+    return [i for i, s in enumerate(seats) if s is not None and s.get("bot_account")]
 
 
 def is_person(seat: Seat) -> TypeGuard[PersonSeat]:

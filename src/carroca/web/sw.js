@@ -8,7 +8,7 @@
 // (/ws) are never handled nor kept: they pass straight to the network. Change CACHE when the
 // list changes; the old copies are dropped when the new worker takes over.
 
-const CACHE = "carroca-v9";
+const CACHE = "carroca-v10";
 
 /** This script runs as the site's service worker (registered by js/pwa.js). */
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
@@ -30,6 +30,7 @@ const SHELL = [
   "/js/bot-tokens.js",
   "/js/lobby-moderation.js",
   "/js/friends.js",
+  "/js/badges.js",
   "/js/challenge.js",
   "/js/challenge-text.js",
   "/js/perfil-text.js",

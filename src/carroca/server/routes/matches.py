@@ -20,7 +20,14 @@ from carroca.server.errors import (
     RematchClosed,
     ServerError,
 )
-from carroca.server.records import LiveInfo, MatchResult, Mode, SeatAnswer, TableStatus
+from carroca.server.records import (
+    LiveInfo,
+    MatchResult,
+    Mode,
+    SeatAnswer,
+    TableStatus,
+    bot_account_seats,
+)
 from carroca.server.routes.deps import (
     BotsMatchBody,
     CasualBody,
@@ -70,6 +77,7 @@ class MatchInfo(TypedDict):
     ruleset: str
     options: dict[str, object]
     players: list[str | None]
+    bot_accounts: list[int]  # seats held by bot accounts (marked "BOT")
     score: list[int] | None
     commitment: str
     client_seed: str | None
@@ -174,7 +182,8 @@ async def match_info(match_id: str, request: Request, viewer: MaybePlayer) -> Ma
     status = live["status"]
     info: MatchInfo = {
         "id": row["id"], "mode": row["mode"], "status": status, "ruleset": row["ruleset"],
-        "options": row["options"], "players": live["players"], "score": live["score"],
+        "options": row["options"], "players": live["players"],
+        "bot_accounts": bot_account_seats(row["seats"]), "score": live["score"],
         "commitment": row["commitment"], "client_seed": live["client_seed"],
         "result": row["result"], "public": not row["private"],
         "host": viewer is not None and row["host_id"] == viewer["id"],  # the asker's

@@ -43,6 +43,7 @@ from carroca.server.records import (
     Seat,
     SeatAnswer,
     TableStatus,
+    bot_account_seats,
     is_bot,
     seated_player,
 )
@@ -72,6 +73,7 @@ class LobbyTable(TypedDict):
     status: TableStatus
     bot_level: str
     players: list[str]
+    bot_accounts: list[int]  # seats held by bot accounts (marked "BOT")
     open_seats: int
     score: list[int] | None
 
@@ -349,7 +351,8 @@ class Lobby:
             out.append({
                 "id": t.id, "mode": t.mode, "ruleset": t.ruleset.name, "status": t.status,
                 "bot_level": t.bot_level,
-                "players": t.names(), "open_seats": len(t.open_seats()),
+                "players": t.names(), "bot_accounts": bot_account_seats(t.seats),
+                "open_seats": len(t.open_seats()),
                 "score": t.score if t.match else None,
             })
         with contextlib.suppress(ServerError):
@@ -360,6 +363,7 @@ class Lobby:
                     "id": r["id"], "mode": r["mode"], "ruleset": r["ruleset"],
                     "status": r["status"], "bot_level": r["bot_level"],
                     "players": [s["name"] if s else "" for s in r["seats"]],
+                    "bot_accounts": bot_account_seats(r["seats"]),
                     "open_seats": sum(1 for s in r["seats"] if s is None),
                     # The owner stores it between hands (none yet: the first hand is on).
                     "score": (r["score"] or [0, 0]) if r["status"] == "playing" else None,

@@ -156,6 +156,7 @@ class RegistrationView(TypedDict):
     name: str
     players: list[str]
     bot: bool
+    bot_account: bool  # a bot account (the Bot API) plays it: marked "BOT"
     waiting_partner: bool
 
 
@@ -366,6 +367,7 @@ def public_view(row: EventRow, record: EventRecord, entries: dict[str, EntryRow]
         "registrations": [
             {"id": k, "name": e["name"], "players": [p["name"] for p in e["players"]],
              "bot": any(is_entry_bot(p) for p in e["players"]),
+             "bot_account": any(p.get("kind") == "bot" for p in e["players"]),
              "waiting_partner": bool(e.get("partner_invite")) and len(e["players"]) == 1}
             for k, e in entries.items()],
         "entrants": [{"id": e["id"], "name": e["name"], "seed": e["seed"],

@@ -6,6 +6,7 @@
 // to their profile (perfil.html).
 
 import * as api from "./api.js";
+import { botBadge } from "./badges.js";
 import { openChallenge } from "./challenge.js";
 import { sidesText } from "./challenge-text.js";
 import { fill, h, toast } from "./dom.js";
@@ -131,7 +132,7 @@ function render() {
         "span",
         { class: "friend-who" },
         h("a", { class: "friend-name", href: profileHref(f.id) }, f.name),
-        f.kind === "bot" ? h("span", { class: "badge badge-bot", title: "Conta de bot: jogada por um programa" }, "BOT") : null,
+        f.kind === "bot" ? botBadge() : null,
         h("span", { class: "friend-state" }, presenceText(p)),
       ),
       h(

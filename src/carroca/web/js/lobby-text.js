@@ -24,11 +24,21 @@ export const seatsOf = (ruleset) => /** @type {Record<string, {seats: number}>} 
 export const seatsText = (rs) => (rs.seats === 4 ? "2 contra 2" : "1 contra 1");
 
 /**
- * A table's seats in a list: players by name, bots by their table names, "vago" where nobody sits.
- * @param {(string | null)[]} names the seats' names, "bot:LEVEL" for a bot
+ * A seat's name in a table's list: a player's nickname, a bot's table name, "vago" where nobody
+ * sits.
+ * @param {string | null} name the seat's name, "bot:LEVEL" for a bot
+ * @param {number} seat
  */
-export function playersText(names) {
-  return names.map((n, i) => (W.botLevelOf(n) ? W.seatName({ bot: true }, i) : n || "vago")).join(", ");
+export const seatLabel = (name, seat) => (W.botLevelOf(name ?? "") ? W.seatName({ bot: true }, seat) : name || "vago");
+
+/**
+ * A table's seats in a list, "(BOT)" after a bot account's name (read aloud; the page shows the
+ * mark).
+ * @param {(string | null)[]} names the seats' names, "bot:LEVEL" for a bot
+ * @param {number[]} [botAccounts] the seats bot accounts hold
+ */
+export function playersText(names, botAccounts = []) {
+  return names.map((n, i) => seatLabel(n, i) + (botAccounts.includes(i) ? " (BOT)" : "")).join(", ");
 }
 
 /**

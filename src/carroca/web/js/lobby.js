@@ -7,10 +7,11 @@
 import { bindAccount, showAccount } from "./account.js";
 import { bindBotApi, showBotApi } from "./bot-tokens.js";
 import * as api from "./api.js";
+import { markedName } from "./badges.js";
 import { showMyReports, showSanctions } from "./lobby-moderation.js";
 import { showAnnouncement } from "./announce.js";
 import { dec, fill, h, need, num, param, randomSeed, sameOriginPath, toast } from "./dom.js";
-import { historyLine, localInput, modeName, playersText, seatsOf, seatsText, tourneyRequest } from "./lobby-text.js";
+import { historyLine, localInput, modeName, playersText, seatLabel, seatsOf, seatsText, tourneyRequest } from "./lobby-text.js";
 import { profileNamed } from "./perfil-text.js";
 import { onFriendsFrame, showFriends } from "./friends.js";
 import { Socket } from "./socket.js";
@@ -687,6 +688,14 @@ async function createFriends(ev) {
 
 // ---------------------------------------------------------------------- tables
 
+/**
+ * A table's seats as the lobby lists them, the "BOT" mark after a bot account's name.
+ * @param {(string | null)[]} names @param {number[]} botAccounts
+ */
+function playersLine(names, botAccounts) {
+  return names.flatMap((n, i) => [...(i ? [", "] : []), ...markedName(seatLabel(n, i), botAccounts.includes(i))]);
+}
+
 async function refreshTables() {
   let data;
   try {
@@ -703,7 +712,7 @@ async function refreshTables() {
         "div",
         { class: "table-text" },
         h("strong", {}, W.rulesetName(t.ruleset)),
-        h("span", { class: "muted small" }, `${modeName(t.mode)} · ${playersText(t.players)}`),
+        h("span", { class: "muted small" }, `${modeName(t.mode)} · `, ...playersLine(t.players, t.bot_accounts || [])),
         t.score ? h("span", { class: "small" }, `Placar ${t.score.join(" × ")}`) : null,
       ),
       t.mode === "casual" && t.status === "waiting" && t.open_seats > 0
@@ -722,7 +731,7 @@ async function refreshTables() {
             {
               class: "btn btn-ghost btn-small",
               href: `mesa.html?id=${encodeURIComponent(t.id)}`,
-              "aria-label": `Assistir à mesa de ${W.rulesetName(t.ruleset)}: ${playersText(t.players)}`,
+              "aria-label": `Assistir à mesa de ${W.rulesetName(t.ruleset)}: ${playersText(t.players, t.bot_accounts || [])}`,
             },
             "Assistir",
           ),
@@ -737,7 +746,15 @@ async function refreshTables() {
         "div",
         { class: "table-text" },
         h("strong", {}, W.rulesetName(m.ruleset)),
-        h("span", { class: "muted small" }, `${modeName(m.mode)} · ${playersText((m.seats || []).map((/** @type {{name: string} | null} */ s) => (s ? s.name : "")))}`),
+        h(
+          "span",
+          { class: "muted small" },
+          `${modeName(m.mode)} · `,
+          ...playersLine(
+            (m.seats || []).map((/** @type {{name: string} | null} */ s) => (s ? s.name : "")),
+            (m.seats || []).flatMap((/** @type {{bot_account?: boolean} | null} */ s, /** @type {number} */ i) => (s && s.bot_account ? [i] : [])),
+          ),
+        ),
         m.score ? h("span", { class: "small" }, `Placar final ${m.score.join(" × ")}`) : null,
       ),
       h(

@@ -7,6 +7,7 @@
 // socket, so a friend's challenge reaches it as it does any other page.
 
 import * as api from "./api.js";
+import { botBadge } from "./badges.js";
 import { dec, fill, h, need, num, param, s, toast } from "./dom.js";
 import { challengeFriend, onFriendsFrame } from "./friends.js";
 import { FAMILIES, STATS_HEADINGS, dayText, graphGeometry, graphText, profileHref, recentLine, sinceText, statsRow } from "./perfil-text.js";
@@ -80,7 +81,7 @@ async function load() {
 /** @param {Profile} d */
 function render(d) {
   document.title = `${d.name} · Carroça`;
-  fill(need("#p-name"), d.name, d.kind === "guest" ? h("span", { class: "badge" }, "convidado") : null);
+  fill(need("#p-name"), d.name, d.kind === "guest" ? h("span", { class: "badge" }, "convidado") : null, d.kind === "bot" ? botBadge() : null);
   need("#p-since").textContent = sinceText(d.since);
   renderActions(d);
   renderRatings(d);

@@ -5,6 +5,7 @@
 // review of the match when it is ready (GET /api/matches/{id}/analysis; 202 while it runs).
 
 import * as api from "./api.js";
+import { botBadge } from "./badges.js";
 import { Board } from "./board.js";
 import { $$, fill, h, need, param } from "./dom.js";
 import { pipsOf } from "./engine.js";
@@ -22,7 +23,7 @@ import * as W from "./words.js";
  * @typedef {import("./engine.js").ScoreEvent} ScoreEvent
  * @typedef {{index: number, seat: number, best: string, loss: number, mistake: boolean}} Decision
  *   one decision of the analysis (carroca-analysis/1)
- * @typedef {{id: string | null, data: Rebuilt | null, players: {name: string, bot: boolean}[],
+ * @typedef {{id: string | null, data: Rebuilt | null, players: {name: string, bot: boolean, account: boolean}[],
  *   names: string[], labels: string[], viewer: number | null, hand: number, pos: number,
  *   rendered: boolean, board: import("./board.js").Board | null, playing: number | null,
  *   analysis: any, mistakes: Map<string, Decision>, decisions: Map<string, Decision>,
@@ -85,8 +86,11 @@ async function main() {
   need("#link-fair", HTMLAnchorElement).href = `justo.html?id=${encodeURIComponent(id)}`;
   let record;
   let who = null;
+  /** @type {number[]} the seats bot accounts held (the match's page; none if unreadable) */
+  let botAccounts = [];
   try {
-    [record, who] = await Promise.all([api.record(id), api.session().catch(() => null)]);
+    const info = api.get(`/api/matches/${encodeURIComponent(id)}`).then((i) => i.bot_accounts || []).catch(() => []);
+    [record, who, botAccounts] = await Promise.all([api.record(id), api.session().catch(() => null), info]);
   } catch (e) {
     if (statusOf(e) === 409) {
       fatal(
@@ -104,7 +108,7 @@ async function main() {
     }
     return;
   }
-  setup(record, who);
+  setup(record, who, botAccounts);
   loadAnalysis();
 }
 
@@ -125,15 +129,19 @@ function fatal(title, message, ...extra) {
   );
 }
 
-/** @param {any} record @param {any} who the session, or null */
-function setup(record, who) {
+/** @param {any} record @param {any} who the session, or null @param {number[]} botAccounts */
+function setup(record, who, botAccounts) {
   const data = rebuild(record);
   ctx.data = data;
   const n = data.n;
   const me = who && who.player ? who.player.name : null;
   const seat = me ? data.players.indexOf(me) : -1;
   ctx.viewer = seat >= 0 ? seat : null;
-  const players = data.players.map((/** @type {string} */ name) => ({ name, bot: Boolean(W.botLevelOf(name)) }));
+  const players = data.players.map((/** @type {string} */ name, /** @type {number} */ i) => ({
+    name,
+    bot: Boolean(W.botLevelOf(name)),
+    account: botAccounts.includes(i),
+  }));
   ctx.players = players;
   ctx.names = players.map((p, i) => (i === ctx.viewer ? "Você" : W.seatName(p, i)));
   ctx.labels = W.teamLabels({ players, seat: ctx.viewer });
@@ -350,6 +358,7 @@ function renderHands(hand, pos) {
           ctx.players[seat].bot
             ? h("span", { class: "hand-player" }, ctx.names[seat])
             : h("a", { class: "hand-player", href: profileNamed(ctx.players[seat].name), title: `Perfil de ${ctx.players[seat].name}` }, ctx.names[seat]),
+          ctx.players[seat].account ? botBadge() : null,
           h("span", { class: "hand-team" }, seatNote(seat, turn)),
         ),
       ),

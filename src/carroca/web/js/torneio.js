@@ -8,6 +8,7 @@
 // shows a private event's page (and record) to who is neither its creator nor an entrant.
 
 import * as api from "./api.js";
+import { markedName } from "./badges.js";
 import { fill, h, need, num, param, toast } from "./dom.js";
 import { onFriendsFrame } from "./friends.js";
 import { inviteBox } from "./invite.js";
@@ -20,7 +21,7 @@ import * as W from "./words.js";
 /**
  * @typedef {import("./torneio-text.js").Standing} Standing
  * @typedef {import("./torneio-text.js").Round} Round
- * @typedef {{id: string, name: string, waiting_partner?: boolean}} Entrant
+ * @typedef {{id: string, name: string, waiting_partner?: boolean, bot_account?: boolean}} Entrant
  * @typedef {{id: string, name: string, status: string, format: string, format_name: string,
  *   ruleset: string, options: Record<string, unknown>, starts_at: number,
  *   total_rounds: number | null, rounds_planned: number | null,
@@ -432,6 +433,7 @@ function renderStandings() {
   card.hidden = !d.standings.length;
   if (card.hidden) return;
   const order = tiebreaks(d.format);
+  const botEntrants = new Set(d.registrations.filter((r) => r.bot_account).map((r) => r.id));
   /** @param {string} short @param {string} label @param {string} [cls] */
   const head = (short, label, cls = "") => h("th", { scope: "col", class: cls, title: label }, h("abbr", { title: label }, short));
   fill(
@@ -458,7 +460,7 @@ function renderStandings() {
         h(
           "th",
           { scope: "row" },
-          h("span", { class: "st-name" }, s.name),
+          h("span", { class: "st-name" }, ...markedName(s.name, botEntrants.has(s.entrant))),
           s.withdrawn ? h("span", { class: "muted small" }, " (saiu)") : null,
           h("span", { class: "st-sub phone-col muted small" }, `${num(s.wins)} V · ${num(s.losses)} D`),
           why ? h("span", { class: "st-why small" }, why) : null,
@@ -482,10 +484,11 @@ function renderEntrants() {
   // is who registered.
   const registered = d.status === "upcoming" || d.status === "cancelled";
   const list = registered ? d.registrations : d.entrants.map((e) => ({ ...e, waiting_partner: false }));
+  const botEntrants = new Set(d.registrations.filter((r) => r.bot_account).map((r) => r.id));
   fill(
     need("#entrants"),
     ...(list.length
-      ? list.map((e) => h("li", { dataset: { entrant: e.id } }, e.name, e.waiting_partner ? h("span", { class: "muted small" }, " (esperando o parceiro)") : null))
+      ? list.map((e) => h("li", { dataset: { entrant: e.id } }, ...markedName(e.name, botEntrants.has(e.id)), e.waiting_partner ? h("span", { class: "muted small" }, " (esperando o parceiro)") : null))
       : [h("li", { class: "muted" }, "Ninguém inscrito ainda.")]),
   );
   need("#entrants-title").textContent = `Inscritos (${num(list.length)})`;
