@@ -74,6 +74,7 @@ from carroca.server.storage.db import migrate
 from carroca.server.storage.store import Store
 from carroca.server.tables.botbudget import BotAdmission
 from carroca.server.tables.challenges import CALL as CHALLENGE_CALL
+from carroca.server.tables.challenges import WAITING_CALL as CHALLENGES_WAITING_CALL
 from carroca.server.tables.challenges import Challenges
 from carroca.server.tables.chat import Blocks, Mutes
 from carroca.server.tables.ending import EndedTables
@@ -237,6 +238,7 @@ def create_app(settings: Settings | None = None) -> App:
             cluster.on_dead.append(presence.node_gone)
             cluster.on_back.append(presence.resync)
             cluster.bus.handlers[CHALLENGE_CALL] = challenges.on_call
+            cluster.bus.handlers[CHALLENGES_WAITING_CALL] = challenges.on_waiting_call
             await hub.bots.start()
             await cluster.start(settings.node or f"{gethostname()}:{settings.port}", tables,
                                 lobby)

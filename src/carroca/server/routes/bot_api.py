@@ -254,7 +254,7 @@ async def event_stream(owner: BotPlayer, request: Request) -> StreamingResponse:
                 seating = await tables.seating(match_id)
                 mode = seating["mode"] if seating is not None else mode
             out.put(wire.frame(wire.Matched(match=match_id, mode=mode)))
-        for frame in challenges_of(request).waiting_for(player["id"]):
+        for frame in await challenges_of(request).waiting_everywhere(player["id"]):
             out.put(frame)
     except BaseException:  # nothing is streamed: the slot and the subscription go back
         fanout.unsubscribe(channel, heard)

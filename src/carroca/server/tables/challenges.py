@@ -79,6 +79,12 @@ CallNode = Callable[[str, str, Mapping[str, object]], Awaitable[Any]]
 MAX_WAITING_BOT = 20
 #: The cluster call that passes an answer to the node holding the challenge.
 CALL = "challenge"
+#: The cluster call that asks a node for the challenges it holds for one player.
+WAITING_CALL = "challenges_waiting"
+
+
+class WaitingCall(TypedDict):
+    player: int
 
 
 class AnswerCall(TypedDict):
@@ -152,6 +158,27 @@ class Challenges:
         answer: told again to a program whose event stream opens after they were sent."""
         return [_frame(c) for c in self.pending.values()
                 if player_id in c.invited and player_id not in c.accepted]
+
+    async def on_waiting_call(self, args: WaitingCall) -> list[str]:
+        """Another node asks for the challenges held here that wait for a player."""
+        return self.waiting_for(int(args["player"]))
+
+    async def waiting_everywhere(self, player_id: int) -> list[str]:
+        """`waiting_for` on every live node of the cluster (a challenge stays on the node it
+        was made on). A node that does not answer is left out: its challenges still reach the
+        player's stream live, through the fan-out, if they are answered or end."""
+        frames = self.waiting_for(player_id)
+        call_node = self._call_node
+        if call_node is None:
+            return frames
+        others = sorted(self._nodes() - {self.node})
+        call: WaitingCall = {"player": player_id}
+        answers = await asyncio.gather(*(call_node(n, WAITING_CALL, call) for n in others),
+                                       return_exceptions=True)
+        for answer in answers:
+            if isinstance(answer, list):
+                frames += [f for f in answer if isinstance(f, str)]
+        return frames
 
     async def _invited(self, host: Player, pid: int, friends: Mapping[int, str]) -> Seat:
         """An invited player's seat: a friend's, or a bot account's (the Bot API), which anyone
