@@ -1602,16 +1602,19 @@ def compare_presence(args: argparse.Namespace, say: Callable[[str], None]) -> di
                          "other_core_pct": r["machine"]["other_core_pct"]})
     args.friends = friends
 
-    def side(with_friends: bool) -> float | None:
-        figures = [x["cpu_ms_per_move"] for x in runs if bool(x["friends"]) is with_friends
-                   and x["cpu_ms_per_move"] is not None]
+    def side(with_friends: bool, key: str = "cpu_ms_per_move") -> float | None:
+        figures = [x[key] for x in runs if bool(x["friends"]) is with_friends
+                   and x[key] is not None]
         return round(statistics.median(figures), 4) if figures else None
 
     off, on = side(False), side(True)
+    kb_off, kb_on = side(False, "kb_per_player"), side(True, "kb_per_player")
     return {"players": args.players, "duration_s": args.duration, "friends": friends,
             "away_s": args.away, "runs": runs, "cpu_ms_per_move_without": off,
             "cpu_ms_per_move_with": on, "with_over_without": round(on / off, 3)
-            if off and on else None}
+            if off and on else None,
+            "kb_per_player_without": kb_off, "kb_per_player_with": kb_on,
+            "kb_with_over_without": round(kb_on / kb_off, 3) if kb_off and kb_on else None}
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
@@ -1709,7 +1712,10 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
              for x in presence["runs"]]
             + [f"median CPU a move: without friends {presence['cpu_ms_per_move_without']} ms, "
                f"with {presence['friends']} each {presence['cpu_ms_per_move_with']} ms: "
-               f"with/without {presence['with_over_without']}"]),
+               f"with/without {presence['with_over_without']}",
+               f"median memory a player: without {presence['kb_per_player_without']} KiB, "
+               f"with {presence['kb_per_player_with']} KiB: "
+               f"with/without {presence['kb_with_over_without']}"]),
             flush=True)
         return presence
     if args.metrics:

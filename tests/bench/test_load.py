@@ -104,6 +104,8 @@ def test_presence_without_and_with_friends_side_by_side() -> None:
     assert without["presence_frames_per_s"] == 0 < with_friends["presence_frames_per_s"]
     assert report["with_over_without"] == round(
         with_friends["cpu_ms_per_move"] / without["cpu_ms_per_move"], 3)
+    assert report["kb_with_over_without"] == round(
+        with_friends["kb_per_player"] / without["kb_per_player"], 3)
 
 
 def _placed(route: str, worker: int, urls: int = 2, sources: bool = False
