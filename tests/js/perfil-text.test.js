@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { challengeSeats, sidesText } from "../../src/carroca/web/js/challenge-text.js";
+import { challengeSeats, namesText, sidesText } from "../../src/carroca/web/js/challenge-text.js";
 import { graphGeometry, graphText, profileNamed, recentLine, statsRow } from "../../src/carroca/web/js/perfil-text.js";
 
 const BOX = { width: 320, height: 132, left: 40, right: 10, top: 12, bottom: 24 };
@@ -55,4 +55,9 @@ test("a challenge's seats: at least one friend, each in one seat; the sides in w
   assert.match(String(challengeSeats(["player:3", "player:3", "bot:medium"]).error), /um lugar só/);
   assert.equal(sidesText(["Ana", "Bia", "Caio", "Davi"]), "Ana e Caio contra Bia e Davi");
   assert.equal(sidesText(["Ana", "Bia"]), "Ana contra Bia");
+  // A bot by its table name, never its level's code.
+  assert.equal(sidesText(["Ana", "bot:medium", "Caio", "bot:greedy"]), "Ana e Caio contra Tião e Juca");
+  assert.equal(namesText(["Bia"]), "Bia");
+  assert.equal(namesText(["Bia", "Caio"]), "Bia e Caio");
+  assert.equal(namesText(["Ana", "Bia", "Caio"]), "Ana, Bia e Caio");
 });

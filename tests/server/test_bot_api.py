@@ -309,7 +309,8 @@ def test_two_bot_accounts_meet_on_the_bots_ladder_rated_apart(
                           "CARROCA_RANKED_ADDRESS_MARKS": "false",
                           "CARROCA_CASUAL_WAIT_SECONDS": "0.2", "CARROCA_BOT_DELAY_MS": "0"})
     with server.http() as http:
-        tokens = [_bot_account(http, name, "bot:play")[0] for name in ("Robô Um", "Robô Dois")]
+        made = [_bot_account(http, name, "bot:play") for name in ("Robô Um", "Robô Dois")]
+    tokens = [token for token, _ in made]
     stop = threading.Event()
     clients = [BotClient(server.base, token) for token in tokens]
     runners = [threading.Thread(target=run_bot, daemon=True, kwargs={"stop": stop},
@@ -326,6 +327,10 @@ def test_two_bot_accounts_meet_on_the_bots_ladder_rated_apart(
                                "the bots' ratings", timeout=120)
             assert {p["name"] for p in board} == {"Robô Um", "Robô Dois"}
             assert http.get("/api/leaderboard/mano").json()["players"] == []
+            # Its profile shows the bots' ladder's rating and its course, nothing of the people's.
+            page = http.get(f"/api/players/{made[0][1]}/profile").json()
+            assert (page["kind"], set(page["ratings"]), set(page["rating_history"])) == (
+                "bot", {"bot-mano"}, {"bot-mano"})
             # A casual table too: built-in bots fill it, the bot account plays its seat.
             casual = clients[0].casual("bloqueio", "random")["match"]
             over = wait_until(lambda: (m := http.get(f"/api/matches/{casual}").json())

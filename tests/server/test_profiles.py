@@ -6,8 +6,10 @@ the background."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -78,7 +80,10 @@ def test_figures_count_public_matches_only(client: TestClient) -> None:
     assert (recent["id"], recent["won"], recent["seat"]) == (match, won, 0)
     assert recent["players"] == ["Ana", "bot:greedy"]
     assert (seen["name"], seen["kind"], seen["relation"]) == ("Ana", "guest", "none")
-    assert seen["since"] > 0
+    # Since which month, no more: the 15th of the month at noon, UTC.
+    since = datetime.fromtimestamp(seen["since"], UTC)
+    assert (since.day, since.hour, since.minute, since.second) == (15, 12, 0, 0)
+    assert abs(seen["since"] - time.time()) < 17 * 86400
     assert client.get("/api/profile", params={"name": "ana"}).json() == page(client, ana_id)
 
 
@@ -178,3 +183,20 @@ def test_matches_kept_before_the_figures_are_counted_later(client: TestClient,
                                 .where(db.participants.c.won.is_(None))).scalar() == 0
     finally:
         engine.dispose()
+
+
+def test_profile_pages_read_from_one_address_are_limited(database: str) -> None:
+    """A script walking the players' ids meets the limit; a person reading pages never does."""
+    settings = settings_for(database, limit_profiles_ip="5/minute")
+    with TestClient(create_app(settings)) as c:
+        ana = guest(c, "Ana")
+        c.cookies.clear()
+        ana_id = me(c, ana)
+        for i in range(5):  # both routes count
+            read = c.get(f"/api/players/{ana_id}/profile") if i % 2 else \
+                c.get("/api/profile", params={"name": "Ana"})
+            assert read.status_code == 200, read.text
+        refused = c.get(f"/api/players/{ana_id + 1}/profile")
+        assert refused.status_code == 429, refused.text
+        assert refused.json()["error"]["code"] == "rate_limited"
+        assert "perfis" in refused.json()["error"]["message"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.support.browser import PHONE, shot, unique_name, watch
+from websockets.sync.client import connect
 
 FRIENDS = 30
 
@@ -41,6 +42,7 @@ def test_thirty_friends_on_a_phone(new_context: Any, server: str) -> None:
     me = unique_name("Dona")
     mine = ctx.request.post("/api/guest", data={"name": me}).json()["token"]
     tag = unique_name("")[:3]
+    first = ""  # the first friend's session: it comes online below
     for i in range(FRIENDS):  # 20 characters: the longest a nickname may be
         friend = ctx.request.post("/api/guest",
                                   data={"name": f"Amigo Comprido {i:02d}{tag}"}).json()
@@ -49,6 +51,7 @@ def test_thirty_friends_on_a_phone(new_context: Any, server: str) -> None:
         answer = ctx.request.post("/api/friends", data={"name": friend["player"]["name"]},
                                   headers={"Authorization": f"Bearer {mine}"}).json()
         assert answer["status"] == "friends", answer
+        first = first or friend["token"]
     ctx.add_cookies([{"name": "carroca_session", "value": mine, "url": server}])
 
     page.goto("/")
@@ -78,6 +81,15 @@ def test_thirty_friends_on_a_phone(new_context: Any, server: str) -> None:
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
         assert button.evaluate(ON_TOP), f"{label} is covered or cut"
     shot(page, "phone-friends-last-menu")
+    # A friend comes online meanwhile: the list is drawn again, and the open menu, a nickname
+    # half typed and the focus in it stay as they were.
+    page.fill("#friend-name", "Fulan")
+    socket = server.replace("http", "ws", 1) + "/ws?token=" + first
+    with connect(socket, open_timeout=10):
+        page.wait_for_selector("#friend-list li .friend-state:text-is('online')")
+        assert last.locator(".friend-more").evaluate("(d) => d.open")
+        assert page.input_value("#friend-name") == "Fulan"
+        assert page.evaluate("document.activeElement.id") == "friend-name"
     create = page.locator("#friends-form button[type=submit]")
     create.scroll_into_view_if_needed()
     assert create.is_visible()

@@ -184,6 +184,7 @@ def create_app(settings: Settings | None = None) -> App:
             tournament_entries_player=settings.limit_tournament_entries_player,
             friend_requests_player=settings.limit_friend_requests_player,
             challenges_player=settings.limit_challenges_player,
+            profiles_ip=settings.limit_profiles_ip,
             signups=settings.limit_signups,
             storage=settings.redis,
         )

@@ -84,6 +84,7 @@ class Settings:
     limit_friend_requests_player: str = "30/hour"
     max_friends: int = 500  # friends a player may have
     limit_challenges_player: str = "6/minute"  # challenges sent by one player
+    limit_profiles_ip: str = "120/minute"  # profile pages read from one address
     challenge_seconds: float = 60.0  # a challenge not answered by then expires
     # The Bot API (docs/bots.md): live tokens a player may hold, calls a token may make (a
     # burst, refilled at a rate: a bot moves a few times a second at most), streams it may hold

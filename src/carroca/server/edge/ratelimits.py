@@ -89,6 +89,7 @@ class RateLimits:
                  tournament_entries_player: str = "30/10 minutes",
                  friend_requests_player: str = "30/hour",
                  challenges_player: str = "6/minute",
+                 profiles_ip: str = "120/minute",
                  signups: str = "60/10 seconds", storage: str = "") -> None:
         # Redis: short timeouts, as these calls block the event loop while they wait.
         store = storage_from_string(storage, socket_timeout=0.5, socket_connect_timeout=0.5) \
@@ -130,3 +131,4 @@ class RateLimits:
                                             "Você mandou muitos pedidos de amizade seguidos.")
         self.challenges_player = limit("challenges-player", challenges_player,
                                        "Você mandou muitos desafios seguidos.")
+        self.profiles_ip = limit("profiles-ip", profiles_ip, "Muitos perfis abertos seguidos.")

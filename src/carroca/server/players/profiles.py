@@ -11,6 +11,7 @@ is, to them, a player like any other who is not their friend.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import TypedDict
 
 from carroca.server.errors import PlayerNotFound
@@ -46,6 +47,13 @@ class PlayerPage(TypedDict):
     can_challenge: bool
 
 
+def month_of(at: float) -> float:
+    """The page says since which month a player plays, and tells no more: the 15th of that
+    month at noon (UTC), a day every time zone reads in the same month."""
+    day = datetime.fromtimestamp(at, UTC)
+    return day.replace(day=15, hour=12, minute=0, second=0, microsecond=0).timestamp()
+
+
 async def profile_page(store: Store, viewer: Player | None, player_id: int | None = None,
                        name: str | None = None) -> PlayerPage:
     """The page of the player `player_id` (or named `name`), as `viewer` may see it."""
@@ -54,10 +62,11 @@ async def profile_page(store: Store, viewer: Player | None, player_id: int | Non
     if found is None:
         raise PlayerNotFound
     history: dict[str, list[RatingPoint]] = {}
+    bots = found["kind"] == "bot"  # rated on the bots' ladder only
     for point in found["rating_points"]:
-        history.setdefault(family_of(point["ruleset"]), []).append(point)
+        history.setdefault(family_of(point["ruleset"], bots), []).append(point)
     return PlayerPage(
-        id=found["id"], name=found["name"], kind=found["kind"], since=found["since"],
+        id=found["id"], name=found["name"], kind=found["kind"], since=month_of(found["since"]),
         ratings=found["ratings"], rating_history=history, stats=found["stats"],
         uncounted=found["uncounted"], recent=found["recent"],
         common_friends=found["common_friends"], relation=found["relation"],

@@ -64,8 +64,9 @@ COUNT_BATCH = 200
 
 async def count_stored(store: Store, limit: int = COUNT_BATCH) -> int:
     """Count what each player did in up to `limit` stored matches kept before these figures
-    were (their records replayed off the event loop); returns how many were counted. A record
-    that does not verify counts as nothing done (not tried again at every pass)."""
+    were (their records replayed off the event loop), in one write; returns how many were
+    counted. A record that does not verify counts its stored result only, nothing else done
+    (not tried again at every pass)."""
     todo = await store.uncounted_matches(limit)
 
     def replay() -> list[tuple[str, list[SeatStats]]]:
@@ -74,12 +75,15 @@ async def count_stored(store: Store, limit: int = COUNT_BATCH) -> int:
             try:
                 counts = record_stats(loads(row["record"]))
             except ValueError:  # RecordError among them
-                log.warning("match %s: its record does not verify; counted as nothing done",
+                log.warning("match %s: its record does not verify; only its result counted",
                             row["id"])
-                counts = [{"won": False, "batidas": 0, "galos": 0, "capicus": 0}] * 4
+                winner = row["result"]["winner"] if row["result"] else None
+                counts = [{"won": seat % 2 == winner, "batidas": 0, "galos": 0, "capicus": 0}
+                          for seat in range(4)]
             out.append((row["id"], counts))
         return out
 
-    for match_id, counts in await asyncio.to_thread(replay):
-        await store.set_counts(match_id, counts)
+    counted = await asyncio.to_thread(replay)
+    if counted:
+        await store.set_counts(counted)
     return len(todo)

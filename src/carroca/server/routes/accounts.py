@@ -160,12 +160,14 @@ async def profile(name: str, request: Request, viewer: MaybePlayer) -> Profile:
 @router.get("/api/players/{player_id}/profile", response_model=None)
 async def player_page(player_id: int, request: Request, viewer: MaybePlayer) -> PlayerPage:
     """A player's profile (`perfil.html`): public matches only; 404 for a closed account."""
+    request.app.state.limits.profiles_ip.hit(client_ip(request))
     return await profile_page(store_of(request), viewer, player_id=player_id)
 
 @router.get("/api/profile", response_model=None)
 async def player_page_by_name(request: Request, viewer: MaybePlayer,
                               name: str = Query(min_length=1, max_length=40)) -> PlayerPage:
     """The same by nickname (the names a table or a replay shows)."""
+    request.app.state.limits.profiles_ip.hit(client_ip(request))
     return await profile_page(store_of(request), viewer, name=name)
 
 @router.get("/api/leaderboard/{name}", response_model=None)

@@ -151,19 +151,21 @@ class ProfileRows(Storage):
             m, pt = db.matches.c, db.participants.c
             waiting = sa.select(pt.match_id).where(pt.won.is_(None))
             rows = conn.execute(
-                sa.select(m.id, m.record).where(m.id.in_(waiting))
+                sa.select(m.id, m.record, m.result).where(m.id.in_(waiting))
                 .where(m.record.is_not(None)).order_by(m.finished_at.desc()).limit(limit))
-            return [Uncounted(id=r.id, record=r.record) for r in rows]
+            return [Uncounted(id=r.id, record=r.record, result=r.result) for r in rows]
 
         return await self.run_side(fn, track=False)  # the upkeep's: see `run`
 
-    async def set_counts(self, match_id: str, counts: list[SeatCounts]) -> None:
-        """What each seat's player did in the match (seats without a player are skipped)."""
+    async def set_counts(self, matches: list[tuple[str, list[SeatCounts]]]) -> None:
+        """What each seat's player did in each match (seats without a player are skipped):
+        one transaction for the batch."""
 
         def fn(conn: Connection) -> None:
             pt = db.participants.c
-            for seat, did in enumerate(counts):
-                conn.execute(db.participants.update().where(pt.match_id == match_id)
-                             .where(pt.seat == seat).values(**did))
+            for match_id, counts in matches:
+                for seat, did in enumerate(counts):
+                    conn.execute(db.participants.update().where(pt.match_id == match_id)
+                                 .where(pt.seat == seat).values(**did))
 
         await self.run_side(fn)

@@ -278,6 +278,7 @@ class Uncounted(TypedDict):
 
     id: str
     record: str
+    result: MatchResult | None
 
 
 class LeaderLine(TypedDict):

@@ -81,6 +81,9 @@ MAX_WAITING_BOT = 20
 CALL = "challenge"
 #: The cluster call that asks a node for the challenges it holds for one player.
 WAITING_CALL = "challenges_waiting"
+#: How long a stream that opens waits for the other nodes' answers (a node that died and is
+#: not yet known as dead must not hold it for the bus's whole call timeout).
+WAITING_CALL_SECONDS = 1.0
 
 
 class WaitingCall(TypedDict):
@@ -173,8 +176,9 @@ class Challenges:
             return frames
         others = sorted(self._nodes() - {self.node})
         call: WaitingCall = {"player": player_id}
-        answers = await asyncio.gather(*(call_node(n, WAITING_CALL, call) for n in others),
-                                       return_exceptions=True)
+        answers = await asyncio.gather(
+            *(asyncio.wait_for(call_node(n, WAITING_CALL, call), WAITING_CALL_SECONDS)
+              for n in others), return_exceptions=True)
         for answer in answers:
             if isinstance(answer, list):
                 frames += [f for f in answer if isinstance(f, str)]

@@ -11,7 +11,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from carroca.server.errors import ServerError
-from carroca.server.players.stats import count_stored
+from carroca.server.players.stats import COUNT_BATCH, count_stored
 from carroca.server.realtime.sessions import Sessions
 from carroca.server.records import is_person
 from carroca.server.settings import Settings
@@ -35,14 +35,18 @@ class Upkeep:
         self._ranked = ranked
         self._recently_seen = recently_seen
         self._held = held
+        self._all_counted = False
 
     async def run(self) -> None:
         while True:
             await asyncio.sleep(self._settings.purge_seconds)
             with contextlib.suppress(Exception):  # an outage: the store logs it once
                 await self.purge()
-            with contextlib.suppress(Exception):
-                await count_stored(self._store)
+            if not self._all_counted:
+                with contextlib.suppress(Exception):
+                    # A short batch: the matches kept before the figures are all counted (new
+                    # ones are counted as they end), so the query stops here.
+                    self._all_counted = await count_stored(self._store) < COUNT_BATCH
 
     async def purge(self) -> tuple[int, int, int]:
         """Returns (tables, sessions, guests) removed."""

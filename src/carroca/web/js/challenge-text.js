@@ -3,6 +3,8 @@
 // challenge is you and a partner, in front of you, against two others), the seats the server
 // is asked for, and the sides in words.
 
+import * as W from "./words.js";
+
 /** Each seat's place as the challenger sees it, by the ruleset's number of seats. */
 /** @type {Record<number, string[]>} */
 export const SEAT_LABELS = {
@@ -27,10 +29,16 @@ export function challengeSeats(picks) {
 
 /**
  * The sides of a table in words: "Ana contra Bia", "Ana e Caio contra Bia e Davi" (seats in
- * turn order: partners face each other).
- * @param {string[]} names
+ * turn order: partners face each other); a bot ("bot:LEVEL") by its table name.
+ * @param {string[]} seats the seats' names
  */
-export function sidesText(names) {
+export function sidesText(seats) {
+  const names = seats.map((n, i) => (W.botLevelOf(n) ? W.seatName({ bot: true }, i) : n));
   if (names.length === 4) return `${names[0]} e ${names[2]} contra ${names[1]} e ${names[3]}`;
   return names.join(" contra ");
+}
+
+/** "Bia", "Bia e Caio", "Ana, Bia e Caio". @param {string[]} names */
+export function namesText(names) {
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} e ${names[names.length - 1]}`;
 }

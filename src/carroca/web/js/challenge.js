@@ -5,7 +5,7 @@
 // now, or bots. Everyone invited must accept within the challenge's time (server: 60 s).
 
 import * as api from "./api.js";
-import { challengeSeats, SEAT_LABELS } from "./challenge-text.js";
+import { challengeSeats, namesText, SEAT_LABELS } from "./challenge-text.js";
 import { fill, h, toast } from "./dom.js";
 import * as W from "./words.js";
 
@@ -152,7 +152,7 @@ export async function openChallenge(target, online) {
       await api.post("/api/challenges", { ruleset: ruleset.value, seats: chosen.seats, turn_seconds: Number(time.value) });
       const names = picks.filter((p) => p.startsWith("player:")).map((p) => friends.find((f) => `player:${f.id}` === p)?.name ?? "");
       dialog.close();
-      toast(`Desafio enviado para ${names.join(", ")}. Esperando a resposta…`, "ok");
+      toast(`Desafio enviado para ${namesText(names)}. Esperando a resposta…`, "ok");
     } catch (e) {
       send.disabled = false;
       error.textContent = messageOf(e);

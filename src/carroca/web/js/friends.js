@@ -106,7 +106,15 @@ export async function challengeFriend(id, name) {
 function render() {
   if (!box || !listing) return;
   const l = listing;
-  const input = /** @type {HTMLInputElement} */ (h("input", { id: "friend-name", type: "text", maxlength: "20", autocomplete: "off", required: "" }));
+  // The list is drawn again at every presence frame: what the player was doing in it (a
+  // nickname half typed, a "⋯" menu open, the focus) stays as it was.
+  const typed = /** @type {HTMLInputElement | null} */ (box.querySelector("#friend-name"))?.value ?? "";
+  const opened = new Set([...box.querySelectorAll("details[open]")].map((d) => /** @type {HTMLElement} */ (d).dataset.key));
+  const active = document.activeElement;
+  const focused = active && box.contains(active) && active.id ? active.id : null;
+  /** @param {string} key */
+  const openIf = (key) => (opened.has(key) ? { "data-key": key, open: "" } : { "data-key": key });
+  const input = /** @type {HTMLInputElement} */ (h("input", { id: "friend-name", type: "text", maxlength: "20", autocomplete: "off", required: "", value: typed }));
   const form = h(
     "form",
     { class: "friend-add", novalidate: "" },
@@ -142,8 +150,8 @@ function render() {
         h("button", { type: "button", class: "btn btn-secondary btn-small", onclick: () => challengeFriend(f.id, f.name) }, "Desafiar"),
         h(
           "details",
-          { class: "friend-more" },
-          h("summary", { class: "btn btn-ghost btn-small", "aria-label": `Mais: ${f.name}` }, "⋯"),
+          { class: "friend-more", ...openIf(`more-${f.id}`) },
+          h("summary", { class: "btn btn-ghost btn-small", id: `friend-more-${f.id}`, "aria-label": `Mais: ${f.name}` }, "⋯"),
           h(
             "span",
             { class: "friend-menu" },
@@ -177,7 +185,7 @@ function render() {
     l.blocked.length
       ? h(
           "details",
-          { class: "more" },
+          { class: "more", ...openIf("blocked") },
           h("summary", {}, `Bloqueados (${l.blocked.length})`),
           h(
             "ul",
@@ -189,6 +197,8 @@ function render() {
         )
       : null,
   );
+  const again = focused ? document.getElementById(focused) : null;
+  if (again) again.focus();
 }
 
 // ---------------------------------------------------------------------- challenges

@@ -15,11 +15,19 @@ import * as W from "./words.js";
 export const profileHref = (/** @type {number} */ id) => `perfil.html?id=${encodeURIComponent(id)}`;
 export const profileNamed = (/** @type {string} */ name) => `perfil.html?nome=${encodeURIComponent(name)}`;
 
-/** The rating families, as the profile names them. */
-export const FAMILIES = [
+/** The rating families, as the profile names them: a person's, and a bot account's (rated on
+ * the bots' ladder only). */
+const FAMILIES = [
   ["duplas", "Duplas"],
   ["mano", "1 contra 1"],
 ];
+const BOT_FAMILIES = [
+  ["bot-duplas", "Duplas · liga dos bots"],
+  ["bot-mano", "1 contra 1 · liga dos bots"],
+];
+
+/** The families a profile shows. @param {string} kind the player's ("guest", "account", "bot") */
+export const familiesOf = (kind) => (kind === "bot" ? BOT_FAMILIES : FAMILIES);
 
 const MONTH_YEAR = new Intl.DateTimeFormat("pt-BR", { month: "long", year: "numeric" });
 const DAY = new Intl.DateTimeFormat("pt-BR", { day: "numeric", month: "short", year: "numeric" });
