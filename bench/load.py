@@ -1554,67 +1554,81 @@ def render(r: dict[str, Any]) -> str:
 SCRAPE_SECONDS = 5.0
 
 
-def compare_metrics(args: argparse.Namespace, say: Callable[[str], None]) -> dict[str, Any]:
-    """The same load with the servers' metrics off and on, alternated, one run after another."""
+def _alternated(args: argparse.Namespace, say: Callable[[str], None], pairs: int,
+                sides: tuple[Any, Any], apply: Callable[[Any], str],
+                extra: Callable[[Any, dict[str, Any]], dict[str, Any]]) -> list[dict[str, Any]]:
+    """`pairs` pairs of runs of the same load, the two sides in turn (`apply` sets a side up
+    and names it): each run's server figures, and what `extra` takes of its report."""
     runs: list[dict[str, Any]] = []
-    for pair in range(args.metrics):
-        for on in (False, True):
-            os.environ["CARROCA_METRICS"] = "true" if on else "false"
-            args.scrape = on
-            say(f"pair {pair + 1}/{args.metrics}: metrics {'on' if on else 'off'}")
+    for pair in range(pairs):
+        for side in sides:
+            say(f"pair {pair + 1}/{pairs}: {apply(side)}")
             r = run(args)
             s = r.get("server", {})
-            runs.append({"metrics": on, "cpu_ms_per_move": s.get("cpu_ms_per_move"),
+            runs.append({"cpu_ms_per_move": s.get("cpu_ms_per_move"),
                          "cpu_pct": s.get("cpu_pct"), "kb_per_player": s.get("kb_per_player"),
                          "moves_per_s": r.get("server_moves_per_s"),
-                         "rtt_p99_ms": r["rtt_ms"]["p99"],
-                         "scrapes": r.get("metrics_scrapes", 0)})
+                         "rtt_p99_ms": r["rtt_ms"]["p99"], **extra(side, r)})
+    return runs
+
+
+def _median(runs: list[dict[str, Any]], key: str, keep: Callable[[dict[str, Any]], bool]
+            ) -> float | None:
+    figures = [x[key] for x in runs if keep(x) and x[key] is not None]
+    return round(statistics.median(figures), 4) if figures else None
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return round(a / b, 3) if a and b else None
+
+
+def compare_metrics(args: argparse.Namespace, say: Callable[[str], None]) -> dict[str, Any]:
+    """The same load with the servers' metrics off and on, alternated, one run after another."""
+
+    def apply(on: bool) -> str:
+        os.environ["CARROCA_METRICS"] = "true" if on else "false"
+        args.scrape = on
+        return f"metrics {'on' if on else 'off'}"
+
+    runs = _alternated(args, say, args.metrics, (False, True), apply,
+                       lambda on, r: {"metrics": on, "scrapes": r.get("metrics_scrapes", 0)})
     os.environ.pop("CARROCA_METRICS", None)
-
-    def side(on: bool) -> float | None:
-        figures = [x["cpu_ms_per_move"] for x in runs if x["metrics"] is on
-                   and x["cpu_ms_per_move"] is not None]
-        return round(statistics.median(figures), 4) if figures else None
-
-    off, on_ = side(False), side(True)
+    off = _median(runs, "cpu_ms_per_move", lambda x: x["metrics"] is False)
+    on_ = _median(runs, "cpu_ms_per_move", lambda x: x["metrics"] is True)
     return {"players": args.players, "duration_s": args.duration, "runs": runs,
             "cpu_ms_per_move_off": off, "cpu_ms_per_move_on": on_,
-            "on_over_off": round(on_ / off, 3) if off and on_ else None}
+            "on_over_off": _ratio(on_, off)}
 
 
 def compare_presence(args: argparse.Namespace, say: Callable[[str], None]) -> dict[str, Any]:
     """The same load without friends and with `args.friends` each (presence frames flowing),
     alternated, one run after another."""
     friends = args.friends or PRESENCE_FRIENDS
-    runs: list[dict[str, Any]] = []
-    for pair in range(args.presence):
-        for each in (0, friends):
-            args.friends = each
-            say(f"pair {pair + 1}/{args.presence}: {each} friends each")
-            r = run(args)
-            s = r.get("server", {})
-            runs.append({"friends": each, "cpu_ms_per_move": s.get("cpu_ms_per_move"),
-                         "cpu_pct": s.get("cpu_pct"), "kb_per_player": s.get("kb_per_player"),
-                         "moves_per_s": r.get("server_moves_per_s"),
-                         "rtt_p99_ms": r["rtt_ms"]["p99"],
-                         "presence_frames_per_s": r["generator"]["presence_frames_per_s"],
-                         "stepped_away": r["events"].get("stepped_away", 0),
-                         "other_core_pct": r["machine"]["other_core_pct"]})
+
+    def apply(each: int) -> str:
+        args.friends = each
+        return f"{each} friends each"
+
+    runs = _alternated(args, say, args.presence, (0, friends), apply, lambda each, r: {
+        "friends": each,
+        "presence_frames_per_s": r["generator"]["presence_frames_per_s"],
+        "stepped_away": r["events"].get("stepped_away", 0),
+        "other_core_pct": r["machine"]["other_core_pct"]})
     args.friends = friends
 
-    def side(with_friends: bool, key: str = "cpu_ms_per_move") -> float | None:
-        figures = [x[key] for x in runs if bool(x["friends"]) is with_friends
-                   and x[key] is not None]
-        return round(statistics.median(figures), 4) if figures else None
+    def without(x: dict[str, Any]) -> bool:
+        return not x["friends"]
 
-    off, on = side(False), side(True)
-    kb_off, kb_on = side(False, "kb_per_player"), side(True, "kb_per_player")
+    def with_(x: dict[str, Any]) -> bool:
+        return bool(x["friends"])
+
+    off, on = _median(runs, "cpu_ms_per_move", without), _median(runs, "cpu_ms_per_move", with_)
+    kb_off, kb_on = _median(runs, "kb_per_player", without), _median(runs, "kb_per_player", with_)
     return {"players": args.players, "duration_s": args.duration, "friends": friends,
             "away_s": args.away, "runs": runs, "cpu_ms_per_move_without": off,
-            "cpu_ms_per_move_with": on, "with_over_without": round(on / off, 3)
-            if off and on else None,
+            "cpu_ms_per_move_with": on, "with_over_without": _ratio(on, off),
             "kb_per_player_without": kb_off, "kb_per_player_with": kb_on,
-            "kb_with_over_without": round(kb_on / kb_off, 3) if kb_off and kb_on else None}
+            "kb_with_over_without": _ratio(kb_on, kb_off)}
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import { showMyReports, showSanctions } from "./lobby-moderation.js";
 import { showAnnouncement } from "./announce.js";
 import { dec, fill, h, need, num, param, randomSeed, sameOriginPath, toast } from "./dom.js";
 import { historyLine, localInput, modeName, playersText, seatLabel, seatsOf, seatsText, tourneyRequest } from "./lobby-text.js";
-import { profileNamed } from "./perfil-text.js";
+import { profileNamed, ratingBoxes } from "./perfil-text.js";
 import { onFriendsFrame, showFriends } from "./friends.js";
 import { Socket } from "./socket.js";
 import { tileSVG } from "./tiles.js";
@@ -965,24 +965,7 @@ async function renderProfile() {
     fill(host, h("p", { class: "muted" }, messageOf(e)));
     return;
   }
-  const families = [
-    ["duplas", "Duplas"],
-    ["mano", "1 contra 1"],
-  ];
-  const ratings = h(
-    "div",
-    { class: "ratings" },
-    ...families.map(([key, label]) => {
-      const r = p.ratings[key];
-      return h(
-        "div",
-        { class: "rating-box" },
-        h("span", { class: "rating-label" }, label),
-        h("strong", { class: "rating-value" }, r ? dec(r.rating) : "–"),
-        h("span", { class: "muted small" }, r ? `${num(r.games)} ranqueadas · ${num(r.wins)} vitórias` : "sem ranqueadas ainda"),
-      );
-    }),
-  );
+  const ratings = h("div", { class: "ratings" }, ...ratingBoxes(player.kind, p.ratings));
   const games = p.history.map((/** @type {any} */ g) => {
     const { won, detail } = historyLine(g);
     return h(

@@ -1,8 +1,9 @@
 // @ts-check
-// What a player's profile (perfil.html) writes and draws, without the DOM: since when they play,
-// the figures of each ruleset, a match of theirs in a line, and the ratings graph's geometry.
+// What a player's profile (perfil.html) writes and draws: since when they play, the figures of
+// each ruleset, a match of theirs in a line, and the ratings graph's geometry, without the DOM;
+// the ratings' boxes (the profile page's and the lobby's) with it.
 
-import { dec, num } from "./dom.js";
+import { dec, h, num } from "./dom.js";
 import * as W from "./words.js";
 
 /** @typedef {{at: number, rating: number, ruleset: string, match: string}} RatingPoint */
@@ -28,6 +29,22 @@ const BOT_FAMILIES = [
 
 /** The families a profile shows. @param {string} kind the player's ("guest", "account", "bot") */
 export const familiesOf = (kind) => (kind === "bot" ? BOT_FAMILIES : FAMILIES);
+
+/**
+ * A box per family: its rating, games and wins (the profile page and the lobby's own profile).
+ * @param {string} kind @param {Record<string, {rating: number, games: number, wins: number}>} ratings
+ */
+export const ratingBoxes = (kind, ratings) =>
+  familiesOf(kind).map(([key, label]) => {
+    const r = ratings[key];
+    return h(
+      "div",
+      { class: "rating-box" },
+      h("span", { class: "rating-label" }, label),
+      h("strong", { class: "rating-value" }, r ? dec(r.rating) : "–"),
+      h("span", { class: "muted small" }, r ? `${num(r.games)} ranqueadas · ${num(r.wins)} vitórias` : "sem ranqueadas ainda"),
+    );
+  });
 
 const MONTH_YEAR = new Intl.DateTimeFormat("pt-BR", { month: "long", year: "numeric" });
 const DAY = new Intl.DateTimeFormat("pt-BR", { day: "numeric", month: "short", year: "numeric" });

@@ -10,7 +10,7 @@ import * as api from "./api.js";
 import { botBadge } from "./badges.js";
 import { dec, fill, h, need, num, param, s, toast } from "./dom.js";
 import { challengeFriend, onFriendsFrame } from "./friends.js";
-import { STATS_HEADINGS, familiesOf, dayText, graphGeometry, graphText, profileHref, recentLine, sinceText, statsRow } from "./perfil-text.js";
+import { STATS_HEADINGS, familiesOf, ratingBoxes, dayText, graphGeometry, graphText, profileHref, recentLine, sinceText, statsRow } from "./perfil-text.js";
 import { Socket } from "./socket.js";
 import { callToTable } from "./tourneys.js";
 
@@ -185,16 +185,7 @@ function graph(label, points) {
 function renderRatings(d) {
   fill(
     need("#p-ratings"),
-    ...familiesOf(d.kind).map(([key, label]) => {
-      const r = d.ratings[key];
-      return h(
-        "div",
-        { class: "rating-box" },
-        h("span", { class: "rating-label" }, label),
-        h("strong", { class: "rating-value" }, r ? dec(r.rating) : "–"),
-        h("span", { class: "muted small" }, r ? `${num(r.games)} ranqueadas · ${num(r.wins)} vitórias` : "sem ranqueadas ainda"),
-      );
-    }),
+    ...ratingBoxes(d.kind, d.ratings),
   );
   const graphs = familiesOf(d.kind).filter(([key]) => (d.rating_history[key] || []).length).map(([key, label]) => graph(label, d.rating_history[key]));
   fill(need("#p-graphs"), ...graphs);
