@@ -152,10 +152,16 @@ class Presence:
         self.changed(pid)
 
     def changed(self, pid: int) -> None:
-        """A local player's sockets changed: publish now, or at the end of their gap."""
+        """A local player's sockets changed: publish now, or at the end of their gap. A step
+        down (a table left, the last socket closed) waits a whole gap first, so that a player
+        who sits at the next table or reloads the page at once costs their friends nothing:
+        the status is the same again when the gap ends, and nothing is published."""
         if pid in self.due:
             return
         wait = self.last.get(pid, -self.gap) + self.gap - time.monotonic()
+        sent = self.sent.get(pid, OFFLINE)
+        if _RANK[status_of(self.local.get(pid, set()))[0]] < _RANK[sent[0]]:
+            wait = max(wait, self.gap)
         loop = asyncio.get_running_loop()
         self.due[pid] = loop.call_later(max(0.0, wait), self._due, pid)
 
