@@ -273,7 +273,8 @@ def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
                 # log with them.
                 self.frames = []
                 metrics.error("invalid_utf8")
-                self.conn.send_close(1007)
+                if self.conn.state is State.OPEN:  # a close read in the same chunk closed it
+                    self.conn.send_close(1007)
                 self.handle_parser_exception()
                 return
             if reader is None:  # before the handler reads: through ASGI's queue
