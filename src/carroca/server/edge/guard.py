@@ -31,10 +31,12 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
-from websockets.protocol import State
+from websockets.protocol import Protocol, State
 from websockets.server import ServerProtocol
+from websockets.streams import StreamReader
 
 from carroca.server import metrics
+from carroca.server.edge.lean import LeanEvent, LeanQueue
 from carroca.server.errors import (
     BodyTimeout,
     BodyTooLarge,
@@ -244,15 +246,21 @@ def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
             # the socket's reads until the app asks for the next message: two system calls a
             # message). The handler bounds what waits, by count and by rate.
             self.reader: Callable[[str], None] | None = None
+            # Kept as long as the socket, and holding a handful of items at most: without the
+            # empty deques of asyncio's own (`lean.py`).
+            self.queue = LeanQueue()
+            self.writable = LeanEvent()
+            self.writable.set()
             if compression == "message" and self.config.ws_per_message_deflate:
                 # uvicorn's own offer (12-bit windows, memLevel 5), without context takeover
-                # either way: the compressor and decompressor live for one message only.
-                self.conn = ServerProtocol(
-                    extensions=[ServerPerMessageDeflateFactory(
-                        server_no_context_takeover=True, client_no_context_takeover=True,
-                        server_max_window_bits=12, client_max_window_bits=12,
-                        compress_settings={"memLevel": 5})],
-                    max_size=self.config.ws_max_size, logger=self.conn.logger)
+                # either way: the compressor and decompressor live for one message only. Set
+                # on uvicorn's protocol object rather than a new one: the protocol refers to
+                # itself through its parser, so one put aside lived on, as a cycle, until the
+                # next full collection (every few minutes, `app.py`), ~2 KiB for each socket.
+                self.conn.available_extensions = [ServerPerMessageDeflateFactory(
+                    server_no_context_takeover=True, client_no_context_takeover=True,
+                    server_max_window_bits=12, client_max_window_bits=12,
+                    compress_settings={"memLevel": 5})]
 
         def connection_lost(self, exc: Exception | None) -> None:
             guard.release(self.transport)  # admitted as HTTP before the upgrade
@@ -315,6 +323,7 @@ def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
                 # The handshake is over: its request and answer (headers and all) are not read
                 # again, and every open socket would keep them.
                 self.request = self.response = None  # type: ignore[assignment]
+                forget_request(self.conn)
             if message["type"] == "websocket.http.response.body" and \
                     not message.get("more_body", False):
                 # A refusal (403 origin, 429 sockets) is a whole answer, not an unfinished
@@ -322,6 +331,26 @@ def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
                 self.handshake_complete = True
 
     return GuardedHttp, GuardedWebSocket
+
+
+def forget_request(conn: ServerProtocol) -> None:
+    """Let the handshake's request go once it is answered.
+
+    The server protocol's parser reads the request, then the frames, in one generator, whose
+    frame keeps the request (its headers: ~2 KiB) as long as the socket. Right after the
+    handshake the parser waits at the start of a frame, with nothing buffered: a new frame
+    parser started there is in the same state, without the request. Anything else (bytes of a
+    frame already in), and the parser is left as it is."""
+    parser = conn.parser
+    frames = getattr(parser, "gi_yieldfrom", None)
+    waiting = getattr(frames, "gi_yieldfrom", None)
+    if getattr(frames, "gi_code", None) is not Protocol.parse.__code__ or \
+            getattr(waiting, "gi_code", None) is not StreamReader.at_eof.__code__ or \
+            conn.reader.buffer:
+        return
+    fresh = Protocol.parse(conn)
+    next(fresh)  # to its first wait for bytes, where the old one stands
+    conn.parser = fresh
 
 
 def text_frame_header(n: int) -> bytes:

@@ -524,6 +524,15 @@ async def say(on: Services, player: records.Player, match_id: str, seat: int, wr
     return refused
 
 
+def forget_headers(ws: WebSocket) -> None:
+    """Empty the handshake's headers once it is answered: what the socket needs of them (its
+    origin, its session's cookie) was read before, and the scope (and the headers parsed from
+    it) lives as long as the socket, ~1 KiB for each."""
+    headers = ws.scope.get("headers")
+    if isinstance(headers, list):
+        headers.clear()
+
+
 async def serve_socket(
     ws: WebSocket, player: records.Player | None, on: Services, session: str | None = None,
     writer: FrameWriter | None = None,
@@ -537,6 +546,7 @@ async def serve_socket(
     if writer is not None:  # before the handshake's end: no message can come before it
         writer.reader = conn.received  # text messages straight from the protocol
     await ws.accept()
+    forget_headers(ws)
     if session is not None:
         sessions.opened(session, conn)
     pchannel = player_channel(player["id"])

@@ -1,0 +1,94 @@
+"""What an open socket keeps: the handshake's request let go once answered (the frames after
+it parsed as before), and uvicorn's receive queue and `writable` event without deques, which
+must still behave as asyncio's own."""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+
+import pytest
+from websockets.frames import Frame, Opcode
+from websockets.http11 import Request
+from websockets.server import ServerProtocol
+
+from carroca.server.edge.guard import forget_request
+from carroca.server.edge.lean import LeanEvent, LeanQueue
+
+HANDSHAKE = (b"GET /ws HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\n"
+             b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+             b"Sec-WebSocket-Version: 13\r\n\r\n")
+
+
+def client_frame(text: str, mask: bytes = b"\x01\x02\x03\x04") -> bytes:
+    data = text.encode()
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+    return bytes((0x81, 0x80 | len(data))) + mask + masked
+
+
+def handshake() -> tuple[ServerProtocol, weakref.ref[Request]]:
+    conn = ServerProtocol()
+    conn.receive_data(HANDSHAKE)
+    [request] = conn.events_received()
+    assert isinstance(request, Request)
+    conn.send_response(conn.accept(request))
+    conn.data_to_send()
+    return conn, weakref.ref(request)
+
+
+def texts(conn: ServerProtocol) -> list[str]:
+    return [bytes(e.data).decode() for e in conn.events_received()
+            if isinstance(e, Frame) and e.opcode is Opcode.TEXT]
+
+
+def test_the_request_is_let_go_and_frames_still_parse() -> None:
+    conn, request = handshake()
+    assert request() is not None  # the parser's frame holds it
+    forget_request(conn)
+    assert request() is None
+    whole = client_frame("um") + client_frame("dois")
+    conn.receive_data(whole[:3])  # a frame in pieces, then the rest
+    conn.receive_data(whole[3:])
+    assert texts(conn) == ["um", "dois"]
+    conn.receive_data(bytes((0x88, 0x82)) + b"\x00\x00\x00\x00" + (1000).to_bytes(2, "big"))
+    assert conn.close_rcvd is not None and conn.close_rcvd.code == 1000
+
+
+def test_a_parser_inside_a_frame_is_left_as_it_is() -> None:
+    conn, request = handshake()
+    frame = client_frame("três")
+    conn.receive_data(frame[:4])  # its header and part of the mask: the parser is inside it
+    parser = conn.parser
+    forget_request(conn)
+    assert conn.parser is parser and request() is not None
+    conn.receive_data(frame[4:])
+    assert texts(conn) == ["três"]
+
+
+def test_the_lean_queue_and_event_behave_as_asyncios() -> None:
+    async def scenario() -> None:
+        queue, event = LeanQueue(), LeanEvent()
+        assert queue.empty() and not event.is_set()
+        getter = asyncio.ensure_future(queue.get())
+        waiter = asyncio.ensure_future(event.wait())
+        await asyncio.sleep(0)
+        queue.put_nowait("connect")
+        queue.put_nowait("disconnect")
+        event.set()
+        assert await getter == "connect" and await waiter is True
+        assert queue.get_nowait() == "disconnect"
+        cancelled = asyncio.ensure_future(queue.get())  # a cancelled getter leaves no trace
+        await asyncio.sleep(0)
+        cancelled.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await cancelled
+        queue.put_nowait(1)
+        assert await asyncio.wait_for(queue.get(), 1) == 1
+        queue.task_done()
+        queue.task_done()
+        queue.task_done()
+        await asyncio.wait_for(queue.join(), 1)
+        event.clear()
+        assert not event.is_set()
+
+    asyncio.run(scenario())
