@@ -1,10 +1,12 @@
-"""What an open socket keeps: the handshake's request let go once answered (the frames after
-it parsed as before), and uvicorn's receive queue and `writable` event without deques, which
-must still behave as asyncio's own."""
+"""What an open socket keeps and how it reads: the handshake's request let go once answered
+(the frames after it parsed as before), uvicorn's receive queue and `writable` event without
+deques (which must still behave as asyncio's own), and a client's small text frames read
+without the protocol's parser, as it would read them."""
 
 from __future__ import annotations
 
 import asyncio
+import random
 import weakref
 
 import pytest
@@ -12,7 +14,7 @@ from websockets.frames import Frame, Opcode
 from websockets.http11 import Request
 from websockets.server import ServerProtocol
 
-from carroca.server.edge.guard import forget_request
+from carroca.server.edge.guard import forget_request, small_texts
 from carroca.server.edge.lean import LeanEvent, LeanQueue
 
 HANDSHAKE = (b"GET /ws HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\n"
@@ -37,7 +39,7 @@ def handshake() -> tuple[ServerProtocol, weakref.ref[Request]]:
 
 
 def texts(conn: ServerProtocol) -> list[str]:
-    return [bytes(e.data).decode() for e in conn.events_received()
+    return [bytes(e.data).decode(errors="replace") for e in conn.events_received()
             if isinstance(e, Frame) and e.opcode is Opcode.TEXT]
 
 
@@ -92,3 +94,50 @@ def test_the_lean_queue_and_event_behave_as_asyncios() -> None:
         assert not event.is_set()
 
     asyncio.run(scenario())
+
+
+def read_both(chunks: list[bytes]) -> tuple[list[str], list[str], int]:
+    """The messages a parser alone reads from `chunks`, and those read with `small_texts`
+    first (the rest to the parser), and how many frames `small_texts` took."""
+    plain, quick = handshake()[0], handshake()[0]
+    forget_request(quick)
+    alone: list[str] = []
+    both: list[str] = []
+    taken_frames = 0
+    for chunk in chunks:
+        plain.receive_data(chunk)
+        alone.extend(texts(plain))
+        taken = small_texts(quick, chunk, both.append)
+        if taken:
+            taken_frames += 1
+        if taken < len(chunk):
+            quick.receive_data(chunk[taken:])
+            both.extend(texts(quick))
+    assert plain.state is quick.state and plain.close_rcvd == quick.close_rcvd
+    return alone, both, taken_frames
+
+
+def test_small_text_frames_are_read_as_the_parser_reads_them() -> None:
+    rng = random.Random(7)
+    kinds = [client_frame("move 1"), client_frame("é" * 70),  # a 2-byte length
+             bytes((0x89, 0x80)) + b"\x00\x00\x00\x00",  # a ping
+             bytes((0x01, 0x82)) + b"\x00\x00\x00\x00ab" + bytes((0x80, 0x81)) + b"\x00" * 4 + b"c",
+             client_frame("x" * 130)]
+    for _ in range(200):
+        stream = b"".join(rng.choice(kinds) for _ in range(rng.randint(1, 8)))
+        cuts = sorted(rng.sample(range(1, len(stream)), k=min(3, len(stream) - 1)))
+        chunks = [stream[a:b] for a, b in zip([0, *cuts], [*cuts, len(stream)], strict=True)]
+        alone, both, _ = read_both(chunks)
+        assert both == alone
+    alone, both, taken = read_both([client_frame("um") + client_frame("dois")])
+    assert both == alone == ["um", "dois"] and taken == 1
+
+
+def test_what_small_texts_leaves_to_the_parser() -> None:
+    bad = bytes((0x81, 0x82)) + b"\x00\x00\x00\x00" + b"\xc3\x28"  # not UTF-8: uvicorn's to close
+    alone, both, taken = read_both([client_frame("ok") + bad])
+    assert both == alone == ["ok", "\ufffd("] and taken == 1
+    unmasked = bytes((0x81, 0x02)) + b"ok"  # a protocol error, the parser's to answer
+    nothing: list[str] = []
+    assert small_texts(handshake()[0], unmasked, nothing.append) == 0 and not nothing
+    assert read_both([bytes((0x01, 0x81)) + b"\x00" * 4 + b"a", client_frame("b")])[2] == 0

@@ -33,6 +33,7 @@ from websockets.exceptions import InvalidState
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 from websockets.protocol import Protocol, State
 from websockets.server import ServerProtocol
+from websockets.speedups import apply_mask
 from websockets.streams import StreamReader
 
 from carroca.server import metrics
@@ -266,6 +267,16 @@ def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
             guard.release(self.transport)  # admitted as HTTP before the upgrade
             super().connection_lost(exc)
 
+        def data_received(self, data: bytes) -> None:
+            reader = self.reader
+            if reader is not None and not self.close_sent:
+                taken = small_texts(self.conn, data, reader)
+                if taken:
+                    if taken == len(data):
+                        return
+                    data = data[taken:]
+            super().data_received(data)
+
         def send_receive_event_to_app(self) -> None:
             reader = self.reader
             if self.close_sent or self.curr_msg_data_type != "text":
@@ -351,6 +362,55 @@ def forget_request(conn: ServerProtocol) -> None:
     fresh = Protocol.parse(conn)
     next(fresh)  # to its first wait for bytes, where the old one stands
     conn.parser = fresh
+
+
+_FRAMES = Protocol.parse.__code__
+_WAITING = StreamReader.at_eof.__code__
+
+
+def small_texts(conn: ServerProtocol, data: bytes, reader: Callable[[str], None]) -> int:
+    """Hand `reader` the whole client text frames at the start of `data`, as the protocol's
+    parser would read them, and return how many bytes they took (0: none; the rest is the
+    parser's).
+
+    A client's message is one small text frame, and the protocol's generators (a header, a
+    length, a mask and a payload read one after another, a frame object, then a dispatch on its
+    kind in uvicorn) cost more than the message's own handling. Read here only where the parser
+    would do nothing more: an open connection without extensions, its parser waiting at the
+    start of a frame with nothing buffered, no message in pieces; and only final, masked text
+    frames without reserved bits, whole, within the size limit, of valid UTF-8. Any other
+    frame (a ping, a close, a fragment, a compressed one) and what follows it go to the parser."""
+    if conn.state is not State.OPEN or conn.extensions or conn.current_size is not None or \
+            conn.reader.buffer:
+        return 0
+    parser: Any = conn.parser
+    frames = parser if parser.gi_code is _FRAMES else parser.gi_yieldfrom
+    if frames is None or frames.gi_code is not _FRAMES or \
+            getattr(frames.gi_yieldfrom, "gi_code", None) is not _WAITING:
+        return 0
+    limit = conn.max_message_size if conn.max_fragment_size is None else \
+        conn.max_fragment_size if conn.max_message_size is None else \
+        min(conn.max_message_size, conn.max_fragment_size)
+    size, at, texts = len(data), 0, []
+    while size - at >= 6 and data[at] == 0x81 and data[at + 1] & 0x80:
+        length, start = data[at + 1] & 0x7F, at + 6
+        if length == 126:
+            if size - at < 8:
+                break
+            length, start = int.from_bytes(data[at + 2:at + 4], "big"), at + 8
+        elif length == 127:
+            break
+        end = start + length
+        if end > size or (limit is not None and length > limit):
+            break
+        try:
+            texts.append(apply_mask(data[start:end], data[start - 4:start]).decode())
+        except UnicodeDecodeError:
+            break
+        at = end
+    for text in texts:
+        reader(text)
+    return at
 
 
 def text_frame_header(n: int) -> bytes:
