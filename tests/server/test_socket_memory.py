@@ -1,7 +1,7 @@
-"""What an open socket keeps and how it reads: the handshake's request let go once answered
-(the frames after it parsed as before), uvicorn's receive queue and `writable` event without
-deques (which must still behave as asyncio's own), and a client's small text frames read
-without the protocol's parser, as it would read them."""
+"""What an open socket keeps and how it reads: the handshake's request and headers let go once
+answered (the frames after it parsed as before), uvicorn's receive queue and `writable` event
+without deques (which must still behave as asyncio's own), and a client's small text frames
+read without the protocol's parser, as it would read them."""
 
 from __future__ import annotations
 
@@ -10,12 +10,14 @@ import random
 import weakref
 
 import pytest
+from starlette.websockets import WebSocket
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Request
 from websockets.server import ServerProtocol
 
 from carroca.server.edge.guard import forget_request, small_texts
 from carroca.server.edge.lean import LeanEvent, LeanQueue
+from carroca.server.routes.connection import HANDSHAKE_CACHES, forget_handshake
 
 HANDSHAKE = (b"GET /ws HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\n"
              b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
@@ -141,3 +143,22 @@ def test_what_small_texts_leaves_to_the_parser() -> None:
     nothing: list[str] = []
     assert small_texts(handshake()[0], unmasked, nothing.append) == 0 and not nothing
     assert read_both([bytes((0x01, 0x81)) + b"\x00" * 4 + b"a", client_frame("b")])[2] == 0
+
+
+def test_the_handshake_is_forgotten_once_answered() -> None:
+    async def receive() -> dict[str, object]:
+        return {}
+
+    async def send(_: object) -> None:
+        return None
+
+    scope = {"type": "websocket", "path": "/ws", "raw_path": b"/ws", "query_string": b"token=t",
+             "headers": [(b"host", b"localhost"), (b"cookie", b"carroca_session=abc")],
+             "scheme": "ws", "server": ("127.0.0.1", 8000), "client": ("127.0.0.1", 5555),
+             "root_path": ""}
+    ws = WebSocket(scope, receive, send)
+    assert ws.query_params["token"] == "t" and ws.cookies["carroca_session"] == "abc"
+    assert ws.headers["host"] == "localhost" and ws.url.scheme == "ws"
+    forget_handshake(ws)
+    assert scope["headers"] == [] and not set(vars(ws)) & set(HANDSHAKE_CACHES)
+    assert ws.url.path == "/ws" and "host" not in ws.headers  # made again, without them
