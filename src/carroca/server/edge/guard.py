@@ -267,7 +267,23 @@ def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
             guard.release(self.transport)  # admitted as HTTP before the upgrade
             super().connection_lost(exc)
 
+        #: Bytes came from the client since the last keep-alive ping was due.
+        heard = False
+
+        def send_keepalive_ping(self) -> None:
+            """A ping only to a client that said nothing for a whole interval: one that spoke
+            is there (its route's mappings fresh), and a ping (a write, two timers, the pong's
+            read) cost a socket as much as a third of a move. A peer gone silent is pinged at
+            the next interval, and dropped after the ping's timeout as before."""
+            if self.heard and not (self.close_sent or self.transport.is_closing()):
+                self.heard = False
+                self.ping_timer = None
+                self.schedule_ping()
+                return
+            super().send_keepalive_ping()
+
         def data_received(self, data: bytes) -> None:
+            self.heard = True
             reader = self.reader
             if reader is not None and not self.close_sent:
                 taken = small_texts(self.conn, data, reader)
