@@ -305,11 +305,14 @@ def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
             except UnicodeDecodeError:
                 # Closed with 1007 as uvicorn does, but without its ERROR and two tracebacks:
                 # a client's broken frame is the client's fault, and anyone could flood the
-                # log with them.
+                # log with them. A close read with it, in the same bytes, has made the
+                # connection closing already (and queued its answer, which the close's own
+                # event writes): the message is dropped and nothing more sent.
                 self.frames = []
                 metrics.error("invalid_utf8")
-                self.conn.send_close(1007)
-                self.handle_parser_exception()
+                if self.conn.state is State.OPEN:
+                    self.conn.send_close(1007)
+                    self.handle_parser_exception()
                 return
             if reader is None:  # before the handler reads: through ASGI's queue
                 super().send_receive_event_to_app()
