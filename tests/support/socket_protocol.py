@@ -5,6 +5,7 @@ done, the timers those of the loop the test runs."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import uvicorn
@@ -56,10 +57,55 @@ def client_frame(text: str) -> bytes:
     return masked(0x81, text.encode())
 
 
-async def opened(ping_interval: float | None = None, ping_timeout: float | None = None
-                 ) -> tuple[Any, Transport]:
+class Timer:
+    def __init__(self, when: float, callback: Callable[..., object], args: tuple[Any, ...]
+                 ) -> None:
+        self.when, self.callback, self.args = when, callback, args
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class Clock:
+    """The protocol's loop as far as its timers go, on a clock of its own that moves only when
+    told (`advance`): timers run in order, each at its time, whatever the machine's load. Tasks
+    go to the running loop."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.timers: list[Timer] = []
+
+    def time(self) -> float:
+        return self.now
+
+    def call_later(self, delay: float, callback: Callable[..., object], *args: Any) -> Timer:
+        timer = Timer(self.now + delay, callback, args)
+        self.timers.append(timer)
+        return timer
+
+    def create_task(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        return asyncio.get_running_loop().create_task(coro)
+
+    def advance(self, seconds: float) -> None:
+        """To `seconds` later, running the timers due on the way (and those they set)."""
+        until = self.now + seconds
+        while True:
+            due = [t for t in self.timers if not t.cancelled and t.when <= until]
+            if not due:
+                break
+            timer = min(due, key=lambda t: t.when)
+            self.timers.remove(timer)
+            self.now = max(self.now, timer.when)
+            timer.callback(*timer.args)
+        self.now = until
+
+
+async def opened(ping_interval: float | None = None, ping_timeout: float | None = None,
+                 clock: Clock | None = None) -> tuple[Any, Transport]:
     """A protocol past its opening handshake, as the server configures it (no compression);
-    its ASGI app accepts, then waits for the end."""
+    its ASGI app accepts, then waits for the end. Its timers on `clock` if given, else on the
+    running loop."""
     async def app(scope: Any, receive: Any, send: Any) -> None:
         await receive()
         await send({"type": "websocket.accept"})
@@ -71,7 +117,7 @@ async def opened(ping_interval: float | None = None, ping_timeout: float | None 
                             ws_ping_timeout=ping_timeout)
     config.load()
     make: Any = guarded_protocols(ConnectionGuard(0, 10.0), "off")[1]
-    protocol: Any = make(config, ServerState(), {})
+    protocol: Any = make(config, ServerState(), {}, clock)
     transport = Transport()
     protocol.connection_made(transport)
     protocol.data_received(HANDSHAKE)

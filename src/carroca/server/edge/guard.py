@@ -267,23 +267,28 @@ def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
             guard.release(self.transport)  # admitted as HTTP before the upgrade
             super().connection_lost(exc)
 
-        #: Bytes came from the client since the last keep-alive ping was due.
-        heard = False
+        #: When bytes last came from the client (a pong among them), on the loop's clock.
+        heard_at = 0.0
 
         def send_keepalive_ping(self) -> None:
             """A ping only to a client that said nothing for a whole interval: one that spoke
             is there (its route's mappings fresh), and a ping (a write, two timers, the pong's
-            read) cost a socket as much as a third of a move. A peer gone silent is pinged at
-            the next interval, and dropped after the ping's timeout as before."""
-            if self.heard and not (self.close_sent or self.transport.is_closing()):
-                self.heard = False
-                self.ping_timer = None
-                self.schedule_ping()
-                return
+            read) cost a socket as much as a third of a move. The interval counts from the
+            client's last bytes: a client that spoke since is pinged an interval after it
+            spoke, unless it speaks again. So an idle client that answers each ping is pinged
+            an interval after its pong, and a peer gone silent is pinged an interval after its
+            last bytes and dropped after the ping's timeout: at most an interval and a timeout
+            (90 s) after it was last heard, as uvicorn's own pings."""
+            if not (self.close_sent or self.transport.is_closing()):
+                assert self.ping_interval is not None  # no timer without it
+                wait = self.heard_at + self.ping_interval - self.loop.time()
+                if wait > 0:
+                    self.ping_timer = self.loop.call_later(wait, self.send_keepalive_ping)
+                    return
             super().send_keepalive_ping()
 
         def data_received(self, data: bytes) -> None:
-            self.heard = True
+            self.heard_at = self.loop.time()
             reader = self.reader
             if reader is not None and not self.close_sent:
                 taken = small_texts(self.conn, data, reader)
