@@ -291,11 +291,20 @@ def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
             self.heard_at = self.loop.time()
             reader = self.reader
             if reader is not None and not self.close_sent:
-                taken = small_texts(self.conn, data, reader)
+                taken, texts = small_texts(self.conn, data)
                 if taken:
-                    if taken == len(data):
-                        return
-                    data = data[taken:]
+                    rest = taken < len(data)
+                    if rest:  # the parser's, before the texts go: as uvicorn's own reading,
+                        conn = self.conn  # no message of a read whose frames fail is handed on
+                        conn.receive_data(data[taken:])
+                        if conn.parser_exc is not None:
+                            self.handle_parser_exception()
+                            return
+                    for text in texts:
+                        reader(text)
+                    if rest:
+                        self.handle_events()
+                    return
             super().data_received(data)
 
         def send_receive_event_to_app(self) -> None:
@@ -392,10 +401,9 @@ _FRAMES = Protocol.parse.__code__
 _WAITING = StreamReader.at_eof.__code__
 
 
-def small_texts(conn: ServerProtocol, data: bytes, reader: Callable[[str], None]) -> int:
-    """Hand `reader` the whole client text frames at the start of `data`, as the protocol's
-    parser would read them, and return how many bytes they took (0: none; the rest is the
-    parser's).
+def small_texts(conn: ServerProtocol, data: bytes) -> tuple[int, list[str]]:
+    """The whole client text frames at the start of `data`, read as the protocol's parser would
+    read them: how many bytes they took (0: none; the rest is the parser's), and their texts.
 
     A client's message is one small text frame, and the protocol's generators (a header, a
     length, a mask and a payload read one after another, a frame object, then a dispatch on its
@@ -403,19 +411,30 @@ def small_texts(conn: ServerProtocol, data: bytes, reader: Callable[[str], None]
     would do nothing more: an open connection without extensions, its parser waiting at the
     start of a frame with nothing buffered, no message in pieces; and only final, masked text
     frames without reserved bits, whole, within the size limit, of valid UTF-8. Any other
-    frame (a ping, a close, a fragment, a compressed one) and what follows it go to the parser."""
+    frame (a ping, a close, a fragment, a compressed one) and what follows it go to the parser.
+
+    `GuardedWebSocket.data_received` hands the texts on only once the parser has read the rest
+    of the bytes without an error: uvicorn hands on no message of a read whose frames fail
+    (unmasked, a reserved opcode or bit, a stray continuation, too large), so a valid text
+    followed, in the same read, by a frame that closes the socket is dropped either way.
+
+    With no extension negotiated only: under the default `ws_compression="message"` browsers
+    ask for and get permessage-deflate, so their sockets always go through the parser; the
+    frames read here are those of clients that do not ask for compression, or of every client
+    with `ws_compression="off"`."""
     if conn.state is not State.OPEN or conn.extensions or conn.current_size is not None or \
             conn.reader.buffer:
-        return 0
+        return 0, []
     parser: Any = conn.parser
     frames = parser if parser.gi_code is _FRAMES else parser.gi_yieldfrom
     if frames is None or frames.gi_code is not _FRAMES or \
             getattr(frames.gi_yieldfrom, "gi_code", None) is not _WAITING:
-        return 0
+        return 0, []
     limit = conn.max_message_size if conn.max_fragment_size is None else \
         conn.max_fragment_size if conn.max_message_size is None else \
         min(conn.max_message_size, conn.max_fragment_size)
-    size, at, texts = len(data), 0, []
+    size, at = len(data), 0
+    texts: list[str] = []
     while size - at >= 6 and data[at] == 0x81 and data[at + 1] & 0x80:
         length, start = data[at + 1] & 0x7F, at + 6
         if length == 126:
@@ -432,9 +451,7 @@ def small_texts(conn: ServerProtocol, data: bytes, reader: Callable[[str], None]
         except UnicodeDecodeError:
             break
         at = end
-    for text in texts:
-        reader(text)
-    return at
+    return at, texts
 
 
 def text_frame_header(n: int) -> bytes:
