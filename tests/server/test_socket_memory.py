@@ -27,7 +27,9 @@ HANDSHAKE = (b"GET /ws HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\n"
 def client_frame(text: str, mask: bytes = b"\x01\x02\x03\x04") -> bytes:
     data = text.encode()
     masked = bytes(b ^ mask[i % 4] for i, b in enumerate(data))
-    return bytes((0x81, 0x80 | len(data))) + mask + masked
+    length = bytes((0x80 | len(data),)) if len(data) < 126 else \
+        bytes((0x80 | 126,)) + len(data).to_bytes(2, "big")
+    return b"\x81" + length + mask + masked
 
 
 def handshake() -> tuple[ServerProtocol, weakref.ref[Request]]:
@@ -40,8 +42,17 @@ def handshake() -> tuple[ServerProtocol, weakref.ref[Request]]:
     return conn, weakref.ref(request)
 
 
-def texts(conn: ServerProtocol) -> list[str]:
-    return [bytes(e.data).decode(errors="replace") for e in conn.events_received()
+def strict(data: bytes) -> str | bytes:
+    """The text, or the bytes themselves where they are not UTF-8 (never a text with
+    replacement characters, which a reading that replaced bad bytes would hand on)."""
+    try:
+        return data.decode()
+    except UnicodeDecodeError:
+        return data
+
+
+def texts(conn: ServerProtocol) -> list[str | bytes]:
+    return [strict(bytes(e.data)) for e in conn.events_received()
             if isinstance(e, Frame) and e.opcode is Opcode.TEXT]
 
 
@@ -98,21 +109,20 @@ def test_the_lean_queue_and_event_behave_as_asyncios() -> None:
     asyncio.run(scenario())
 
 
-def read_both(chunks: list[bytes]) -> tuple[list[str], list[str], int]:
+def read_both(chunks: list[bytes]) -> tuple[list[str | bytes], list[str | bytes], int]:
     """The messages a parser alone reads from `chunks`, and those read with `small_texts`
     first (the rest to the parser), and how many frames `small_texts` took."""
     plain, quick = handshake()[0], handshake()[0]
     forget_request(quick)
-    alone: list[str] = []
-    both: list[str] = []
+    alone: list[str | bytes] = []
+    both: list[str | bytes] = []
     taken_frames = 0
     for chunk in chunks:
         plain.receive_data(chunk)
         alone.extend(texts(plain))
         taken, read = small_texts(quick, chunk)
         both.extend(read)
-        if taken:
-            taken_frames += 1
+        taken_frames += len(read)
         if taken < len(chunk):
             quick.receive_data(chunk[taken:])
             both.extend(texts(quick))
@@ -133,16 +143,29 @@ def test_small_text_frames_are_read_as_the_parser_reads_them() -> None:
         alone, both, _ = read_both(chunks)
         assert both == alone
     alone, both, taken = read_both([client_frame("um") + client_frame("dois")])
-    assert both == alone == ["um", "dois"] and taken == 1
+    assert both == alone == ["um", "dois"] and taken == 2
 
 
 def test_what_small_texts_leaves_to_the_parser() -> None:
     bad = bytes((0x81, 0x82)) + b"\x00\x00\x00\x00" + b"\xc3\x28"  # not UTF-8: uvicorn's to close
-    alone, both, taken = read_both([client_frame("ok") + bad])
-    assert both == alone == ["ok", "\ufffd("] and taken == 1
-    unmasked = bytes((0x81, 0x02)) + b"ok"  # a protocol error, the parser's to answer
+    alone, both, taken = read_both([client_frame("ok") + bad + client_frame("fim")])
+    assert both == alone == ["ok", b"\xc3\x28", "fim"] and taken == 1
+    # Unmasked, a protocol error, the parser's to answer; long enough, and followed by enough,
+    # to be read as a masked frame (its first four bytes the mask, its text "okmais").
+    unmasked = bytes((0x81, 0x06)) + b"\x00\x00\x00\x00ok" + b"mais"
     assert small_texts(handshake()[0], unmasked) == (0, [])
     assert read_both([bytes((0x01, 0x81)) + b"\x00" * 4 + b"a", client_frame("b")])[2] == 0
+    wide = bytes((0x81, 0xFF)) + (2).to_bytes(8, "big") + b"\x00" * 4 + b"ok"  # 64-bit length
+    assert small_texts(handshake()[0], wide) == (0, [])
+
+
+def test_small_texts_keeps_to_the_size_limit_and_an_open_connection() -> None:
+    conn, _ = handshake()
+    conn.max_message_size = 125  # as `ws_max_size` sets it
+    frames = client_frame("x" * 125) + client_frame("y" * 126)  # the 2nd's the parser's: 1009
+    assert small_texts(conn, frames) == (len(client_frame("x" * 125)), ["x" * 125])
+    conn.send_close(1000)  # the server's close sent: the connection is closing
+    assert small_texts(conn, client_frame("tarde")) == (0, [])
 
 
 def test_the_handshake_is_forgotten_once_answered() -> None:

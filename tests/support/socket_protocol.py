@@ -102,10 +102,11 @@ class Clock:
 
 
 async def opened(ping_interval: float | None = None, ping_timeout: float | None = None,
-                 clock: Clock | None = None) -> tuple[Any, Transport]:
-    """A protocol past its opening handshake, as the server configures it (no compression);
-    its ASGI app accepts, then waits for the end. Its timers on `clock` if given, else on the
-    running loop."""
+                 clock: Clock | None = None, max_size: int = WS_MAX_BYTES
+                 ) -> tuple[Any, Transport]:
+    """A protocol past its opening handshake, as the server configures it (no compression,
+    messages up to `max_size` bytes); its ASGI app accepts, then waits for the end. Its timers
+    on `clock` if given, else on the running loop."""
     async def app(scope: Any, receive: Any, send: Any) -> None:
         await receive()
         await send({"type": "websocket.accept"})
@@ -113,7 +114,7 @@ async def opened(ping_interval: float | None = None, ping_timeout: float | None 
             pass
 
     config = uvicorn.Config(app, ws_per_message_deflate=False, log_level="error",
-                            ws_max_size=WS_MAX_BYTES, ws_ping_interval=ping_interval,
+                            ws_max_size=max_size, ws_ping_interval=ping_interval,
                             ws_ping_timeout=ping_timeout)
     config.load()
     make: Any = guarded_protocols(ConnectionGuard(0, 10.0), "off")[1]
