@@ -7,9 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import random
+import subprocess
+import sys
+import tomllib
 import weakref
+from pathlib import Path
 
 import pytest
+import uvicorn
+import websockets
+from packaging.requirements import Requirement
 from starlette.websockets import WebSocket
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Request
@@ -19,6 +26,7 @@ from carroca.server.edge.guard import forget_request, small_texts
 from carroca.server.edge.lean import LeanEvent, LeanQueue
 from carroca.server.routes.connection import HANDSHAKE_CACHES, forget_handshake
 
+ROOT = Path(__file__).resolve().parents[2]
 HANDSHAKE = (b"GET /ws HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\n"
              b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
              b"Sec-WebSocket-Version: 13\r\n\r\n")
@@ -185,3 +193,38 @@ def test_the_handshake_is_forgotten_once_answered() -> None:
     forget_handshake(ws)
     assert scope["headers"] == [] and not set(vars(ws)) & set(HANDSHAKE_CACHES)
     assert ws.url.path == "/ws" and "host" not in ws.headers  # made again, without them
+
+
+WITHOUT_SPEEDUPS = """
+import sys
+sys.modules["websockets.speedups"] = None  # its import fails, as without the C extension
+from websockets.server import ServerProtocol
+from carroca.server.edge.guard import small_texts
+conn = ServerProtocol()
+conn.receive_data(HANDSHAKE)
+conn.send_response(conn.accept(conn.events_received()[0]))
+frame = bytes((0x81, 0x82)) + b"\\x01\\x02\\x03\\x04" + bytes((ord("o") ^ 1, ord("k") ^ 2))
+assert small_texts(conn, frame) == (len(frame), ["ok"]), small_texts(conn, frame)
+"""
+
+
+def test_frames_are_read_without_websockets_c_extension() -> None:
+    """websockets installs without its C extension where it cannot build it: its pure-Python
+    masking is used then."""
+    code = f"HANDSHAKE = {HANDSHAKE!r}\n{WITHOUT_SPEEDUPS}"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+
+
+def test_websockets_and_uvicorn_are_required_in_the_series_read_here() -> None:
+    """The guard reads websockets' parser state and subclasses uvicorn's sans-I/O protocol, by
+    names that change between series: pyproject.toml admits the installed series only
+    (constraints.txt's), not older ones that lack those names."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    required = {r.name: r.specifier for r in map(Requirement, project["dependencies"])}
+    for name, installed, older, newer in [
+            ("websockets", websockets.__version__, ["12.0", "16.0"], ["18.0"]),
+            ("uvicorn", uvicorn.__version__, ["0.30.0", "0.53.0"], ["0.55.0"])]:
+        assert required[name].contains(installed), (name, installed)
+        assert not any(required[name].contains(v) for v in older + newer), name

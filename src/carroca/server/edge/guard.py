@@ -33,8 +33,12 @@ from websockets.exceptions import InvalidState
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 from websockets.protocol import Protocol, State
 from websockets.server import ServerProtocol
-from websockets.speedups import apply_mask
 from websockets.streams import StreamReader
+
+try:  # websockets' C extension, as its frames use where it is built
+    from websockets.speedups import apply_mask
+except ImportError:  # an install without it (no compiler, an unusual platform)
+    from websockets.utils import apply_mask
 
 from carroca.server import metrics
 from carroca.server.edge.lean import LeanEvent, LeanQueue
