@@ -1236,7 +1236,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 if not end and now >= window_end:
                     end = snapshot(nodes, clients, servers)
                     if args.memory and nodes[0].pid:  # while every player is still connected
+                        written = Path(args.memory)
+                        written.unlink(missing_ok=True)
                         os.kill(nodes[0].pid, signal.SIGUSR2)
+                        # The server writes it while its loop stands still: wait for the whole
+                        # file before the players leave and the server stops.
+                        deadline = time.monotonic() + 300
+                        while not written.exists() and time.monotonic() < deadline:
+                            time.sleep(0.2)
                 if now > window_end + args.setup_timeout:
                     raise RuntimeError("the workers did not report their figures")
                 try:

@@ -31,10 +31,17 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
-from websockets.protocol import State
+from websockets.protocol import Protocol, State
 from websockets.server import ServerProtocol
+from websockets.streams import StreamReader
+
+try:  # websockets' C extension, as its frames use where it is built
+    from websockets.speedups import apply_mask
+except ImportError:  # an install without it (no compiler, an unusual platform)
+    from websockets.utils import apply_mask
 
 from carroca.server import metrics
+from carroca.server.edge.lean import LeanEvent, LeanQueue
 from carroca.server.errors import (
     BodyTimeout,
     BodyTooLarge,
@@ -244,19 +251,65 @@ def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
             # the socket's reads until the app asks for the next message: two system calls a
             # message). The handler bounds what waits, by count and by rate.
             self.reader: Callable[[str], None] | None = None
+            # Kept as long as the socket, and holding a handful of items at most: without the
+            # empty deques of asyncio's own (`lean.py`).
+            self.queue = LeanQueue()
+            self.writable = LeanEvent()
+            self.writable.set()
             if compression == "message" and self.config.ws_per_message_deflate:
                 # uvicorn's own offer (12-bit windows, memLevel 5), without context takeover
-                # either way: the compressor and decompressor live for one message only.
-                self.conn = ServerProtocol(
-                    extensions=[ServerPerMessageDeflateFactory(
-                        server_no_context_takeover=True, client_no_context_takeover=True,
-                        server_max_window_bits=12, client_max_window_bits=12,
-                        compress_settings={"memLevel": 5})],
-                    max_size=self.config.ws_max_size, logger=self.conn.logger)
+                # either way: the compressor and decompressor live for one message only. Set
+                # on uvicorn's protocol object rather than a new one: the protocol refers to
+                # itself through its parser, so one put aside lived on, as a cycle, until the
+                # next full collection (every few minutes, `app.py`), ~2 KiB for each socket.
+                self.conn.available_extensions = [ServerPerMessageDeflateFactory(
+                    server_no_context_takeover=True, client_no_context_takeover=True,
+                    server_max_window_bits=12, client_max_window_bits=12,
+                    compress_settings={"memLevel": 5})]
 
         def connection_lost(self, exc: Exception | None) -> None:
             guard.release(self.transport)  # admitted as HTTP before the upgrade
             super().connection_lost(exc)
+
+        #: When bytes last came from the client (a pong among them), on the loop's clock.
+        heard_at = 0.0
+
+        def send_keepalive_ping(self) -> None:
+            """A ping only to a client that said nothing for a whole interval: one that spoke
+            is there (its route's mappings fresh), and a ping (a write, two timers, the pong's
+            read) cost a socket as much as a third of a move. The interval counts from the
+            client's last bytes: a client that spoke since is pinged an interval after it
+            spoke, unless it speaks again. So an idle client that answers each ping is pinged
+            an interval after its pong, and a peer gone silent is pinged an interval after its
+            last bytes and dropped after the ping's timeout: at most an interval and a timeout
+            (90 s) after it was last heard, as uvicorn's own pings."""
+            if not (self.close_sent or self.transport.is_closing()):
+                assert self.ping_interval is not None  # no timer without it
+                wait = self.heard_at + self.ping_interval - self.loop.time()
+                if wait > 0:
+                    self.ping_timer = self.loop.call_later(wait, self.send_keepalive_ping)
+                    return
+            super().send_keepalive_ping()
+
+        def data_received(self, data: bytes) -> None:
+            self.heard_at = self.loop.time()
+            reader = self.reader
+            if reader is not None and not self.close_sent:
+                taken, texts = small_texts(self.conn, data)
+                if taken:
+                    rest = taken < len(data)
+                    if rest:  # the parser's, before the texts go: as uvicorn's own reading,
+                        conn = self.conn  # no message of a read whose frames fail is handed on
+                        conn.receive_data(data[taken:])
+                        if conn.parser_exc is not None:
+                            self.handle_parser_exception()
+                            return
+                    for text in texts:
+                        reader(text)
+                    if rest:
+                        self.handle_events()
+                    return
+            super().data_received(data)
 
         def send_receive_event_to_app(self) -> None:
             reader = self.reader
@@ -270,12 +323,14 @@ def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
             except UnicodeDecodeError:
                 # Closed with 1007 as uvicorn does, but without its ERROR and two tracebacks:
                 # a client's broken frame is the client's fault, and anyone could flood the
-                # log with them.
+                # log with them. A close read with it, in the same bytes, has made the
+                # connection closing already (and queued its answer, which the close's own
+                # event writes): the message is dropped and nothing more sent.
                 self.frames = []
                 metrics.error("invalid_utf8")
-                if self.conn.state is State.OPEN:  # a close read in the same chunk closed it
+                if self.conn.state is State.OPEN:
                     self.conn.send_close(1007)
-                self.handle_parser_exception()
+                    self.handle_parser_exception()
                 return
             if reader is None:  # before the handler reads: through ASGI's queue
                 super().send_receive_event_to_app()
@@ -316,6 +371,7 @@ def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
                 # The handshake is over: its request and answer (headers and all) are not read
                 # again, and every open socket would keep them.
                 self.request = self.response = None  # type: ignore[assignment]
+                forget_request(self.conn)
             if message["type"] == "websocket.http.response.body" and \
                     not message.get("more_body", False):
                 # A refusal (403 origin, 429 sockets) is a whole answer, not an unfinished
@@ -323,6 +379,83 @@ def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
                 self.handshake_complete = True
 
     return GuardedHttp, GuardedWebSocket
+
+
+def forget_request(conn: ServerProtocol) -> None:
+    """Let the handshake's request go once it is answered.
+
+    The server protocol's parser reads the request, then the frames, in one generator, whose
+    frame keeps the request (its headers: ~2 KiB) as long as the socket. Right after the
+    handshake the parser waits at the start of a frame, with nothing buffered: a new frame
+    parser started there is in the same state, without the request. Anything else (bytes of a
+    frame already in), and the parser is left as it is."""
+    parser = conn.parser
+    frames = getattr(parser, "gi_yieldfrom", None)
+    waiting = getattr(frames, "gi_yieldfrom", None)
+    if getattr(frames, "gi_code", None) is not Protocol.parse.__code__ or \
+            getattr(waiting, "gi_code", None) is not StreamReader.at_eof.__code__ or \
+            conn.reader.buffer:
+        return
+    fresh = Protocol.parse(conn)
+    next(fresh)  # to its first wait for bytes, where the old one stands
+    conn.parser = fresh
+
+
+_FRAMES = Protocol.parse.__code__
+_WAITING = StreamReader.at_eof.__code__
+
+
+def small_texts(conn: ServerProtocol, data: bytes) -> tuple[int, list[str]]:
+    """The whole client text frames at the start of `data`, read as the protocol's parser would
+    read them: how many bytes they took (0: none; the rest is the parser's), and their texts.
+
+    A client's message is one small text frame, and the protocol's generators (a header, a
+    length, a mask and a payload read one after another, a frame object, then a dispatch on its
+    kind in uvicorn) cost more than the message's own handling. Read here only where the parser
+    would do nothing more: an open connection without extensions, its parser waiting at the
+    start of a frame with nothing buffered, no message in pieces; and only final, masked text
+    frames without reserved bits, whole, within the size limit, of valid UTF-8. Any other
+    frame (a ping, a close, a fragment, a compressed one) and what follows it go to the parser.
+
+    `GuardedWebSocket.data_received` hands the texts on only once the parser has read the rest
+    of the bytes without an error: uvicorn hands on no message of a read whose frames fail
+    (unmasked, a reserved opcode or bit, a stray continuation, too large), so a valid text
+    followed, in the same read, by a frame that closes the socket is dropped either way.
+
+    With no extension negotiated only: under the default `ws_compression="message"` browsers
+    ask for and get permessage-deflate, so their sockets always go through the parser; the
+    frames read here are those of clients that do not ask for compression, or of every client
+    with `ws_compression="off"`."""
+    if conn.state is not State.OPEN or conn.extensions or conn.current_size is not None or \
+            conn.reader.buffer:
+        return 0, []
+    parser: Any = conn.parser
+    frames = parser if parser.gi_code is _FRAMES else parser.gi_yieldfrom
+    if frames is None or frames.gi_code is not _FRAMES or \
+            getattr(frames.gi_yieldfrom, "gi_code", None) is not _WAITING:
+        return 0, []
+    limit = conn.max_message_size if conn.max_fragment_size is None else \
+        conn.max_fragment_size if conn.max_message_size is None else \
+        min(conn.max_message_size, conn.max_fragment_size)
+    size, at = len(data), 0
+    texts: list[str] = []
+    while size - at >= 6 and data[at] == 0x81 and data[at + 1] & 0x80:
+        length, start = data[at + 1] & 0x7F, at + 6
+        if length == 126:
+            if size - at < 8:
+                break
+            length, start = int.from_bytes(data[at + 2:at + 4], "big"), at + 8
+        elif length == 127:
+            break
+        end = start + length
+        if end > size or (limit is not None and length > limit):
+            break
+        try:
+            texts.append(apply_mask(data[start:end], data[start - 4:start]).decode())
+        except UnicodeDecodeError:
+            break
+        at = end
+    return at, texts
 
 
 def text_frame_header(n: int) -> bytes:

@@ -524,6 +524,22 @@ async def say(on: Services, player: records.Player, match_id: str, seat: int, wr
     return refused
 
 
+#: What Starlette's WebSocket parses from its scope when asked, and keeps (made again if asked).
+HANDSHAKE_CACHES = ("_headers", "_url", "_query_params", "_cookies")
+
+
+def forget_handshake(ws: WebSocket) -> None:
+    """Let the handshake's headers go once it is answered: what the socket needs of them (its
+    origin, its session's token or cookie) was read before, and the scope, with what Starlette
+    parsed from it (the URL, the query, the cookies), lives as long as the socket: ~3 KiB each."""
+    headers = ws.scope.get("headers")
+    if isinstance(headers, list):
+        headers.clear()
+    kept = vars(ws)
+    for name in HANDSHAKE_CACHES:
+        kept.pop(name, None)
+
+
 async def serve_socket(
     ws: WebSocket, player: records.Player | None, on: Services, session: str | None = None,
     writer: FrameWriter | None = None,
@@ -537,6 +553,7 @@ async def serve_socket(
     if writer is not None:  # before the handshake's end: no message can come before it
         writer.reader = conn.received  # text messages straight from the protocol
     await ws.accept()
+    forget_handshake(ws)
     if session is not None:
         sessions.opened(session, conn)
     pchannel = player_channel(player["id"])
