@@ -56,6 +56,9 @@ def web_settings(database: str, **overrides: Any) -> Settings:
         # be paired (tests/security checks the marks).
         ranked_address_marks=False,
         api_keepalive_seconds=1.0,  # a bot's client told to stop hears the stream within 1 s
+        # Nor is a socket's frame rate: the tests' own sockets play at machine speed against
+        # bots that answer at once (tests/security checks the limit).
+        socket_frames_per_second=0,
     )
     fields.update(overrides)
     return Settings(**fields)

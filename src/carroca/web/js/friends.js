@@ -229,7 +229,7 @@ export function showChallenge(data) {
     try {
       const r = await api.post(`/api/challenges/${encodeURIComponent(data.id)}/${yes ? "accept" : "decline"}`);
       dropChallenge(data.id);
-      if (r.match) location.assign(tableHref(r.match));
+      if (r.match) goToTable(r.match);
     } catch (e) {
       dropChallenge(data.id);
       toast(messageOf(e), "error");
@@ -255,11 +255,21 @@ export function showChallenge(data) {
   tick();
 }
 
+/** The table an accepted challenge made: one navigation, whichever comes first of the accept's
+ * answer and the `challenge_end` frame (a second would abort the first). */
+let goingTo = "";
+/** @param {string} match */
+function goToTable(match) {
+  if (goingTo === match) return;
+  goingTo = match;
+  location.assign(tableHref(match));
+}
+
 /** @param {Frames["challenge_end"]} data */
 function challengeEnded(data) {
   dropChallenge(data.id);
   if (data.status === "accepted" && data.match) {
-    location.assign(tableHref(data.match));
+    goToTable(data.match);
     return;
   }
   const said = { declined: `${data.by || "Seu amigo"} recusou o desafio.`, expired: "O desafio expirou.", cancelled: "O desafio foi cancelado." };
