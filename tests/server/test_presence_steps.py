@@ -5,6 +5,7 @@ at once costs their friends no frame; a step up is told at once."""
 from __future__ import annotations
 
 import asyncio
+import json
 
 from carroca.server.realtime.fanout import LocalFanout
 from carroca.server.realtime.presence import Presence
@@ -65,3 +66,46 @@ def test_a_step_down_undone_within_the_gap_is_never_told() -> None:
         return [n - told[0] for n in told]
 
     assert asyncio.run(scenario()) == [0, 1, 1, 1, 1, 2]
+
+
+def test_the_friends_index_routes_to_watchers_only_and_empties_when_they_leave() -> None:
+    """The reverse index (a friend -> the local players who have them) is what routes a change:
+    a friend's change reaches the sockets of those who have them as a friend and nobody else's,
+    the snapshot lists friends in the order they were read; and once the last of those closes, nothing of
+    that friend stays on the node (no name, no empty list)."""
+
+    async def scenario() -> None:
+        links = {1: {3: "p3", 2: "p2"}, 2: {1: "p1"}, 3: {1: "p1"}, 4: {}}
+
+        async def friends_of(pid: int) -> dict[int, str]:
+            return dict(links[pid])
+
+        presence = Presence(LocalFanout(), "n1", friends_of, 0.01)
+        ana, bia, caio, dora = Sock(1), Sock(2), Sock(3), Sock(4)
+        for sock in (ana, bia, caio, dora):
+            presence.opened(sock)
+        await asyncio.sleep(0.05)
+        snapshot = json.loads(ana.frames[0])
+        assert snapshot["type"] == "friends"
+        assert [(f["id"], f["name"]) for f in snapshot["data"]["friends"]] == \
+            [(3, "p3"), (2, "p2")]
+        for sock in (ana, bia, caio, dora):
+            sock.frames.clear()
+        ana.match_id, ana.seat, ana.mode = "m1", 0, "casual"
+        presence.changed(1)
+        await asyncio.sleep(0.05)
+        told = {s.player["id"]: [json.loads(f) for f in s.frames] for s in (bia, caio, dora)}
+        assert [f["data"]["friend"]["state"] for f in told[2]] == ["playing"]
+        assert [f["data"]["friend"]["name"] for f in told[3]] == ["p1"]
+        assert told[4] == [] and ana.frames == []
+        presence.closed(bia)
+        presence.closed(caio)
+        assert 1 not in presence.watchers and 1 not in presence.friend_names
+        assert sorted(presence.watchers) == [2, 3] and presence.friend_names == \
+            {2: "p2", 3: "p3"}
+        presence.closed(ana)
+        presence.closed(dora)
+        assert presence.watchers == {} and presence.friend_names == {} and presence.friends == {}
+        presence.stop()
+
+    asyncio.run(scenario())

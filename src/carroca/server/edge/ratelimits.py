@@ -1,11 +1,15 @@
 """Rate limits answered with 429 and `Retry-After`, counted by the `limits` library.
 
-A moving window per key (an address, an account, a player) in memory: exact for one process,
-cheap (a deque of timestamps per key, bounded by the limit's amount). The nodes of a cluster share
-the same windows in Redis (the library's Redis storage: a sorted set per key, updated by a Lua
-script); those calls are synchronous, which is acceptable for what they count: sign-ins, guests,
-new tables, reviews, tournaments and their entries, never moves. The limits themselves are
-settings (`limit_*`).
+A sliding window counter per key (an address, an account, a player): two counts a key, the
+window's and the one before it, the latter weighted by how much of it the sliding window still
+covers (as if its hits were spread evenly). A moving window, exact, kept a timestamp for every
+hit for the whole window: a player's twenty friend requests held twenty entries for an hour,
+several KiB a player; the counter holds two numbers whatever the limit. Within a first window it
+counts exactly; after it, it may let through or refuse a little early. The nodes of a cluster
+share the same counts in Redis (the library's Redis storage, updated by a Lua script); those
+calls are synchronous, which is acceptable for what they count: sign-ins, guests, new tables,
+reviews, tournaments and their entries, never moves. The limits themselves are settings
+(`limit_*`).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from collections.abc import Callable
 
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage, Storage, storage_from_string
-from limits.strategies import MovingWindowRateLimiter
+from limits.strategies import SlidingWindowCounterRateLimiter
 
 from carroca.server import metrics
 from carroca.server.errors import RateLimited
@@ -28,7 +32,7 @@ STORAGE_DOWN = [False]  # whether the last question to the storage failed (logge
 class Limit:
     """One named limit ("10/10 minutes") over keys such as an address or an account."""
 
-    def __init__(self, limiter: MovingWindowRateLimiter, name: str, spec: str,
+    def __init__(self, limiter: SlidingWindowCounterRateLimiter, name: str, spec: str,
                  message: str) -> None:
         self.limiter = limiter
         self.name = name
@@ -96,7 +100,7 @@ class RateLimits:
             if storage else MemoryStorage()
         if not isinstance(store, Storage):
             raise ValueError(f"not a synchronous rate-limit storage: {storage}")
-        limiter = MovingWindowRateLimiter(store)
+        limiter = SlidingWindowCounterRateLimiter(store)
         wait = "Espere um pouco e tente de novo."
 
         def limit(name: str, spec: str, what: str) -> Limit:

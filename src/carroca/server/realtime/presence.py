@@ -8,7 +8,9 @@ every `gap` seconds a player: changes in between are coalesced into the next. Ev
 the presence of every player online anywhere (a few tuples), and, for each player with a socket
 on it, their friends, read once when their first socket opens (one query, whatever the number of
 friends), with the reverse index (friend -> local players) that routes a change to the sockets
-of those who have that player as a friend, and to nobody else.
+of those who have that player as a friend, and to nobody else. A friendship held on a node costs
+it about two machine words (the friend's id in a packed array, the player's in the friend's
+list), and each friend one name whoever watches them: no dict or set entry a pair.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from array import array
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal, Protocol, TypedDict
 
@@ -101,8 +104,9 @@ class Presence:
         self.fanout, self.node, self.friends_of, self.gap = fanout, node, friends_of, gap
         self.local: dict[int, set[Conn]] = {}  # this node's sockets, by player
         self.names: dict[int, str] = {}
-        self.friends: dict[int, dict[int, str]] = {}  # a local player's friends (id: name)
-        self.watchers: dict[int, set[int]] = {}  # a player -> local players who are friends
+        self.friends: dict[int, array[int]] = {}  # a local player's friends' ids
+        self.watchers: dict[int, list[int]] = {}  # a player -> local players who are friends
+        self.friend_names: dict[int, str] = {}  # the name of every player in `watchers`
         self.states: dict[int, dict[str, Status]] = {}  # every player online: node -> status
         self.seen: dict[int, float] = {}  # last seen, for players gone offline since the start
         self.sent: dict[int, Status] = {}  # what this node last published for a local player
@@ -199,20 +203,27 @@ class Presence:
         if not friends and not again:
             return
         self._forget_friends(pid)
-        self.friends[pid] = friends
-        for fid in friends:
-            self.watchers.setdefault(fid, set()).add(pid)
+        self.friends[pid] = array("q", friends)
+        names, watchers = self.friend_names, self.watchers
+        for fid, name in friends.items():
+            names[fid] = name
+            watching = watchers.get(fid)
+            if watching is None:
+                watchers[fid] = [pid]
+            else:
+                watching.append(pid)
         frame = self.snapshot(pid)
         for conn in self.local[pid]:
             conn.send(frame)
 
     def _forget_friends(self, pid: int) -> None:
-        for fid in self.friends.pop(pid, {}):
+        for fid in self.friends.pop(pid, ()):
             watching = self.watchers.get(fid)
-            if watching is not None:
-                watching.discard(pid)
+            if watching is not None and pid in watching:
+                watching.remove(pid)
                 if not watching:
                     del self.watchers[fid]
+                    self.friend_names.pop(fid, None)
 
     def merged(self, pid: int) -> Status:
         best = OFFLINE
@@ -228,8 +239,9 @@ class Presence:
                                    seen=self.seen.get(pid) if state == "offline" else None)
 
     def snapshot(self, pid: int) -> str:
+        names = self.friend_names
         return wire.frame(wire.Friends(friends=[
-            self._entry(fid, name) for fid, name in self.friends.get(pid, {}).items()]))
+            self._entry(fid, names.get(fid, "")) for fid in self.friends.get(pid, ())]))
 
     # ------------------------------------------------------------------ the channel
 
@@ -279,8 +291,7 @@ class Presence:
         holds, and those it alone had online are offline from now, for their friends too."""
         now = time.time()
         for pid in [p for p, nodes in self.states.items() if node in nodes]:
-            name = next((self.friends[w][pid] for w in self.watchers.get(pid, ())
-                         if pid in self.friends.get(w, {})), "")
+            name = self.friend_names.get(pid, "")
             self._status({"k": "s", "n": node, "p": pid, "name": name,
                           "s": ["offline", None, None], "at": now})
 
