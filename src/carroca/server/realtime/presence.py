@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 import time
 from array import array
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Literal, Protocol, TypedDict
 
 from carroca.server.realtime import wire
@@ -29,6 +30,8 @@ CHANNEL = "presence"
 #: The tables whose id a friend may see: a friends' table is its players' own.
 PUBLIC_MODES = ("casual", "ranked", "bots", "tournament")
 _RANK = {"offline": 0, "online": 1, "tournament": 2, "watching": 3, "playing": 4}
+#: Each state's one string: every status heard keeps it, not a copy parsed from the message.
+_STATE = {state: state for state in _RANK}
 
 #: (state, match, event): a player's presence on one node.
 Status = tuple[str, str | None, str | None]
@@ -82,7 +85,7 @@ class Conn(Protocol):
     def send(self, payload: str) -> None: ...
 
 
-def status_of(conns: set[Conn]) -> Status:
+def status_of(conns: Iterable[Conn]) -> Status:
     """The most telling of the sockets' doings: playing, watching, a tournament, online."""
     best: Status = OFFLINE
     for c in conns:
@@ -102,7 +105,7 @@ class Presence:
     def __init__(self, fanout: Fanout, node: str,
                  friends_of: Callable[[int], Awaitable[dict[int, str]]], gap: float) -> None:
         self.fanout, self.node, self.friends_of, self.gap = fanout, node, friends_of, gap
-        self.local: dict[int, set[Conn]] = {}  # this node's sockets, by player
+        self.local: dict[int, list[Conn]] = {}  # this node's sockets, by player (mostly one)
         self.names: dict[int, str] = {}
         self.friends: dict[int, array[int]] = {}  # a local player's friends' ids
         self.watchers: dict[int, list[int]] = {}  # a player -> local players who are friends
@@ -134,9 +137,10 @@ class Presence:
 
     def opened(self, conn: Conn) -> None:
         pid = int(conn.player["id"])
-        conns = self.local.setdefault(pid, set())
+        conns = self.local.setdefault(pid, [])
         first = not conns
-        conns.add(conn)
+        if conn not in conns:
+            conns.append(conn)
         self.names[pid] = str(conn.player["name"])
         if first:
             self._spawn(self._load(pid))
@@ -149,7 +153,8 @@ class Presence:
         conns = self.local.get(pid)
         if conns is None:
             return
-        conns.discard(conn)
+        if conn in conns:
+            conns.remove(conn)
         if not conns:
             del self.local[pid]
             self._forget_friends(pid)
@@ -164,14 +169,14 @@ class Presence:
             return
         wait = self.last.get(pid, -self.gap) + self.gap - time.monotonic()
         sent = self.sent.get(pid, OFFLINE)
-        if _RANK[status_of(self.local.get(pid, set()))[0]] < _RANK[sent[0]]:
+        if _RANK[status_of(self.local.get(pid, ()))[0]] < _RANK[sent[0]]:
             wait = max(wait, self.gap)
         loop = asyncio.get_running_loop()
         self.due[pid] = loop.call_later(max(0.0, wait), self._due, pid)
 
     def _due(self, pid: int) -> None:
         self.due.pop(pid, None)
-        status = status_of(self.local.get(pid, set()))
+        status = status_of(self.local.get(pid, ()))
         if self.sent.get(pid, OFFLINE) == status:
             return
         self.last[pid] = time.monotonic()
@@ -265,7 +270,7 @@ class Presence:
                 self._announce(pid, status)
 
     def _status(self, msg: StatusMessage) -> None:
-        pid, node = int(msg["p"]), str(msg["n"])
+        pid, node = int(msg["p"]), sys.intern(str(msg["n"]))
         state, match, event = msg["s"]
         before = self.merged(pid)
         nodes = self.states.setdefault(pid, {})
@@ -275,7 +280,7 @@ class Presence:
                 del self.states[pid]
                 self.seen[pid] = float(msg["at"])
         else:
-            nodes[node] = (str(state), match, event)
+            nodes[node] = (_STATE.get(str(state), str(state)), match, event)
         if self.merged(pid) == before:
             return
         watching = self.watchers.get(pid)
