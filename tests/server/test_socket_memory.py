@@ -12,17 +12,25 @@ import sys
 import tomllib
 import weakref
 from pathlib import Path
+from typing import Any
 
 import pytest
 import uvicorn
 import websockets
 from packaging.requirements import Requirement
 from starlette.websockets import WebSocket
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from uvicorn.server import ServerState
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Request
 from websockets.server import ServerProtocol
 
-from carroca.server.edge.guard import forget_request, small_texts
+from carroca.server.edge.guard import (
+    ConnectionGuard,
+    forget_request,
+    guarded_protocols,
+    small_texts,
+)
 from carroca.server.edge.lean import LeanEvent, LeanQueue
 from carroca.server.routes.connection import HANDSHAKE_CACHES, forget_handshake
 
@@ -228,3 +236,37 @@ def test_websockets_and_uvicorn_are_required_in_the_series_read_here() -> None:
             ("uvicorn", uvicorn.__version__, ["0.30.0", "0.53.0"], ["0.55.0"])]:
         assert required[name].contains(installed), (name, installed)
         assert not any(required[name].contains(v) for v in older + newer), name
+
+
+def test_the_sockets_protocols_keep_what_they_share_once() -> None:
+    """What uvicorn's `__init__` sets to the same object for every socket (the configuration,
+    the app, the loop, the server's sets, the ping settings) is kept once, not in each
+    protocol's dictionary, which then shares its keys with the others' (a fraction of uvicorn's
+    own); each still reads the same objects, and one given a loop of its own reads its own."""
+    async def scenario() -> None:
+        async def app(scope: Any, receive: Any, send: Any) -> None:
+            await receive()
+
+        config = uvicorn.Config(app, ws_per_message_deflate=False, log_level="error",
+                                ws_ping_interval=60.0, ws_ping_timeout=30.0)
+        config.load()
+        state = ServerState()
+        guarded: Any = guarded_protocols(ConnectionGuard(0, 10.0), "off")[1]
+        ours = [guarded(config, state, {}) for _ in range(3)]
+        theirs = [WebSocketsSansIOProtocol(config, state, {}) for _ in range(3)]
+        loop = asyncio.get_running_loop()
+        for p in ours:
+            assert p.config is config and p.loop is loop and p.connections is state.connections
+            assert p.ping_interval == 60.0 and p.ping_timeout == 30.0
+            assert p.app is config.loaded_app and p.tasks is state.tasks
+            assert not {"config", "loop", "app", "connections", "logger"} & set(vars(p))
+        assert 3 * sys.getsizeof(vars(ours[0])) < sys.getsizeof(vars(theirs[0]))
+        other = asyncio.new_event_loop()
+        try:
+            own = guarded(config, state, {}, other)
+            assert own.loop is other and ours[0].loop is loop
+            assert guarded(config, state, {}).loop is loop
+        finally:
+            other.close()
+
+    asyncio.run(scenario())

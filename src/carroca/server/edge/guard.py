@@ -41,7 +41,7 @@ except ImportError:  # an install without it (no compiler, an unusual platform)
     from websockets.utils import apply_mask
 
 from carroca.server import metrics
-from carroca.server.edge.lean import LeanEvent, LeanQueue
+from carroca.server.edge.lean import LeanEvent, LeanQueue, Shared
 from carroca.server.errors import (
     BodyTimeout,
     BodyTooLarge,
@@ -244,6 +244,22 @@ def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
             self.parser = None  # type: ignore[assignment]
 
     class GuardedWebSocket(WebSocketsSansIOProtocol):
+        # What `__init__` sets to the same object for every socket of a server, kept once
+        # (`lean.Shared`): the instances then share their dictionary's keys.
+        config = Shared()
+        app = Shared()
+        loop = Shared()
+        logger = Shared()
+        root_path = Shared()
+        asgi_version = Shared()
+        app_state = Shared()
+        connections = Shared()
+        tasks = Shared()
+        default_headers = Shared()
+        close_timeout = Shared()
+        ping_interval = Shared()
+        ping_timeout = Shared()
+
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             # Set by the tables' socket handler (`carroca.server.routes.connection.FrameWriter`):

@@ -1,4 +1,5 @@
-"""An asyncio queue and event that hold no deque while empty, for objects kept per socket.
+"""An asyncio queue and event that hold no deque while empty, and attributes every socket of a
+server shares kept once: for objects kept per socket.
 
 Every open WebSocket keeps uvicorn's receive queue and its `writable` event for hours: an
 `asyncio.Queue` holds three empty deques and an `Event` (with a fourth), the `writable` event a
@@ -10,6 +11,7 @@ same operations on a few items, for ~0.06 KiB empty.
 from __future__ import annotations
 
 import asyncio
+import weakref
 from typing import Any
 
 
@@ -39,3 +41,37 @@ class LeanQueue(asyncio.Queue[Any]):
 
     def _init(self, maxsize: int) -> None:
         self._queue = Line()
+
+
+_UNSET: Any = object()
+
+
+class Shared:
+    """An attribute that `__init__` sets on every socket's protocol to the same object (the
+    server's configuration, app, loop, logger, sets of connections and tasks, ping settings),
+    kept once, on this descriptor, rather than in each instance's dictionary.
+
+    uvicorn's WebSocket protocol sets 35 attributes in `__init__`, 13 of them the same for every
+    socket: past 30 attributes CPython stops sharing an instance dictionary's keys with the
+    class's other instances, and each socket carried a dictionary of its own (~1.6 KiB). Without
+    those 13 the instances share their keys and keep only their values. An instance given
+    another object than the first (a test's own clock for a loop) keeps its own, and reads it."""
+
+    __slots__ = ("own", "value")
+
+    def __init__(self) -> None:
+        self.value: Any = _UNSET
+        self.own: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        if self.own:
+            return self.own.get(obj, self.value)
+        return self.value
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        if self.value is _UNSET:
+            self.value = value
+        elif value is not self.value or obj in self.own:
+            self.own[obj] = value
