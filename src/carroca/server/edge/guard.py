@@ -149,6 +149,13 @@ class ConnectionGuard:
 WS_COMPRESSION = ("message", "context", "off")
 
 
+#: What uvicorn's WebSocket protocol sets in `__init__` to the same object for every socket of
+#: a server.
+UVICORN_SHARED = ("config", "app", "loop", "logger", "root_path", "asgi_version", "app_state",
+                  "connections", "tasks", "default_headers", "close_timeout", "ping_interval",
+                  "ping_timeout")
+
+
 def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
                       ) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol]]:
     """uvicorn's httptools and sans-I/O WebSocket protocols, with the guard's limits."""
@@ -244,22 +251,6 @@ def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
             self.parser = None  # type: ignore[assignment]
 
     class GuardedWebSocket(WebSocketsSansIOProtocol):
-        # What `__init__` sets to the same object for every socket of a server, kept once
-        # (`lean.Shared`): the instances then share their dictionary's keys.
-        config = Shared()
-        app = Shared()
-        loop = Shared()
-        logger = Shared()
-        root_path = Shared()
-        asgi_version = Shared()
-        app_state = Shared()
-        connections = Shared()
-        tasks = Shared()
-        default_headers = Shared()
-        close_timeout = Shared()
-        ping_interval = Shared()
-        ping_timeout = Shared()
-
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             # Set by the tables' socket handler (`carroca.server.routes.connection.FrameWriter`):
@@ -394,6 +385,8 @@ def guarded_protocols(guard: ConnectionGuard, compression: str = "message"
                 # handshake: uvicorn would log an error for each, which anyone could flood.
                 self.handshake_complete = True
 
+    for name in UVICORN_SHARED:  # kept once (`lean.Shared`): the instances share their keys
+        setattr(GuardedWebSocket, name, Shared())
     return GuardedHttp, GuardedWebSocket
 
 
