@@ -172,7 +172,10 @@ OpeningRule = tuple[Literal["first", "any", "double"], int]
 FIRST_HAND: OpeningRule = ("first", -1)
 
 
-@dataclass(frozen=True, slots=True)
+# HandEnding and HandScore are built on every hand: their own `__init__` writes the fields with
+# `object.__setattr__`, which the compiled build turns into plain stores (`dataclass`'s generated
+# `__init__` would run as interpreted code).
+@dataclass(frozen=True, slots=True, init=False)
 class HandEnding:
     """What a hook needs to know about a hand that just ended (batida or fechado)."""
 
@@ -185,14 +188,44 @@ class HandEnding:
     opener: int  # the seat that opened this hand
     rule: OpeningRule  # the opening rule this hand was played under
 
+    def __init__(
+        self,
+        kind: Literal["batida", "fechado"],
+        seat: int,
+        hands: tuple[T.Mask, ...],
+        last_tile: T.Tile,
+        ends_before: tuple[int, int],
+        last_end: int,
+        opener: int,
+        rule: OpeningRule,
+    ) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "hands", hands)
+        object.__setattr__(self, "last_tile", last_tile)
+        object.__setattr__(self, "ends_before", ends_before)
+        object.__setattr__(self, "last_end", last_end)
+        object.__setattr__(self, "opener", opener)
+        object.__setattr__(self, "rule", rule)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class HandScore:
     """A hook's verdict: the team that won the hand (None: nobody) and points per reason."""
 
     winner: int | None
     points: tuple[tuple[int, int, str], ...] = ()  # (team, points, reason)
     detail: str = ""  # what players announce: batida type, "capicu", "batida-carroca"
+
+    def __init__(
+        self,
+        winner: int | None,
+        points: tuple[tuple[int, int, str], ...] = (),
+        detail: str = "",
+    ) -> None:
+        object.__setattr__(self, "winner", winner)
+        object.__setattr__(self, "points", points)
+        object.__setattr__(self, "detail", detail)
 
 
 # --------------------------------------------------------------------------- hooks: opening
