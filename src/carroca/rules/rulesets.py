@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import carroca.rules.tiles as T
 from carroca.rules.errors import InvalidOption, UnknownRuleset
@@ -230,13 +230,14 @@ class HandScore:
 
 # --------------------------------------------------------------------------- hooks: opening
 
-_SIX_SIX = T.DOUBLE_OF[6]
+_SIX_SIX: Final = T.DOUBLE_OF[6]
+_SIX_SIX_BIT: Final = T.BIT[_SIX_SIX]
 
 
 def _six_six_opens(hands: Sequence[T.Mask]) -> tuple[int, T.Mask]:
     for seat, hand in enumerate(hands):
-        if hand & T.BIT[_SIX_SIX]:
-            return seat, T.BIT[_SIX_SIX]
+        if hand & _SIX_SIX_BIT:
+            return seat, _SIX_SIX_BIT
     raise InvalidOption("Nenhum jogador tem o 6-6.")  # cannot happen with all 28 dealt
 
 
@@ -327,11 +328,9 @@ def _score_duplas_pontos(options: DuplasPontosOptions, end: HandEnding) -> HandS
 def is_capicu(last_tile: T.Tile, ends_before: tuple[int, int]) -> bool:
     """A non-double that fits both ends while they show different numbers."""
     left, right = ends_before
-    return (
-        not T.IS_DOUBLE[last_tile]
-        and left != right
-        and {left, right} == {T.LOW[last_tile], T.HIGH[last_tile]}
-    )
+    lo, hi = T.LOW[last_tile], T.HIGH[last_tile]
+    # {left, right} == {lo, hi} with left != right: the two ends are the tile's two halves
+    return lo != hi and ((left == lo and right == hi) or (left == hi and right == lo))
 
 
 def _score_duplas_torneio(options: DuplasTorneioOptions, end: HandEnding) -> HandScore:
@@ -385,7 +384,7 @@ def bloqueio_batida(last_tile: T.Tile, ends_before: tuple[int, int]) -> tuple[st
         if left == lo and right == lo:
             return "cruzada", 4
         return "batida-carroca", 2
-    if left != right and {left, right} == {lo, hi}:
+    if (left == lo and right == hi) or (left == hi and right == lo):  # {left, right} == {lo, hi}
         return "la-e-lo", 3
     return "simples", 1
 
