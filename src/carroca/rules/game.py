@@ -38,6 +38,8 @@ from carroca.rules.rulesets import (
 
 # Module constants are `Final` so that the compiled build reads them as C statics.
 _PLAYS: Final = A.PLAYS
+#: Every action by its code (a play's code: 5 * tile + end).
+_ACTIONS: Final = A.ACTIONS
 _NUMBER_MASK: Final = T.NUMBER_MASK
 _OTHER: Final = T.OTHER_HALF
 _IS_DOUBLE: Final = T.IS_DOUBLE
@@ -52,6 +54,7 @@ _FIVE_REDEAL: Final = A.FIVE_REDEAL
 _OPENING: Final = A.OPENING
 _SAIDA_PASS_POINTS: Final = 20
 _ALL_TILE_SET: Final = frozenset(range(T.TILE_COUNT))
+_ALL_TILES: Final = T.ALL_TILES
 #: Timeouts in a row that count as abandonment (rules.md §5).
 ABANDON_TIMEOUTS: Final = 3
 
@@ -62,22 +65,6 @@ _PLAY: Final = 2
 _OVER: Final = 3
 
 
-def _plays_by_mask(end: int) -> dict[int, tuple[Action, ...]]:
-    """For every subset of the seven tiles of any number: its plays on `end`, ascending.
-
-    A hand masked by one number's tiles is a key here, so the plays on an end showing n are
-    one dict look-up: `table[hand & NUMBER_MASK[n]]`.
-    """
-    table: dict[int, tuple[Action, ...]] = {}
-    for n in range(7):
-        tiles = T.TILES_WITH[n]
-        for subset in range(1, 128):
-            chosen = [t for i, t in enumerate(tiles) if subset >> i & 1]
-            table[T.mask_of(chosen)] = tuple(_PLAYS[t][end] for t in chosen)
-    return table
-
-
-_BY_MASK: Final = tuple(_plays_by_mask(e) for e in range(4))
 #: OPEN_MASK[l][r]: the tiles that fit a table whose two ends show l and r.
 _OPEN_MASK: Final = tuple(
     tuple(_NUMBER_MASK[a] | _NUMBER_MASK[b] for b in range(7)) for a in range(7)
@@ -100,10 +87,31 @@ class Step(NamedTuple):
     auto: bool = False
 
 
-_new_tuple = tuple.__new__
+_new_tuple: Final = tuple.__new__
+_ACTION_COUNT: Final = A.ACTION_COUNT
+#: The steps without a drawn tile, shared (they are immutable): `_STEPS[(4 * auto + seat) *
+#: ACTION_COUNT + action.code]`; and every draw, `_DRAWN[(4 * auto + seat) * 28 + tile]`.
+_STEPS: Final = tuple(
+    _new_tuple(Step, (seat, a, -1, auto)) for auto in (False, True) for seat in range(4)
+    for a in A.ACTIONS
+)
+_DRAWN: Final = tuple(
+    _new_tuple(Step, (seat, _DRAW, t, auto)) for auto in (False, True) for seat in range(4)
+    for t in range(T.TILE_COUNT)
+)
+#: The table's placements, shared: `_PLACED[seat * 140 + 5 * tile + end]` is (seat, tile, end)
+#: (items typed Any so that the compiled build appends the shared tuple, not a new copy).
+_PLACED: Final[tuple[Any, ...]] = tuple(
+    (seat, t, e) for seat in range(4) for t in range(T.TILE_COUNT) for e in range(5)
+)
 
 
-@dataclass(frozen=True, slots=True)
+# The frozen dataclasses built on every hand write their fields in their own `__init__` with
+# `object.__setattr__`, which the compiled build turns into plain stores (the `__init__` that
+# `dataclass` would generate runs as interpreted code, several microseconds a hand).
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class ScoreEvent:
     """Points scored: after step `index` of the hand (-1: at the end of the hand)."""
 
@@ -112,16 +120,30 @@ class ScoreEvent:
     points: int
     reason: str
 
+    def __init__(self, index: int, team: int, points: int, reason: str) -> None:
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "team", team)
+        object.__setattr__(self, "points", points)
+        object.__setattr__(self, "reason", reason)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class HandEnd:
     kind: str  # batida | fechado | redeal | abandon
     seat: int | None  # batedor, locker or who abandoned; None for redeal
     winner: int | None = None  # the team that won the hand, if any
     detail: str = ""  # e.g. the bloqueio batida type, "capicu", "batida-carroca"
 
+    def __init__(
+        self, kind: str, seat: int | None, winner: int | None = None, detail: str = ""
+    ) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "winner", winner)
+        object.__setattr__(self, "detail", detail)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class HandLog:
     """A finished (or abandoned) hand: what a record stores, plus the scoring breakdown."""
 
@@ -135,13 +157,43 @@ class HandLog:
     opener: int
     rule: OpeningRule
 
+    def __init__(
+        self,
+        deal_index: int,
+        dealt: tuple[tuple[int, ...], ...],
+        boneyard: tuple[int, ...],
+        steps: tuple[Step, ...],
+        end: HandEnd,
+        score: tuple[int, ...],
+        events: tuple[ScoreEvent, ...],
+        opener: int,
+        rule: OpeningRule,
+    ) -> None:
+        object.__setattr__(self, "deal_index", deal_index)
+        object.__setattr__(self, "dealt", dealt)
+        object.__setattr__(self, "boneyard", boneyard)
+        object.__setattr__(self, "steps", steps)
+        object.__setattr__(self, "end", end)
+        object.__setattr__(self, "score", score)
+        object.__setattr__(self, "events", events)
+        object.__setattr__(self, "opener", opener)
+        object.__setattr__(self, "rule", rule)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class MatchResult:
     winner: int
     score: tuple[int, ...]
     reason: str  # target | abandon
     pneu: bool = False  # the losers ended on zero
+
+    def __init__(
+        self, winner: int, score: tuple[int, ...], reason: str, pneu: bool = False
+    ) -> None:
+        object.__setattr__(self, "winner", winner)
+        object.__setattr__(self, "score", score)
+        object.__setattr__(self, "reason", reason)
+        object.__setattr__(self, "pneu", pneu)
 
 
 class Match:
@@ -288,18 +340,29 @@ class Match:
             return [_PLAYS[t][_OPENING] for t in T.iter_tiles(self.opening_mask)]
         hand = self.hands[self.turn]
         ends = self.ends
+        out: list[Action] = []
+        # Each end's tiles, ascending: the lowest set bit of what fits, one at a time.
         m = hand & _NUMBER_MASK[ends[0]]
-        out = list(_BY_MASK[0][m]) if m else []
+        while m:
+            low = m & -m
+            out.append(_ACTIONS[5 * low.bit_length() - 5])
+            m ^= low
         m = hand & _NUMBER_MASK[ends[1]]
-        if m:
-            out += _BY_MASK[1][m]
+        while m:
+            low = m & -m
+            out.append(_ACTIONS[5 * low.bit_length() - 4])
+            m ^= low
         if ends[2] >= 0:
             m = hand & _NUMBER_MASK[ends[2]]
-            if m:
-                out += _BY_MASK[2][m]
+            while m:
+                low = m & -m
+                out.append(_ACTIONS[5 * low.bit_length() - 3])
+                m ^= low
             m = hand & _NUMBER_MASK[ends[3]]
-            if m:
-                out += _BY_MASK[3][m]
+            while m:
+                low = m & -m
+                out.append(_ACTIONS[5 * low.bit_length() - 2])
+                m ^= low
         if out:
             return out
         if self._draws and self.bone_pos < len(self.boneyard):
@@ -316,7 +379,7 @@ class Match:
         if self._phase != _DEAL:
             raise InvalidDeal("Não é hora de distribuir as pedras.")
         order = tuple(order)
-        if len(order) != T.TILE_COUNT or set(order) != _ALL_TILE_SET:
+        if len(order) != T.TILE_COUNT or not _all_tiles_once(order):
             raise InvalidDeal("A distribuição precisa conter as 28 pedras, cada uma uma vez.")
         n = self.n
         self._reset_hand()
@@ -377,7 +440,7 @@ class Match:
             tile = self.boneyard[self.bone_pos]
             self.bone_pos += 1
             self.hands[turn] |= _BIT[tile]
-            self.steps.append(_new_tuple(Step, (turn, action, tile, auto)))
+            self.steps.append(_DRAWN[(4 * auto + turn) * 28 + tile])
             if self.bone_pos == len(self.boneyard) and self._blocked():
                 self._end_hand("fechado", self.last_player)
         else:
@@ -387,8 +450,9 @@ class Match:
         tile = action.tile
         end = action.end
         self.hands[seat] ^= _BIT[tile]
-        self.steps.append(_new_tuple(Step, (seat, action, -1, auto)))
-        self.table.append((seat, tile, end))
+        code = action.code
+        self.steps.append(_STEPS[(4 * auto + seat) * _ACTION_COUNT + code])
+        self.table.append(_PLACED[seat * 140 + code])
         ends = self.ends
         before0 = ends[0]
         before1 = ends[1]
@@ -437,7 +501,7 @@ class Match:
         return not any(h & m for h in self.hands)
 
     def _pass(self, seat: int, action: Action, auto: bool) -> None:
-        self.steps.append(_new_tuple(Step, (seat, action, -1, auto)))
+        self.steps.append(_STEPS[(4 * auto + seat) * _ACTION_COUNT + action.code])
         n = self.n
         if self.opening_mask == 0:
             # The batedor holds no double: the other team scores 20 and the saída goes to the
@@ -459,7 +523,7 @@ class Match:
         self.turn = (seat + 1) % n
 
     def _five_doubles(self, seat: int, action: Action, auto: bool) -> None:
-        self.steps.append(_new_tuple(Step, (seat, action, -1, auto)))
+        self.steps.append(_STEPS[(4 * auto + seat) * _ACTION_COUNT + action.code])
         if action.choice == "points":
             doubles = (self.hands[seat] & _DOUBLES).bit_count()
             self._score(seat % 2, 10 * doubles, "cinco-carrocas")
@@ -761,6 +825,17 @@ class Match:
         new.events = list(self.events)
         new.history = list(self.history)
         return new
+
+
+def _all_tiles_once(order: tuple[object, ...]) -> bool:
+    """Whether the 28 values are the 28 tiles, each once: `set(order) == {0, …, 27}`, without
+    building the set when every value is a tile index."""
+    seen = 0
+    for t in order:
+        if not isinstance(t, int) or not 0 <= t < T.TILE_COUNT:
+            return set(order) == _ALL_TILE_SET  # values equal to a tile (1.0, True) count
+        seen |= _BIT[t]
+    return seen == _ALL_TILES
 
 
 _END_PT = ("da esquerda", "da direita", "de cima", "de baixo")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import carroca.rules.tiles as T
 from carroca.rules.errors import InvalidOption, UnknownRuleset
@@ -172,7 +172,10 @@ OpeningRule = tuple[Literal["first", "any", "double"], int]
 FIRST_HAND: OpeningRule = ("first", -1)
 
 
-@dataclass(frozen=True, slots=True)
+# HandEnding and HandScore are built on every hand: their own `__init__` writes the fields with
+# `object.__setattr__`, which the compiled build turns into plain stores (`dataclass`'s generated
+# `__init__` would run as interpreted code).
+@dataclass(frozen=True, slots=True, init=False)
 class HandEnding:
     """What a hook needs to know about a hand that just ended (batida or fechado)."""
 
@@ -185,8 +188,28 @@ class HandEnding:
     opener: int  # the seat that opened this hand
     rule: OpeningRule  # the opening rule this hand was played under
 
+    def __init__(
+        self,
+        kind: Literal["batida", "fechado"],
+        seat: int,
+        hands: tuple[T.Mask, ...],
+        last_tile: T.Tile,
+        ends_before: tuple[int, int],
+        last_end: int,
+        opener: int,
+        rule: OpeningRule,
+    ) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "hands", hands)
+        object.__setattr__(self, "last_tile", last_tile)
+        object.__setattr__(self, "ends_before", ends_before)
+        object.__setattr__(self, "last_end", last_end)
+        object.__setattr__(self, "opener", opener)
+        object.__setattr__(self, "rule", rule)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class HandScore:
     """A hook's verdict: the team that won the hand (None: nobody) and points per reason."""
 
@@ -194,16 +217,27 @@ class HandScore:
     points: tuple[tuple[int, int, str], ...] = ()  # (team, points, reason)
     detail: str = ""  # what players announce: batida type, "capicu", "batida-carroca"
 
+    def __init__(
+        self,
+        winner: int | None,
+        points: tuple[tuple[int, int, str], ...] = (),
+        detail: str = "",
+    ) -> None:
+        object.__setattr__(self, "winner", winner)
+        object.__setattr__(self, "points", points)
+        object.__setattr__(self, "detail", detail)
+
 
 # --------------------------------------------------------------------------- hooks: opening
 
-_SIX_SIX = T.DOUBLE_OF[6]
+_SIX_SIX: Final = T.DOUBLE_OF[6]
+_SIX_SIX_BIT: Final = T.BIT[_SIX_SIX]
 
 
 def _six_six_opens(hands: Sequence[T.Mask]) -> tuple[int, T.Mask]:
     for seat, hand in enumerate(hands):
-        if hand & T.BIT[_SIX_SIX]:
-            return seat, T.BIT[_SIX_SIX]
+        if hand & _SIX_SIX_BIT:
+            return seat, _SIX_SIX_BIT
     raise InvalidOption("Nenhum jogador tem o 6-6.")  # cannot happen with all 28 dealt
 
 
@@ -294,11 +328,9 @@ def _score_duplas_pontos(options: DuplasPontosOptions, end: HandEnding) -> HandS
 def is_capicu(last_tile: T.Tile, ends_before: tuple[int, int]) -> bool:
     """A non-double that fits both ends while they show different numbers."""
     left, right = ends_before
-    return (
-        not T.IS_DOUBLE[last_tile]
-        and left != right
-        and {left, right} == {T.LOW[last_tile], T.HIGH[last_tile]}
-    )
+    lo, hi = T.LOW[last_tile], T.HIGH[last_tile]
+    # {left, right} == {lo, hi} with left != right: the two ends are the tile's two halves
+    return lo != hi and ((left == lo and right == hi) or (left == hi and right == lo))
 
 
 def _score_duplas_torneio(options: DuplasTorneioOptions, end: HandEnding) -> HandScore:
@@ -352,7 +384,7 @@ def bloqueio_batida(last_tile: T.Tile, ends_before: tuple[int, int]) -> tuple[st
         if left == lo and right == lo:
             return "cruzada", 4
         return "batida-carroca", 2
-    if left != right and {left, right} == {lo, hi}:
+    if (left == lo and right == hi) or (left == hi and right == lo):  # {left, right} == {lo, hi}
         return "la-e-lo", 3
     return "simples", 1
 
