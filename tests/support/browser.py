@@ -2,8 +2,10 @@
 test process), the app served by uvicorn in a thread (`LiveServer`), viewports, screenshots, and a
 watch on a page's script errors.
 
-Chromium is taken from CARROCA_CHROMIUM or /usr/bin/chromium (Debian: `apt-get install
-chromium`); Playwright never downloads a browser here. Without it the tests are skipped.
+Chromium is taken from CARROCA_CHROMIUM, else Debian's old headless shell (`apt-get install
+chromium-headless-shell`: a fifth less CPU than chromium's own headless mode, the same engine),
+else /usr/bin/chromium (`apt-get install chromium`); Playwright never downloads a browser here.
+Without one the tests are skipped.
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ from carroca.server.app import create_app
 from carroca.server.edge.guard import uvicorn_config
 from carroca.server.settings import Settings
 
-CHROMIUM = Path(os.environ.get("CARROCA_CHROMIUM", "/usr/bin/chromium"))
+HEADLESS_SHELL = Path("/usr/lib/chromium/chromium-headless-shell")
+CHROMIUM = Path(os.environ.get("CARROCA_CHROMIUM") or
+                (HEADLESS_SHELL if HEADLESS_SHELL.exists() else "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -102,7 +106,8 @@ class LiveServer:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
-        message = f"Chromium not found at {CHROMIUM} (Debian: apt-get install chromium)"
+        message = (f"Chromium not found at {CHROMIUM} "
+                   "(Debian: apt-get install chromium-headless-shell)")
         if os.environ.get("CARROCA_REQUIRE_BROWSER"):
             pytest.fail(message)  # CI installs it: a missing browser is a failure there
         pytest.skip(message)
