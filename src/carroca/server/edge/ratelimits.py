@@ -1,14 +1,15 @@
 """Rate limits answered with 429 and `Retry-After`, counted by the `limits` library.
 
-A sliding window counter per key (an address, an account, a player): two counts a key, the
-window's and the one before it, the latter weighted by how much of it the sliding window still
-covers (as if its hits were spread evenly). A moving window, exact, kept a timestamp for every
-hit for the whole window: a player's twenty friend requests held twenty entries for an hour,
-several KiB a player; the counter holds two numbers whatever the limit. Within a first window it
-counts exactly; after it, it may let through or refuse a little early. The nodes of a cluster
-share the same counts in Redis (the library's Redis storage, updated by a Lua script); those
-calls are synchronous, which is acceptable for what they count: sign-ins, guests, new tables,
-reviews, tournaments and their entries, never moves. The limits themselves are settings
+A moving window per key (an address, an account, a player) in memory: exact for one process,
+cheap for short windows (a timestamp a hit, bounded by the limit's amount). Friend requests are
+counted in a fixed window that starts at a player's first request instead: the moving window
+kept an object a request for the whole hour (3.2 KiB a player after twenty requests), the fixed
+window keeps one count (0.3 KiB). It is exact within a window; across the end of one and the
+start of the next a player may send up to twice the limit, which for friend requests is
+harmless. The nodes of a cluster share the same windows in Redis (the library's Redis storage: a
+sorted set per key updated by a Lua script, or a count that expires); those calls are
+synchronous, which is acceptable for what they count: sign-ins, guests, new tables, reviews,
+tournaments and their entries, friend requests, never moves. The limits themselves are settings
 (`limit_*`).
 """
 
@@ -21,7 +22,7 @@ from collections.abc import Callable
 
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage, Storage, storage_from_string
-from limits.strategies import SlidingWindowCounterRateLimiter
+from limits.strategies import FixedWindowRateLimiter, MovingWindowRateLimiter, RateLimiter
 
 from carroca.server import metrics
 from carroca.server.errors import RateLimited
@@ -32,7 +33,7 @@ STORAGE_DOWN = [False]  # whether the last question to the storage failed (logge
 class Limit:
     """One named limit ("10/10 minutes") over keys such as an address or an account."""
 
-    def __init__(self, limiter: SlidingWindowCounterRateLimiter, name: str, spec: str,
+    def __init__(self, limiter: RateLimiter, name: str, spec: str,
                  message: str) -> None:
         self.limiter = limiter
         self.name = name
@@ -100,10 +101,11 @@ class RateLimits:
             if storage else MemoryStorage()
         if not isinstance(store, Storage):
             raise ValueError(f"not a synchronous rate-limit storage: {storage}")
-        limiter = SlidingWindowCounterRateLimiter(store)
+        moving = MovingWindowRateLimiter(store)
+        fixed = FixedWindowRateLimiter(store)  # a window from the first hit: one count a key
         wait = "Espere um pouco e tente de novo."
 
-        def limit(name: str, spec: str, what: str) -> Limit:
+        def limit(name: str, spec: str, what: str, limiter: RateLimiter = moving) -> Limit:
             text = f"{what} {wait[0].lower()}{wait[1:]}" if what.endswith(" ou") \
                 else f"{what} {wait}"
             return Limit(limiter, name, spec, text)
@@ -132,7 +134,8 @@ class RateLimits:
             "tournament-entries-player", tournament_entries_player,
             "Muitas inscrições e desistências seguidas em torneios.")
         self.friend_requests_player = limit("friend-requests-player", friend_requests_player,
-                                            "Você mandou muitos pedidos de amizade seguidos.")
+                                            "Você mandou muitos pedidos de amizade seguidos.",
+                                            fixed)
         self.challenges_player = limit("challenges-player", challenges_player,
                                        "Você mandou muitos desafios seguidos.")
         self.profiles_ip = limit("profiles-ip", profiles_ip, "Muitos perfis abertos seguidos.")
