@@ -71,8 +71,8 @@ def test_a_step_down_undone_within_the_gap_is_never_told() -> None:
 def test_the_friends_index_routes_to_watchers_only_and_empties_when_they_leave() -> None:
     """The reverse index (a friend -> the local players who have them) is what routes a change:
     a friend's change reaches the sockets of those who have them as a friend and nobody else's,
-    the snapshot lists friends in the order they were read; and once the last of those closes, nothing of
-    that friend stays on the node (no name, no empty list)."""
+    the snapshot lists friends in the order they were read; and once the last of those closes,
+    nothing of that friend stays on the node (no name, no empty list)."""
 
     async def scenario() -> None:
         links = {1: {3: "p3", 2: "p2"}, 2: {1: "p1"}, 3: {1: "p1"}, 4: {}}
