@@ -66,14 +66,16 @@ def said(page: Any) -> list[str]:
     return lines
 
 
-def wait_said(page: Any, pattern: str, timeout_s: float = 15) -> str:
+def wait_said(page: Any, pattern: str, timeout_s: float = 15, nth: int = 0) -> str:
+    """The `nth` line (from 0) that matches: the list keeps a whole match's lines, so the third
+    hand's summary is the third summary line, not the first."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        for line in said(page):
-            if re.search(pattern, line):
-                return line
+        matching = [line for line in said(page) if re.search(pattern, line)]
+        if len(matching) > nth:
+            return matching[nth]
         page.wait_for_timeout(100)
-    raise AssertionError(f"never said: {pattern!r}; said: {said(page)[-8:]}")
+    raise AssertionError(f"never said ({nth + 1} times): {pattern!r}; said: {said(page)[-8:]}")
 
 
 def focused_name(page: Any) -> str:
@@ -159,7 +161,7 @@ def play_a_match(page: Any, zoomed: bool) -> None:
             break
         if page.locator("#summary-continue").count():
             # The summary: said in the live list, focused, and the table waits for the player.
-            line = wait_said(page, r"Pontos da mão: .*Placar: ")
+            line = wait_said(page, r"Pontos da mão: .*Placar: ", nth=summaries)
             assert re.search(r"(bateu|Jogo fechado|Trancado|Fim da mão)", line), line
             heading = page.get_by_role("heading", level=2).filter(has_text=line.split("!")[0][:12])
             assert heading.count() and focused_name(page) == heading.first.inner_text().strip()
