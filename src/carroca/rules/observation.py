@@ -135,7 +135,7 @@ def public_step(step: Step) -> PublicStep:
     return PublicStep(step.seat, a.kind, -1, None, a.choice, step.auto)
 
 
-def _public_steps(match: Match, viewer: int | None) -> tuple[PublicStep, ...]:
+def public_steps(match: Match, viewer: int | None) -> tuple[PublicStep, ...]:
     """The hand's public steps, converted once per step and kept on the match."""
     cache: list[Any] = match.public_cache
     steps = match.steps
@@ -152,7 +152,8 @@ def _public_steps(match: Match, viewer: int | None) -> tuple[PublicStep, ...]:
     return tuple(out)
 
 
-def _revealed_last(match: Match) -> dict[str, Any] | None:
+def revealed_last(match: Match) -> dict[str, Any] | None:
+    """The previous hand revealed (`revealed_hand`), converted once per hand and kept."""
     if not match.history:
         return None
     last = match.history[-1]
@@ -191,6 +192,19 @@ def revealed_hand(log: HandLog) -> dict[str, Any]:
     }
 
 
+def ends_dict(match: Match) -> dict[str, int]:
+    """The open ends by name and the number each shows."""
+    return {n: v for n, v in zip(("left", "right", "up", "down"), match.ends, strict=True)
+            if v >= 0}
+
+
+def result_dict(match: Match) -> dict[str, Any] | None:
+    res = match.result
+    return None if res is None else {
+        "winner": res.winner, "score": list(res.score), "reason": res.reason, "pneu": res.pneu,
+    }
+
+
 def observation(match: Match, seat: int | None) -> Observation:
     """The view of `seat` (None: a spectator)."""
     if seat is not None and not 0 <= seat < match.n:
@@ -199,7 +213,6 @@ def observation(match: Match, seat: int | None) -> Observation:
     own = tuple(T.tiles_of(match.hands[seat])) if seat is not None and hand_live else ()
     turn = match.current_player
     legal = tuple(match.legal_actions()) if seat is not None and turn == seat else ()
-    res = match.result
     return Observation(
         ruleset=match.ruleset.name,
         options=options_dict(match.options),
@@ -212,18 +225,14 @@ def observation(match: Match, seat: int | None) -> Observation:
         table=tuple(
             (s, t, _END_NAMES[e]) for s, t, e in match.table
         ) if hand_live else (),
-        ends={
-            n: v for n, v in zip(("left", "right", "up", "down"), match.ends, strict=True) if v >= 0
-        } if hand_live else {},
+        ends=ends_dict(match) if hand_live else {},
         table_count=match.table_count() if hand_live and match.table else 0,
         score=tuple(match.score),
         hand_number=match.hand_number,
         deal_index=match.deal_index,
         opener=match.opener if hand_live and match.opener >= 0 else None,
-        steps=_public_steps(match, seat) if hand_live else (),
+        steps=public_steps(match, seat) if hand_live else (),
         legal=legal,
-        last_hand=_revealed_last(match),
-        result=None if res is None else {
-            "winner": res.winner, "score": list(res.score), "reason": res.reason, "pneu": res.pneu,
-        },
+        last_hand=revealed_last(match),
+        result=result_dict(match),
     )

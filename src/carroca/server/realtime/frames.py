@@ -6,9 +6,10 @@ same work was done five times over at a table of four, though nearly everything 
 the same for every seat (players, options, commitment, clock, pause, the table, the steps, the
 scores, the last hand).
 
-`StateFrames` builds the spectators' state once (`Table.state(None)`: it holds no hand and no
-drawn tile, by construction), encodes the part every seat shares once, and makes each seat's
-frame by appending that seat's own few fields:
+`StateFrames` builds the spectators' state once (what `table_state(table, None)` holds: no hand
+and no drawn tile; its view read straight from the match, without the `Observation` object),
+encodes the part every seat shares once, and makes each seat's frame by appending that seat's
+own few fields:
 
 - in `view`: `seat`, `hand`, `legal` (only the seat to move has any) and `steps` (the same list,
   except that the tiles the seat drew itself show; only where there is a boneyard);
@@ -22,9 +23,10 @@ for every seat over random matches of every ruleset, and that no seat gets anoth
 `bench/frames.py` measures both ways.
 
 What grows through a hand is not encoded again at each move: a table keeps (`FrameCache`) the
-text of the hand's public steps so far, extended by the new steps only, and of the last hand's
-reveal, one object a hand. The cache is checked by identity (the engine keeps its public steps
-and the reveal as the same objects until they change), so a stale text is never sent.
+text of the hand's public steps so far and of the table (its plays), extended by the new steps
+only, of the match's options, and of the last hand's reveal, one object a hand. The cache is
+checked by identity (the engine keeps its public steps and the reveal as the same objects until
+they change), so a stale text is never sent.
 """
 
 from __future__ import annotations
@@ -37,7 +39,14 @@ from msgspec import UNSET
 
 from carroca.rules import Match, Options, Ruleset, observation
 from carroca.rules import tiles as T
-from carroca.rules.observation import PublicStep
+from carroca.rules.game import Phase
+from carroca.rules.observation import (
+    PublicStep,
+    ends_dict,
+    public_steps,
+    result_dict,
+    revealed_last,
+)
 from carroca.rules.rulesets import options_dict
 from carroca.server import records
 from carroca.server.realtime import wire
@@ -47,13 +56,18 @@ from carroca.server.records import Seat, is_bot
 class FrameCache:
     """A table's encoded text that later frames reuse (see the module's docstring)."""
 
-    __slots__ = ("_hands", "_last", "_last_text", "_steps", "_steps_text")
+    __slots__ = ("_hands", "_last", "_last_text", "_options", "_options_text", "_steps",
+                 "_steps_text", "_table_n", "_table_text")
 
     def __init__(self) -> None:
         self._steps: tuple[PublicStep, ...] = ()
         self._steps_text = "[]"
+        self._table_text = "[]"  # the plays among those steps, as the view's `table`
+        self._table_n = 0
         self._last: object = None
         self._last_text = "null"
+        self._options: object = None
+        self._options_text = "null"
         self._hands: dict[int, tuple[int, str]] = {}  # seat -> (its tiles' mask, their text)
 
     def hand(self, seat: int, mask: int) -> str:
@@ -66,17 +80,40 @@ class FrameCache:
         return text
 
     def steps(self, steps: tuple[PublicStep, ...]) -> str:
-        """`steps` as JSON: the text cached for a prefix of them, extended by the rest."""
+        """`steps` as JSON: the text cached for a prefix of them, extended by the rest. The
+        plays among them, the view's `table`, are extended alongside (`table`)."""
         known = self._steps
         n = len(known)
         if n and (len(steps) < n or steps[n - 1] is not known[n - 1] or steps[0] is not known[0]):
             n = 0  # another hand (or a move undone): encoded again
         text = self._steps_text if n else "[]"
+        table = self._table_text if n else "[]"
+        plays_n = self._table_n if n else 0
         if len(steps) > n:
             new = _json([s.to_dict() for s in steps[n:]])
             text = new if n == 0 else f"{text[:-1]},{new[1:]}"
+            plays = [{"seat": s.seat, "tile": T.NAMES[s.tile], **({"end": s.end} if s.end else {})}
+                     for s in steps[n:] if s.kind == "play"]
+            if plays:
+                added = _json(plays)
+                table = added if plays_n == 0 else f"{table[:-1]},{added[1:]}"
+                plays_n += len(plays)
         self._steps, self._steps_text = steps, text
+        self._table_text, self._table_n = table, plays_n
         return text
+
+    def table(self, match: Match) -> str:
+        """The view's `table` of the steps last given to `steps`: the match's plays in order
+        (encoded from the match itself when its steps do not hold them all, as in a match
+        set up from a position)."""
+        if self._table_n == len(match.table):
+            return self._table_text
+        return _json(observation(match, None).to_dict(steps=False)["table"])
+
+    def options(self, options: Options) -> str:
+        if options is not self._options:
+            self._options, self._options_text = options, _json(options_dict(options))
+        return self._options_text
 
     def last_hand(self, last: dict[str, Any] | None) -> str:
         if last is not self._last:
@@ -209,29 +246,51 @@ class StateFrames:
     def __init__(self, table: Stateful) -> None:
         self.table = table
         match = table.match
-        seen = None if match is None else observation(match, None)
-        # a fresh view, taken apart here; the steps and the last hand come from the cache
-        shared = shared_state(table, None if seen is None else seen.to_dict(steps=False))
-        view = shared.view
+        shared = shared_state(table, None)
         shared.view = UNSET
         head = f'{{"type":"state","data":{wire.encode(shared)[:-1]},"view":'
-        self._has_view = isinstance(view, dict)
-        if not isinstance(view, dict) or seen is None or match is None:
+        self._has_view = match is not None
+        if match is None:
             self._head = head + "null"  # left open: `data`, the frame
             return
+        # The spectators' view (`observation(match, None)`, which `table_state` sends), without
+        # the members each seat has its own of: what grows through a hand (the steps, the
+        # table), the options and the last hand revealed come from the cache.
         cache = self._cache = table.frame_cache
-        self._steps = cache.steps(seen.steps)
-        last_hand = cache.last_hand(view.pop("last_hand"))
+        phase = match.phase
         # As `observation` has it: a hand, and one's own draws showing their tile, only while a
         # hand is played; legal actions for the seat to move, and for nobody during a pause.
-        self._live = view["phase"] in ("play", "choice")
-        for key in OWN_VIEW:
-            view.pop(key, None)
-        # left open: the view (its last hand, then each seat's own members), `data`, the frame
-        self._head = f'{head}{_json(view)[:-1]},"last_hand":{last_hand}'
+        live = self._live = phase is Phase.PLAY or phase is Phase.CHOICE
+        if live:
+            self._steps = cache.steps(public_steps(match, None))
+            table_text = cache.table(match)
+            public = {
+                "ruleset": match.ruleset.name, "phase": phase.name.lower(),
+                "turn": match.current_player,
+                "hand_sizes": [h.bit_count() for h in match.hands],
+                "boneyard": match.boneyard_left, "ends": ends_dict(match),
+                "table_count": match.table_count() if match.table else 0,
+                "score": match.score, "hand_number": match.hand_number,
+                "deal_index": match.deal_index,
+                "opener": match.opener if match.opener >= 0 else None,
+                "result": result_dict(match),
+            }
+        else:
+            self._steps = "[]"
+            table_text = "[]"
+            public = {
+                "ruleset": match.ruleset.name, "phase": phase.name.lower(),
+                "turn": match.current_player, "hand_sizes": [], "boneyard": 0, "ends": {},
+                "table_count": 0, "score": match.score, "hand_number": match.hand_number,
+                "deal_index": match.deal_index, "opener": None, "result": result_dict(match),
+            }
+        last_hand = cache.last_hand(revealed_last(match))
+        # left open: the view (each seat's own members), `data`, the frame
+        self._head = (f'{head}{_json(public)[:-1]},"options":{cache.options(match.options)},'
+                      f'"table":{table_text},"last_hand":{last_hand}')
         self._match = match
         self._draws = [(i, step.seat, step.drawn) for i, step in enumerate(match.steps)
-                       if step.drawn >= 0] if self._live and match.ruleset.draws else []
+                       if step.drawn >= 0] if live and match.ruleset.draws else []
         self._to_move = match.current_player if table.pause is None else None
 
     def _view(self, seat: int | None) -> str:
