@@ -317,7 +317,11 @@ class StateFrames:
         if seat is None:
             parts.append(',"seat":null')
         else:
-            own = _json(self.table.own_state(seat))  # never empty: `last_move_id` at least
-            parts.append(f',"seat":{seat},{own[1:-1]}')
+            own = self.table.own_state(seat)  # never empty: `last_move_id` at least
+            if len(own) == 1:  # nearly always: where the seat's move ids resume, alone
+                last = own["last_move_id"]
+                parts.append(f',"seat":{seat},"last_move_id":{"null" if last is None else last}')
+            else:
+                parts.append(f',"seat":{seat},{_json(own)[1:-1]}')
         parts.append("}}")  # closes `data`, then the frame
         return "".join(parts)
