@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from tests.support.wsplay import auth, sit
 
-from carroca.server.storage import admin
+from carroca.server.storage import admin, db
 from carroca.server.storage.db import make_engine
 
 
@@ -30,6 +30,17 @@ def count(database: str, table: str) -> int:
     try:
         with engine.begin() as conn:
             return int(conn.execute(sa.text(f"SELECT count(*) FROM {table}")).scalar() or 0)
+    finally:
+        engine.dispose()
+
+
+def player_ids(database: str) -> dict[str, int]:
+    """Every player's id by name."""
+    engine = make_engine(database)
+    try:
+        with engine.connect() as conn:
+            return {str(n): int(i) for n, i in conn.execute(
+                sa.select(db.players.c.name, db.players.c.id))}
     finally:
         engine.dispose()
 

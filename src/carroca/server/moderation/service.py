@@ -36,6 +36,7 @@ from carroca.server.moderation.errors import (
 )
 from carroca.server.moderation.fairplay import FairPlay
 from carroca.server.players.words import word_list
+from carroca.server.polling import poll
 from carroca.server.realtime import protocol, wire
 from carroca.server.realtime.fanout import Fanout, player_channel
 from carroca.server.settings import Settings
@@ -150,10 +151,7 @@ class Moderation:
     # ------------------------------------------------------------------ upkeep
 
     async def run(self) -> None:
-        while True:
-            await asyncio.sleep(self._settings.operator_poll_seconds)
-            with contextlib.suppress(Exception):  # an outage: the store logs it once
-                await self.refresh()
+        await poll(self._settings.operator_poll_seconds, self.refresh)
 
     async def refresh(self) -> None:
         """Read the timed sanctions in force again (those of every node's moderators)."""
