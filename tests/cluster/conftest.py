@@ -124,22 +124,25 @@ def redis_server() -> Iterator[RedisServer]:
             shutil.rmtree(workdir, ignore_errors=True)
 
 
+def _installed(script: Path, missing: str) -> str:
+    """The binary `script` installs (with apt-get when missing and we are root), or the tests
+    that need it `unavailable`, saying `missing`."""
+    done = _script(script, "install")
+    if done.returncode:
+        unavailable(f"{missing} ({_why(done)})")
+    return done.stdout.strip()
+
+
 @pytest.fixture(scope="session")
 def haproxy() -> str:
-    """The haproxy binary (installed with apt-get when missing and we are root)."""
-    done = _script(HAPROXY_SCRIPT, "install")
-    if done.returncode:
-        unavailable(f"no HAProxy for the cluster tests ({_why(done)})")
-    return done.stdout.strip()
+    """The haproxy binary."""
+    return _installed(HAPROXY_SCRIPT, "no HAProxy for the cluster tests")
 
 
 @pytest.fixture(scope="session")
 def prometheus_binary() -> str:
-    """Debian's prometheus (installed with apt-get when missing and we are root)."""
-    done = _script(PROMETHEUS_SCRIPT, "install")
-    if done.returncode:
-        unavailable(f"no Prometheus for the monitoring tests ({_why(done)})")
-    return done.stdout.strip()
+    """Debian's prometheus."""
+    return _installed(PROMETHEUS_SCRIPT, "no Prometheus for the monitoring tests")
 
 
 @pytest.fixture
