@@ -100,6 +100,9 @@ def test_a_block_or_a_one_line_call_fills_its_partial_with_its_values() -> None:
                     '<!--#box kind="k"-->\n  <p>in</p>\n<!--#end-->\n', partials)
     assert "  <p>\n    <b>1</b>\n    <i>2</i>\n  </p>\n" in html  # at the call's indentation
     assert '<div class="k">\n  <p>in</p>\n</div>\n' in html
+    nested = assemble("x.html", head + '<!--#box kind="out"-->\n  <!--#box kind="in"-->\n'
+                      "    <p>in</p>\n  <!--#end-->\n<!--#end-->\n", partials)
+    assert '<div class="out">\n  <div class="in">\n    <p>in</p>\n  </div>\n</div>\n' in nested
     with pytest.raises(PageError, match="pair: no value for b"):
         assemble("x.html", head + '<!--#pair a="1" /-->\n', partials)
     with pytest.raises(PageError, match="no partial named nothing"):
