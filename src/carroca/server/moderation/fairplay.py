@@ -22,8 +22,8 @@ from sqlalchemy.engine import Connection
 
 from carroca.server.moderation import tallies
 from carroca.server.moderation.agreement import Population, Rules, Signal, signals
-from carroca.server.polling import poll
 from carroca.server.settings import Settings
+from carroca.server.storage.store import poll
 from carroca.server.tables.reviews import DEADLINE_SECONDS, MAX_PENDING, Reviews, ReviewsBusy
 
 if TYPE_CHECKING:

@@ -36,12 +36,12 @@ from carroca.server.moderation.errors import (
 )
 from carroca.server.moderation.fairplay import FairPlay
 from carroca.server.players.words import word_list
-from carroca.server.polling import poll
 from carroca.server.realtime import protocol, wire
 from carroca.server.realtime.fanout import Fanout, player_channel
 from carroca.server.settings import Settings
 from carroca.server.storage import admin, db
 from carroca.server.storage.names import lookalike_keys
+from carroca.server.storage.store import poll
 from carroca.server.tables.chat import clean_text
 
 

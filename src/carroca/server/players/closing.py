@@ -6,9 +6,8 @@ node, not at its next sign-in."""
 from __future__ import annotations
 
 from carroca.server.players.accounts import Accounts
-from carroca.server.polling import poll
 from carroca.server.realtime.sessions import Sessions
-from carroca.server.storage.store import Store
+from carroca.server.storage.store import Store, poll
 
 POLL_SECONDS = 2.0
 

@@ -6,8 +6,7 @@ in between is refused (several nodes) or lands before the close (one server), ne
 
 from __future__ import annotations
 
-from carroca.server.polling import poll
-from carroca.server.storage.store import Store
+from carroca.server.storage.store import Store, poll
 from carroca.server.tables.registry import Tables
 
 POLL_SECONDS = 2.0
