@@ -5,12 +5,13 @@ what is its own (title, description, style sheets, scripts, body class, skip lin
 site header links to); the rest of the page is its body. The shared head and body frame are
 web/partials/page.html, and a `<!--#site-header-->` ... `<!--#end-->` block puts its contents (the
 player's box) into the site header of web/partials/site-header.html; a block may give values for
-the other slots of its partial (`<!--#card heading="fair-title" title="Sorteio"-->`), and a
-one-line `<!--#name slot="value" /-->` puts its partial there whole (a value holding double quotes
-is written in single ones), so that a piece written many times over (a score box, an icon
-button) is written once. Blocks nest, each closed by the `<!--#end-->` at its own indentation;
-a partial takes the indentation of the line that names it. The links a header may show
-are written once, in web/partials/site-nav.html; a page's `nav:` names the ones it shows. Pages
+the other slots of its partial (`<!--#hidden-card id="podium" heading="podium-title"
+title="Pódio"-->`), and a one-line `<!--#name slot="value" /-->` puts its partial there whole (a
+value holding double quotes is written in single ones), so that a piece written many times over
+(the table pages' top bar, an icon button) is written once. Blocks nest, each closed by the
+`<!--#end-->` at its own indentation; a partial takes the indentation of the line that names it.
+The links a header may show are written once, in web/partials/site-nav.html; a page's `nav:`
+names the ones it shows. Pages
 are assembled once, when the server starts (`PageFiles`), and served like any static file; no
 script is written inline (the CSP forbids it).
 """
