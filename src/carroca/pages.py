@@ -11,9 +11,8 @@ value holding double quotes is written in single ones), so that a piece written 
 (the table pages' top bar, an icon button) is written once. Blocks nest, each closed by the
 `<!--#end-->` at its own indentation; a partial takes the indentation of the line that names it.
 The links a header may show are written once, in web/partials/site-nav.html; a page's `nav:`
-names the ones it shows. Pages
-are assembled once, when the server starts (`PageFiles`), and served like any static file; no
-script is written inline (the CSP forbids it).
+names the ones it shows. Pages are assembled once, when the server starts (`PageFiles`), and
+served like any static file; no script is written inline (the CSP forbids it).
 """
 
 from __future__ import annotations
