@@ -1638,6 +1638,35 @@ def compare_presence(args: argparse.Namespace, say: Callable[[str], None]) -> di
             "kb_with_over_without": _ratio(kb_on, kb_off)}
 
 
+def presence_lines(presence: dict[str, Any]) -> list[str]:
+    return ([f"{x['friends']:>3} friends: {x['cpu_ms_per_move']} ms/move, CPU {x['cpu_pct']}%, "
+             f"{x['moves_per_s']} moves/s, {x['presence_frames_per_s']} presence frames/s, "
+             f"RTT p99 {x['rtt_p99_ms']} ms, other work {x['other_core_pct']}% of a core"
+             for x in presence["runs"]]
+            + [f"median CPU a move: without friends {presence['cpu_ms_per_move_without']} ms, "
+               f"with {presence['friends']} each {presence['cpu_ms_per_move_with']} ms: "
+               f"with/without {presence['with_over_without']}",
+               f"median memory a player: without {presence['kb_per_player_without']} KiB, "
+               f"with {presence['kb_per_player_with']} KiB: "
+               f"with/without {presence['kb_with_over_without']}"])
+
+
+def metrics_lines(compared: dict[str, Any]) -> list[str]:
+    return ([f"metrics {'on ' if x['metrics'] else 'off'}: {x['cpu_ms_per_move']} ms/move, "
+             f"CPU {x['cpu_pct']}%, {x['moves_per_s']} moves/s, RTT p99 {x['rtt_p99_ms']} ms, "
+             f"{x['scrapes']} scrapes" for x in compared["runs"]]
+            + [f"median CPU a move: off {compared['cpu_ms_per_move_off']} ms, on "
+               f"{compared['cpu_ms_per_move_on']} ms: on/off {compared['on_over_off']}"])
+
+
+#: The comparisons that start their own servers, by flag: how each is run and written out.
+COMPARISONS: dict[str, tuple[Callable[[argparse.Namespace, Callable[[str], None]], dict[str, Any]],
+                             Callable[[dict[str, Any]], list[str]]]] = {
+    "presence": (compare_presence, presence_lines),
+    "metrics": (compare_metrics, metrics_lines),
+}
+
+
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -1722,36 +1751,13 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         if not args.quiet:
             print(f"[load {time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
 
-    if args.presence:
-        if args.server_url:
-            parser.error("--presence starts its own servers: no --server-url")
-        presence = compare_presence(args, say)
-        print(json.dumps(presence) if args.json else "\n".join(
-            [f"{x['friends']:>3} friends: {x['cpu_ms_per_move']} ms/move, CPU {x['cpu_pct']}%, "
-             f"{x['moves_per_s']} moves/s, {x['presence_frames_per_s']} presence frames/s, "
-             f"RTT p99 {x['rtt_p99_ms']} ms, other work {x['other_core_pct']}% of a core"
-             for x in presence["runs"]]
-            + [f"median CPU a move: without friends {presence['cpu_ms_per_move_without']} ms, "
-               f"with {presence['friends']} each {presence['cpu_ms_per_move_with']} ms: "
-               f"with/without {presence['with_over_without']}",
-               f"median memory a player: without {presence['kb_per_player_without']} KiB, "
-               f"with {presence['kb_per_player_with']} KiB: "
-               f"with/without {presence['kb_with_over_without']}"]),
-            flush=True)
-        return presence
-    if args.metrics:
-        if args.server_url:
-            parser.error("--metrics starts its own servers: no --server-url")
-
-        compared = compare_metrics(args, say)
-        print(json.dumps(compared) if args.json else "\n".join(
-            [f"metrics {'on ' if x['metrics'] else 'off'}: {x['cpu_ms_per_move']} ms/move, "
-             f"CPU {x['cpu_pct']}%, {x['moves_per_s']} moves/s, RTT p99 {x['rtt_p99_ms']} ms, "
-             f"{x['scrapes']} scrapes" for x in compared["runs"]]
-            + [f"median CPU a move: off {compared['cpu_ms_per_move_off']} ms, on "
-               f"{compared['cpu_ms_per_move_on']} ms: on/off {compared['on_over_off']}"]),
-            flush=True)
-        return compared
+    for flag, (compare, lines) in COMPARISONS.items():
+        if getattr(args, flag):
+            if args.server_url:
+                parser.error(f"--{flag} starts its own servers: no --server-url")
+            compared = compare(args, say)
+            print(json.dumps(compared) if args.json else "\n".join(lines(compared)), flush=True)
+            return compared
     result = run(args)
     print(json.dumps(result) if args.json else render(result), flush=True)
     return result

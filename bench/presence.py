@@ -15,32 +15,23 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-import sqlalchemy as sa
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # tests/support/presence_socks.py
+    sys.path.insert(0, str(ROOT))
 
-from carroca.server.realtime.fanout import LocalFanout
-from carroca.server.realtime.presence import Presence
-from carroca.server.storage import db
-from carroca.server.storage.store import Store
+import sqlalchemy as sa  # noqa: E402
+from tests.support.presence_socks import Sock  # noqa: E402
 
-
-class Sock:
-    """A socket as presence reads it: what it follows, and the frames it was given."""
-
-    def __init__(self, pid: int, name: str) -> None:
-        self.player = {"id": pid, "name": name, "kind": "guest"}
-        self.match_id: str | None = None
-        self.seat: int | None = None
-        self.mode: str | None = None
-        self.event_id: str | None = None
-        self.frames: list[str] = []
-
-    def send(self, payload: str) -> None:
-        self.frames.append(payload)
+from carroca.server.realtime.fanout import LocalFanout  # noqa: E402
+from carroca.server.realtime.presence import Presence  # noqa: E402
+from carroca.server.storage import db  # noqa: E402
+from carroca.server.storage.store import Store  # noqa: E402
 
 
 async def run(friends: int, changes: int, gap: float) -> dict[str, Any]:
@@ -62,7 +53,7 @@ async def run(friends: int, changes: int, gap: float) -> dict[str, Any]:
                         lambda *a: statements.__setitem__(0, statements[0] + 1))
         fanout = LocalFanout()
         presence = Presence(fanout, "n1", store.friend_names, gap)
-        others = [Sock(i, f"p{i}") for i in range(2, friends + 2)]
+        others = [Sock(i) for i in range(2, friends + 2)]
         for s in others:
             presence.opened(s)
         await asyncio.sleep(gap * 2)
@@ -72,7 +63,7 @@ async def run(friends: int, changes: int, gap: float) -> dict[str, Any]:
             s.frames.clear()
         statements[0] = 0
         published = presence.published
-        me = Sock(1, "p1")
+        me = Sock(1)
         began = time.process_time()
         presence.opened(me)
         while presence.tasks or presence.due:

@@ -4,10 +4,15 @@ Each page in web/ (index.html, regras.html, ...) starts with a `<!--#page ... --
 what is its own (title, description, style sheets, scripts, body class, skip link, the pages its
 site header links to); the rest of the page is its body. The shared head and body frame are
 web/partials/page.html, and a `<!--#site-header-->` ... `<!--#end-->` block puts its contents (the
-player's box) into the site header of web/partials/site-header.html. The links a header may show
-are written once, in web/partials/site-nav.html; a page's `nav:` names the ones it shows. Pages
-are assembled once, when the server starts (`PageFiles`), and served like any static file; no
-script is written inline (the CSP forbids it).
+player's box) into the site header of web/partials/site-header.html; a block may give values for
+the other slots of its partial (`<!--#hidden-card id="podium" heading="podium-title"
+title="Pódio"-->`), and a one-line `<!--#name slot="value" /-->` puts its partial there whole (a
+value holding double quotes is written in single ones), so that a piece written many times over
+(the table pages' top bar, an icon button) is written once. Blocks nest, each closed by the
+`<!--#end-->` at its own indentation; a partial takes the indentation of the line that names it.
+The links a header may show are written once, in web/partials/site-nav.html; a page's `nav:`
+names the ones it shows. Pages are assembled once, when the server starts (`PageFiles`), and
+served like any static file; no script is written inline (the CSP forbids it).
 """
 
 from __future__ import annotations
@@ -29,8 +34,13 @@ PARTIALS: Final = "partials"
 
 _HEAD = re.compile(r"\A<!--#page\n(?P<fields>.*?)\n-->\n", re.S)
 _FIELD = re.compile(r"^\s+(?P<key>[a-z-]+): (?P<value>.+)$")
-_BLOCK = re.compile(r"^<!--#(?P<name>[a-z-]+)-->\n(?P<content>.*?)^<!--#end-->\n", re.S | re.M)
+_ARGS = r"""(?P<args>(?:\s+[a-z-]+=(?:"[^"]*"|'[^']*'))*)"""
+_BLOCK = re.compile(r"^(?P<indent> *)<!--#(?P<name>[a-z-]+)" + _ARGS
+                    + r"-->\n(?P<content>.*?)^(?P=indent)<!--#end-->\n", re.S | re.M)
+_CALL = re.compile(r"^(?P<indent> *)<!--#(?P<name>[a-z-]+)" + _ARGS + r" /-->\n", re.M)
+_ARG = re.compile(r"""\s(?P<key>[a-z-]+)=(?:"(?P<double>[^"]*)"|'(?P<single>[^']*)')""")
 _SLOT = re.compile(r"\{\{([a-z-]+)\}\}")
+_LEADING_SLOTS = re.compile(r"\A(?:\{\{[a-z-]+\}\})*")
 
 #: What a page may say of itself, and what it gets when it says nothing.
 DEFAULTS: Final = {
@@ -76,6 +86,28 @@ def _fill(template: str, values: dict[str, str]) -> str:
     return _SLOT.sub(lambda m: values[m[1]], template)
 
 
+def _indented(line: str, indent: str) -> str:
+    """`line` of a partial at `indent`, after the slots it starts with; a blank line as it is."""
+    rest = _LEADING_SLOTS.sub("", line, count=1)
+    return line[:len(line) - len(rest)] + indent + rest if rest.strip() else line
+
+
+def _partial(name: str, m: re.Match[str], partials: dict[str, str],
+             values: dict[str, str]) -> str:
+    """The partial a block or a call `m` names, at its indentation (what follows the slots a
+    line starts with: the content keeps its own), its slots filled from `values` and the call's."""
+    if m["name"] not in partials or m["name"] in _NOT_BLOCKS:
+        raise PageError(f"{name}: no partial named {m['name']}")
+    template = "".join(_indented(line, m["indent"])
+                       for line in partials[m["name"]].splitlines(keepends=True))
+    values = values | {a["key"]: a["double"] if a["double"] is not None else a["single"]
+                       for a in _ARG.finditer(m["args"])}
+    missing = set(_SLOT.findall(template)) - values.keys()
+    if missing:
+        raise PageError(f"{name}: {m['name']}: no value for {', '.join(sorted(missing))}")
+    return _fill(template, values)
+
+
 def _nav(name: str, hrefs: str, links: str) -> str:
     """The site nav with the links of site-nav.html whose href `hrefs` names, in that file's
     order (its lines without a link, the <nav> itself, are kept); "" when it names none."""
@@ -94,13 +126,14 @@ def assemble(name: str, text: str, partials: dict[str, str]) -> str:
     """The page `name` from its template `text`, with the partials by name (page, site-header)."""
     fields, body = _fields(name, text)
     nav = _nav(name, fields["nav"], partials.get("site-nav", ""))
-    if nav and not any(m["name"] == "site-header" for m in _BLOCK.finditer(body)):
-        raise PageError(f"{name}: nav: but no <!--#site-header--> block to show it in")
 
     def block(m: re.Match[str]) -> str:
-        if m["name"] not in partials or m["name"] in _NOT_BLOCKS:
-            raise PageError(f"{name}: no partial named {m['name']}")
-        return _fill(partials[m["name"]], {"content": m["content"], "nav": nav})
+        # blocks nest: the content, or the partial (a page's frame), may hold blocks of its own
+        return _BLOCK.sub(block, _partial(name, m, partials, {"content": m["content"], "nav": nav}))
+
+    body = _BLOCK.sub(block, _CALL.sub(lambda m: _partial(name, m, partials, {}), body))
+    if nav and '<header class="site-header">' not in body:
+        raise PageError(f"{name}: nav: but no <!--#site-header--> block to show it in")
 
     esc = html.escape
     meta = "".join(f'  <meta name="{key}" content="{esc(fields[key])}">\n'
@@ -113,7 +146,7 @@ def assemble(name: str, text: str, partials: dict[str, str]) -> str:
     return _fill(partials["page"], {
         "theme": esc(fields["theme"]), "meta": meta, "title": esc(fields["title"], quote=False),
         "links": links, "body": esc(fields["body"]), "skip-href": esc(href),
-        "skip-text": esc(text_, quote=False), "content": _BLOCK.sub(block, body),
+        "skip-text": esc(text_, quote=False), "content": body,
     })
 
 

@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx2
@@ -22,17 +23,25 @@ def _env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if not k.startswith("CARROCA_")}
 
 
-@pytest.mark.slow
-def test_a_busy_port_fails_at_once_and_prints_no_url(tmp_path: Path) -> None:
+def _serve_on_busy_port(tmp_path: Path,
+                        how: Callable[[int], tuple[list[str], dict[str, str]]]
+                        ) -> tuple[int, subprocess.CompletedProcess[str]]:
+    """`carroca serve` told to use a port another socket listens on, with the arguments and
+    the environment `how` gives for that port: the port, and how the command ended."""
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        done = subprocess.run(
-            [sys.executable, "-m", "carroca", "serve", "--port", str(port),
-             "--database", f"sqlite:///{tmp_path / 'busy.db'}"],
-            cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=60, check=False,
-        )
+        args, env = how(port)
+        done = subprocess.run([sys.executable, "-m", "carroca", "serve", *args], cwd=tmp_path,
+                              env=env, capture_output=True, text=True, timeout=60, check=False)
+    return port, done
+
+
+@pytest.mark.slow
+def test_a_busy_port_fails_at_once_and_prints_no_url(tmp_path: Path) -> None:
+    port, done = _serve_on_busy_port(tmp_path, lambda port: (
+        ["--port", str(port), "--database", f"sqlite:///{tmp_path / 'busy.db'}"], _env()))
     assert done.returncode == 1
     assert "open http" not in done.stdout + done.stderr
     busy = f"error: cannot listen on 127.0.0.1:{port}: address already in use"
@@ -45,15 +54,8 @@ def test_a_busy_port_fails_at_once_and_prints_no_url(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_the_port_from_the_environment(tmp_path: Path) -> None:
     """`CARROCA_PORT=9000 make run` works as `carroca serve` reads CARROCA_PORT."""
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = taken.getsockname()[1]
-        done = subprocess.run(
-            [sys.executable, "-m", "carroca", "serve"], cwd=tmp_path,
-            env=_env() | {"CARROCA_PORT": str(port), "CARROCA_DATABASE": "sqlite:///x.db"},
-            capture_output=True, text=True, timeout=60, check=False,
-        )
+    port, done = _serve_on_busy_port(tmp_path, lambda port: (
+        [], _env() | {"CARROCA_PORT": str(port), "CARROCA_DATABASE": "sqlite:///x.db"}))
     assert done.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
 

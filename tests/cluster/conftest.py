@@ -55,6 +55,17 @@ def _why(done: subprocess.CompletedProcess[str]) -> str:
     return lines[-1] if lines else f"exit status {done.returncode}"
 
 
+def _started(script: Path, name: str, missing: str, remedy: str) -> tuple[str, str]:
+    """A throwaway server that `script` starts in a new directory: the directory and the URL it
+    printed; the tests that need it `unavailable` when it could not start."""
+    workdir = tempfile.mkdtemp(prefix=f"carroca-cluster-{name}-")
+    done = _script(script, "start", workdir)
+    if done.returncode:
+        shutil.rmtree(workdir, ignore_errors=True)
+        unavailable(f"{missing} ({_why(done)}); {remedy}")
+    return workdir, done.stdout.strip()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def postgres_server() -> Iterator[str]:
     """A PostgreSQL server's URL (its `postgres` database). Autouse, so that it is there before
@@ -78,13 +89,8 @@ def postgres_server() -> Iterator[str]:
         return
     # Not under pytest's temporary directory: PostgreSQL runs as the `postgres` user when we are
     # root, and must reach its directory (scripts/test-postgres.sh).
-    workdir = tempfile.mkdtemp(prefix="carroca-cluster-pg-")
-    done = _script(POSTGRES_SCRIPT, "start", workdir)
-    if done.returncode:
-        shutil.rmtree(workdir, ignore_errors=True)
-        unavailable(f"no PostgreSQL for the cluster tests ({_why(done)}); install it, or set "
-                    "CARROCA_TEST_POSTGRES to a server URL")
-    url = done.stdout.strip()
+    workdir, url = _started(POSTGRES_SCRIPT, "pg", "no PostgreSQL for the cluster tests",
+                            "install it, or set CARROCA_TEST_POSTGRES to a server URL")
     try:
         # tests/support/server_app.py reads CARROCA_TEST_POSTGRES when it is imported: point its
         # `database` fixture at this server for the run.
@@ -104,13 +110,9 @@ def redis_server() -> Iterator[RedisServer]:
         given = os.environ.get("CARROCA_TEST_REDIS_DIR")
         server = RedisServer(url, Path(given) if given else None)
     else:
-        workdir = tempfile.mkdtemp(prefix="carroca-cluster-redis-")
-        done = _script(REDIS_SCRIPT, "start", workdir)
-        if done.returncode:
-            shutil.rmtree(workdir, ignore_errors=True)
-            unavailable(f"no Redis for the cluster tests ({_why(done)}); install redis-server, "
-                        "or set CARROCA_TEST_REDIS to a server URL")
-        server = RedisServer(done.stdout.strip(), Path(workdir))
+        workdir, url = _started(REDIS_SCRIPT, "redis", "no Redis for the cluster tests",
+                                "install redis-server, or set CARROCA_TEST_REDIS to a server URL")
+        server = RedisServer(url, Path(workdir))
     try:
         try:
             with redis.Redis.from_url(server.url, socket_timeout=5) as client:
@@ -124,22 +126,25 @@ def redis_server() -> Iterator[RedisServer]:
             shutil.rmtree(workdir, ignore_errors=True)
 
 
+def _installed(script: Path, missing: str) -> str:
+    """The binary `script` installs (with apt-get when missing and we are root), or the tests
+    that need it `unavailable`, saying `missing`."""
+    done = _script(script, "install")
+    if done.returncode:
+        unavailable(f"{missing} ({_why(done)})")
+    return done.stdout.strip()
+
+
 @pytest.fixture(scope="session")
 def haproxy() -> str:
-    """The haproxy binary (installed with apt-get when missing and we are root)."""
-    done = _script(HAPROXY_SCRIPT, "install")
-    if done.returncode:
-        unavailable(f"no HAProxy for the cluster tests ({_why(done)})")
-    return done.stdout.strip()
+    """The haproxy binary."""
+    return _installed(HAPROXY_SCRIPT, "no HAProxy for the cluster tests")
 
 
 @pytest.fixture(scope="session")
 def prometheus_binary() -> str:
-    """Debian's prometheus (installed with apt-get when missing and we are root)."""
-    done = _script(PROMETHEUS_SCRIPT, "install")
-    if done.returncode:
-        unavailable(f"no Prometheus for the monitoring tests ({_why(done)})")
-    return done.stdout.strip()
+    """Debian's prometheus."""
+    return _installed(PROMETHEUS_SCRIPT, "no Prometheus for the monitoring tests")
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ import { test } from "node:test";
 
 import { diff } from "../../src/carroca/web/js/events.js";
 import { endsText, eventLines, isSaid, moreTimeLines, reviewText, stepSentence, tableText, turnText } from "../../src/carroca/web/js/speech.js";
+import { state as tableState } from "./states.js";
 
 /** @typedef {import("../../src/carroca/web/js/frames.js").State} State */
 /** @typedef {import("../../src/carroca/web/js/frames.js").View} View */
@@ -14,22 +15,10 @@ import { endsText, eventLines, isSaid, moreTimeLines, reviewText, stepSentence, 
 const NAMES = ["Você", "Tião", "Dona Cida", "Juca"];
 
 /**
+ * A state at `version`, every hand of seven tiles but for the view's fields given.
  * @param {number} version @param {Partial<View>} view
- * @returns {State}
  */
-function state(version, view) {
-  return {
-    id: "m1", mode: "casual", ruleset: "duplas-pontos", options: { target: 200 }, status: "playing",
-    seat: 0, players: [0, 1, 2, 3].map((i) => ({ name: `p${i}`, bot: i > 0, connected: true })),
-    commitment: "", client_seeds: [], client_seed: null, version, turn_seconds: 20, clock: null,
-    pause: null, more_time: [], chat: true,
-    view: {
-      ruleset: "duplas-pontos", options: {}, seat: 0, phase: "play", turn: 0, hand: [], hand_sizes: [7, 7, 7, 7],
-      boneyard: 0, table: [], ends: {}, table_count: 0, score: [0, 0], hand_number: 1, deal_index: 0,
-      opener: 0, steps: [], legal: [], last_hand: null, result: null, ...view,
-    },
-  };
-}
+const state = (version, view) => tableState(version, { hand_sizes: [7, 7, 7, 7], ...view });
 
 test("each action in the seeds' words", () => {
   assert.equal(stepSentence({ seat: 3, type: "play", tile: "5-5", end: "up" }, "Juca"), "Juca jogou a carroça de quina na ponta de cima");

@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import { DEFAULT_OPTIONS } from "../../src/carroca/web/js/engine.js";
 import * as W from "../../src/carroca/web/js/words.js";
 
 test("tiles, rulesets and bot levels by their pt-BR names", () => {
@@ -74,15 +75,8 @@ test("a ruleset's summary reads the match's own options, not the ruleset's defau
   assert.equal(W.rulesetWithLength("mano-a-mano", { target: 20 }), "Mano a Mano até 20 pontos");
   assert.equal(W.rulesetWithLength("classico", { hands_to_win: 2 }), "Clássico, 2 mãos para vencer");
   assert.equal(W.rulesetWithLength("classico", {}), "Clássico");
-  // every option that changes the game is said, for every ruleset
-  const defaults = {
-    "duplas-pontos": { target: 200, pass_points: 20, galo_points: 50, always_six_six: false },
-    "duplas-torneio": { target: 100, count_partner: true, capicu_bonus: 0 },
-    "mano-a-mano": { target: 50 },
-    classico: { hands_to_win: 2 },
-    bloqueio: { target: 6 },
-    pontos: { target: 100, hand_end_pips: false },
-  };
+  // every option that changes the game is said, for every ruleset (at the engine's defaults)
+  const defaults = DEFAULT_OPTIONS;
   for (const [name, options] of Object.entries(defaults)) {
     const text = W.rulesSummary(name, options);
     assert.ok(text.endsWith(`; ${W.matchLength(options)}.`), text);

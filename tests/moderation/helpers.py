@@ -3,14 +3,16 @@ with its chat, and reports made."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
-from tests.support.wsplay import auth, recv, send, until
+from tests.support.wsplay import auth, sit
 
-from carroca.server.storage import admin
+from carroca.server.storage import admin, db
 from carroca.server.storage.db import make_engine
 
 
@@ -32,6 +34,17 @@ def count(database: str, table: str) -> int:
         engine.dispose()
 
 
+def player_ids(database: str) -> dict[str, int]:
+    """Every player's id by name."""
+    engine = make_engine(database)
+    try:
+        with engine.connect() as conn:
+            return {str(n): int(i) for n, i in conn.execute(
+                sa.select(db.players.c.name, db.players.c.id))}
+    finally:
+        engine.dispose()
+
+
 def friends_table(client: TestClient, host: str, guest: str) -> str:
     """A friends' duplas table of two people and two bots, private (as friends' tables are)."""
     r = client.post("/api/tables", headers=auth(host),
@@ -45,15 +58,16 @@ def friends_table(client: TestClient, host: str, guest: str) -> str:
     return match_id
 
 
-def sit(ws: WebSocketTestSession, match_id: str) -> dict[str, Any]:
-    assert recv(ws)["type"] == "hello"
-    send(ws, "join", {"match": match_id})
-    state: dict[str, Any] = until(ws, "state")["data"]
-    return state
-
-
-def say(ws: WebSocketTestSession, text: str) -> None:
-    send(ws, "chat", {"text": text})
+@contextmanager
+def chatting(client: TestClient, host: str, guest: str
+             ) -> Iterator[tuple[str, WebSocketTestSession, WebSocketTestSession]]:
+    """Both people of a new `friends_table`, connected and seated: its id and their sockets."""
+    match_id = friends_table(client, host, guest)
+    with client.websocket_connect(f"/ws?token={host}") as ws_host, \
+            client.websocket_connect(f"/ws?token={guest}") as ws_guest:
+        sit(ws_host, match_id)
+        sit(ws_guest, match_id)
+        yield match_id, ws_host, ws_guest
 
 
 def report(client: TestClient, token: str, **body: Any) -> Any:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.moderation.helpers import count, friends_table, make_moderator, say, sit
+from tests.moderation.helpers import chatting, count, make_moderator
 from tests.support.server_app import account, guest, settings_for
-from tests.support.wsplay import auth, until
+from tests.support.wsplay import auth, say, until
 
 from carroca.server.settings import Settings
 
@@ -24,11 +24,7 @@ def test_repeated_hits_mute_a_while(client: TestClient, settings: Settings) -> N
     ana, bia = guest(client, "Ana"), guest(client, "Bia")
     mara = account(client, "Mara")
     make_moderator(settings.database, "Mara")
-    match_id = friends_table(client, ana, bia)
-    with client.websocket_connect(f"/ws?token={ana}") as wa, \
-            client.websocket_connect(f"/ws?token={bia}") as wb:
-        sit(wa, match_id)
-        sit(wb, match_id)
+    with chatting(client, ana, bia) as (_, wa, wb):
         say(wa, "que m3rd4")
         assert until(wb, "chat")["data"]["text"] == "que m****"
         say(wa, "porra")
@@ -47,11 +43,7 @@ def test_repeated_hits_mute_a_while(client: TestClient, settings: Settings) -> N
 
 def test_a_clean_table_talks_freely(client: TestClient, settings: Settings) -> None:
     ana, bia = guest(client, "Ana"), guest(client, "Bia")
-    match_id = friends_table(client, ana, bia)
-    with client.websocket_connect(f"/ws?token={ana}") as wa, \
-            client.websocket_connect(f"/ws?token={bia}") as wb:
-        sit(wa, match_id)
-        sit(wb, match_id)
+    with chatting(client, ana, bia) as (_, wa, wb):
         for text in ("capicú!", "que computador lento", "rola a pedra, parceira"):
             say(wa, text)
             assert until(wb, "chat")["data"]["text"] == text

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
-from tests.moderation.helpers import count, make_moderator, report
+from tests.moderation.helpers import count, make_moderator, player_ids, report
 from tests.support.fairplay import ACCOUNTS, EXPERT, MEDIUM, insert_ranked, stored_matches
 from tests.support.reviews import finished
 from tests.support.server_app import account, guest, settings_for, wait_finished
@@ -33,16 +33,6 @@ from carroca.simulate import play_one
 
 # Stored state is this module's subject: `make unit-postgres` runs it again on PostgreSQL.
 pytestmark = pytest.mark.postgres
-
-
-def player_ids(database: str) -> dict[str, int]:
-    engine = make_engine(database)
-    try:
-        with engine.begin() as conn:
-            return {str(n): int(i) for n, i in conn.execute(
-                sa.select(db.players.c.name, db.players.c.id))}
-    finally:
-        engine.dispose()
 
 
 def insert(database: str, match_id: str, players: list[tuple[int, str]], record_text: str,

@@ -9,9 +9,9 @@ import time
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
-from tests.moderation.helpers import friends_table, make_moderator, report, say, sit
+from tests.moderation.helpers import chatting, friends_table, make_moderator, report
 from tests.support.server_app import account, guest, settings_for
-from tests.support.wsplay import auth, until
+from tests.support.wsplay import auth, say, until
 
 from carroca.server.app import create_app
 from carroca.server.settings import Settings
@@ -32,11 +32,7 @@ def test_a_reported_insult_is_muted_seen_and_lifted(client: TestClient, settings
     ana, bia = guest(client, "Ana"), guest(client, "Bia")
     mara = account(client, "Mara")
     make_moderator(settings.database, "Mara")
-    match_id = friends_table(client, ana, bia)
-    with client.websocket_connect(f"/ws?token={ana}") as wa, \
-            client.websocket_connect(f"/ws?token={bia}") as wb:
-        sit(wa, match_id)
-        sit(wb, match_id)
+    with chatting(client, ana, bia) as (match_id, wa, wb):
         say(wa, "boa noite")
         until(wb, "chat")
         say(wa, "seu idiota, joga direito")

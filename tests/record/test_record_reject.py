@@ -42,6 +42,18 @@ def find_action(rec: dict[str, Any], test: Callable[[dict[str, Any]], bool]) -> 
     raise LookupError("no such action")
 
 
+def action_refused(name: str, test: Callable[[dict[str, Any]], bool], key: str, value: str
+                   ) -> tuple[RecordError, int, int]:
+    """The golden record of `name`, `key` of its first action that passes `test` set to `value`:
+    its refusal, which names that action, and the action's hand and index."""
+    rec = rec_of(name)
+    h, j = find_action(rec, test)
+    rec["hands"][h]["actions"][j][key] = value
+    err = rejected(rec)
+    assert (err.hand, err.action) == (h, j)
+    return err, h, j
+
+
 # --------------------------------------------------------------------------- the brief's list
 
 
@@ -171,11 +183,8 @@ def test_missing_option() -> None:
 
 
 def test_tile_not_in_record_form() -> None:
-    rec = rec_of("bloqueio")
-    h, j = find_action(rec, lambda a: a["type"] == "play" and a["tile"] == "3-6")
-    rec["hands"][h]["actions"][j]["tile"] = "6-3"
-    err = rejected(rec)
-    assert (err.hand, err.action) == (h, j)
+    err, h, j = action_refused("bloqueio", lambda a: a["type"] == "play" and a["tile"] == "3-6",
+                               "tile", "6-3")
     assert str(err) == (
         f'hand {h}, action {j}: tile: expected a tile written a-b with a <= b (0-0 … 6-6), '
         'found "6-3"'
@@ -191,11 +200,7 @@ def test_tile_not_in_record_form_in_a_deal() -> None:
 
 
 def test_bad_end_name() -> None:
-    rec = rec_of("pontos")
-    h, j = find_action(rec, lambda a: a.get("end") == "right")
-    rec["hands"][h]["actions"][j]["end"] = "direita"
-    err = rejected(rec)
-    assert (err.hand, err.action) == (h, j)
+    err, h, j = action_refused("pontos", lambda a: a.get("end") == "right", "end", "direita")
     assert str(err) == (
         f"hand {h}, action {j}: end: expected one of left, right, up, down (omitted for the "
         'opening), found "direita"'
@@ -203,11 +208,7 @@ def test_bad_end_name() -> None:
 
 
 def test_end_where_only_duplas_pontos_has_it() -> None:
-    rec = rec_of("pontos")
-    h, j = find_action(rec, lambda a: a.get("end") == "left")
-    rec["hands"][h]["actions"][j]["end"] = "up"
-    err = rejected(rec)
-    assert (err.hand, err.action) == (h, j)
+    err, _, _ = action_refused("pontos", lambda a: a.get("end") == "left", "end", "up")
     assert "refused by the rules: A ponta de cima não está aberta." in str(err)
 
 

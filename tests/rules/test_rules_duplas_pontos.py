@@ -22,7 +22,7 @@ from tests.support.deals import (
 )
 from tests.support.scripted import deal, events, last_events, legal, new_match, play, seats
 
-from carroca.rules import InvalidOption, Match, observation
+from carroca.rules import Match, observation
 
 new = partial(new_match, "duplas-pontos")
 
@@ -110,17 +110,6 @@ def test_the_winning_play_counts() -> None:
     # 15 during the hand + 10 for the winning play + garagem s1 5-6 11 + s3 4-5 9 = 20
     assert m.score == [45, 20]
     assert [(t, p) for t, p, _ in last_events(m)][-2:] == [(0, 10), (0, 20)]
-
-
-@pytest.mark.parametrize("target", [100, 200, 300])
-def test_allowed_targets(target: int) -> None:
-    assert new(target=target).options.target == target
-
-
-@pytest.mark.parametrize("target", [50, 150, 0])
-def test_refused_targets(target: int) -> None:
-    with pytest.raises(InvalidOption):
-        new(target=target)
 
 
 # --------------------------------------------------------------------------- passe and galo

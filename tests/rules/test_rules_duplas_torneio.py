@@ -21,8 +21,6 @@ from tests.support.deals import (
 )
 from tests.support.scripted import deal, legal, new_match, play
 
-from carroca.rules import InvalidOption
-
 RS = "duplas-torneio"
 new = partial(new_match, RS)
 
@@ -138,14 +136,3 @@ def test_not_pneu() -> None:
     play(m, *PLAYS_C)  # s1 bates: s2 5-6 11 + s3 4-6 10 + s0 4-5 9 = 30
     assert m.is_over and m.result is not None
     assert (m.result.winner, m.result.score, m.result.pneu) == (1, (30, 120), False)
-
-
-@pytest.mark.parametrize("target", [50, 100, 150, 200, 500])
-def test_allowed_targets(target: int) -> None:
-    assert new(target=target).options.target == target
-
-
-@pytest.mark.parametrize("target", [0, 75, 300])
-def test_refused_targets(target: int) -> None:
-    with pytest.raises(InvalidOption):
-        new(target=target)

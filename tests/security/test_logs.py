@@ -18,12 +18,16 @@ from tests.support.serverproc import Server
 from websockets.exceptions import ConnectionClosed
 
 
-def broken_frame(server: Server, token: str) -> int | None:
-    """Open a socket, send a text frame that is not UTF-8; the close code the server sent."""
+def send_broken(server: Server, token: str, frame: bytes, close: bool) -> int | None:
+    """Open a socket, send `frame` as a text frame that is not UTF-8 (websockets checks nothing
+    here) and, with `close`, the client's close in the same write (so in the same read of the
+    server's); the close code the server sent, None if it sent none."""
     ws = socket_for(server, token=token)
     try:
         json.loads(ws.recv(timeout=20))  # hello
-        ws.protocol.send_text(b"\xff\xfe{\"type\": \"ping\"}")  # websockets checks nothing here
+        ws.protocol.send_text(frame)
+        if close:
+            ws.protocol.send_close(1000)
         ws.socket.sendall(b"".join(ws.protocol.data_to_send()))
         with pytest.raises(ConnectionClosed) as closed:
             while True:
@@ -31,23 +35,17 @@ def broken_frame(server: Server, token: str) -> int | None:
         return closed.value.rcvd.code if closed.value.rcvd is not None else None
     finally:
         ws.close()
+
+
+def broken_frame(server: Server, token: str) -> int | None:
+    """A text frame that is not UTF-8: the close code the server sent."""
+    return send_broken(server, token, b"\xff\xfe{\"type\": \"ping\"}", close=False)
 
 
 def broken_frame_and_close(server: Server, token: str) -> int | None:
-    """The same broken frame and the client's close in one write (so in one read of the
-    server's): the close code the server answered with, None if it sent none."""
-    ws = socket_for(server, token=token)
-    try:
-        json.loads(ws.recv(timeout=20))  # hello
-        ws.protocol.send_text(b"\xc3\x28")
-        ws.protocol.send_close(1000)
-        ws.socket.sendall(b"".join(ws.protocol.data_to_send()))
-        with pytest.raises(ConnectionClosed) as closed:
-            while True:
-                ws.recv(timeout=10)
-        return closed.value.rcvd.code if closed.value.rcvd is not None else None
-    finally:
-        ws.close()
+    """The same broken frame and the client's close in one write: the close code the server
+    answered with, None if it sent none."""
+    return send_broken(server, token, b"\xc3\x28", close=True)
 
 
 def test_invalid_utf8_frames_are_refused_without_a_line_in_the_log(

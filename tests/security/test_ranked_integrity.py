@@ -7,13 +7,11 @@ queue paired two accounts signed up from one address as opponents.
 
 from __future__ import annotations
 
-import json
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from tests.support.attacks import account, http, socket_for
+from tests.support.attacks import account, http, play_first_legal, socket_for
 from tests.support.serverproc import Server
 
 FARMER_IP, PUPPET_IP = "127.0.0.2", "127.0.0.3"
@@ -23,24 +21,8 @@ def play(server: Server, token: str, seat: int, match_id: str,
          limit: int | None = None) -> tuple[dict[str, Any], int]:
     """Answer `seat`'s turns with its first legal action (the first `limit` ones only, then
     idle) until the match is over; returns the final state and the moves made."""
-    made = 0
     with socket_for(server, token=token) as ws:
-        ws.send(json.dumps({"type": "join", "data": {"match": match_id}}))
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            frame = json.loads(ws.recv(timeout=30))
-            if frame["type"] != "state":
-                continue
-            state = frame["data"]
-            if state["status"] == "finished":
-                return state, made
-            view = state["view"]
-            if view and view["turn"] == seat and view["legal"] and \
-                    (limit is None or made < limit):
-                made += 1
-                ws.send(json.dumps({"type": "move", "data": {"id": made,
-                                                              "action": view["legal"][0]}}))
-    raise AssertionError("the match did not end")
+        return play_first_legal(ws, seat, match_id, limit, seconds=90)
 
 
 def ranked_pair(server: Server, first: tuple[str, str], second: tuple[str, str]) -> str:

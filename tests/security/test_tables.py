@@ -8,14 +8,13 @@ letting a puppet abandon a ranked bloqueio match.
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.support.attacks import account, error_of, guest, http, socket_for
+from tests.support.attacks import account, error_of, guest, http, play_first_legal, socket_for
 from tests.support.serverproc import Server, wait_until
 
 EXPERTS = {"ruleset": "duplas-pontos", "seats": ["bot:expert"] * 4}
@@ -100,26 +99,6 @@ def test_a_restart_does_not_restore_expired_tables(servers: Callable[..., Server
         assert table["id"] not in [t["id"] for t in c.get("/api/matches").json()["live"]]
 
 
-def play_until_over(ws: Any, seat: int, match_id: str) -> dict[str, Any]:
-    """Answer every turn of `seat` with its first legal action until the match is over."""
-    ws.send(json.dumps({"type": "join", "data": {"match": match_id}}))
-    move_id = 0
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        frame = json.loads(ws.recv(timeout=30))
-        if frame["type"] != "state":
-            continue
-        state = frame["data"]
-        if state["status"] == "finished":
-            return state  # type: ignore[no-any-return]
-        view = state["view"]
-        if view and view["turn"] == seat and view["legal"]:
-            move_id += 1
-            ws.send(json.dumps({"type": "move", "data": {"id": move_id,
-                                                          "action": view["legal"][0]}}))
-    raise AssertionError("the match did not end")
-
-
 def test_ranked_is_for_accounts_and_early_abandonment_is_unrated(
     servers: Callable[..., Server]
 ) -> None:
@@ -138,7 +117,7 @@ def test_ranked_is_for_accounts_and_early_abandonment_is_unrated(
     with http(server) as c:
         players = c.get(f"/api/matches/{matched['id']}").json()["players"]
     with socket_for(server, token=farmer) as ws:  # the puppet never moves
-        end = play_until_over(ws, players.index("Fazendeiro"), matched["id"])
+        end, _ = play_first_legal(ws, players.index("Fazendeiro"), matched["id"])
     assert end["rating"] == {"before": None, "after": None}
     with http(server) as c:
         info = c.get(f"/api/matches/{matched['id']}").json()

@@ -109,6 +109,18 @@ def service(workers: int = 1, **backend: Any) -> BotService:
     return BotService(LocalBots(workers, nice=0, **backend))
 
 
+async def review_then_stop(reviews: Reviews, bots: BotService, line: str,
+                           seconds: float = 120) -> None:
+    """Ask for the review of `line` (as match "m1") and wait for it to end; the reviews and the
+    bots are stopped whatever happens."""
+    try:
+        reviews.request("m1", line)
+        await finished(reviews, "m1", seconds)
+    finally:
+        await reviews.close()
+        await bots.stop()
+
+
 def test_a_review_in_jobs_is_what_carroca_analyze_says() -> None:
     """Split into one job per decision on two workers, put back together: the same review, to
     the byte, as the one-process analysis (the same worlds and seeds)."""
@@ -117,12 +129,7 @@ def test_a_review_in_jobs_is_what_carroca_analyze_says() -> None:
     async def scenario() -> None:
         bots, store = service(2), ReviewStore()
         reviews = Reviews(store, bots)  # type: ignore[arg-type]
-        try:
-            reviews.request("m1", line)
-            await finished(reviews, "m1")
-        finally:
-            await reviews.close()
-            await bots.stop()
+        await review_then_stop(reviews, bots, line)
         assert reviews.failed == {}
         assert store.analyses["m1"] == analyzed(line)
         assert bots.outcomes["judge"] == sum(
@@ -234,12 +241,7 @@ def test_a_worker_that_judges_another_decision_is_refused() -> None:
             bots = service(1, work={"judge": getattr(W, kind)})
             store = ReviewStore()
             reviews = Reviews(store, bots)  # type: ignore[arg-type]
-            try:
-                reviews.request("m1", line)
-                await finished(reviews, "m1", 60)
-            finally:
-                await reviews.close()
-                await bots.stop()
+            await review_then_stop(reviews, bots, line, 60)
             assert "BadAnswer" in reviews.failed["m1"], (kind, reviews.failed)
             assert store.analyses == {}
 
@@ -256,12 +258,7 @@ def test_a_review_late_behind_the_moves_is_given_up_not_failed(
         bots, store = service(1, work={"judge": W.judge_slowly}), ReviewStore()
         reviews = Reviews(store, bots)  # type: ignore[arg-type]
         monkeypatch.setattr("carroca.server.tables.reviews.DEADLINE_SECONDS", 0.5)
-        try:
-            reviews.request("m1", line)
-            await finished(reviews, "m1", 30)
-        finally:
-            await reviews.close()
-            await bots.stop()
+        await review_then_stop(reviews, bots, line, 30)
         assert reviews.failed == {} and store.analyses == {}
         assert bots.outcomes["judge:late"] >= 1
 

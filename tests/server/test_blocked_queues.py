@@ -8,8 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.support.server_app import guest, settings_for
-from tests.support.wsplay import auth
+from tests.support.server_app import guests, settings_for
 
 from carroca.server.app import create_app
 
@@ -23,12 +22,6 @@ def client(database: str) -> Iterator[TestClient]:
         yield c
 
 
-def sign_in(client: TestClient, *names: str) -> list[dict[str, str]]:
-    tokens = [guest(client, n) for n in names]
-    client.cookies.clear()
-    return [auth(t) for t in tokens]
-
-
 def casual(client: TestClient, who: dict[str, str], match: str | None = None) -> str:
     body = {"ruleset": "mano-a-mano", **({"match": match} if match else {})}
     r = client.post("/api/casual", json=body, headers=who)
@@ -40,7 +33,7 @@ def casual(client: TestClient, who: dict[str, str], match: str | None = None) ->
 @pytest.mark.parametrize("blocked", [True, False])
 def test_a_casual_player_is_not_seated_with_whom_they_blocked(client: TestClient,
                                                               blocked: bool) -> None:
-    ana, caio = sign_in(client, "Ana", "Caio")
+    ana, caio = guests(client, "Ana", "Caio")
     if blocked:
         assert client.post("/api/blocks", json={"name": "Ana"},
                            headers=caio).status_code == 200
@@ -56,14 +49,14 @@ def test_a_casual_player_is_not_seated_with_whom_they_blocked(client: TestClient
 
 
 def test_the_blocked_one_is_kept_apart_too(client: TestClient) -> None:
-    ana, caio = sign_in(client, "Ana", "Caio")
+    ana, caio = guests(client, "Ana", "Caio")
     client.post("/api/blocks", json={"name": "Caio"}, headers=ana)
     first = casual(client, ana)
     assert casual(client, caio) != first  # Caio never learns why: another table
 
 
 def test_ranked_waits_for_another_group(client: TestClient) -> None:
-    ana, caio, bia = sign_in(client, "Ana", "Caio", "Bia")
+    ana, caio, bia = guests(client, "Ana", "Caio", "Bia")
     client.post("/api/blocks", json={"name": "Ana"}, headers=caio)
     assert client.post("/api/ranked", json={"ruleset": "mano-a-mano"},
                        headers=ana).json()["status"] == "queued"

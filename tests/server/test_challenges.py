@@ -10,9 +10,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from starlette.testclient import WebSocketTestSession
 from tests.support.server_app import guest, settings_for
-from tests.support.wsplay import auth, recv, send, until
+from tests.support.wsplay import auth, quiet, until
 
 from carroca.server.app import create_app
 
@@ -49,14 +48,6 @@ def challenge(client: TestClient, who: dict[str, str], friend: int) -> Any:
     return client.post("/api/challenges", json={"ruleset": "mano-a-mano",
                                                 "seats": ["me", f"player:{friend}"]},
                        headers=who)
-
-
-def quiet(ws: WebSocketTestSession) -> list[str]:
-    send(ws, "ping")
-    kinds = []
-    while (kind := recv(ws)["type"]) != "pong":
-        kinds.append(kind)
-    return kinds
 
 
 def test_an_accepted_challenge_seats_both_at_a_new_table(client: TestClient) -> None:

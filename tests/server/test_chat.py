@@ -3,26 +3,12 @@ rate, only for the seated, and mutable per seat by each listener."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi.testclient import TestClient
-from starlette.testclient import WebSocketTestSession
 from tests.support.server_app import account, guest, settings_for
-from tests.support.wsplay import auth, recv, send, until
+from tests.support.wsplay import auth, recv, say, send, sit, until
 
 from carroca.server.app import create_app
 from carroca.server.realtime.protocol import MAX_CHAT
-
-
-def sit(ws: WebSocketTestSession, match_id: str) -> dict[str, Any]:
-    assert recv(ws)["type"] == "hello"
-    send(ws, "join", {"match": match_id})
-    state: dict[str, Any] = until(ws, "state")["data"]
-    return state
-
-
-def say(ws: WebSocketTestSession, text: str) -> None:
-    send(ws, "chat", {"text": text})
 
 
 def friends_table(client: TestClient, host: str, seats: list[str], *others: str) -> str:

@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from tests.support.server_app import guest, settings_for
-from tests.support.wsplay import auth
+from tests.support.server_app import guests, settings_for
 
 from carroca.server.app import create_app
 
@@ -22,12 +21,6 @@ def client(database: str) -> Iterator[TestClient]:
     settings = settings_for(database, max_friends=2, limit_friend_requests_player="4/hour")
     with TestClient(create_app(settings)) as c:
         yield c
-
-
-def players(client: TestClient, *names: str) -> list[dict[str, str]]:
-    tokens = [guest(client, n) for n in names]
-    client.cookies.clear()
-    return [auth(t) for t in tokens]
 
 
 def listing(client: TestClient, who: dict[str, str]) -> dict[str, Any]:
@@ -47,7 +40,7 @@ def me_id(client: TestClient, who: dict[str, str]) -> int:
 
 
 def test_a_request_by_nickname_is_accepted_then_removed(client: TestClient) -> None:
-    ana, bia = players(client, "Ana", "Bia")
+    ana, bia = guests(client, "Ana", "Bia")
     r = client.post("/api/friends", json={"name": "bia"}, headers=ana)
     assert r.json()["status"] == "requested", r.text
     assert names(listing(client, ana)["outgoing"]) == ["Bia"]
@@ -66,7 +59,7 @@ def test_a_request_by_nickname_is_accepted_then_removed(client: TestClient) -> N
 
 def test_a_request_by_id_crossing_one_makes_friends_and_a_decline_drops_it(
         client: TestClient) -> None:
-    ana, bia, caio = players(client, "Ana", "Bia", "Caio")
+    ana, bia, caio = guests(client, "Ana", "Bia", "Caio")
     bia_id = me_id(client, bia)
     assert client.post("/api/friends", json={"player": bia_id},
                        headers=ana).json()["status"] == "requested"
@@ -85,7 +78,7 @@ def test_a_request_by_id_crossing_one_makes_friends_and_a_decline_drops_it(
 
 
 def test_bad_requests_are_refused_in_portuguese_and_change_nothing(client: TestClient) -> None:
-    (ana,) = players(client, "Ana")
+    (ana,) = guests(client, "Ana")
     cases = [({"name": "Ana"}, 422, "friend_self"), ({"name": "Ninguém"}, 404, "no_player"),
              ({"player": 99999}, 404, "no_player"), ({}, 422, "bad_request"),
              ({"name": "Ana", "player": 1}, 422, "bad_request")]
@@ -100,7 +93,7 @@ def test_bad_requests_are_refused_in_portuguese_and_change_nothing(client: TestC
 
 
 def test_a_block_is_silent_to_the_blocked(client: TestClient) -> None:
-    ana, caio = players(client, "Ana", "Caio")
+    ana, caio = guests(client, "Ana", "Caio")
     ana_id, caio_id = me_id(client, ana), me_id(client, caio)
     client.post("/api/friends", json={"name": "Caio"}, headers=ana)
     client.post(f"/api/friends/{ana_id}/accept", headers=caio)
@@ -128,7 +121,7 @@ def test_a_block_is_silent_to_the_blocked(client: TestClient) -> None:
 
 
 def test_the_friends_and_requests_limits_hold(client: TestClient) -> None:
-    ana, bia, caio, davi = players(client, "Ana", "Bia", "Caio", "Davi")
+    ana, bia, caio, davi = guests(client, "Ana", "Bia", "Caio", "Davi")
     ana_id = me_id(client, ana)
     for other in (bia, caio):
         client.post("/api/friends", json={"name": "Ana"}, headers=other)
@@ -152,7 +145,7 @@ def test_the_friends_and_requests_limits_hold(client: TestClient) -> None:
 
 
 def test_a_guest_who_forgets_the_device_leaves_their_friends(client: TestClient) -> None:
-    ana, bia = players(client, "Ana", "Bia")
+    ana, bia = guests(client, "Ana", "Bia")
     client.post("/api/friends", json={"name": "Bia"}, headers=ana)
     client.post("/api/friends", json={"name": "Ana"}, headers=bia)
     assert names(listing(client, bia)["friends"]) == ["Ana"]
@@ -162,7 +155,7 @@ def test_a_guest_who_forgets_the_device_leaves_their_friends(client: TestClient)
 
 
 def test_the_data_export_lists_the_links_and_a_deletion_drops_them(client: TestClient) -> None:
-    ana, bia = players(client, "Ana", "Bia")
+    ana, bia = guests(client, "Ana", "Bia")
     client.post("/api/friends", json={"name": "Bia"}, headers=ana)
     client.post("/api/friends", json={"name": "Ana"}, headers=bia)
     got = client.get("/api/me/data", headers=ana).json()["friends"]

@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from tests.support.server_app import guest, settings_for
-from tests.support.wsplay import auth, recv, send, until
+from tests.support.wsplay import auth, quiet, send, until
 
 from carroca.server.app import create_app
 
@@ -42,15 +42,6 @@ def presence(ws: WebSocketTestSession, state: str) -> dict[str, Any]:
             if friend["state"] == state:
                 return dict(friend)
     raise AssertionError(f"never {state}")
-
-
-def quiet(ws: WebSocketTestSession) -> list[str]:
-    """The kinds of the frames before the answer to a ping: frames are sent in order."""
-    send(ws, "ping")
-    kinds = []
-    while (kind := recv(ws)["type"]) != "pong":
-        kinds.append(kind)
-    return kinds
 
 
 def test_a_friend_sees_presence_change_and_a_stranger_sees_nothing(client: TestClient) -> None:

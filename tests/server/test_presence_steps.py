@@ -7,23 +7,10 @@ from __future__ import annotations
 import asyncio
 import json
 
+from tests.support.presence_socks import Sock
+
 from carroca.server.realtime.fanout import LocalFanout
 from carroca.server.realtime.presence import Presence
-
-
-class Sock:
-    """A socket as presence reads it."""
-
-    def __init__(self, pid: int) -> None:
-        self.player = {"id": pid, "name": f"p{pid}", "kind": "guest"}
-        self.match_id: str | None = None
-        self.seat: int | None = None
-        self.mode: str | None = None
-        self.event_id: str | None = None
-        self.frames: list[str] = []
-
-    def send(self, payload: str) -> None:
-        self.frames.append(payload)
 
 
 def test_a_step_down_undone_within_the_gap_is_never_told() -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
-from tests.moderation.helpers import make_moderator, report
+from tests.moderation.helpers import make_moderator, player_ids, report
 from tests.support.fairplay import insert_ranked, stored_matches
 from tests.support.server_app import account, guest, settings_for, wait_finished
 from tests.support.wsplay import auth
@@ -57,16 +57,6 @@ def verified(tmp_path: Path, records: list[str]) -> None:
     done = subprocess.run([sys.executable, "-m", "carroca", "verify", str(path)],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
-
-
-def player_ids(database: str) -> dict[str, int]:
-    engine = make_engine(database)
-    try:
-        with engine.connect() as conn:
-            return {str(n): int(i) for n, i in conn.execute(
-                sa.select(db.players.c.name, db.players.c.id))}
-    finally:
-        engine.dispose()
 
 
 def database_text(database: str) -> str:

@@ -426,16 +426,22 @@ def wait_rounds(client: TestClient, event_id: str, rounds: int, timeout: float =
     raise AssertionError(f"round {rounds} was never paired")
 
 
+def started_arena(client: TestClient, seconds: int) -> str:
+    """An arena of four greedy bots lasting `seconds`, made and started by Ana: its id."""
+    ana = guest(client, "Ana")
+    event_id = create(client, ana, format="arena", duration=seconds, capacity=4, bots="greedy")
+    assert client.post(f"/api/tournaments/{event_id}/start",
+                       headers=auth(ana)).status_code == 200
+    return event_id
+
+
 @pytest.mark.slow  # the arena lasts its 10 s
 def test_an_arena_of_bots_runs_to_its_end(database: str) -> None:
     """Whoever is free is paired again until the arena's time is up; the games still running
     then count; the record verifies."""
     settings = fast_settings(database, tournament_bots=True, bot_delay_ms=40)
     with TestClient(create_app(settings)) as client:
-        ana = guest(client, "Ana")
-        event_id = create(client, ana, format="arena", duration=10, capacity=4, bots="greedy")
-        assert client.post(f"/api/tournaments/{event_id}/start",
-                           headers=auth(ana)).status_code == 200
+        event_id = started_arena(client, 10)
         info = wait_event(client, event_id, "finished", timeout=60)
         waves = info["rounds"]
         assert len(waves) >= 2 and all("at" in w for w in waves)
@@ -550,10 +556,7 @@ def test_an_arena_restarted_mid_way_loses_no_wave(database: str) -> None:
     verifies."""
     settings = fast_settings(database, tournament_bots=True, bot_delay_ms=40)
     with TestClient(create_app(settings)) as client:
-        ana = guest(client, "Ana")
-        event_id = create(client, ana, format="arena", duration=12, capacity=4, bots="greedy")
-        assert client.post(f"/api/tournaments/{event_id}/start",
-                           headers=auth(ana)).status_code == 200
+        event_id = started_arena(client, 12)
         end = time.monotonic() + 30
         while len((page := client.get(f"/api/tournaments/{event_id}").json())["rounds"]) < 3:
             assert time.monotonic() < end, "the arena never paired a third wave"

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
 from tests.support.server_app import guest
 from tests.support.wsplay import play_until_over, send, until
 
@@ -29,16 +32,21 @@ def test_human_with_bots_plays_to_the_end(client: TestClient) -> None:
     assert acks and all("duplicate" not in a["data"] for a in acks)
 
 
+def my_turn(ws: WebSocketTestSession, match_id: str) -> dict[str, Any]:
+    """Join `match_id` and wait for the state where it is this seat's turn."""
+    until(ws, "hello")
+    send(ws, "join", {"match": match_id})
+    state: dict[str, Any] = until(ws, "state")["data"]
+    while not (state["view"] and state["view"]["turn"] == state["seat"]):
+        state = until(ws, "state")["data"]
+    return state
+
 def test_a_move_chosen_on_an_old_state_is_refused_as_stale(client: TestClient) -> None:
     token = guest(client, "bia")
     r = client.post("/api/tables", json={"ruleset": "bloqueio", "seats": ["me", "bot:greedy"]})
     match_id = r.json()["id"]
     with client.websocket_connect(f"/ws?token={token}") as ws:
-        until(ws, "hello")
-        send(ws, "join", {"match": match_id})
-        state = until(ws, "state")["data"]
-        while not (state["view"] and state["view"]["turn"] == state["seat"]):
-            state = until(ws, "state")["data"]
+        state = my_turn(ws, match_id)
         action = state["view"]["legal"][0]
         send(ws, "move", {"id": 1, "action": action, "version": state["version"] - 1})
         refused = until(ws, "error")["data"]
@@ -54,11 +62,7 @@ def test_a_move_the_database_refuses_is_not_acknowledged(client: TestClient) -> 
     store = client.app.state.store  # type: ignore[attr-defined]
     real = store.append_move
     with client.websocket_connect(f"/ws?token={token}") as ws:
-        until(ws, "hello")
-        send(ws, "join", {"match": match_id})
-        state = until(ws, "state")["data"]
-        while not (state["view"] and state["view"]["turn"] == state["seat"]):
-            state = until(ws, "state")["data"]
+        state = my_turn(ws, match_id)
 
         def broken(row: object) -> object:
             raise OSError("disk full")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import json
 import socket
 import time
 from typing import Any
@@ -95,3 +96,25 @@ def close_quietly(*socks: socket.socket) -> None:
     for s in socks:
         with contextlib.suppress(OSError):
             s.close()
+
+
+def play_first_legal(ws: Any, seat: int, match_id: str, limit: int | None = None,
+                     seconds: float = 60) -> tuple[dict[str, Any], int]:
+    """Join `match_id` on `ws` and answer `seat`'s turns with its first legal action (the first
+    `limit` ones only, then idle) until the match is over, within `seconds`: the final state and
+    the moves made."""
+    ws.send(json.dumps({"type": "join", "data": {"match": match_id}}))
+    made = 0
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        frame = json.loads(ws.recv(timeout=30))
+        if frame["type"] != "state":
+            continue
+        state: dict[str, Any] = frame["data"]
+        if state["status"] == "finished":
+            return state, made
+        view = state["view"]
+        if view and view["turn"] == seat and view["legal"] and (limit is None or made < limit):
+            made += 1
+            ws.send(json.dumps({"type": "move", "data": {"id": made, "action": view["legal"][0]}}))
+    raise AssertionError("the match did not end")

@@ -28,8 +28,14 @@ from types import TracebackType
 
 import httpx2
 import redis
-from tests.support.serverproc import NO_PROXY, START_SECONDS, Server, free_port
-from websockets.sync.client import ClientConnection, connect
+from tests.support.serverproc import (
+    START_SECONDS,
+    Server,
+    free_port,
+    http_client,
+    ws_connect,
+)
+from websockets.sync.client import ClientConnection
 
 ROOT = Path(__file__).resolve().parents[2]  # the repository: tests/support/ is two down
 REDIS_SCRIPT = ROOT / "scripts" / "test-redis.sh"
@@ -102,14 +108,11 @@ class Cluster:
     def http(self, token: str | None = None) -> httpx2.Client:
         """A client of the proxy (a new connection per client: round robin works per request
         anyway, keep-alive or not)."""
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return httpx2.Client(base_url=self.url, headers=headers, timeout=30, trust_env=False)
+        return http_client(self.url, token)
 
     def socket(self, token: str) -> ClientConnection:
         """A WebSocket through the proxy, to whichever node is next in the rotation."""
-        ws: ClientConnection = connect(f"ws://127.0.0.1:{self.proxy_port}/ws?token={token}",
-                                       open_timeout=30, close_timeout=1, **NO_PROXY)
-        return ws
+        return ws_connect(self.proxy_port, token)
 
     # ------------------------------------------------------------------ failures
 

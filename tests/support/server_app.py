@@ -111,6 +111,14 @@ def guest(client: TestClient, name: str) -> str:
     return token
 
 
+def guests(client: TestClient, *names: str) -> list[dict[str, str]]:
+    """A guest signed in per name: the request headers acting as each (the client keeps no
+    cookie, so that every request says who asks)."""
+    tokens = [guest(client, n) for n in names]
+    client.cookies.clear()
+    return [{"Authorization": f"Bearer {t}"} for t in tokens]
+
+
 def account(client: TestClient, name: str, password: str = "senha-secreta") -> str:
     """Register an account (ranked matches are for accounts); returns the session token."""
     r = client.post("/api/register", json={"name": name, "password": password})

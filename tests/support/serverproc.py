@@ -31,6 +31,19 @@ NO_PROXY: dict[str, Any] = {"proxy": None} if "proxy" in inspect.signature(conne
     else {}
 
 
+def http_client(base: str, token: str | None = None) -> httpx2.Client:
+    """A client of the local server at `base`, acting as `token`'s player when given."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return httpx2.Client(base_url=base, headers=headers, timeout=30, trust_env=False)
+
+
+def ws_connect(port: int, token: str) -> ClientConnection:
+    """A WebSocket to the local server on `port`, as `token`'s player."""
+    ws: ClientConnection = connect(f"ws://127.0.0.1:{port}/ws?token={token}",
+                                   open_timeout=30, close_timeout=1, **NO_PROXY)
+    return ws
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -86,13 +99,10 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def http(self, token: str | None = None) -> httpx2.Client:
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return httpx2.Client(base_url=self.base, headers=headers, timeout=30, trust_env=False)
+        return http_client(self.base, token)
 
     def socket(self, token: str) -> ClientConnection:
-        ws: ClientConnection = connect(f"ws://127.0.0.1:{self.port}/ws?token={token}",
-                                       open_timeout=30, close_timeout=1, **NO_PROXY)
-        return ws
+        return ws_connect(self.port, token)
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")[-4000:]

@@ -21,6 +21,17 @@ def frame(kind: str, data: Any) -> str:
     return json.dumps({"type": kind, "data": data})
 
 
+def cross_choice(m: Match) -> bool:
+    """Seat 0 to play, holding a tile that fits three ends of the spinner's cross."""
+    if m.current_player != 0:
+        return False
+    ends: dict[str, set[str]] = {}
+    for a in m.legal_actions():
+        if a.kind == "play" and a.end_name:
+            ends.setdefault(str(a.tile_name), set()).add(a.end_name)
+    return any(len(e) >= 3 and {"up", "down"} <= e for e in ends.values())
+
+
 class Script:
     """A match of the engine seen from seat `viewer` (None: a spectator); the other seats play
     their first legal action (every seat does with `autoplay`). Its deals are shuffled from

@@ -6,6 +6,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests.support.browser import PHONE, watch
+
 TABLE = "[data-testid=table]"
 
 # The page's state is read from the table root's data attributes (data-status, data-my-turn,
@@ -34,6 +36,15 @@ def open_lobby_as_guest(page: Any, name: str) -> None:
     page.goto("/")
     sign_in_guest(page, name)
     page.wait_for_selector("#home:not([hidden]) #rs-list input")
+
+
+def phone_lobby_as_guest(new_context: Any, name: str) -> tuple[Any, list[str]]:
+    """A new phone page at the lobby, signed in as the guest `name`: the page and what `watch`
+    collects of it."""
+    page = new_context(PHONE).new_page()
+    errors = watch(page)
+    open_lobby_as_guest(page, name)
+    return page, errors
 
 
 def sign_in(context: Any, name: str) -> str:

@@ -67,6 +67,27 @@ def until(ws: WebSocketTestSession, *kinds: str, limit: int = 500) -> dict[str, 
     raise AssertionError(f"no frame of {kinds!r}")
 
 
+def sit(ws: WebSocketTestSession, match_id: str) -> dict[str, Any]:
+    """After the hello, join `match_id` and return its first state."""
+    assert recv(ws)["type"] == "hello"
+    send(ws, "join", {"match": match_id})
+    state: dict[str, Any] = until(ws, "state")["data"]
+    return state
+
+
+def say(ws: WebSocketTestSession, text: str) -> None:
+    send(ws, "chat", {"text": text})
+
+
+def quiet(ws: WebSocketTestSession) -> list[str]:
+    """The kinds of the frames before the answer to a ping: frames are sent in order."""
+    send(ws, "ping")
+    kinds = []
+    while (kind := recv(ws)["type"]) != "pong":
+        kinds.append(kind)
+    return kinds
+
+
 @dataclass
 class Client:
     """One WebSocket client that keeps every frame it received and every move it sent."""

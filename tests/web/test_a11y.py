@@ -11,7 +11,7 @@ from tests.support.webplay import (
     TABLE,
     create_friends_table,
     hand,
-    open_lobby_as_guest,
+    phone_lobby_as_guest,
     sign_in_guest,
 )
 
@@ -69,9 +69,7 @@ def test_names_contrast_and_keyboard_play(new_context: Any) -> None:
 
 def test_phone_fits_without_horizontal_scroll(new_context: Any) -> None:
     """At 390 px: no horizontal scrolling, every control at least 44 px, in lobby and table."""
-    page = new_context(PHONE).new_page()
-    errors = watch(page)
-    open_lobby_as_guest(page, unique_name("Eva"))
+    page, errors = phone_lobby_as_guest(new_context, unique_name("Eva"))
     create_friends_table(page, "duplas-pontos", ["bot:random", "bot:random", "bot:random"])
     page.wait_for_selector(f"{TABLE}[data-status=playing][data-my-turn=true]")
     for where in ("/", page.url):

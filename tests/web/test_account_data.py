@@ -6,17 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.support.browser import PHONE, unique_name, watch
-from tests.support.webplay import open_lobby_as_guest
+from tests.support.browser import unique_name
+from tests.support.webplay import phone_lobby_as_guest
 
 pytestmark = pytest.mark.browser
 
 
 def test_a_guest_sees_their_data_and_deletes_themselves(new_context: Any) -> None:
     name = unique_name("Lia")
-    page = new_context(PHONE).new_page()
-    errors = watch(page)
-    open_lobby_as_guest(page, name)
+    page, errors = phone_lobby_as_guest(new_context, name)
     page.click("#tab-perfil")
     page.click("#account-data summary")
     page.wait_for_selector("#sessions .session-item:has-text('Este aparelho')")

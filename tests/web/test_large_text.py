@@ -20,10 +20,8 @@ from __future__ import annotations
 from typing import Any
 
 from tests.support.browser import PHONE, shot, watch
-from tests.support.table_script import Script, open_table
+from tests.support.table_script import Script, cross_choice, open_table
 from tests.support.webplay import MOVED, TABLE
-
-from carroca.rules import Match
 
 SEED = "11" * 32
 LARGEST = 32  # px: the default text size, twice the usual 16
@@ -101,17 +99,6 @@ ON_SCREEN = """(el) => {
 
 TURN_OR_SUMMARY = """() => document.querySelector('[data-testid=hand-summary]') ||
   document.querySelector('[data-testid=table]').dataset.myTurn === 'true'"""
-
-
-def cross_choice(m: Match) -> bool:
-    """Seat 0 to play, holding a tile that fits three ends of the spinner's cross."""
-    if m.current_player != 0:
-        return False
-    ends: dict[str, set[str]] = {}
-    for a in m.legal_actions():
-        if a.kind == "play" and a.end_name:
-            ends.setdefault(str(a.tile_name), set()).add(a.end_name)
-    return any(len(e) >= 3 and {"up", "down"} <= e for e in ends.values())
 
 
 def large_text_page(context: Any, table: Script, stream: list[dict[str, Any]] | None = None

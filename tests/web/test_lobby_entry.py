@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from tests.support.browser import DESKTOP, PHONE, shot, unique_name, watch
 from tests.support.webmatches import api
-from tests.support.webplay import open_lobby_as_guest, sign_in_guest
+from tests.support.webplay import open_lobby_as_guest, phone_lobby_as_guest, sign_in_guest
 
 IN_VIEW = """(sel) => {
   const r = document.querySelector(sel).getBoundingClientRect();
@@ -79,9 +79,7 @@ def test_a_desktop_visit_keeps_the_form_beside_the_headline(new_context: Any) ->
 
 def test_a_guest_who_taps_sair_comes_back_as_the_same_guest(new_context: Any) -> None:
     name = unique_name("Zé ")
-    page = new_context(PHONE).new_page()
-    errors = watch(page)
-    open_lobby_as_guest(page, name)
+    page, errors = phone_lobby_as_guest(new_context, name)
     page.click("#who button:has-text('Sair')")
     page.click("#signout-dialog[open] #signout-keep")  # keep this device
     page.wait_for_selector("#entry:not([hidden]) #guest-name")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.support.browser import DESKTOP, PHONE, shot, unique_name, watch
-from tests.support.webplay import TABLE, open_lobby_as_guest
+from tests.support.webplay import TABLE, open_lobby_as_guest, phone_lobby_as_guest
 
 # The phone lobby was 3,900 px of forms; now the play card is the first screen, then one panel
 # (Amigos: the friends list above the friends' table form).
@@ -17,9 +17,7 @@ RECT = "(el) => { const r = el.getBoundingClientRect(); return [r.top, r.bottom,
 
 
 def test_phone_lobby_plays_in_one_tap_and_keeps_the_rest_behind_tabs(new_context: Any) -> None:
-    page = new_context(PHONE).new_page()
-    errors = watch(page)
-    open_lobby_as_guest(page, unique_name("Rui"))
+    page, errors = phone_lobby_as_guest(new_context, unique_name("Rui"))
     page.wait_for_selector("#casual-what:has-text('Duplas de pontos')")
 
     # the big Jogar sits in the first screen, large, and says what it plays

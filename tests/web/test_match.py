@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.support.browser import DESKTOP, PHONE, shot, unique_name, watch
+from tests.support.browser import DESKTOP, shot, unique_name, watch
 from tests.support.sockplay import play_match, token_of
 from tests.support.webplay import (
     TABLE,
@@ -14,6 +14,7 @@ from tests.support.webplay import (
     create_friends_table,
     hand,
     open_lobby_as_guest,
+    phone_lobby_as_guest,
     play_to_end,
     scores,
     wait_turn_or_end,
@@ -38,9 +39,7 @@ def hand_number(page: Any) -> int:
 def test_duplas_pontos_against_bots_to_the_end(new_context: Any) -> None:
     """2v2 with the spinner, target 100: every kind of click until the end-of-match screen; an
     illegal (dimmed) tile changes nothing; screenshots at phone size."""
-    page = new_context(PHONE).new_page()
-    errors = watch(page)
-    open_lobby_as_guest(page, unique_name("Ana"))
+    page, errors = phone_lobby_as_guest(new_context, unique_name("Ana"))
     shot(page, "phone-lobby", full_page=True)
     create_friends_table(
         page, "duplas-pontos", ["bot:greedy", "bot:greedy", "bot:greedy"], {"target": "100"}

@@ -8,19 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from tests.moderation.helpers import make_moderator
 from tests.support.browser import DESKTOP, PHONE, unique_name, watch
 from tests.support.webplay import TABLE, join_by_invite, open_new_table, sign_in
-
-from carroca.server.storage import admin, db
-
-
-def grant(database: str, name: str) -> None:
-    engine = db.make_engine(database)
-    try:
-        with engine.begin() as conn:
-            admin.grant(conn, name, "moderator")
-    finally:
-        engine.dispose()
 
 
 def say(page: Any, text: str) -> None:
@@ -54,7 +44,7 @@ def test_a_reported_insult_is_muted_and_lifted(new_context: Any, server_database
     made = mod.request.post("/api/register", data={"name": mod_name,
                                                    "password": "senha-secreta"})
     assert made.ok, made.text()
-    grant(server_database, mod_name)
+    make_moderator(server_database, mod_name)
     mod.goto("/moderacao.html")
     group = mod.locator(f".mod-group[data-player='{a_name}']")
     group.get_by_role("button").first.click()

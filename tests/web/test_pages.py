@@ -90,3 +90,20 @@ def test_pages_are_served_assembled_and_the_partials_are_not() -> None:
         assert r.text == page(name)
     assert client.get("/partials/page.html").status_code == 404
     assert client.get("/css/base.css").status_code == 200
+
+
+def test_a_block_or_a_one_line_call_fills_its_partial_with_its_values() -> None:
+    head = "<!--#page\n  title: T\n  body: page-doc\n-->\n"
+    partials = PARTIALS | {"pair": "<b>{{a}}</b>\n<i>{{b}}</i>\n",
+                           "box": '<div class="{{kind}}">\n{{content}}</div>\n'}
+    html = assemble("x.html", head + '  <p>\n    <!--#pair a="1" b="2" /-->\n  </p>\n'
+                    '<!--#box kind="k"-->\n  <p>in</p>\n<!--#end-->\n', partials)
+    assert "  <p>\n    <b>1</b>\n    <i>2</i>\n  </p>\n" in html  # at the call's indentation
+    assert '<div class="k">\n  <p>in</p>\n</div>\n' in html
+    nested = assemble("x.html", head + '<!--#box kind="out"-->\n  <!--#box kind="in"-->\n'
+                      "    <p>in</p>\n  <!--#end-->\n<!--#end-->\n", partials)
+    assert '<div class="out">\n  <div class="in">\n    <p>in</p>\n  </div>\n</div>\n' in nested
+    with pytest.raises(PageError, match="pair: no value for b"):
+        assemble("x.html", head + '<!--#pair a="1" /-->\n', partials)
+    with pytest.raises(PageError, match="no partial named nothing"):
+        assemble("x.html", head + '<!--#nothing a="1" /-->\n', partials)

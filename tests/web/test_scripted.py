@@ -8,9 +8,8 @@ from typing import Any
 
 from tests.support.browser import DESKTOP, PHONE, shot, watch
 from tests.support.engine_cases import tiles_left
-from tests.support.table_script import Script, open_table
+from tests.support.table_script import Script, cross_choice, open_table
 
-from carroca.rules import Match
 from carroca.rules import tiles as T
 
 SEED = "11" * 32
@@ -40,15 +39,6 @@ def test_cinco_carrocas_dialog_counts_down_and_keeps_the_points(new_context: Any
 
 def test_a_tile_that_fits_three_ends_of_the_cross(new_context: Any) -> None:
     table = Script("duplas-pontos", "c0", seed=SEED)
-
-    def cross_choice(m: Match) -> bool:
-        if m.current_player != 0:
-            return False
-        ends: dict[str, set[str]] = {}
-        for a in m.legal_actions():
-            if a.kind == "play" and a.end_name:
-                ends.setdefault(str(a.tile_name), set()).add(a.end_name)
-        return any(len(e) >= 3 and {"up", "down"} <= e for e in ends.values())
 
     # seat 0 plays its first legal action too, until it holds a tile with three places
     table.autoplay = True

@@ -15,6 +15,7 @@ from tests.support.webplay import (
     TABLE,
     Tally,
     act,
+    create_friends_table,
     open_lobby_as_guest,
     sign_in_guest,
     wait_turn_or_end,
@@ -103,10 +104,7 @@ def test_every_page_runs_under_the_csp(new_context: Any, server: str) -> None:
     # a table in play: the WebSocket under connect-src 'self', moves made by clicking
     page.goto("/")
     page.wait_for_selector("#home:not([hidden]) #rs-list input")
-    page.select_option("#friends-ruleset", "bloqueio")
-    page.select_option("#seat-1", "bot:greedy")
-    page.click("#friends-form button[type=submit]")
-    page.wait_for_url("**/mesa.html?id=*")
+    create_friends_table(page, "bloqueio", ["bot:greedy"])
     page.wait_for_selector(f"{TABLE}[data-status=playing]")
     tally = Tally()
     for _ in range(3):

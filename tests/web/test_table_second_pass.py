@@ -14,7 +14,7 @@ from typing import Any
 
 from tests.support.browser import DESKTOP, PHONE, shot, unique_name, watch
 from tests.support.table_script import RECT, Script, from_last_deal, overlap, rect, wait_version
-from tests.support.webplay import TABLE, open_lobby_as_guest
+from tests.support.webplay import TABLE, create_friends_table, phone_lobby_as_guest
 
 PEOPLE = [{"name": name, "bot": False, "connected": True}
           for name in ("Ana", "Bia", "Caio", "Davi")]
@@ -214,9 +214,7 @@ def test_a_friends_table_waits_for_friends_unless_a_bot_is_chosen(new_context: A
     """"Mesa com amigos" as it comes: every other seat is for a friend (1v1 and 2v2), so
     "Criar mesa" opens a table that waits with its invite link; a bot sits only where the host
     chose one."""
-    page = new_context(PHONE).new_page()
-    errors = watch(page)
-    open_lobby_as_guest(page, unique_name("Host"))
+    page, errors = phone_lobby_as_guest(new_context, unique_name("Host"))
     for ruleset, seats in (("mano-a-mano", 1), ("duplas-pontos", 3)):
         page.select_option("#friends-ruleset", ruleset)
         for seat in range(1, seats + 1):
@@ -227,10 +225,7 @@ def test_a_friends_table_waits_for_friends_unless_a_bot_is_chosen(new_context: A
     page.wait_for_selector(f"{TABLE}[data-status=waiting]")
     assert "/?convite=" in page.locator("[data-testid=invite-link]").input_value()
     page.goto("/")
-    page.select_option("#friends-ruleset", "mano-a-mano")
-    page.select_option("#seat-1", "bot:greedy")
-    page.click("#friends-form button[type=submit]")
-    page.wait_for_url("**/mesa.html?id=*")
+    create_friends_table(page, "mano-a-mano", ["bot:greedy"])
     page.wait_for_selector(f"{TABLE}[data-status=playing]")
     assert not errors, errors
 

@@ -57,12 +57,20 @@ def happy_step(page: Any) -> str:
     return waiting
 
 
-def test_tutorial_is_completed_by_clicking_what_it_asks(new_context: Any) -> None:
-    page = new_context(PHONE).new_page()
+def open_tutorial(new_context: Any, viewport: dict[str, int], url: str, device: str
+                  ) -> tuple[Any, list[str]]:
+    """The tutorial at `url` in a new page of `viewport`, at its first "continue" (its screenshot
+    named after `device`): the page and its console errors."""
+    page = new_context(viewport).new_page()
     errors = watch(page)
-    page.goto("/tutorial.html?ritmo=0")
+    page.goto(url)
     page.wait_for_selector(f"{APP}[data-waiting=continue]")
-    shot(page, "phone-tutorial-start")
+    shot(page, f"{device}-tutorial-start")
+    return page, errors
+
+
+def test_tutorial_is_completed_by_clicking_what_it_asks(new_context: Any) -> None:
+    page, errors = open_tutorial(new_context, PHONE, "/tutorial.html?ritmo=0", "phone")
     check_names(page, "tutorial")
     check_contrast(page, "tutorial")
     small = page.evaluate(SMALL_CONTROLS)
@@ -143,11 +151,7 @@ def test_tutorial_is_completed_by_clicking_what_it_asks(new_context: Any) -> Non
 
 def test_tutorial_hand_follows_the_rules_engine(new_context: Any) -> None:
     """The scripted hand replayed by the Python engine: legal throughout, the same points."""
-    page = new_context(DESKTOP).new_page()
-    errors = watch(page)
-    page.goto("/tutorial.html")
-    page.wait_for_selector(f"{APP}[data-waiting=continue]")
-    shot(page, "desktop-tutorial-start")
+    page, errors = open_tutorial(new_context, DESKTOP, "/tutorial.html", "desktop")
     hand = page.evaluate(TUTORIAL_HAND)
     m = Match(get_ruleset(hand["ruleset"]))
     m.deal([T.parse(t, strict=True) for t in hand["deal"]])

@@ -13,8 +13,6 @@ review the same one.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import math
 import time
 from functools import partial
@@ -25,6 +23,7 @@ from sqlalchemy.engine import Connection
 from carroca.server.moderation import tallies
 from carroca.server.moderation.agreement import Population, Rules, Signal, signals
 from carroca.server.settings import Settings
+from carroca.server.storage.store import poll
 from carroca.server.tables.reviews import DEADLINE_SECONDS, MAX_PENDING, Reviews, ReviewsBusy
 
 if TYPE_CHECKING:
@@ -71,10 +70,7 @@ class FairPlay:
             del self._wanted[next(iter(self._wanted))]
 
     async def run(self) -> None:
-        while True:
-            await asyncio.sleep(self._settings.fairplay_seconds)
-            with contextlib.suppress(Exception):  # an outage: the store logs it once
-                await self.step()
+        await poll(self._settings.fairplay_seconds, self.step)
 
     async def step(self) -> int:
         """Count the reviewed matches due, then ask for the next background review if there is

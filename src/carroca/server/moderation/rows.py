@@ -26,18 +26,6 @@ RECEIVED, ANALYSED = "recebida", "analisada"
 TIMED = ("chat_mute", "ranked_ban", "queue_ban")
 
 
-class ChatLine(TypedDict):
-    """A chat line as kept (`chat_lines`): what the player typed, what the others were shown."""
-
-    match_id: str
-    seat: int
-    player_id: int
-    name: str
-    text: str
-    shown: str
-    at: float
-
-
 class ContextLine(TypedDict):
     """A chat line around a reported moment (a report's context)."""
 
@@ -47,6 +35,12 @@ class ContextLine(TypedDict):
     text: str
     shown: str
     at: float
+
+
+class ChatLine(ContextLine):
+    """A chat line as kept (`chat_lines`): what the player typed, what the others were shown."""
+
+    match_id: str
 
 
 class SeatName(TypedDict):

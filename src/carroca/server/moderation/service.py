@@ -41,6 +41,7 @@ from carroca.server.realtime.fanout import Fanout, player_channel
 from carroca.server.settings import Settings
 from carroca.server.storage import admin, db
 from carroca.server.storage.names import lookalike_keys
+from carroca.server.storage.store import poll
 from carroca.server.tables.chat import clean_text
 
 
@@ -150,10 +151,7 @@ class Moderation:
     # ------------------------------------------------------------------ upkeep
 
     async def run(self) -> None:
-        while True:
-            await asyncio.sleep(self._settings.operator_poll_seconds)
-            with contextlib.suppress(Exception):  # an outage: the store logs it once
-                await self.refresh()
+        await poll(self._settings.operator_poll_seconds, self.refresh)
 
     async def refresh(self) -> None:
         """Read the timed sanctions in force again (those of every node's moderators)."""

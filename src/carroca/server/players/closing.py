@@ -5,12 +5,9 @@ node, not at its next sign-in."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-
 from carroca.server.players.accounts import Accounts
 from carroca.server.realtime.sessions import Sessions
-from carroca.server.storage.store import Store
+from carroca.server.storage.store import Store, poll
 
 POLL_SECONDS = 2.0
 
@@ -25,10 +22,7 @@ class ClosedAccounts:
         self._since = 0.0
 
     async def run(self) -> None:
-        while True:
-            await asyncio.sleep(self._every)
-            with contextlib.suppress(Exception):  # an outage: the store logs it once
-                await self.check()
+        await poll(self._every, self.check)
 
     async def check(self) -> int:
         """Returns the sockets closed."""

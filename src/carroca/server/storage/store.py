@@ -4,6 +4,9 @@ ratings, behind a small async interface. Its parts: `storage` (threads, group co
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
 import sqlalchemy as sa
@@ -28,7 +31,7 @@ from carroca.server.storage.rows import MatchEnd, MatchRow, ParticipantRow, Rati
 from carroca.server.storage.tokens import TokenRows
 from carroca.server.storage.tournaments import TournamentRows
 
-__all__ = ["Fenced", "MoveRow", "NameTaken", "Store", "token_hash"]
+__all__ = ["Fenced", "MoveRow", "NameTaken", "Store", "poll", "token_hash"]
 
 
 class Store(PlayerRows, ClusterRows, TournamentRows, LinkRows, DataRows, FriendRows,
@@ -97,3 +100,13 @@ class Store(PlayerRows, ClusterRows, TournamentRows, LinkRows, DataRows, FriendR
             return with_moves(conn, [cast(MatchRow, dict(r)) for r in rows])
 
         return await self.run(fn)
+
+
+async def poll(seconds: float, step: Callable[[], Awaitable[object]]) -> None:
+    """The loop of a node's pollers of the store (closed accounts, ended tables, moderation's
+    upkeep): `step` every `seconds`, until cancelled; a step that fails waits for the next turn,
+    as an outage (which the store logs once) must not end the loop."""
+    while True:
+        await asyncio.sleep(seconds)
+        with contextlib.suppress(Exception):
+            await step()

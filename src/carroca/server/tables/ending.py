@@ -6,10 +6,7 @@ in between is refused (several nodes) or lands before the close (one server), ne
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-
-from carroca.server.storage.store import Store
+from carroca.server.storage.store import Store, poll
 from carroca.server.tables.registry import Tables
 
 POLL_SECONDS = 2.0
@@ -21,10 +18,7 @@ class EndedTables:
         self._last: int | None = None  # the log's entry read last (None: not read yet)
 
     async def run(self) -> None:
-        while True:
-            await asyncio.sleep(self._every)
-            with contextlib.suppress(Exception):  # an outage: the store logs it once
-                await self.check()
+        await poll(self._every, self.check)
 
     async def check(self) -> int:
         """Returns the tables closed here."""

@@ -127,8 +127,8 @@ def read_record(t: Tournament) -> EventRecord:
 # ------------------------------------------------------------------ the page
 
 
-class EventSummary(TypedDict):
-    """An event in a list (`GET /api/tournaments`)."""
+class EventShown(TypedDict):
+    """What an event's line in a list and its page both say of it."""
 
     id: str
     name: str
@@ -140,7 +140,6 @@ class EventSummary(TypedDict):
     started_at: float | None
     finished_at: float | None
     options: dict[str, object]
-    rounds: int | None
     best_of: int | None
     duration: float | None
     capacity: int | None
@@ -148,6 +147,12 @@ class EventSummary(TypedDict):
     recurring: str | None  # "Todo dia às 20h"
     note: str | None  # a cancelled event's reason
     bot_accounts: bool  # bot accounts (the Bot API) may enter
+
+
+class EventSummary(EventShown):
+    """An event in a list (`GET /api/tournaments`)."""
+
+    rounds: int | None
     entrants: NotRequired[int]  # the upcoming and live lists'
 
 
@@ -208,29 +213,11 @@ class PodiumLine(TypedDict):
     name: str
 
 
-class EventPage(TypedDict):
-    """An event's page as anyone allowed to see it sees it (`public_view`), in the order its
-    keys are sent: the summary's (`rounds` being the rounds played, `rounds_planned` the
-    spec's), then the event's own."""
+class EventPage(EventShown):
+    """An event's page as anyone allowed to see it sees it (`public_view`): the summary's keys
+    (`rounds` being the rounds played, `rounds_planned` the spec's), then the event's own."""
 
-    id: str
-    name: str
-    format: str
-    format_name: str
-    ruleset: str
-    status: EventState
-    starts_at: float
-    started_at: float | None
-    finished_at: float | None
-    options: dict[str, object]
     rounds: list[RoundView]
-    best_of: int | None
-    duration: float | None
-    capacity: int | None
-    bots: str | None
-    recurring: str | None
-    note: str | None
-    bot_accounts: bool
     private: bool
     turn_seconds: float
     commitment: str

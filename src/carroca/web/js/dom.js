@@ -121,6 +121,19 @@ export function need(sel, type, root = document) {
   return /** @type {T} */ (el);
 }
 
+/**
+ * Sets the text of `el`; a new text plays its `bump` animation again (a score that changed).
+ * @param {HTMLElement} el
+ * @param {string} text
+ */
+export function bumpText(el, text) {
+  if (el.textContent === text) return;
+  el.textContent = text;
+  el.classList.remove("bump");
+  void el.offsetWidth; // a reflow, so that the animation starts over
+  el.classList.add("bump");
+}
+
 const NUMBER = new Intl.NumberFormat("pt-BR");
 const DECIMAL = new Intl.NumberFormat("pt-BR", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 

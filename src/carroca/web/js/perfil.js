@@ -13,6 +13,7 @@ import { challengeFriend, onFriendsFrame } from "./friends.js";
 import { STATS_HEADINGS, familiesOf, ratingBoxes, dayText, graphGeometry, graphText, profileHref, recentLine, sinceText, statsRow } from "./perfil-text.js";
 import { Socket } from "./socket.js";
 import { callToTable } from "./tourneys.js";
+import { showWho } from "./who.js";
 
 /**
  * @typedef {import("./perfil-text.js").RatingPoint} RatingPoint
@@ -39,25 +40,9 @@ function notice(message, kind = "info") {
 }
 
 async function main() {
-  try {
-    const who = await api.session();
-    page.me = who ? who.player : null;
-  } catch (e) {
-    notice(messageOf(e), "error");
-  }
-  renderWho();
+  page.me = await showWho((message) => notice(message, "error"));
   await load();
   if (page.me) listen();
-}
-
-function renderWho() {
-  const me = page.me;
-  if (!me) {
-    const back = `/?proximo=${encodeURIComponent(location.pathname + location.search)}`;
-    fill(need("#who"), h("a", { class: "btn btn-secondary btn-small", href: back }, "Entrar"));
-    return;
-  }
-  fill(need("#who"), h("span", { class: "avatar small", "aria-hidden": "true" }, me.name.slice(0, 1).toUpperCase()), h("span", { class: "who-name" }, me.name));
 }
 
 /** The profile this address names, drawn; "not found" for nobody (or a closed account). */

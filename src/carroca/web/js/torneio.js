@@ -16,6 +16,7 @@ import { Socket } from "./socket.js";
 import { applyChange, changeFits, ownPart } from "./torneio-live.js";
 import { decidedText, lengthText, roundName, signed, tablesInPlay, tiebreaks, tiesAhead, verdict } from "./torneio-text.js";
 import { callToTable } from "./tourneys.js";
+import { showWho } from "./who.js";
 import * as W from "./words.js";
 
 /**
@@ -78,13 +79,7 @@ async function main() {
     notice("Torneio não encontrado.", "error");
     return;
   }
-  try {
-    const who = await api.session();
-    page.me = who ? who.player : null;
-  } catch (e) {
-    notice(messageOf(e), "error");
-  }
-  renderWho();
+  page.me = await showWho((message) => notice(message, "error"));
   await refresh();
   if (page.me) listen();
   page.ticker = setInterval(renderWhen, 1000);
@@ -93,20 +88,6 @@ async function main() {
 /** @param {string} message @param {string} [kind] */
 function notice(message, kind = "info") {
   fill(need("#notice"), message ? h("div", { class: `notice notice-${kind}`, role: "status" }, message) : null);
-}
-
-function renderWho() {
-  const me = page.me;
-  if (!me) {
-    const back = `/?proximo=${encodeURIComponent(location.pathname + location.search)}`;
-    fill(need("#who"), h("a", { class: "btn btn-secondary btn-small", href: back }, "Entrar"));
-    return;
-  }
-  fill(
-    need("#who"),
-    h("span", { class: "avatar small", "aria-hidden": "true" }, me.name.slice(0, 1).toUpperCase()),
-    h("span", { class: "who-name" }, me.name),
-  );
 }
 
 /** The player's socket: a `tournament` frame of this event naming a match is their match. */

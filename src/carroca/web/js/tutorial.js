@@ -6,7 +6,7 @@
 // reason. Query parameter `ritmo`: milliseconds between the other players' moves (default 900).
 
 import { Board } from "./board.js";
-import { $, fill, h, need, param } from "./dom.js";
+import { $, bumpText, fill, h, need, param } from "./dom.js";
 import { Game, halves } from "./engine.js";
 import { seatPlaces } from "./layout.js";
 import { backSVG, tileSVG } from "./tiles.js";
@@ -538,13 +538,7 @@ function render(animate = false) {
   app.dataset.turn = turn === null ? "" : String(turn);
   // scores
   game.score.forEach((points, team) => {
-    const el = need(`#score-${team}`);
-    if (el.textContent !== String(points)) {
-      el.textContent = String(points);
-      el.classList.remove("bump");
-      void el.offsetWidth;
-      el.classList.add("bump");
-    }
+    bumpText(need(`#score-${team}`), String(points));
     need(`#score-box-${team}`).setAttribute("aria-label", `${LABELS[team]}: ${points} pontos`);
   });
   // seats

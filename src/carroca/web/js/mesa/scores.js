@@ -2,7 +2,7 @@
 // "Nós e Eles": the score in the top bar, the scoreboard of the hand's summary and of the end,
 // and the side panel's log of every point scored, hand by hand, with the match's facts.
 
-import { fill, h, need } from "../dom.js";
+import { bumpText, fill, h, need } from "../dom.js";
 import * as W from "../words.js";
 import { ctx, current, isUs, myTeam, sideOf, teamLabel } from "./state.js";
 
@@ -11,13 +11,7 @@ export function renderScores() {
   const v = current().view;
   const score = v ? v.score : [0, 0];
   score.forEach((points, team) => {
-    const el = need(`#score-${team}`);
-    if (el.textContent !== String(points)) {
-      el.textContent = String(points);
-      el.classList.remove("bump");
-      void el.offsetWidth;
-      el.classList.add("bump");
-    }
+    bumpText(need(`#score-${team}`), String(points));
     need(`#score-box-${team}`).setAttribute("aria-label", `${teamLabel(team)}: ${points} pontos`);
   });
 }

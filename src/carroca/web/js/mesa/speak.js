@@ -14,6 +14,19 @@ const VERBOSITY_KEY = "carroca.fala";
 const HOLD_KEY = "carroca.esperar";
 const MORE_TIME_KEY = "carroca.mais-tempo";
 
+/**
+ * A setting of this player's kept in the browser for the next visits; storage refused (a private
+ * window) keeps it for this visit only.
+ * @param {string} key @param {string} value
+ */
+function keep(key, value) {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // not kept: the setting still holds until the page closes
+  }
+}
+
 /** @returns {S.Verbosity} */
 export function verbosity() {
   let saved = null;
@@ -161,31 +174,19 @@ export function bindSettings() {
   for (const [value, label] of Object.entries(S.VERBOSITY)) select.append(h("option", { value }, label));
   select.value = verbosity();
   select.addEventListener("change", () => {
-    try {
-      localStorage.setItem(VERBOSITY_KEY, select.value);
-    } catch {
-      // not remembered, but used for this visit below
-    }
+    keep(VERBOSITY_KEY, select.value);
     announce(`Avisos: ${S.VERBOSITY[/** @type {S.Verbosity} */ (select.value)] ?? select.value}.`);
   });
   const hold = need("#esperar", HTMLInputElement);
   hold.checked = holdsSummary();
   hold.addEventListener("change", () => {
-    try {
-      localStorage.setItem(HOLD_KEY, hold.checked ? "1" : "0");
-    } catch {
-      // as above
-    }
+    keep(HOLD_KEY, hold.checked ? "1" : "0");
     sendHold();
   });
   const more = need("#mais-tempo", HTMLInputElement);
   more.checked = wantsMoreTime();
   more.addEventListener("change", () => {
-    try {
-      localStorage.setItem(MORE_TIME_KEY, more.checked ? "1" : "0");
-    } catch {
-      // as above
-    }
+    keep(MORE_TIME_KEY, more.checked ? "1" : "0");
     const st = ctx.state;
     if (st && !givesMoreTime(st)) {
       announce(`${more.checked ? "Mais tempo guardado" : "Mais tempo desligado"}: ${NO_MORE_TIME}`);

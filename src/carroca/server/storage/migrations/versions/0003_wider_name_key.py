@@ -1,8 +1,4 @@
-"""wider name key: a casefolded name can be longer than the name ("ß" folds to "ss")
-
-Revision ID: 0003
-Revises: 0002
-"""
+"""wider name key: a casefolded name can be longer than the name ("ß" folds to "ss")"""
 
 from __future__ import annotations
 
@@ -11,8 +7,6 @@ from alembic import op
 
 revision = "0003"
 down_revision = "0002"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

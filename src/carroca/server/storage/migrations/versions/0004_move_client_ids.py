@@ -1,8 +1,4 @@
-"""move client ids: a move resent after a restart is still recognised as a duplicate
-
-Revision ID: 0004
-Revises: 0003
-"""
+"""move client ids: a move resent after a restart is still recognised as a duplicate"""
 
 from __future__ import annotations
 
@@ -11,8 +7,6 @@ from alembic import op
 
 revision = "0004"
 down_revision = "0003"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

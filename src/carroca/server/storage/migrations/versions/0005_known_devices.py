@@ -1,8 +1,5 @@
-"""known devices: browsers that signed in to an account before keep trying when it is under attack
-
-Revision ID: 0005
-Revises: 0004
-"""
+"""known devices: browsers that signed in to an account before keep trying when it is under
+attack"""
 
 from __future__ import annotations
 
@@ -11,8 +8,6 @@ from alembic import op
 
 revision = "0005"
 down_revision = "0004"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

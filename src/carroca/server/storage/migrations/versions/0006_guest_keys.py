@@ -1,9 +1,5 @@
 """guest keys: a guest who signed out signs in again under the same nickname with the secret key
-their browser kept (only its SHA-256 is stored)
-
-Revision ID: 0006
-Revises: 0005
-"""
+their browser kept (only its SHA-256 is stored)"""
 
 from __future__ import annotations
 
@@ -12,8 +8,6 @@ from alembic import op
 
 revision = "0006"
 down_revision = "0005"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -1,9 +1,5 @@
 """several nodes: the nodes table (leases), each match's owner node and fencing epoch, and the
-ranked queue in the database (shared by every node)
-
-Revision ID: 0007
-Revises: 0006
-"""
+ranked queue in the database (shared by every node)"""
 
 from __future__ import annotations
 
@@ -12,8 +8,6 @@ from alembic import op
 
 revision = "0007"
 down_revision = "0006"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -1,10 +1,6 @@
 """look-alike keys: each player's UTS #39 confusable skeleton, of the name and of its case fold,
 each unique, so that a name cannot pass for another written in another alphabet ("раса59" for
-"paca59"); players that already share a key all keep their names (the later ones as twins)
-
-Revision ID: 0008
-Revises: 0007
-"""
+"paca59"); players that already share a key all keep their names (the later ones as twins)"""
 
 from __future__ import annotations
 
@@ -15,8 +11,6 @@ from carroca.server.storage.names import rekey_players
 
 revision = "0008"
 down_revision = "0007"
-branch_labels = None
-depends_on = None
 
 KEY_MAX = 200  # names.KEY_MAX when this revision was written
 

@@ -1,9 +1,5 @@
 """private matches: a friends' match's record, replay and review are its players' only, until its
-host makes it public; friends' matches already stored become private
-
-Revision ID: 0009
-Revises: 0008
-"""
+host makes it public; friends' matches already stored become private"""
 
 from __future__ import annotations
 
@@ -12,8 +8,6 @@ from alembic import op
 
 revision = "0009"
 down_revision = "0008"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -1,8 +1,4 @@
-"""tournaments: events, their entries and the match of each game
-
-Revision ID: 0010
-Revises: 0009
-"""
+"""tournaments: events, their entries and the match of each game"""
 
 from __future__ import annotations
 
@@ -11,8 +7,6 @@ from alembic import op
 
 revision = "0010"
 down_revision = "0009"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

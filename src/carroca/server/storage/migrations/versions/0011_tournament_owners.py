@@ -1,8 +1,4 @@
-"""tournaments in a cluster: the node running each event, and its fencing epoch
-
-Revision ID: 0011
-Revises: 0010
-"""
+"""tournaments in a cluster: the node running each event, and its fencing epoch"""
 
 from __future__ import annotations
 
@@ -11,8 +7,6 @@ from alembic import op
 
 revision = "0011"
 down_revision = "0010"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

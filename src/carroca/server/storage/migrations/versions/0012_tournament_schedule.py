@@ -1,9 +1,5 @@
 """recurring tournaments: the schedule entry and slot an event was made for (one event per
-slot, whichever node makes it), a cancelled event's reason, and whether a newcomer made it
-
-Revision ID: 0012
-Revises: 0011
-"""
+slot, whichever node makes it), a cancelled event's reason, and whether a newcomer made it"""
 
 from __future__ import annotations
 
@@ -12,8 +8,6 @@ from alembic import op
 
 revision = "0012"
 down_revision = "0011"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -1,8 +1,4 @@
-"""the operator's tools: players' roles, closed accounts and announcements (`carroca admin`)
-
-Revision ID: 0013
-Revises: 0012
-"""
+"""the operator's tools: players' roles, closed accounts and announcements (`carroca admin`)"""
 
 from __future__ import annotations
 
@@ -11,8 +7,6 @@ from alembic import op
 
 revision = "0013"
 down_revision = "0012"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

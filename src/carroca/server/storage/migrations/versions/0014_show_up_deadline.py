@@ -1,9 +1,5 @@
 """tournament tables: the show-up deadline carried with the table, and the teams that never came
-when it closed unplayed
-
-Revision ID: 0014
-Revises: 0013
-"""
+when it closed unplayed"""
 
 from __future__ import annotations
 
@@ -12,8 +8,6 @@ from alembic import op
 
 revision = "0014"
 down_revision = "0013"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

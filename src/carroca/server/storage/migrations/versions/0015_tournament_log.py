@@ -1,8 +1,4 @@
-"""an arena's log entries written one by one: a wave appends its own, not the whole record
-
-Revision ID: 0015
-Revises: 0014
-"""
+"""an arena's log entries written one by one: a wave appends its own, not the whole record"""
 
 from __future__ import annotations
 
@@ -11,8 +7,6 @@ from alembic import op
 
 revision = "0015"
 down_revision = "0014"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

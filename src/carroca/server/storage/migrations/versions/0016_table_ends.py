@@ -1,9 +1,5 @@
 """tables ended by an operator (`carroca admin end`): the reason kept with the match, and a log
-the nodes read to close the tables they run
-
-Revision ID: 0016
-Revises: 0015
-"""
+the nodes read to close the tables they run"""
 
 from __future__ import annotations
 
@@ -12,8 +8,6 @@ from alembic import op
 
 revision = "0016"
 down_revision = "0015"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

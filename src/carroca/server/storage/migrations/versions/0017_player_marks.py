@@ -1,9 +1,5 @@
 """player marks: digests of the addresses and devices accounts came from, so that the ranked
-queue does not pair accounts of one person as opponents
-
-Revision ID: 0017
-Revises: 0016
-"""
+queue does not pair accounts of one person as opponents"""
 
 from __future__ import annotations
 
@@ -12,8 +8,6 @@ from alembic import op
 
 revision = "0017"
 down_revision = "0016"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

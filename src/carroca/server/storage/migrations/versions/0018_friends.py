@@ -1,8 +1,4 @@
-"""friends: requests, friendships and blocks between players, one row per direction
-
-Revision ID: 0018
-Revises: 0017
-"""
+"""friends: requests, friendships and blocks between players, one row per direction"""
 
 from __future__ import annotations
 
@@ -11,8 +7,6 @@ from alembic import op
 
 revision = "0018"
 down_revision = "0017"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -1,9 +1,5 @@
 """moderation: chat lines kept, reports, sanctions, the moderators' audit log and the
-abandonment ladder
-
-Revision ID: 0019
-Revises: 0018
-"""
+abandonment ladder"""
 
 from __future__ import annotations
 
@@ -12,8 +8,6 @@ from alembic import op
 
 revision = "0019"
 down_revision = "0018"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

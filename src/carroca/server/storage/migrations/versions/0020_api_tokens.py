@@ -1,8 +1,4 @@
-"""api tokens: personal tokens for programs (the Bot API), stored hashed, with their scopes
-
-Revision ID: 0020
-Revises: 0019
-"""
+"""api tokens: personal tokens for programs (the Bot API), stored hashed, with their scopes"""
 
 from __future__ import annotations
 
@@ -11,8 +7,6 @@ from alembic import op
 
 revision = "0020"
 down_revision = "0019"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

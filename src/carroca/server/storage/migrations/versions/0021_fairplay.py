@@ -1,9 +1,5 @@
 """fair play: the ranked matches whose decisions are still to be counted, and each player's
-agreement with the expert per match; every finished ranked match is due at first
-
-Revision ID: 0021
-Revises: 0020
-"""
+agreement with the expert per match; every finished ranked match is due at first"""
 
 from __future__ import annotations
 
@@ -12,8 +8,6 @@ from alembic import op
 
 revision = "0021"
 down_revision = "0020"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

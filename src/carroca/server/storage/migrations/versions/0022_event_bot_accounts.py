@@ -1,8 +1,4 @@
-"""events that take bot accounts: the creator's choice (the Bot API)
-
-Revision ID: 0022
-Revises: 0021
-"""
+"""events that take bot accounts: the creator's choice (the Bot API)"""
 
 from __future__ import annotations
 
@@ -11,8 +7,6 @@ from alembic import op
 
 revision = "0022"
 down_revision = "0021"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

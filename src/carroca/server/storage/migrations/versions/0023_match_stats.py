@@ -1,9 +1,5 @@
 """what each player did in a match (won, batidas, galos, capicús), kept with their seat for the
-profile's figures; null until counted (matches stored before this are counted in the background)
-
-Revision ID: 0023
-Revises: 0022
-"""
+profile's figures; null until counted (matches stored before this are counted in the background)"""
 
 from __future__ import annotations
 
@@ -12,8 +8,6 @@ from alembic import op
 
 revision = "0023"
 down_revision = "0022"
-branch_labels = None
-depends_on = None
 
 COUNTS = ("batidas", "galos", "capicus")
 
