@@ -570,9 +570,10 @@ class Table(TableRow):
             if version == self.version and not self.closed:
                 await self._commit(seat, actions.parse(decision.action), auto=False)
                 if decision.fallback and not self._told_simple:
-                    self._told_simple = True
-                    self.notify_players(wire.Notice(match=self.id, code="bots_simple",
-                                                    message=BOTS_SIMPLE))
+                    # Told once, to someone: a table whose people are not connected yet (its
+                    # bots moved first) tells them at the next fallback instead.
+                    self._told_simple = self.notify_players(wire.Notice(
+                        match=self.id, code="bots_simple", message=BOTS_SIMPLE)) > 0
 
     async def _timeout(self, version: int) -> None:
         """Time ran out: the third time in a row is abandonment, otherwise a bot plays for them."""
@@ -815,11 +816,12 @@ class Table(TableRow):
         )
         return None
 
-    def notify_players(self, data: wire.Data) -> None:
-        """A frame on the own channel of each player seated here."""
+    def notify_players(self, data: wire.Data) -> int:
+        """A frame on the own channel of each player seated here; how many sockets (or nodes)
+        it reached."""
         frame = wire.frame(data)
-        for _, pid in self.humans():
-            self._host.fanout.publish(player_channel(pid), frame)
+        return sum(self._host.fanout.publish(player_channel(pid), frame)
+                   for _, pid in self.humans())
 
     def close(self) -> None:
         """Stop running the table here: no clock, no bot, no move (it ended, moved to another
