@@ -159,6 +159,7 @@ def test_an_exact_decision_plays_the_scaled_and_capped_worlds(
     assert {r.worlds for r in rated} == {expected}
 
 
+@pytest.mark.slow
 def test_exact_decisions_defer_to_medium_only_when_asked() -> None:
     """`defer_exact`: an exact decision keeps `medium`'s move unless an action beats it surely
     (here never: 1,000 standard errors); by default it plays the best mean, whatever `medium`

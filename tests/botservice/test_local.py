@@ -86,6 +86,7 @@ def test_a_failing_worker_answers_with_the_safe_move() -> None:
     run(body, decide=W.crash)
 
 
+@pytest.mark.slow
 def test_a_late_worker_is_not_waited_for() -> None:
     async def body(service: BotService) -> None:
         loop = asyncio.get_running_loop()
@@ -99,6 +100,7 @@ def test_a_late_worker_is_not_waited_for() -> None:
     run(body, decide=W.slow)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("decide", "killed"), [(W.slow, False), (W.spin, True)])
 def test_a_worker_that_overstays_is_killed_only_when_it_spins(
         decide: Decide, killed: bool, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -178,6 +180,7 @@ def test_a_worker_killed_with_too_little_time_left_gives_the_safe_move(
     asyncio.run(main())
 
 
+@pytest.mark.slow
 def test_two_workers_think_at_once() -> None:
     async def body(service: BotService) -> None:
         loop = asyncio.get_running_loop()

@@ -40,6 +40,7 @@ def _simulate(out: Path, *extra: str) -> None:
     assert result.exit_code == 0, result.output
 
 
+@pytest.mark.slow
 def test_expert_records_are_byte_identical_for_a_seed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

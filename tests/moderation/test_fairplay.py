@@ -127,6 +127,7 @@ def test_a_bot_assisted_account_stands_out_from_medium_play(database: str) -> No
         assert count(database, "sanctions") == 0
 
 
+@pytest.mark.slow
 def test_unreviewed_ranked_matches_are_reviewed_in_the_background(database: str) -> None:
     """A ranked match played through the queue is due once it ends; with a scripted one, two
     nodes' background reviewers claim one each (the player a moderator looked at first), the

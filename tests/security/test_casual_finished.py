@@ -8,12 +8,14 @@ thousands of times a minute).
 
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
 from tests.support.server_app import guest, settings_for, wait_status
 
 from carroca.server.app import create_app
 
 
+@pytest.mark.slow
 def test_a_finished_casual_table_is_not_offered_again(database: str) -> None:
     # No abandonment ladder: Rui's abandonment would ban him from the queue for a while.
     settings = settings_for(database, turn_seconds=1.0, casual_wait_seconds=0.1,

@@ -25,6 +25,7 @@ from carroca.server.tables.reviews import MAX_PENDING, Reviews
 pytestmark = pytest.mark.postgres
 
 
+@pytest.mark.slow
 def test_review_of_a_finished_match(client: TestClient) -> None:
     guest(client, "ana")
     created = client.post("/api/matches", json={
@@ -121,6 +122,7 @@ async def review_then_stop(reviews: Reviews, bots: BotService, line: str,
         await bots.stop()
 
 
+@pytest.mark.slow
 def test_a_review_in_jobs_is_what_carroca_analyze_says() -> None:
     """Split into one job per decision on two workers, put back together: the same review, to
     the byte, as the one-process analysis (the same worlds and seeds)."""
@@ -205,6 +207,7 @@ def test_close_abandons_a_running_review() -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.slow
 def test_a_worker_killed_under_a_review_costs_one_retry(tmp_path: Any) -> None:
     """The worker dies on one of the review's decisions: that decision goes to the restarted
     worker and the review is the same as if nothing had happened."""

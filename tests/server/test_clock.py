@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from tests.support.server_app import guest, settings_for, wait_finished
 from tests.support.wsplay import auth, recv, send
@@ -44,6 +45,7 @@ def test_a_silent_player_is_auto_played_then_abandons(database: str) -> None:
     assert match.is_over and match.result is not None and match.result.reason == "abandon"
 
 
+@pytest.mark.slow
 def test_a_move_in_time_resets_the_count(database: str) -> None:
     # Long enough that the one answer the test gives is never late, even on a busy machine.
     with TestClient(create_app(settings_for(database, turn_seconds=1.0))) as client:

@@ -64,6 +64,7 @@ def player_id(client: TestClient, token: str) -> int:
     return pid
 
 
+@pytest.mark.slow
 def test_a_ranked_mano_match_rates_both_players(fast: TestClient) -> None:
     names = ["Ana", "Bia"]
     tokens = [account(fast, n) for n in names]
@@ -109,6 +110,7 @@ def test_a_ranked_mano_match_rates_both_players(fast: TestClient) -> None:
         assert latest["rating_after"] == pytest.approx(p["ratings"]["mano"]["rating"])
 
 
+@pytest.mark.slow
 def test_a_ranked_duplas_match_moves_winners_above_losers(fast: TestClient) -> None:
     names = ["Caio", "Duda", "Edu", "Fabi"]
     info = ranked_match(fast, "duplas-pontos", [account(fast, n) for n in names])

@@ -90,6 +90,7 @@ def said_and_reported(database: str, match_id: str) -> None:
         engine.dispose()
 
 
+@pytest.mark.slow
 def test_export_sessions_password_and_deletion(fast: TestClient, database: str,
                                                tmp_path: Path) -> None:
     mine, other = account(fast, NAME), account(fast, "Bia")

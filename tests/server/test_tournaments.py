@@ -101,6 +101,7 @@ def play_event(c: Client, event_id: str, choose: Callable[[Any], str],
         c.recv()
 
 
+@pytest.mark.slow
 def test_a_swiss_of_sixteen_players_through_the_server(database: str, tmp_path: Path) -> None:
     with TestClient(create_app(fast_settings(database))) as client, ExitStack() as stack:
         tokens = [guest(client, f"Jogador{i:02d}") for i in range(16)]
@@ -158,6 +159,7 @@ def test_a_swiss_of_sixteen_players_through_the_server(database: str, tmp_path: 
         assert CliRunner().invoke(cli, ["verify", str(bad)]).exit_code != 0
 
 
+@pytest.mark.slow
 def test_a_player_who_never_shows_forfeits_and_the_event_goes_on(database: str) -> None:
     settings = fast_settings(database, tournament_show_up_seconds=2.0)
     with TestClient(create_app(settings)) as client, ExitStack() as stack:
@@ -521,6 +523,7 @@ def test_a_knockout_of_best_of_three_plays_every_game_it_needs(database: str) ->
         verify(client.get(f"/api/tournaments/{event_id}/record").json())
 
 
+@pytest.mark.slow
 def test_a_waiting_table_keeps_its_show_up_time_across_a_restart(database: str) -> None:
     """The server stops while a game's table waits for its players; started again, the table
     still waits, until the time it was given when it was made (stored with it), and then the
