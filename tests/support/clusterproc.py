@@ -28,7 +28,7 @@ from types import TracebackType
 
 import httpx2
 import redis
-from tests.support.serverproc import NO_PROXY, START_SECONDS, Server, free_port
+from tests.support.serverproc import LOCAL_TLS, NO_PROXY, START_SECONDS, Server, free_port
 from websockets.sync.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[2]  # the repository: tests/support/ is two down
@@ -103,7 +103,8 @@ class Cluster:
         """A client of the proxy (a new connection per client: round robin works per request
         anyway, keep-alive or not)."""
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return httpx2.Client(base_url=self.url, headers=headers, timeout=30, trust_env=False)
+        return httpx2.Client(base_url=self.url, headers=headers, timeout=30, trust_env=False,
+                             verify=LOCAL_TLS)
 
     def socket(self, token: str) -> ClientConnection:
         """A WebSocket through the proxy, to whichever node is next in the rotation."""
@@ -223,8 +224,8 @@ class Cluster:
             deadline = time.monotonic() + START_SECONDS
             while time.monotonic() < deadline and self.proxy.poll() is None:
                 with contextlib.suppress(httpx2.HTTPError):
-                    if httpx2.get(f"{self.url}/api/health", timeout=5,
-                                  trust_env=False).status_code == 200:
+                    if httpx2.get(f"{self.url}/api/health", timeout=5, trust_env=False,
+                                  verify=LOCAL_TLS).status_code == 200:
                         return
                 time.sleep(0.05)
             self.proxy.kill()
