@@ -23,7 +23,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from tests.support.server_app import fresh_database
+from tests.support.server_app import CHEAP_PASSWORDS, fresh_database
 from tests.support.zygote import Child, Zygote
 from websockets.sync.client import ClientConnection, connect
 
@@ -71,7 +71,7 @@ class Server:
             "CARROCA_HAND_PAUSE_SECONDS": "0",  # no pause between hands unless a test asks
             "CARROCA_SOCKET_FRAMES_PER_SECOND": "0",  # test clients play at machine speed
             "CARROCA_FAIRPLAY_REVIEWS": "false",  # no background reviews unless a test asks
-        } | (env or {})
+        } | {f"CARROCA_{k.upper()}": str(v) for k, v in CHEAP_PASSWORDS.items()} | (env or {})
         self.proc: subprocess.Popen[bytes] | Child
         for attempt in range(3):
             self.port = port or free_port()
