@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
-from tests.support.server_app import guest, settings_for
+from tests.support.server_app import CHEAP_PASSWORDS, guest, settings_for
 from tests.support.wsplay import auth, recv, send, until
 
 from carroca.server.app import create_app
 from carroca.server.players.accounts import COOKIE
+from carroca.server.preflight import password_cost_problem
 from carroca.server.settings import Settings
 from carroca.server.storage.db import make_engine, players
 
@@ -110,6 +111,38 @@ def test_register_stores_an_argon2_hash_and_login_checks_it(
         assert bad.status_code == 401
         assert bad.json()["error"] == {"code": "bad_login",
                                        "message": "Apelido ou senha incorretos."}
+
+
+def test_the_hash_cost_is_rfc_9106s_unless_set_and_a_stored_hash_keeps_its_own(
+    database: str
+) -> None:
+    """The tests' servers hash cheaply (CHEAP_PASSWORDS); a server's own default is argon2id at
+    RFC 9106's second recommended cost, and a hash made at one cost is checked at that cost by
+    a server set to another."""
+    default = {name: getattr(Settings(), name) for name in CHEAP_PASSWORDS}
+    assert default == {"password_time_cost": 3, "password_memory_kib": 65536,
+                       "password_parallelism": 4}
+    with TestClient(create_app(settings_for(database, **default))) as c:
+        assert c.post("/api/register", json={"name": "Forte", "password": "senha-forte-1"}
+                      ).status_code == 200
+    assert (password_hash(database, "Forte") or "").startswith("$argon2id$v=19$m=65536,t=3,p=4$")
+    with TestClient(create_app(settings_for(database))) as c:
+        assert c.post("/api/register", json={"name": "Leve", "password": "senha-leve-1"}
+                      ).status_code == 200
+        assert c.post("/api/login", json={"name": "Forte", "password": "senha-forte-1"}
+                      ).status_code == 200
+        assert c.post("/api/login", json={"name": "Forte", "password": "senha-fraca-1"}
+                      ).status_code == 401
+    assert (password_hash(database, "Leve") or "").startswith("$argon2id$v=19$m=8192,t=1,p=1$")
+
+
+def test_a_password_cost_below_argon2s_least_stops_the_start() -> None:
+    least = Settings(password_time_cost=1, password_memory_kib=8, password_parallelism=1)
+    assert password_cost_problem(least) is None
+    for wrong in ({"password_time_cost": 0}, {"password_parallelism": 0},
+                  {"password_memory_kib": 31, "password_parallelism": 4}):
+        why = password_cost_problem(Settings(**wrong))  # type: ignore[arg-type]
+        assert why is not None and "CARROCA_PASSWORD_" in why and "argon2's least" in why
 
 
 def test_short_passwords_are_refused(client: TestClient) -> None:

@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 import httpx2
-from tests.support.serverproc import NO_PROXY, Server
+from tests.support.serverproc import LOCAL_TLS, NO_PROXY, Server
 from websockets.sync.client import ClientConnection, connect
 
 # Sockets held outside a `with` block (websockets >= 17.1 asks for `legacy=True` then).
@@ -27,7 +27,8 @@ def http(server: Server, ip: str = "127.0.0.1", token: str | None = None,
          timeout: float = 30) -> httpx2.Client:
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     return httpx2.Client(base_url=server.base, headers=headers, timeout=timeout,
-                         trust_env=False, transport=httpx2.HTTPTransport(local_address=ip))
+                         trust_env=False,
+                         transport=httpx2.HTTPTransport(local_address=ip, verify=LOCAL_TLS))
 
 
 def guest(server: Server, name: str, ip: str = "127.0.0.1") -> str:

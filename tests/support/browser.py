@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.support.server_app import CHEAP_PASSWORDS
 
 from carroca.server.app import create_app
 from carroca.server.edge.guard import uvicorn_config
@@ -63,6 +64,7 @@ def web_settings(database: str, **overrides: Any) -> Settings:
         # Nor is a socket's frame rate: the tests' own sockets play at machine speed against
         # bots that answer at once (tests/security checks the limit).
         socket_frames_per_second=0,
+        **CHEAP_PASSWORDS,
     )
     fields.update(overrides)
     return Settings(**fields)

@@ -13,13 +13,14 @@ from typing import Any
 
 import httpx2
 from tests.support.clusterproc import NO_PROXY, Cluster
+from tests.support.serverproc import LOCAL_TLS
 from websockets.sync.client import ClientConnection, connect
 
 RETRYABLE = ("moving", "not_owner", "not_stored")
 
 
 def guest(base: str, name: str) -> str:
-    with httpx2.Client(base_url=base, timeout=30, trust_env=False) as c:
+    with httpx2.Client(base_url=base, timeout=30, trust_env=False, verify=LOCAL_TLS) as c:
         r = c.post("/api/guest", json={"name": name})
         assert r.status_code == 200, r.text
         token: str = r.json()["token"]
@@ -27,7 +28,7 @@ def guest(base: str, name: str) -> str:
 
 
 def post(base: str, token: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    with httpx2.Client(base_url=base, timeout=30, trust_env=False,
+    with httpx2.Client(base_url=base, timeout=30, trust_env=False, verify=LOCAL_TLS,
                        headers={"Authorization": f"Bearer {token}"}) as c:
         r = c.post(path, json=body)
         assert r.status_code in (200, 201), r.text

@@ -29,6 +29,7 @@ from types import TracebackType
 import httpx2
 import redis
 from tests.support.serverproc import (
+    LOCAL_TLS,
     START_SECONDS,
     Server,
     free_port,
@@ -226,8 +227,8 @@ class Cluster:
             deadline = time.monotonic() + START_SECONDS
             while time.monotonic() < deadline and self.proxy.poll() is None:
                 with contextlib.suppress(httpx2.HTTPError):
-                    if httpx2.get(f"{self.url}/api/health", timeout=5,
-                                  trust_env=False).status_code == 200:
+                    if httpx2.get(f"{self.url}/api/health", timeout=5, trust_env=False,
+                                  verify=LOCAL_TLS).status_code == 200:
                         return
                 time.sleep(0.05)
             self.proxy.kill()

@@ -1,7 +1,9 @@
 """A real `carroca serve` process on a free port, for tests that crash, attack or time it.
 
 The process runs with the environment's `CARROCA_*` variables removed and the test's own added,
-so a developer's settings never leak into a test.
+so a developer's settings never leak into a test. It is forked from a process that imported the
+server already (tests/support/zygote.py), which saves two thirds of a start's CPU;
+CARROCA_TEST_FORK=0 starts each with `python -m carroca serve` instead.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import inspect
 import os
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -20,7 +23,8 @@ from typing import Any
 
 import httpx2
 import pytest
-from tests.support.server_app import fresh_database
+from tests.support.server_app import CHEAP_PASSWORDS, fresh_database
+from tests.support.zygote import Child, Zygote
 from websockets.sync.client import ClientConnection, connect
 
 START_SECONDS = 90.0  # a cold start on a busy machine (imports, migrations) can be slow
@@ -31,10 +35,25 @@ NO_PROXY: dict[str, Any] = {"proxy": None} if "proxy" in inspect.signature(conne
     else {}
 
 
+#: One TLS context for every client of the test servers (`verify=LOCAL_TLS`): they speak plain
+#: HTTP, but httpx2 loads the CA bundle for each new client otherwise, 45 ms of CPU, more than a
+#: request; polling a starting server did it 20 times a second.
+LOCAL_TLS = ssl.create_default_context()
+
+#: The test process's zygote, started on the first server, ended with the session.
+ZYGOTE = Zygote() if os.environ.get("CARROCA_TEST_FORK", "1") != "0" else None
+
+
+def pytest_sessionfinish() -> None:
+    if ZYGOTE is not None:
+        ZYGOTE.close()
+
+
 def http_client(base: str, token: str | None = None) -> httpx2.Client:
     """A client of the local server at `base`, acting as `token`'s player when given."""
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    return httpx2.Client(base_url=base, headers=headers, timeout=30, trust_env=False)
+    return httpx2.Client(base_url=base, headers=headers, timeout=30, trust_env=False,
+                         verify=LOCAL_TLS)
 
 
 def ws_connect(port: int, token: str) -> ClientConnection:
@@ -66,16 +85,19 @@ class Server:
             "CARROCA_HAND_PAUSE_SECONDS": "0",  # no pause between hands unless a test asks
             "CARROCA_SOCKET_FRAMES_PER_SECOND": "0",  # test clients play at machine speed
             "CARROCA_FAIRPLAY_REVIEWS": "false",  # no background reviews unless a test asks
-        } | (env or {})
+        } | {f"CARROCA_{k.upper()}": str(v) for k, v in CHEAP_PASSWORDS.items()} | (env or {})
+        self.proc: subprocess.Popen[bytes] | Child
         for attempt in range(3):
             self.port = port or free_port()
-            with self.log_path.open("wb") as log:
-                self.proc = subprocess.Popen(
-                    [sys.executable, "-m", "carroca", "serve", "--port", str(self.port),
-                     "--database", database, *flags],
-                    cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT,
-                    start_new_session=group,
-                )
+            args = ["serve", "--port", str(self.port), "--database", database, *flags]
+            if ZYGOTE is not None:
+                self.proc = ZYGOTE.spawn(args, env=env, cwd=workdir, log=self.log_path,
+                                         new_session=group)
+            else:
+                with self.log_path.open("wb") as log:
+                    self.proc = subprocess.Popen(
+                        [sys.executable, "-m", "carroca", *args], cwd=workdir, env=env,
+                        stdout=log, stderr=subprocess.STDOUT, start_new_session=group)
             if self._wait_ready():
                 return
             if "address already in use" not in self.log().lower() or attempt == 2:
@@ -88,7 +110,8 @@ class Server:
             if self.proc.poll() is not None:
                 return False
             with contextlib.suppress(httpx2.HTTPError):
-                health = httpx2.get(f"{self.base}/api/health", timeout=5, trust_env=False)
+                health = httpx2.get(f"{self.base}/api/health", timeout=5, trust_env=False,
+                                    verify=LOCAL_TLS)
                 if health.status_code == 200:
                     return True
             time.sleep(0.05)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import httpx2
+from tests.support.serverproc import LOCAL_TLS
 from websockets.asyncio.client import ClientConnection, connect
 
 NO_PROXY: dict[str, Any] = {"proxy": None} if "proxy" in inspect.signature(connect).parameters \
@@ -149,7 +150,7 @@ def public(page: dict[str, Any]) -> dict[str, Any]:
 
 
 def guests(base: str, count: int, prefix: str) -> list[str]:
-    with httpx2.Client(base_url=base, timeout=30, trust_env=False) as c:
+    with httpx2.Client(base_url=base, timeout=30, trust_env=False, verify=LOCAL_TLS) as c:
         return [c.post("/api/guest", json={"name": f"{prefix}{i}"}).json()["token"]
                 for i in range(count)]
 
@@ -157,7 +158,7 @@ def guests(base: str, count: int, prefix: str) -> list[str]:
 def wait_status(base: str, event_id: str, status: str, timeout: float = 120
                 ) -> dict[str, Any]:
     end = time.monotonic() + timeout
-    with httpx2.Client(base_url=base, timeout=30, trust_env=False) as c:
+    with httpx2.Client(base_url=base, timeout=30, trust_env=False, verify=LOCAL_TLS) as c:
         while time.monotonic() < end:
             page: dict[str, Any] = c.get(f"/api/tournaments/{event_id}").json()
             if page["status"] == status:
@@ -171,7 +172,7 @@ async def run_event(base: str, watchers: Watchers, event_id: str, creator: str,
     """Quiet while upcoming; two register and withdraw; the creator starts it, bots fill it
     and play it to its end; quiet again. Returns the final page."""
     def post(token: str, path: str) -> None:
-        with httpx2.Client(base_url=base, timeout=30, trust_env=False,
+        with httpx2.Client(base_url=base, timeout=30, trust_env=False, verify=LOCAL_TLS,
                            headers={"Authorization": f"Bearer {token}"}) as c:
             r = c.post(f"/api/tournaments/{event_id}/{path}", json={})
             assert r.status_code == 200, r.text

@@ -47,6 +47,8 @@ def problem(settings: Settings) -> str | None:
             return f"cannot reach the database {shown}: {_first_line(exc)}"
         finally:
             engine.dispose()
+    if (why := password_cost_problem(settings)) is not None:
+        return why
     if settings.tournament_schedule:
         from carroca.server.tournaments.schedule import ScheduleError, load
 
@@ -56,6 +58,18 @@ def problem(settings: Settings) -> str | None:
             return str(exc)
     if settings.redis:
         return redis_problem(settings.redis)
+    return None
+
+
+def password_cost_problem(settings: Settings) -> str | None:
+    """Why argon2 could not hash with the password cost settings (None: it can): at least one
+    pass and one lane, 8 KiB of memory a lane."""
+    t, m, p = (settings.password_time_cost, settings.password_memory_kib,
+               settings.password_parallelism)
+    if t < 1 or p < 1 or m < 8 * p:
+        return (f"the password hash's cost (CARROCA_PASSWORD_TIME_COST {t}, "
+                f"CARROCA_PASSWORD_MEMORY_KIB {m}, CARROCA_PASSWORD_PARALLELISM {p}) is below "
+                "argon2's least: 1 pass, 1 lane, 8 KiB of memory a lane")
     return None
 
 

@@ -97,6 +97,13 @@ class Settings:
     api_keepalive_seconds: float = 10.0
     presence_seconds: float = 3.0  # a player's presence is told at most once in this time
     hash_queue: int = 4  # password checks waiting for a hashing slot; more get 429
+    # Argon2id's cost for a new password's hash: passes, memory (KiB) and lanes; the default is
+    # RFC 9106's second recommended option (argon2-cffi's own), about 0.25 CPU-s a hash. A
+    # stored hash keeps the cost it was made with, and a check pays that one. Lower costs only
+    # where nobody's password is at stake (the tests: a hash costs 30 times less).
+    password_time_cost: int = 3
+    password_memory_kib: int = 65536
+    password_parallelism: int = 4
 
     # ---------------------------------------------------------------- tables
     max_bot_matches: int = 200  # bots-only matches in play at once, all players together

@@ -69,8 +69,6 @@ CACHE_SECONDS = 60.0
 CLEAN_QUEUE = 8
 CACHE_SIZE = 100_000
 
-_hasher = PasswordHasher()
-
 
 # Letters that draw nothing (Hangul fillers, the halfwidth one): a name of them is invisible.
 INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
@@ -153,6 +151,9 @@ class Accounts:
         self._waiting = 0
         self._per_ip: dict[str, int] = {}
         self.hashed = 0  # password hashes computed or checked (for tests and the benchmark)
+        self._hasher = PasswordHasher(time_cost=settings.password_time_cost,
+                                      memory_cost=settings.password_memory_kib,
+                                      parallelism=settings.password_parallelism)
 
     def _decent(self, name: str) -> None:
         """A new nickname holding a word of the chat filter's list is refused."""
@@ -224,7 +225,7 @@ class Accounts:
         name = check_name(name)
         self.limits.register_ip.hit(ip)
         self.limits.password_ip.hit(ip)
-        digest: str = await self._hash(ip, _hasher.hash, password)
+        digest: str = await self._hash(ip, self._hasher.hash, password)
         if current is not None and current["kind"] == "guest" and \
                 current["name"].casefold() == name.casefold():
             await self.store.set_password(current["id"], digest)
@@ -259,7 +260,7 @@ class Accounts:
         ok = False
         if row is not None and row["password_hash"]:
             try:
-                ok = await self._hash(ip, _hasher.verify, row["password_hash"], password,
+                ok = await self._hash(ip, self._hasher.verify, row["password_hash"], password,
                                       known=known,
                                       clean=self.limits.login_account.untouched(account))
             except (VerificationError, InvalidHashError):
@@ -323,7 +324,7 @@ class Accounts:
         self.limits.login_account.check(account)
         self.limits.password_ip.hit(ip)
         try:
-            ok = await self._hash(ip, _hasher.verify, row["password_hash"], password[:200],
+            ok = await self._hash(ip, self._hasher.verify, row["password_hash"], password[:200],
                                   known=True)
         except (VerificationError, InvalidHashError):
             ok = False
@@ -339,7 +340,7 @@ class Accounts:
         if len(new) < MIN_PASSWORD:
             raise WeakPassword(MIN_PASSWORD)
         await self.check_password(player["id"], current, ip)
-        digest: str = await self._hash(ip, _hasher.hash, new, known=True)
+        digest: str = await self._hash(ip, self._hasher.hash, new, known=True)
         await self.store.set_password(player["id"], digest)
         ended = await self.store.end_sessions(player["id"], None, keep=keep)
         self.drop_sessions(ended)
