@@ -185,6 +185,10 @@ def test_a_hand_at_the_largest_text_size(new_context: Any) -> None:
     summary.wait_for(state="detached")
     page.click("#btn-log")  # the side panel: the score, the moves, the settings
     page.wait_for_selector("#side.open")
+    # It slides up for a quarter of a second: looked at before it is up, its lower controls
+    # are still below the screen.
+    page.wait_for_function(
+        "() => getComputedStyle(document.querySelector('#side')).transform === 'none'")
     check_nothing_cut(page, "the side panel")
     for control in ("#side-close", "#fala", "#esperar", "#mais-tempo", "#btn-review"):
         check_on_screen(page, control)
