@@ -10,7 +10,8 @@ from typing import Any
 
 import httpx2
 from tests.support.cluster_players import guest, post
-from tests.support.clusterproc import NO_PROXY, Cluster
+from tests.support.clusterproc import Cluster
+from tests.support.serverproc import NO_PROXY
 from websockets.sync.client import ClientConnection, connect
 
 

@@ -11,7 +11,8 @@ from typing import Any
 import httpx2
 import pytest
 from tests.support.cluster_players import Player, guest, play, post
-from tests.support.clusterproc import NO_PROXY, Cluster
+from tests.support.clusterproc import Cluster
+from tests.support.serverproc import NO_PROXY
 from websockets.sync.client import ClientConnection, connect
 
 

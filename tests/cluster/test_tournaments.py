@@ -17,7 +17,8 @@ import httpx2
 import pytest
 import sqlalchemy as sa
 from tests.support.cluster_players import Player, guest, post
-from tests.support.clusterproc import NO_PROXY, Cluster
+from tests.support.clusterproc import Cluster
+from tests.support.serverproc import NO_PROXY
 from tests.support.watchers import Watchers, check_watchers, guests, public, run_apart, run_event
 from websockets.sync.client import connect
 

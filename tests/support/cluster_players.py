@@ -12,8 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx2
-from tests.support.clusterproc import NO_PROXY, Cluster
-from tests.support.serverproc import LOCAL_TLS
+from tests.support.clusterproc import Cluster
+from tests.support.serverproc import LOCAL_TLS, NO_PROXY
 from websockets.sync.client import ClientConnection, connect
 
 RETRYABLE = ("moving", "not_owner", "not_stored")
