@@ -1,5 +1,5 @@
-"""Cluster fixtures: a PostgreSQL server and a Redis for the whole run, a fresh database and a
-local cluster (tests/support/clusterproc.py: nodes behind HAProxy) for each test.
+"""Cluster fixtures: a PostgreSQL server for the whole run, a Redis per test process, a fresh
+database and a local cluster (tests/support/clusterproc.py: nodes behind HAProxy) for each test.
 
 - PostgreSQL: the server CARROCA_TEST_POSTGRES names, else a throwaway one started here with
   scripts/test-postgres.sh. Each test gets a database of its own, copied from a migrated
@@ -9,9 +9,10 @@ local cluster (tests/support/clusterproc.py: nodes behind HAProxy) for each test
   `restart_redis` cannot be used), else a throwaway one started here with scripts/test-redis.sh.
 - HAProxy: Debian's, installed by scripts/test-haproxy.sh when missing (as root).
 
-`make unit-cluster` starts PostgreSQL and Redis once and sets those variables. Whatever cannot be
-had skips the tests, saying what is missing; under CARROCA_CI it fails them instead. The tests
-run one at a time (each starts several processes): no `-n`.
+`make unit-cluster` starts PostgreSQL once and sets its variable, and runs two test processes
+(`-n 2`), each starting a Redis of its own. Whatever cannot be had skips the tests, saying what is
+missing; under CARROCA_CI it fails them instead. With CARROCA_TEST_REDIS set, the tests run one
+at a time: they empty that Redis.
 """
 
 from __future__ import annotations

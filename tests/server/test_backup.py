@@ -93,7 +93,10 @@ def test_a_backup_taken_mid_match_restores_and_resumes(
         me = Me(ws, match_id)
         me.play(5)  # then her turn: nothing moves until she does
         status, at_backup = move_log(database, match_id)
-        assert status == "playing" and len(at_backup) >= 5
+        # On failure: how it ended (the last moves, any made for a seat), and the server's log.
+        assert status == "playing" and len(at_backup) >= 5, (
+            status, len(at_backup), at_backup[-12:], [m for m in at_backup if m[2]],
+            first.log()[-600:])
         copy = tmp_path / "carroca-backup.db"
         made = carroca("backup", "--database", database, str(copy))
         assert made.returncode == 0, made.stderr
