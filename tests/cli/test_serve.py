@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx2
 import pytest
+from tests.support.bot_matches import bots_matches
 from tests.support.serverproc import Server, free_port, wait_until
 
 from carroca.server.preflight import problem
@@ -161,16 +162,7 @@ def test_stopping_after_an_expert_match_is_quiet_and_leaves_no_process(
             # A worker starts with the expert's first move that is not forced; a one-hand match
             # may have none (passes and single fits), so matches are played until one had it
             # (the workers then stay until the server stops).
-            for _ in range(5):
-                created = http.post("/api/matches", json={
-                    "ruleset": "bloqueio", "options": {"target": 1},
-                    "seats": ["bot:expert", "bot:medium"]})
-                assert created.status_code == 201, created.text
-                match_id = created.json()["id"]
-                wait_until(lambda m=match_id: http.get(f"/api/matches/{m}").json()["status"]
-                           == "finished", "the end of the match", timeout=120)
-                if _children(proc.pid):
-                    break
+            bots_matches(http, lambda _: bool(_children(proc.pid)))
         workers = _children(proc.pid)
         assert workers, "the bots thought in worker processes"
         if how == "ctrl-c":

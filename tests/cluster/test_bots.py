@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 import redis
 from tests.support import bot_workers as W
+from tests.support.bot_matches import bots_matches
 from tests.support.bot_workers import a_view
 from tests.support.clusterproc import REDIS_SCRIPT, Cluster, RedisServer
 from tests.support.reviews import ReviewStore, a_record, analyzed, finished
@@ -308,19 +309,14 @@ def test_a_node_with_stream_workers_plays_a_whole_match(
             token = http.post("/api/guest", json={"name": "Nina"}).json()["token"]
             http.headers["Authorization"] = f"Bearer {token}"
             steps = chosen = 0
-            for _ in range(5):
-                made = http.post("/api/matches", json={
-                    "ruleset": "bloqueio", "options": {"target": 1},
-                    "seats": ["bot:expert", "bot:medium"]})
-                assert made.status_code == 201, made.text
-                match_id = made.json()["id"]
-                wait_until(lambda m=match_id: http.get(f"/api/matches/{m}").json()["status"]
-                           == "finished", "the end of the match", timeout=120)
-                counted = choices(record.loads(
-                    http.get(f"/api/matches/{match_id}/record").text))
-                steps, chosen = steps + counted[0], chosen + counted[1]
-                if chosen:
-                    break
+
+            def counted(match_id: str) -> bool:
+                nonlocal steps, chosen
+                found = choices(record.loads(http.get(f"/api/matches/{match_id}/record").text))
+                steps, chosen = steps + found[0], chosen + found[1]
+                return chosen > 0
+
+            bots_matches(http, counted)
             decisions = http.get("/api/stats").json()["bots"]["decisions"]
         assert chosen > 0
         assert decisions == {"worker": chosen, "forced": steps - chosen}, decisions
