@@ -220,11 +220,12 @@ unit-postgres: $(STAMP)
 # the whole-suite run above leaves out (tests/conftest.py). Two test processes, each with a
 # throwaway Redis of its own (the tests empty it, stop and start it; one shared Redis would be
 # emptied under the other's feet): they mostly wait, on leases and nodes starting, so two take
-# about 60% of one's time. PostgreSQL is started once for the run, unless CARROCA_TEST_POSTGRES
-# names a server (each test has a database of its own). CARROCA_TEST_REDIS names a Redis to use
-# instead (CARROCA_TEST_REDIS_DIR, its scripts/test-redis.sh directory, lets the tests restart
-# it): the tests then run one at a time. HAProxy is installed by the tests when missing (as
-# root). Under CARROCA_CI what cannot be had is a failure, not a skip.
+# about half of one's time. PostgreSQL is started once for the run, unless CARROCA_TEST_POSTGRES
+# names a server (each test has a database of its own). Redis and HAProxy are installed first
+# when missing (as root): the two test processes would otherwise install them at once.
+# CARROCA_TEST_REDIS names a Redis to use instead (CARROCA_TEST_REDIS_DIR, its
+# scripts/test-redis.sh directory, lets the tests restart it): the tests then run one at a time.
+# Under CARROCA_CI what cannot be had is a failure, not a skip.
 unit-cluster: $(STAMP)
 	@pgdir=""; \
 	cleanup() { \
@@ -244,6 +245,13 @@ unit-cluster: $(STAMP)
 		workers=""; redis="Redis at $${CARROCA_TEST_REDIS##*//}"; \
 	else \
 		workers="-n 2"; redis="a throwaway Redis per test process"; \
+		if ! command -v redis-server >/dev/null 2>&1; then \
+			d=$$(mktemp -d); \
+			bash scripts/test-redis.sh start "$$d" >/dev/null && \
+				bash scripts/test-redis.sh stop "$$d" >/dev/null; \
+			rm -rf "$$d"; \
+		fi; \
+		bash scripts/test-haproxy.sh install >/dev/null || true; \
 	fi; \
 	echo "cluster tests on PostgreSQL at $${CARROCA_TEST_POSTGRES##*@}, $$redis"; \
 	CARROCA_TEST_POSTGRES="$$CARROCA_TEST_POSTGRES" \

@@ -5,6 +5,7 @@ resumes from there to its end with a record that verifies. Runs on SQLite, and o
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -92,14 +93,14 @@ def test_a_backup_taken_mid_match_restores_and_resumes(
                 "seats": ["me", "bot:greedy", "bot:random", "bot:greedy"]})
             assert r.status_code == 201, r.text
             match_id = r.json()["id"]
-        ws = first.socket(token)
-        me = Me(ws, match_id)
+        held = contextlib.ExitStack()
+        me = Me(held.enter_context(first.socket(token)), match_id)
         me.play(5)  # then her turn: nothing moves until she does
         status, at_backup = move_log(database, match_id)
         if status == "playing":
             break
-        ws.close()
-    with ws:
+        held.close()
+    with held:
         assert status == "playing" and len(at_backup) >= 5, (status, at_backup)
         copy = tmp_path / "carroca-backup.db"
         made = carroca("backup", "--database", database, str(copy))
