@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tests.support.browser import PHONE, shot, watch
 from tests.support.table_script import Script, cross_choice, open_table
 from tests.support.webplay import MOVED, TABLE
@@ -120,10 +121,16 @@ def large_text_page(context: Any, table: Script, stream: list[dict[str, Any]] | 
 
 
 def check_on_screen(page: Any, selector: str) -> None:
+    """Each element matching `selector` is, once scrolled to, wholly on the screen and the one
+    a finger would touch: within 5 s, since the page may still be laying out (a panel's rows
+    settling at the largest text size)."""
     found = page.locator(selector)
     assert found.count(), selector
     for i in range(found.count()):
-        assert found.nth(i).evaluate(ON_SCREEN), f"{selector} #{i} not on the screen"
+        try:
+            page.wait_for_function(ON_SCREEN, arg=found.nth(i).element_handle(), timeout=5000)
+        except PlaywrightTimeout:
+            raise AssertionError(f"{selector} #{i} not on the screen") from None
 
 
 def check_nothing_cut(page: Any, where: str) -> None:
