@@ -13,7 +13,9 @@ Hypothesis tests try fewer examples in `make check` (tests/support/examples.py).
 
 from __future__ import annotations
 
+import asyncio
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -39,6 +41,24 @@ _TESTS = Path(__file__).resolve().parent
 _CLUSTER_TESTS = _TESTS / "cluster"
 #: Markers every test under a directory carries.
 _BY_DIRECTORY = {"web": "browser", "cluster": "cluster", "bench": "bench"}
+
+
+@pytest.fixture(autouse=True)
+def _no_browser_loop(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Playwright's sync API (the `browser` session fixture) leaves its event loop set as this
+    thread's running loop between its calls: any later test of the same process that calls
+    `asyncio.run` would be refused ("cannot be called from a running event loop"), and a test
+    process that ran a browser test may be given any other test next (`--dist worksteal`). Such
+    a test runs with no loop set; the browser's is set back after it."""
+    loop = asyncio._get_running_loop()
+    if loop is None or "browser" in request.fixturenames:
+        yield
+        return
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(loop)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
